@@ -1,0 +1,79 @@
+package org.ncclharness.calibration.io;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * Writes an output file the safe way (SPEC §5): into a temporary file beside the target, then one move. A
+ * failure part-way leaves nothing behind, and an existing file is never replaced unless {@code force} is set.
+ */
+public final class OutputFile {
+
+    /** Something that writes the whole content to a stream. */
+    @FunctionalInterface
+    public interface Content {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    private OutputFile() {
+    }
+
+    /**
+     * Refuses early, before any work, when the target exists and {@code force} is not set, so a long command
+     * does not run only to fail at the end.
+     */
+    public static void checkWritable(Path target, boolean force) {
+        if (!force && Files.exists(target)) {
+            throw new InputException(target.toString(), 0,
+                    "already exists; pass --force to overwrite it, or choose another name");
+        }
+    }
+
+    public static void write(Path target, boolean force, Content content) {
+        checkWritable(target, force);
+        Path dir = target.toAbsolutePath().getParent();
+        Path tmp = null;
+        try {
+            Files.createDirectories(dir);
+            tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
+            try (OutputStream out = Files.newOutputStream(tmp)) {
+                content.writeTo(out);
+            }
+            move(tmp, target, force);
+            tmp = null;
+        } catch (FileAlreadyExistsException e) {
+            throw new InputException(target.toString(), 0, "appeared while writing; pass --force to overwrite it");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // Best effort: the temporary file is hidden and named after the target.
+                }
+            }
+        }
+    }
+
+    private static void move(Path tmp, Path target, boolean force) throws IOException {
+        try {
+            if (force) {
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } else {
+                // A hard link fails if the target exists, so a file created meanwhile is not clobbered.
+                Files.createLink(target, tmp);
+                Files.delete(tmp);
+            }
+        } catch (AtomicMoveNotSupportedException | UnsupportedOperationException e) {
+            Files.move(tmp, target, force ? new StandardCopyOption[] {StandardCopyOption.REPLACE_EXISTING}
+                    : new StandardCopyOption[0]);
+        }
+    }
+}

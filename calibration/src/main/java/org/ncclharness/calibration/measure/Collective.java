@@ -1,0 +1,101 @@
+package org.ncclharness.calibration.measure;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * One value per collective, described the way nccl-tests describes it: how many elements each rank sends and
+ * receives for a given size, which size column nccl-tests prints, and the bus-bandwidth factor that turns
+ * algorithm bandwidth into a per-link figure comparable across N. The timing loop never needs to know more.
+ * (nccl-tests, reference A.2 and A.5.)
+ */
+public enum Collective {
+    ALL_REDUCE("all_reduce", "allreduce", "AllReduce", false, true, BusFactor.TWO_N_MINUS_1_OVER_N, Split.NONE),
+    ALL_GATHER("all_gather", "allgather", "AllGather", false, false, BusFactor.N_MINUS_1_OVER_N, Split.RECV_N),
+    REDUCE_SCATTER("reduce_scatter", "reducescatter", "ReduceScatter", false, true, BusFactor.N_MINUS_1_OVER_N, Split.SEND_N),
+    BROADCAST("broadcast", "broadcast", "Broadcast", true, false, BusFactor.ONE, Split.NONE),
+    REDUCE("reduce", "reduce", "Reduce", true, true, BusFactor.ONE, Split.NONE),
+    ALL_TO_ALL("alltoall", "alltoall", "AllToAll", false, false, BusFactor.N_MINUS_1_OVER_N, Split.BOTH_N),
+    SEND_RECV("sendrecv", "sendrecv", "SendRecv", false, false, BusFactor.ONE, Split.NONE);
+
+    /** nccl-tests binary stem: {@code all_reduce} for {@code all_reduce_perf}. */
+    private final String testName;
+    /** Our command-line spelling: {@code --collective allreduce}. */
+    private final String cliName;
+    /** NCCL's function name as it appears in NCCL_DEBUG TUNING lines and NCCL_ALGO prefixes. */
+    private final String ncclName;
+    private final boolean rooted;
+    private final boolean reduces;
+    private final BusFactor busFactor;
+    private final Split split;
+
+    Collective(String testName, String cliName, String ncclName, boolean rooted, boolean reduces,
+               BusFactor busFactor, Split split) {
+        this.testName = testName;
+        this.cliName = cliName;
+        this.ncclName = ncclName;
+        this.rooted = rooted;
+        this.reduces = reduces;
+        this.busFactor = busFactor;
+        this.split = split;
+    }
+
+    public String testName() { return testName; }
+    public String cliName() { return cliName; }
+    public String ncclName() { return ncclName; }
+    /** Whether the collective has a root rank (the {@code root} column is not -1). */
+    public boolean rooted() { return rooted; }
+    /** Whether the collective applies a reduction operator (else nccl-tests prints {@code none}). */
+    public boolean reduces() { return reduces; }
+
+    /** busbw = algbw × factor (nccl-tests A.5). */
+    public double busFactor(int ranks) {
+        return busFactor.of(ranks);
+    }
+
+    /**
+     * Element counts for one size, as nccl-tests computes them (A.2): {@code count = bytes / eltSize}, then
+     * per-collective splitting with the 16-byte alignment of v2.13.12+.
+     */
+    public ByteCounts counts(long bytes, int eltSize, int ranks) {
+        long count = bytes / eltSize;
+        long align = Math.max(1, 16 / eltSize);
+        long base = ((count / ranks) / align) * align;
+        return switch (split) {
+            case NONE -> new ByteCounts(count, count, count, count * eltSize);
+            case RECV_N -> new ByteCounts(base, base, base * ranks, base * ranks * eltSize);
+            case SEND_N -> new ByteCounts(base, base * ranks, base, base * ranks * eltSize);
+            case BOTH_N -> new ByteCounts(base, base * ranks, base * ranks, base * ranks * eltSize);
+        };
+    }
+
+    /** Finds a collective by any of its spellings (all_reduce, allreduce, AllReduce, all_reduce_perf). */
+    public static Optional<Collective> byName(String name) {
+        String n = name.trim().toLowerCase(Locale.ROOT).replace("_perf", "").replace("-", "_");
+        return Arrays.stream(values())
+                .filter(c -> c.testName.equals(n) || c.cliName.equals(n.replace("_", ""))
+                        || c.ncclName.toLowerCase(Locale.ROOT).equals(n))
+                .findFirst();
+    }
+
+    /**
+     * Per-rank element counts and the size nccl-tests prints.
+     *
+     * @param paramCount the per-rank parameter count nccl-tests prints in its {@code count} column
+     * @param sendElements elements each rank sends
+     * @param recvElements elements each rank receives
+     * @param printedBytes the {@code size} column: max(send, recv) bytes
+     */
+    public record ByteCounts(long paramCount, long sendElements, long recvElements, long printedBytes) { }
+
+    private enum Split { NONE, RECV_N, SEND_N, BOTH_N }
+
+    private enum BusFactor {
+        TWO_N_MINUS_1_OVER_N { double of(int n) { return 2.0 * (n - 1) / n; } },
+        N_MINUS_1_OVER_N { double of(int n) { return (double) (n - 1) / n; } },
+        ONE { double of(int n) { return 1.0; } };
+
+        abstract double of(int n);
+    }
+}

@@ -1,0 +1,18 @@
+package org.ncclharness.calibration.measure;
+
+/**
+ * What a log's preamble says about the run (nccl-tests B.1). Every field is null when the log does not say it.
+ *
+ * @param testsVersion nccl-tests version ({@code 2.19.6}) or rccl-tests' version text
+ * @param library      {@code nccl-tests} or {@code rccl-tests}
+ * @param libraryVersion NCCL/RCCL version code or text as printed
+ * @param program      {@code all_reduce_perf}
+ */
+public record RunInfo(String testsVersion, String library, String libraryVersion, String program,
+                      Integer nThread, Integer nGpus, Long minBytes, Long maxBytes, String step,
+                      Integer warmupIters, Integer iters, Integer aggIters, Integer validation, Integer graph) {
+
+    public static RunInfo unknown() {
+        return new RunInfo(null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+    }
+}

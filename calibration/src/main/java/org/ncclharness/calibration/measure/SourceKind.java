@@ -1,0 +1,33 @@
+package org.ncclharness.calibration.measure;
+
+/**
+ * Where a sweep's numbers came from. Every writer prints it, so a replay or a prediction can never pass for a
+ * new measurement.
+ */
+public enum SourceKind {
+    /** Measured by this harness, now, on this job's GPUs. */
+    MEASURED("measured"),
+    /** A stored nccl-tests/rccl-tests log, CSV or JSON read from disk. */
+    STORED("stored"),
+    /** A bundled dataset shown as it was published. */
+    DATASET("dataset"),
+    /** A bundled dataset replayed by {@code sweep} on a machine without a GPU: not a new measurement. */
+    REPLAY("replay"),
+    /** Computed by a cost model: not a measurement at all. */
+    PREDICTED("predicted");
+
+    private final String label;
+
+    SourceKind(String label) {
+        this.label = label;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /** True for the kinds whose numbers were not measured in this run. */
+    public boolean isMeasuredNow() {
+        return this == MEASURED;
+    }
+}

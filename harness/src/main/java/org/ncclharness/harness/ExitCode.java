@@ -1,0 +1,27 @@
+package org.ncclharness.harness;
+
+/** The exit codes every command shares (SPEC §5). */
+public final class ExitCode {
+    /** Success, or a {@code check} verdict of PASS or WARN. */
+    public static final int OK = 0;
+    /** A {@code check} verdict of FAIL, or a sweep below --min-busbw / NCCL_TESTS_MIN_BW. */
+    public static final int FAIL = 1;
+    /** Bad usage or bad input; the message names file:line. */
+    public static final int USAGE = 2;
+    /** Environment: no driver, no GPU, no NCCL library, a version too old. */
+    public static final int ENVIRONMENT = 3;
+    /** Job failure: a rank lost, a rendezvous or init timeout, an NCCL error. */
+    public static final int JOB = 4;
+
+    /** The table printed by {@code --help} and copied into the README. */
+    public static final String TABLE = """
+            Exit codes:
+              0  success; check verdict PASS, or WARN (the warning is printed)
+              1  check verdict FAIL, or a sweep below --min-busbw / NCCL_TESTS_MIN_BW
+              2  bad usage or bad input (the message names file:line)
+              3  environment: no NVIDIA driver, no GPU, no NCCL library, version too old
+              4  job failure: a rank lost, a rendezvous or init timeout, an NCCL error""";
+
+    private ExitCode() {
+    }
+}

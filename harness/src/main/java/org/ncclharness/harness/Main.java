@@ -1,0 +1,67 @@
+package org.ncclharness.harness;
+
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import org.ncclharness.calibration.io.InputException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code java -jar harness.jar COMMAND ...}: the entry point, its subcommands and its exit-code mapping. */
+@Command(name = "harness.jar",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionInfo.class,
+        description = "Benchmark NCCL collectives the nccl-tests way and calibrate an alpha-beta cost model.",
+        footer = "%n" + ExitCode.TABLE,
+        subcommands = {
+            CommandLine.HelpCommand.class,
+        })
+public final class Main implements Runnable {
+
+    @Override
+    public void run() {
+        new CommandLine(this).usage(System.out);
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs a command line and returns its exit code; tests call this instead of {@link #main}. */
+    public static int execute(String... args) {
+        return commandLine().execute(args);
+    }
+
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setExitCodeExceptionMapper(Main::exitCodeOf);
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            PrintWriter err = cmd.getErr();
+            err.println(messageOf(ex));
+            err.flush();
+            return exitCodeOf(ex);
+        });
+        cl.getCommandSpec().exitCodeOnInvalidInput(ExitCode.USAGE);
+        cl.getCommandSpec().exitCodeOnExecutionException(ExitCode.USAGE);
+        return cl;
+    }
+
+    private static String messageOf(Throwable ex) {
+        if (ex instanceof HarnessException || ex instanceof InputException) {
+            return ex.getMessage();
+        }
+        if (ex instanceof UncheckedIOException u) {
+            return "error: " + u.getMessage();
+        }
+        return "error: " + ex;
+    }
+
+    private static int exitCodeOf(Throwable ex) {
+        if (ex instanceof HarnessException h) {
+            return h.exitCode();
+        }
+        if (ex instanceof InputException || ex instanceof CommandLine.ParameterException) {
+            return ExitCode.USAGE;
+        }
+        return ExitCode.USAGE;
+    }
+}
