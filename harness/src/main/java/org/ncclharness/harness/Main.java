@@ -3,6 +3,7 @@ package org.ncclharness.harness;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.harness.convert.ConvertCommand;
 import org.ncclharness.harness.datasets.DatasetsCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,6 +17,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             CommandLine.HelpCommand.class,
             DatasetsCommand.class,
+            ConvertCommand.class,
         })
 public final class Main implements Runnable {
 
