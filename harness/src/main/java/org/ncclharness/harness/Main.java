@@ -4,6 +4,8 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.harness.bench.BenchCommand;
+import org.ncclharness.harness.convert.ConvertCommand;
+import org.ncclharness.harness.datasets.DatasetsCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,6 +17,8 @@ import picocli.CommandLine.Command;
         footer = "%n" + ExitCode.TABLE,
         subcommands = {
             CommandLine.HelpCommand.class,
+            DatasetsCommand.class,
+            ConvertCommand.class,
             BenchCommand.class,
         })
 public final class Main implements Runnable {
