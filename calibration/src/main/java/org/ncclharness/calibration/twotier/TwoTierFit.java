@@ -14,16 +14,18 @@ import org.ncclharness.calibration.fit.Rmspe;
  * @param configurations   the fit read at each configuration in the data
  * @param bottleneck       flat ring only: {@code nvlink} or {@code inter-domain}, the link the fit says limits
  *                         the multi-domain ring; null for the hierarchical form
+ * @param notes            caveats a reader must see (u_NV above 1, fewer points than parameters)
  * @param facesSolved      least-squares faces solved for the best fit (the fitter's unit of work)
  */
 public record TwoTierFit(TwoTierForm form, TwoTierParams params, Rmspe rmspe, OptionalDouble looRmspePct,
                          List<ParamProfile> profiles, List<ConfigSummary> configurations, List<Prior> priors,
-                         String bottleneck, int facesSolved) {
+                         String bottleneck, List<String> notes, int facesSolved) {
 
     public TwoTierFit {
         profiles = List.copyOf(profiles);
         configurations = List.copyOf(configurations);
         priors = List.copyOf(priors);
+        notes = List.copyOf(notes);
     }
 
     public double rmspePct() {

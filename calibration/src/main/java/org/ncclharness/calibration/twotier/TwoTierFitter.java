@@ -2,7 +2,10 @@ package org.ncclharness.calibration.twotier;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
@@ -77,16 +80,17 @@ public final class TwoTierFitter {
 
     public static TwoTierFit fit(TwoTierProblem p, TwoTierForm form, ParamRanges box, List<Prior> priors) {
         Linear plain = new Linear(p, form, box, List.of(), 1.0);
-        Candidate c = plain.solve(plain.lo, plain.hi);
+        Candidate plainBest = plain.solve(plain.lo, plain.hi);
+        boolean[] dataOnly = plain.identified(plainBest.objective);
         Linear lin = plain;
+        Candidate c = plainBest;
         if (!priors.isEmpty()) {
-            double noise = Math.max(Math.sqrt(c.objective / p.points), NOISE_FLOOR);
+            double noise = Math.max(Math.sqrt(plainBest.objective / p.points), NOISE_FLOOR);
             lin = new Linear(p, form, box, priors, noise);
             c = lin.solve(lin.lo, lin.hi);
         }
         TwoTierParams params = lin.natural(c.theta);
-        boolean[] withPrior = lin.identified(c.objective, true);
-        boolean[] dataOnly = lin.identified(c.objective, false);
+        boolean[] withPrior = priors.isEmpty() ? dataOnly : lin.identified(c.objective);
         List<ParamProfile> profiles = new ArrayList<>();
         for (TwoTierParam q : TwoTierParam.values()) {
             profiles.add(lin.profile(q, c, withPrior[q.ordinal()], withPrior[q.ordinal()] && !dataOnly[q.ordinal()]));
@@ -100,7 +104,23 @@ public final class TwoTierFitter {
         }
         String bottleneck = form == TwoTierForm.HIERARCHICAL ? null : lin.bottleneck(c, withPrior[X]);
         return new TwoTierFit(form, params, p.rmspe(form, params), lin.leaveOneOut(), profiles, configs, priors,
-                bottleneck, c.faces);
+                bottleneck, notes(p, profiles), c.faces);
+    }
+
+    /** What a reader must know before trusting the numbers. */
+    private static List<String> notes(TwoTierProblem p, List<ParamProfile> profiles) {
+        List<String> notes = new ArrayList<>();
+        ParamProfile u = profiles.get(X);
+        if (u.value() > 1 && u.status() != Identifiability.UNDETERMINED) {
+            notes.add(String.format(Locale.ROOT, "u_NV = %.3f > 1: the data move more than the physical NVLink"
+                    + " bandwidth (%.0f GB/s) allows; in-network reduction (NVLS) or a wrong fabric; the ring model"
+                    + " cannot represent it", u.value(), p.betaNvGBps()));
+        }
+        if (p.points <= TwoTierParam.values().length) {
+            notes.add(p.points + " points for " + TwoTierParam.values().length
+                    + " parameters: the fit passes through the data; trust only what is marked determined");
+        }
+        return notes;
     }
 
     /** Both forms, hierarchical first. */
@@ -108,15 +128,18 @@ public final class TwoTierFitter {
         return List.of(fit(p, TwoTierForm.HIERARCHICAL, box, priors), fit(p, TwoTierForm.FLAT_RING, box, priors));
     }
 
-    /** The form the data support better: lower leave-one-out RMSPE where both have one, else in-sample; ties to the first. */
-    public static TwoTierFit better(List<TwoTierFit> fits) {
-        TwoTierFit best = fits.get(0);
-        for (TwoTierFit f : fits) {
-            if (f.comparisonPct() < best.comparisonPct()) {
-                best = f;
-            }
+    /**
+     * The form the data support better: lower leave-one-out RMSPE where both have one, else in-sample. Empty when
+     * the two are within {@link #PROFILE_RELATIVE} of each other: the data do not tell them apart (always the
+     * case at one configuration, where both forms are the same straight line in M).
+     */
+    public static Optional<TwoTierFit> better(List<TwoTierFit> fits) {
+        List<TwoTierFit> sorted = fits.stream().sorted(Comparator.comparingDouble(TwoTierFit::comparisonPct)).toList();
+        if (sorted.size() > 1
+                && sorted.get(1).comparisonPct() <= sorted.get(0).comparisonPct() * (1 + PROFILE_RELATIVE)) {
+            return Optional.empty();
         }
-        return best;
+        return Optional.of(sorted.get(0));
     }
 
     /** Which linear model a candidate comes from. */
@@ -272,12 +295,12 @@ public final class TwoTierFitter {
          * the profile tolerance of the best (for the flat ring both may be: the data need not say which link is
          * the bottleneck), no direction of the column-normalised design's null space moves it.
          */
-        boolean[] identified(double bestObjective, boolean withPriors) {
+        boolean[] identified(double bestObjective) {
             double thr = threshold(scorePct(bestObjective));
             boolean[] out = {true, true, true, true, true};
             for (Candidate c : regions(lo, hi, hier, nvBound, ibBound, target)) {
                 if (scorePct(c.objective) <= thr) {
-                    boolean[] r = identifiedIn(c.region, withPriors);
+                    boolean[] r = identifiedIn(c.region);
                     for (int j = 0; j < 5; j++) {
                         out[j] &= r[j];
                     }
@@ -286,13 +309,13 @@ public final class TwoTierFitter {
             return out;
         }
 
-        private boolean[] identifiedIn(Region region, boolean withPriors) {
+        private boolean[] identifiedIn(Region region) {
             double[][] rows = switch (region) {
                 case HIERARCHICAL -> hier;
                 case NV_BOUND -> nvBound;
                 case IB_BOUND -> ibBound;
             };
-            int n = withPriors ? rows.length : dataRows;
+            int n = rows.length;
             double[] norm = new double[5];
             for (int r = 0; r < n; r++) {
                 for (int j = 0; j < 5; j++) {
