@@ -22,11 +22,18 @@ class TwoTierBenchCommandTest {
     }
 
     @Test
-    void badArgumentsAreUsageErrors() {
+    void badArgumentsAreUsageErrorsWithTheReason() {
+        assertThat(usageError("bench", "two-tier", "--points", "1")).contains("--points: 1 points per axis");
+        assertThat(usageError("bench", "two-tier", "--form", "tree")).contains("expected hierarchical or flat-ring");
+        assertThat(usageError("bench", "two-tier", "--threads", "0")).contains("--threads: 0");
+        assertThat(usageError("bench")).contains("name a benchmark: two-tier");
+    }
+
+    private static String usageError(String... args) {
         CommandLine cl = Main.commandLine();
-        cl.setErr(new PrintWriter(new StringWriter()));
-        assertThat(cl.execute("bench", "two-tier", "--points", "1")).isEqualTo(ExitCode.USAGE);
-        assertThat(Main.commandLine().execute("bench", "two-tier", "--form", "tree")).isEqualTo(ExitCode.USAGE);
-        assertThat(Main.commandLine().execute("bench")).isEqualTo(ExitCode.USAGE);
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err));
+        assertThat(cl.execute(args)).isEqualTo(ExitCode.USAGE);
+        return err.toString();
     }
 }

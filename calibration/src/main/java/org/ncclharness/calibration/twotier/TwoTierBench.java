@@ -32,7 +32,7 @@ public final class TwoTierBench {
      * @param fastSeconds mean wall time of one fitter call
      * @param fastCalls   calls averaged over
      */
-    public record Row(int pointsPerAxis, GridResult grid, GridResult fast, double fastSeconds, int fastCalls) {
+    public record Row(int pointsPerAxis, GridResult grid, FastResult fast, double fastSeconds, int fastCalls) {
 
         public double speedup() {
             return grid.seconds() / fastSeconds;
@@ -44,7 +44,7 @@ public final class TwoTierBench {
         }
 
         public double fastFacesPerSecond() {
-            return fast.combinations() / fastSeconds;
+            return fast.facesSolved() / fastSeconds;
         }
     }
 
@@ -71,7 +71,7 @@ public final class TwoTierBench {
             ParamRanges box = ParamRanges.defaultsFor(p, r);
             GridResult grid = GridSearch.run(p, form, box, threads, progressFor.apply(r));
             double[] fastTiming = timeFast(p, form, box);
-            GridResult fast = TwoTierFitter.best(p, form, box);
+            FastResult fast = TwoTierFitter.best(p, form, box);
             rows.add(new Row(r, grid, fast, fastTiming[0], (int) fastTiming[1]));
         }
         return rows;

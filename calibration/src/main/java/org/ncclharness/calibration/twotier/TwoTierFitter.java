@@ -12,6 +12,7 @@ import java.util.stream.IntStream;
 import org.apache.commons.math3.linear.MatrixUtils;
 import org.apache.commons.math3.linear.RealMatrix;
 import org.apache.commons.math3.linear.SingularValueDecomposition;
+import org.ncclharness.calibration.fit.Rmspe;
 
 /**
  * The exact two-tier fit: the minimum-RMSPE parameters in the search box, found without enumerating it.
@@ -64,13 +65,13 @@ public final class TwoTierFitter {
     }
 
     /** The best parameters in the box and their RMSPE: the part the benchmark races against the grid. */
-    public static GridResult best(TwoTierProblem p, TwoTierForm form, ParamRanges box) {
+    public static FastResult best(TwoTierProblem p, TwoTierForm form, ParamRanges box) {
         long start = System.nanoTime();
         Linear lin = new Linear(p, form, box, List.of(), 1.0);
         Candidate c = lin.solve(lin.lo, lin.hi);
         TwoTierParams params = lin.natural(c.theta);
-        double seconds = (System.nanoTime() - start) / 1e9;
-        return new GridResult(form, params, p.rmspe(form, params), -1, c.faces, 0, seconds, 1);
+        Rmspe rmspe = p.rmspe(form, params);
+        return new FastResult(form, params, rmspe, c.faces, (System.nanoTime() - start) / 1e9);
     }
 
     /** The fit with profiles, identifiability and configuration summaries; no priors. */

@@ -29,7 +29,7 @@ class FastFitterProperties {
         ParamRanges box = TwoTierTestData.box(4);
         for (TwoTierForm fitForm : TwoTierForm.values()) {
             GridResult grid = GridSearch.run(p, fitForm, box, 1, GridProgress.NONE);
-            GridResult fast = TwoTierFitter.best(p, fitForm, box);
+            FastResult fast = TwoTierFitter.best(p, fitForm, box);
             assertThat(fast.rmspePct()).isLessThanOrEqualTo(grid.rmspePct() * (1 + 1e-9) + 1e-12);
         }
     }

@@ -126,7 +126,7 @@ class TwoTierFitterTest {
         for (TwoTierForm form : TwoTierForm.values()) {
             ParamRanges box = TwoTierTestData.box(6);
             GridResult grid = GridSearch.run(p, form, box, 2, GridProgress.NONE);
-            GridResult fast = TwoTierFitter.best(p, form, box);
+            FastResult fast = TwoTierFitter.best(p, form, box);
             assertThat(fast.rmspePct()).isLessThanOrEqualTo(grid.rmspePct() * (1 + 1e-12));
             assertThat(TwoTierFitter.fit(p, form, box).rmspePct()).isCloseTo(fast.rmspePct(), within(1e-9));
         }
