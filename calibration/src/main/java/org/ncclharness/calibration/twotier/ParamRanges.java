@@ -36,7 +36,11 @@ public record ParamRanges(ParamRange uNv, ParamRange betaIbGBps, ParamRange ellN
     public long combinations() {
         long c = 1;
         for (TwoTierParam p : TwoTierParam.values()) {
-            c = Math.multiplyExact(c, get(p).points());
+            if (c > Long.MAX_VALUE / get(p).points()) {
+                throw new InputException("range", 0, "the grid's points per axis multiply to more than "
+                        + Long.MAX_VALUE + " combinations; use fewer points");
+            }
+            c *= get(p).points();
         }
         return c;
     }

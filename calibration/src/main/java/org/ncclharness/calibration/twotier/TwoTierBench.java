@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.IntFunction;
 
 /**
@@ -63,18 +64,30 @@ public final class TwoTierBench {
      */
     public static List<Row> run(TwoTierProblem p, TwoTierForm form, int[] pointsPerAxis, int threads,
                                 IntFunction<GridProgress> progressFor) {
-        ParamRanges warm = ParamRanges.defaultsFor(p, WARM_UP_POINTS);
+        return run(p, form, pointsPerAxis, threads, Map.of(), progressFor);
+    }
+
+    /**
+     * @param ranges ranges replacing the default box's (their points are replaced by each row's R)
+     */
+    public static List<Row> run(TwoTierProblem p, TwoTierForm form, int[] pointsPerAxis, int threads,
+                                Map<TwoTierParam, ParamRange> ranges, IntFunction<GridProgress> progressFor) {
+        ParamRanges warm = box(p, WARM_UP_POINTS, ranges);
         GridSearch.run(p, form, warm, threads, GridProgress.NONE);
         timeFast(p, form, warm);
         List<Row> rows = new ArrayList<>();
         for (int r : pointsPerAxis) {
-            ParamRanges box = ParamRanges.defaultsFor(p, r);
+            ParamRanges box = box(p, r, ranges);
             GridResult grid = GridSearch.run(p, form, box, threads, progressFor.apply(r));
             double[] fastTiming = timeFast(p, form, box);
             FastResult fast = TwoTierFitter.best(p, form, box);
             rows.add(new Row(r, grid, fast, fastTiming[0], (int) fastTiming[1]));
         }
         return rows;
+    }
+
+    private static ParamRanges box(TwoTierProblem p, int points, Map<TwoTierParam, ParamRange> ranges) {
+        return ParamRanges.defaultsFor(p, points).with(ranges).withPoints(points);
     }
 
     private static double[] timeFast(TwoTierProblem p, TwoTierForm form, ParamRanges box) {
@@ -97,7 +110,7 @@ public final class TwoTierBench {
                         + " beta_NV %.0f GB/s, hops %d%n", form.id(), CONFIG.label(), p.points(), BETA_NV_GBPS, HOPS));
         sb.append(String.format(Locale.ROOT,
                 "# truth u_NV %.2f, beta_IB %.0f GB/s, ell_nv %.2f us, ell_ib %.2f us, T_sw %.1f us; 0.5%% noise;"
-                        + " box ParamRanges.defaultsFor; grid on %d threads%n",
+                        + " grid on %d threads%n",
                 TRUTH.uNv(), TRUTH.betaIbGBps(), TRUTH.ellNvUs(), TRUTH.ellIbUs(), TRUTH.tSwUs(), threads));
         sb.append("# grid evals = model evaluations (combinations x points); fast evals = least-squares faces solved\n");
         sb.append(String.format(Locale.ROOT, "%4s %12s %10s %12s %11s | %10s %10s %11s | %9s %s%n", "R",

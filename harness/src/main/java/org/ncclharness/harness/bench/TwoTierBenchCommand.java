@@ -10,6 +10,7 @@ import org.ncclharness.calibration.twotier.TwoTierProblem;
 import org.ncclharness.harness.ExitCode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -22,7 +23,9 @@ import picocli.CommandLine.Spec;
                     + "reference grid search and with the exact fitter, on the same box, at R points per axis, and "
                     + "prints time, evaluations per second and best RMSPE of each, and the speed ratio.",
             "Grid evaluations are model evaluations (combinations x points); the fitter's are least-squares "
-                    + "faces solved. A grid search that runs over a second draws a progress bar on stderr."})
+                    + "faces solved. A grid search that runs over a second draws a progress bar on stderr.",
+            "The box is the data's default (ParamRanges.defaultsFor) unless --grid-* give ranges; each row's R"
+                    + " replaces their POINTS."})
 public final class TwoTierBenchCommand implements Callable<Integer> {
 
     @Option(names = "--points", split = ",", defaultValue = "10,20,30", paramLabel = "R",
@@ -36,6 +39,9 @@ public final class TwoTierBenchCommand implements Callable<Integer> {
     @Option(names = "--form", defaultValue = "hierarchical", paramLabel = "FORM",
             description = "hierarchical or flat-ring (default: ${DEFAULT-VALUE}).")
     private String form;
+
+    @Mixin
+    private GridRangeOptions ranges;
 
     @Spec
     private CommandSpec spec;
@@ -56,7 +62,7 @@ public final class TwoTierBenchCommand implements Callable<Integer> {
         }
         PrintStream err = System.err;
         TwoTierProblem p = TwoTierBench.syntheticProblem(f);
-        List<TwoTierBench.Row> rows = TwoTierBench.run(p, f, points, n,
+        List<TwoTierBench.Row> rows = TwoTierBench.run(p, f, points, n, ranges.ranges(),
                 r -> new GridProgressBar("grid R=" + r, err));
         PrintWriter out = spec.commandLine().getOut();
         out.print(TwoTierBench.format(p, f, n, rows));
