@@ -1,61 +1,57 @@
 package org.ncclharness.calibration.twotier;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
-import org.ncclharness.calibration.datasets.DatasetMetadata;
 
 /**
- * The joint groups the bundled metadata supports: AllReduce runs of the same hardware published by the same
- * source at several configurations (MI325X on 1/2/4/8 nodes; GB200 on 1, 2 and 20 racks; A100 at OCI on 8 and 16
- * GPUs). "Same hardware" is: the same GPU model (vendor prefix ignored: "GB200" is "NVIDIA GB200"), the same
- * intra-domain fabric, the same test suite, the same forced algorithm, and the same source repository (a page
- * at two revisions is one source). A group needs two distinct configurations, one of them multi-domain.
+ * The joint groups of bundled datasets ({@code twotier/joint-groups.json}): runs of one machine at several
+ * configurations (MI325X on 1/2/4/8 nodes; GB200 on 1, 2 and 20 racks; A100 at OCI on 8 and 16 GPUs; ...).
+ * Which runs share hardware is a fact about their sources, so it is written down with the reason, not guessed
+ * from metadata: a shared issue thread holds different users' clusters, a shared README can hold different
+ * settings.
  */
 public final class JointGroups {
 
+    private static final String RESOURCE = "/twotier/joint-groups.json";
+
     /**
-     * @param key  what the members share, for headings
-     * @param ids  dataset ids in metadata order
+     * @param name  short name for headings
+     * @param ids   dataset ids
+     * @param why   what makes them one machine
      */
-    public record Group(String key, List<String> ids) {
+    public record Group(String name, List<String> ids, String why) {
+
+        public Group {
+            ids = List.copyOf(ids);
+        }
+    }
+
+    private record File(String about, List<Group> groups) {
     }
 
     private JointGroups() {
     }
 
-    public static List<Group> of(List<DatasetMetadata> all) {
-        Map<String, List<DatasetMetadata>> byKey = new LinkedHashMap<>();
-        for (DatasetMetadata m : all) {
-            if (!"all_reduce".equals(m.collective()) || m.domains() == null || m.domainSize() == null
-                    || m.gpuModel() == null || m.sourceUrl() == null) {
-                continue;
+    /** The groups shipped in the jar. */
+    public static List<Group> bundled() {
+        ObjectMapper m = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+        try (InputStream in = JointGroups.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException(RESOURCE + " is missing from the jar");
             }
-            byKey.computeIfAbsent(key(m), k -> new ArrayList<>()).add(m);
+            return List.copyOf(m.readValue(in, File.class).groups());
+        } catch (IOException e) {
+            throw new UncheckedIOException(RESOURCE + ": " + e.getMessage(), e);
         }
-        List<Group> out = new ArrayList<>();
-        byKey.forEach((k, members) -> {
-            Set<TwoTierConfig> configs = new LinkedHashSet<>();
-            members.forEach(m -> configs.add(new TwoTierConfig(m.domains(), m.domainSize())));
-            boolean multi = members.stream().anyMatch(DatasetMetadata::multiDomain);
-            if (configs.size() >= 2 && multi) {
-                out.add(new Group(k, members.stream().map(DatasetMetadata::id).toList()));
-            }
-        });
-        return out;
     }
 
-    static String key(DatasetMetadata m) {
-        return String.join(" | ", model(m.gpuModel()), Objects.toString(m.intra(), "?"),
-                Objects.toString(m.library(), "?"), Objects.toString(m.algo(), "default"), repository(m.sourceUrl()));
-    }
-
-    static String model(String gpuModel) {
+    /** GPU model without the vendor prefix, upper case: "GB200" and "NVIDIA GB200" are one class. */
+    static String gpuClass(String gpuModel) {
         String g = gpuModel.trim();
         for (String vendor : List.of("NVIDIA ", "AMD ")) {
             if (g.regionMatches(true, 0, vendor, 0, vendor.length())) {
@@ -63,15 +59,5 @@ public final class JointGroups {
             }
         }
         return g.toUpperCase(Locale.ROOT);
-    }
-
-    /** {@code github.com/owner/repo} of a GitHub address; the address itself otherwise. */
-    static String repository(String url) {
-        String u = url.replaceFirst("^https?://", "");
-        String[] parts = u.split("/");
-        if (parts.length >= 3 && parts[0].equalsIgnoreCase("github.com")) {
-            return (parts[0] + "/" + parts[1] + "/" + parts[2]).toLowerCase(Locale.ROOT);
-        }
-        return u;
     }
 }

@@ -12,7 +12,7 @@ import org.ncclharness.calibration.measure.Placement;
 
 /**
  * Two-tier fits of bundled datasets: each multi-domain AllReduce dataset alone (with a single-domain prior of the
- * same GPU class where one exists), and each {@link JointGroups} group jointly. Both forms are fitted; the
+ * same GPU class where one exists), and each bundled {@link JointGroups} group jointly. Both forms are fitted; the
  * better (leave-one-out where there are enough points) is named.
  */
 public final class TwoTierDatasetFits {
@@ -20,7 +20,7 @@ public final class TwoTierDatasetFits {
     /**
      * One fitted dataset or group.
      *
-     * @param label     dataset id, or the group's ids joined by {@code +}
+     * @param label     dataset id, or the joint group's name
      * @param runs      the runs (one per dataset)
      * @param halves    which half each run's times come from
      * @param fabric    the intra-domain fabric used for β_NV and hops
@@ -60,15 +60,17 @@ public final class TwoTierDatasetFits {
         return out;
     }
 
-    /** Each joint group of the bundled metadata, fitted as one problem. */
+    /** Each bundled joint group ({@link JointGroups#bundled()}) whose members are all present and usable. */
     public static List<Entry> joint(List<Dataset> all, Function<String, Optional<Fabric>> fabrics) {
         List<Entry> out = new ArrayList<>();
-        List<DatasetMetadata> metas = all.stream().filter(d -> usable(d, fabrics)).map(Dataset::metadata).toList();
-        for (JointGroups.Group g : JointGroups.of(metas)) {
+        for (JointGroups.Group g : JointGroups.bundled()) {
             List<Dataset> members = g.ids().stream()
-                    .map(id -> all.stream().filter(d -> d.id().equals(id)).findFirst().orElseThrow()).toList();
-            Fabric f = fabrics.apply(members.get(0).metadata().intra()).orElseThrow();
-            out.add(entry(String.join("+", g.ids()), members, f, List.of()));
+                    .map(id -> all.stream().filter(d -> d.id().equals(id)).findFirst())
+                    .flatMap(Optional::stream).filter(d -> usable(d, fabrics)).toList();
+            if (members.size() == g.ids().size()) {
+                Fabric f = fabrics.apply(members.get(0).metadata().intra()).orElseThrow();
+                out.add(entry(g.name(), members, f, List.of()));
+            }
         }
         return out;
     }
@@ -85,7 +87,7 @@ public final class TwoTierDatasetFits {
         Optional<Dataset> best = all.stream()
                 .filter(d -> d.metadata().domains() != null && d.metadata().domains() == 1)
                 .filter(d -> usable(d, fabrics) && d.metadata().gpuModel() != null && m.gpuModel() != null)
-                .filter(d -> JointGroups.model(d.metadata().gpuModel()).equals(JointGroups.model(m.gpuModel()))
+                .filter(d -> JointGroups.gpuClass(d.metadata().gpuModel()).equals(JointGroups.gpuClass(m.gpuModel()))
                         && d.metadata().intra().equals(m.intra()))
                 .max(Comparator.comparingInt((Dataset d) -> d.rows().size())
                         .thenComparing(Dataset::id, Comparator.reverseOrder()));
@@ -155,5 +157,44 @@ public final class TwoTierDatasetFits {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * One Markdown row per entry, read from the better form (the hierarchical one when the two are
+     * indistinguishable); each parameter carries its status: D determined, B bounded, U undetermined, and * when
+     * it rests on a prior. Latency sum and busbw are at the entry's first multi-domain configuration.
+     */
+    public static String markdown(List<Entry> entries) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("| dataset(s) | d x g | pts | better form | RMSPE hier / flat (LOO) | latency sum us | busbw(inf) GB/s"
+                + " | u_NV | beta_IB GB/s/domain | ell_nv us | ell_ib us | T_sw us |\n");
+        sb.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (Entry e : entries) {
+            TwoTierFit f = e.fit(e.better().orElse(TwoTierForm.HIERARCHICAL));
+            ConfigSummary c = f.configurations().stream().filter(x -> x.config().domains() > 1).findFirst()
+                    .orElse(f.configurations().get(0));
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s / %s | %.4g | %.4g | %s | %s | %s | %s | %s |%n",
+                    e.label(),
+                    String.join(", ", e.runs().stream().map(r -> r.config().label()).distinct().toList()),
+                    e.runs().stream().mapToInt(TwoTierRun::points).sum(),
+                    e.better().map(TwoTierForm::id).orElse("tie"),
+                    pct(e.fit(TwoTierForm.HIERARCHICAL)), pct(e.fit(TwoTierForm.FLAT_RING)),
+                    c.latencySumUs(), c.busBwAsymptoteGBps(),
+                    cell(f, TwoTierParam.U_NV), cell(f, TwoTierParam.BETA_IB), cell(f, TwoTierParam.ELL_NV),
+                    cell(f, TwoTierParam.ELL_IB), cell(f, TwoTierParam.T_SW)));
+        }
+        return sb.toString();
+    }
+
+    private static String pct(TwoTierFit f) {
+        return String.format(Locale.ROOT, "%.2f%%", f.rmspePct())
+                + (f.looRmspePct().isPresent() ? String.format(Locale.ROOT, " (%.2f%%)", f.looRmspePct().getAsDouble())
+                : "");
+    }
+
+    private static String cell(TwoTierFit f, TwoTierParam q) {
+        ParamProfile p = f.profile(q);
+        return String.format(Locale.ROOT, "%.3g %s%s", p.value(), p.status().id().substring(0, 1).toUpperCase(Locale.ROOT),
+                p.needsPrior() ? "*" : "");
     }
 }

@@ -44,18 +44,19 @@ class TwoTierDatasetsTest {
     }
 
     @Test
-    void theBundledMetadataFormsTheJointGroupsTheIssueNames() {
-        List<DatasetMetadata> metas = ALL.stream().map(Dataset::metadata).toList();
-        List<List<String>> groups = JointGroups.of(metas).stream().map(JointGroups.Group::ids).toList();
-        assertThat(groups).contains(List.of("mi325x_allreduce_ring_1node_rccl_hisohara",
-                "mi325x_allreduce_ring_2node_rccl_hisohara", "mi325x_allreduce_ring_4node_rccl_hisohara",
-                "mi325x_allreduce_ring_8node_rccl_hisohara"));
-        assertThat(groups).contains(List.of("gb200_allreduce_1440gpu_20rack_coreweave",
-                "gb200_allreduce_144gpu_2rack_coreweave", "gb200_allreduce_nvl72_coreweave"));
-        assertThat(groups).anySatisfy(g -> assertThat(g).contains("a100_allreduce_8gpu_oci_bmgpu48",
-                "a100_allreduce_16gpu_2node_oci_roce"));
-        for (List<String> g : groups) {
-            assertThat(g).hasSizeGreaterThanOrEqualTo(2);
+    void everyBundledJointGroupNamesExistingAllReduceRunsOfOneGpuClassAtSeveralConfigurations() {
+        List<JointGroups.Group> groups = JointGroups.bundled();
+        assertThat(groups).extracting(JointGroups.Group::name)
+                .contains("mi325x-aac11", "gb200-coreweave", "a100-oci-bm-gpu4.8");
+        for (JointGroups.Group g : groups) {
+            List<DatasetMetadata> ms = g.ids().stream().map(id -> DatasetCatalog.bundled().get(id).metadata()).toList();
+            assertThat(ms).as(g.name()).allSatisfy(m -> assertThat(m.collective()).isEqualTo("all_reduce"));
+            assertThat(ms.stream().map(m -> JointGroups.gpuClass(m.gpuModel())).distinct()).as(g.name()).hasSize(1);
+            assertThat(ms.stream().map(DatasetMetadata::intra).distinct()).as(g.name()).hasSize(1);
+            assertThat(ms.stream().map(m -> m.domains() + "x" + m.domainSize()).distinct().count()).as(g.name())
+                    .isGreaterThanOrEqualTo(2);
+            assertThat(ms).as(g.name()).anySatisfy(m -> assertThat(m.multiDomain()).isTrue());
+            assertThat(g.why()).isNotBlank();
         }
     }
 
@@ -63,12 +64,13 @@ class TwoTierDatasetsTest {
     void aJointGroupIsFittedAsOneProblemWithBothForms() {
         List<Dataset> gb200 = ALL.stream().filter(d -> d.id().startsWith("gb200")).toList();
         List<TwoTierDatasetFits.Entry> entries = TwoTierDatasetFits.joint(gb200, n -> Optional.ofNullable(FABRICS.get(n)));
-        TwoTierDatasetFits.Entry cw = entries.stream().filter(e -> e.label().contains("coreweave")
-                && e.label().startsWith("gb200")).findFirst().orElseThrow();
+        TwoTierDatasetFits.Entry cw = entries.stream().filter(e -> e.label().equals("gb200-coreweave")).findFirst()
+                .orElseThrow();
         assertThat(cw.runs()).hasSize(3);
         assertThat(cw.fits()).extracting(TwoTierFit::form).containsExactly(TwoTierForm.values());
         assertThat(cw.fit(TwoTierForm.HIERARCHICAL).configurations()).hasSize(3);
-        assertThat(TwoTierDatasetFits.format(entries)).contains("gb200_allreduce_1440gpu_20rack_coreweave+");
+        assertThat(TwoTierDatasetFits.format(entries)).contains("gb200-coreweave");
+        assertThat(TwoTierDatasetFits.markdown(entries)).contains("| gb200-coreweave | 1x72, 2x64, 20x72 |");
     }
 
     @Test
