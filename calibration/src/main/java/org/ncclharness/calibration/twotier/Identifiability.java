@@ -10,7 +10,9 @@ public enum Identifiability {
      * The data cannot separate it from the other parameters (a flat valley: only a combination is fixed), or
      * the profile spans the whole search range. The fitted value is one arbitrary point of the profile.
      */
-    UNDETERMINED("undetermined");
+    UNDETERMINED("undetermined"),
+    /** Not fitted: the search range is a single value (e.g. T_sw held at 0), so the data were not asked. */
+    FIXED("fixed");
 
     private final String id;
 

@@ -324,7 +324,8 @@ public final class TwoTierFitter {
                 }
             }
             boolean[] out = new boolean[5];
-            int[] cols = IntStream.range(0, 5).filter(j -> norm[j] > 0).toArray();
+            // A variable held at one value is known, not fitted: it takes no part in the rank.
+            int[] cols = IntStream.range(0, 5).filter(j -> norm[j] > 0 && lo[j] < hi[j]).toArray();
             if (cols.length == 0) {
                 return out;
             }
@@ -364,7 +365,9 @@ public final class TwoTierFitter {
             boolean touchesMin = inverse ? touchHi : touchLo;
             boolean touchesMax = inverse ? touchLo : touchHi;
             Identifiability status;
-            if (!structural || (touchLo && touchHi && lo[j] < hi[j])) {
+            if (lo[j] == hi[j]) {
+                status = Identifiability.FIXED;
+            } else if (!structural || (touchLo && touchHi)) {
                 status = Identifiability.UNDETERMINED;
             } else if (touchLo || touchHi) {
                 status = Identifiability.BOUNDED;

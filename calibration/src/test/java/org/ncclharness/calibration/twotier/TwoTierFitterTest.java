@@ -149,6 +149,20 @@ class TwoTierFitterTest {
     }
 
     @Test
+    void aParameterHeldAtOneValueIsFixedAndFreesTheOnesItWasConfusedWith() {
+        TwoTierProblem p = TwoTierTestData.one(TwoTierForm.HIERARCHICAL, new TwoTierConfig(1, 8),
+                new TwoTierParams(0.8, 300, 0.9, 4.0, 0), NOISE, 29);
+        ParamRanges box = TwoTierTestData.box(2).with(java.util.Map.of(TwoTierParam.T_SW, new ParamRange(0, 0, 1)));
+        TwoTierFit fit = TwoTierFitter.fit(p, TwoTierForm.HIERARCHICAL, box);
+        assertThat(fit.profile(TwoTierParam.T_SW).status()).isEqualTo(Identifiability.FIXED);
+        assertThat(fit.profile(TwoTierParam.ELL_NV).status()).isEqualTo(Identifiability.DETERMINED);
+        assertThat(fit.params().ellNvUs()).isCloseTo(0.9, Percentage.withPercentage(2));
+        List<Prior> priors = SingleDomainPrior.from(p, "single");
+        assertThat(priors).extracting(Prior::param).containsExactly(TwoTierParam.U_NV, TwoTierParam.ELL_NV);
+        assertThat(priors.get(1).sigma()).isGreaterThanOrEqualTo(0.09 * 0.9);
+    }
+
+    @Test
     void theBetterFormIsNamed() {
         List<TwoTierConfig> configs = List.of(new TwoTierConfig(1, 8), new TwoTierConfig(2, 8),
                 new TwoTierConfig(4, 8));
