@@ -3,6 +3,8 @@ package org.ncclharness.harness;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.harness.bench.BenchCommand;
+import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.datasets.DatasetsCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,6 +18,8 @@ import picocli.CommandLine.Command;
         subcommands = {
             CommandLine.HelpCommand.class,
             DatasetsCommand.class,
+            CalibrateCommand.class,
+            BenchCommand.class,
         })
 public final class Main implements Runnable {
 
