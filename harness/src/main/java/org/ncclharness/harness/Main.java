@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.harness.bench.BenchCommand;
 import org.ncclharness.harness.calibrate.CalibrateCommand;
+import org.ncclharness.harness.convert.ConvertCommand;
 import org.ncclharness.harness.datasets.DatasetsCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -18,6 +19,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             CommandLine.HelpCommand.class,
             DatasetsCommand.class,
+            ConvertCommand.class,
             CalibrateCommand.class,
             BenchCommand.class,
         })

@@ -88,6 +88,7 @@ public final class NcclTestsLogReader {
         if (TableLayout.isColumnHeader(body)) {
             s.flushTable();
             s.layout = TableLayout.fromHeader(body);
+            s.headerLine = line.number();
         } else if ((m = VERSION.matcher(trimmed)).find()) {
             s.newRunIfRowsSeen();
             s.testsVersion = m.group(1);
@@ -132,6 +133,7 @@ public final class NcclTestsLogReader {
         }
         if (s.layout == null) {
             s.layout = TableLayout.guess(t.length, t.length > 4 ? t[4] : null);
+            s.headerLine = 0;
         }
         s.rejectPendingCut();
         if (t.length < s.layout.fullRow()) {
@@ -141,15 +143,17 @@ public final class NcclTestsLogReader {
             s.pendingTokens = t;
             return;
         }
+        if (t.length != s.layout.fullRow()) {
+            throw bad(line, "expected " + s.layout.fullRow() + " columns (size count type "
+                    + (s.layout.hasRoot() ? "redop root" : "redop") + ", then time algbw busbw "
+                    + (s.layout.errorColumn() ? "error" : "#wrong") + " out-of-place and in-place"
+                    + (s.headerLine > 0 ? ", as the column header at line " + s.headerLine + " says" : "")
+                    + "), found " + t.length);
+        }
         s.rows.add(row(line, s.layout, t, false));
     }
 
     private Measurement row(LogLine line, TableLayout l, String[] t, boolean cut) {
-        if (t.length != l.fullRow() && !cut) {
-            throw bad(line, "expected " + l.fullRow() + " columns (size count type "
-                    + (l.hasRoot() ? "redop root" : "redop") + ", then time algbw busbw "
-                    + (l.errorColumn() ? "error" : "#wrong") + " out-of-place and in-place), found " + t.length);
-        }
         long size = integer(line, t[0], "size");
         long count = integer(line, t[1], "count");
         String redop = l.rootNotOp() ? "none" : t[3];
@@ -200,6 +204,7 @@ public final class NcclTestsLogReader {
         String binaryHint;
         Matcher nThread;
         boolean rowsSeenInRun;
+        int headerLine;
         LogLine pendingCut;
         String[] pendingTokens;
 

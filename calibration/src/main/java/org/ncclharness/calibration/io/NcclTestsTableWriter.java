@@ -67,8 +67,9 @@ public final class NcclTestsTableWriter {
     }
 
     private static String halfRow(Half h) {
+        // nccl-tests prints "    N/A" for an unchecked #wrong: one column narrower than "  %6g" (reference B.3).
         return "  " + value(h.timeUs(), 7) + "  " + value(h.algBwGBps(), 6) + "  " + value(h.busBwGBps(), 6)
-                + "  " + (h.wrong() == null ? "   N/A" : CFormat.pad(CFormat.g(h.wrong()), 6));
+                + (h.wrong() == null ? "    N/A" : "  " + CFormat.pad(CFormat.g(h.wrong()), 6));
     }
 
     private static String value(Double v, int width) {

@@ -18,11 +18,18 @@ public final class DatasetsCommand implements Callable<Integer> {
         System.out.printf("%-66s %5s %5s  %-22s %4s  %s%n", "# id", "GPUs", "hosts", "interconnect", "rows", "flags");
         for (Dataset d : DatasetCatalog.bundled().all()) {
             DatasetMetadata m = d.metadata();
-            String fabric = (m.intra() == null ? "?" : m.intra()) + (m.inter() == null ? "" : " + " + m.inter());
+            String fabric = fabric(m);
             System.out.printf("%-66s %5s %5s  %-22s %4d  %s%n", m.id(), orUnknown(m.gpus()), orUnknown(m.hosts()),
                     fabric, d.rows().size(), String.join(",", m.flags()));
         }
         return ExitCode.OK;
+    }
+
+    /** "NVLink4 + IB-NDR"; "none" for one GPU per domain; "?" where the source does not say. */
+    static String fabric(DatasetMetadata m) {
+        String intra = m.intra() != null ? m.intra() : Integer.valueOf(1).equals(m.domainSize()) ? "none" : "?";
+        boolean multi = m.multiDomain() || (m.hosts() != null && m.hosts() > 1 && m.domains() == null);
+        return intra + (m.inter() != null ? " + " + m.inter() : multi ? " + ?" : "");
     }
 
     private static String orUnknown(Integer v) {
