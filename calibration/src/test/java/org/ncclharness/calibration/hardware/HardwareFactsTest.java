@@ -1,8 +1,11 @@
 package org.ncclharness.calibration.hardware;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class HardwareFactsTest {
@@ -57,10 +60,10 @@ class HardwareFactsTest {
 
     @Test
     void componentsThatDoNotAddUpAreRejected() {
-        ChipProfile bad = new ChipProfile("X", java.util.List.of("X"), 8.5, java.util.Map.of("c_c2c", 1.0,
-                "c_ddr_r", 1.0, "c_ddr_w", 1.0, "c_noc", 1.0, "c_d2d", 1.0), "test");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new HardwareFacts(java.util.List.of(),
-                java.util.List.of(), java.util.List.of(bad), 0.95)).hasMessageContaining("add up to 7.0");
+        ChipProfile bad = new ChipProfile("X", List.of("X"), 8.5, Map.of("c_c2c", 1.0, "c_ddr_r", 1.0,
+                "c_ddr_w", 1.0, "c_noc", 1.0, "c_d2d", 1.0), "test");
+        assertThatThrownBy(() -> new HardwareFacts(List.of(), List.of(), List.of(bad), 0.95))
+                .hasMessageContaining("add up to 7.0");
     }
 
     private double beta(String name) {

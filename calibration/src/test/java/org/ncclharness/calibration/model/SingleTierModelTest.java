@@ -3,6 +3,7 @@ package org.ncclharness.calibration.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
 import java.util.Map;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -50,7 +51,7 @@ class SingleTierModelTest {
         CostModel numeric = new CostModel() {
             public String form() { return m.form(); }
             public Map<String, Object> configuration() { return m.configuration(); }
-            public java.util.List<String> parameterNames() { return m.parameterNames(); }
+            public List<String> parameterNames() { return m.parameterNames(); }
             public double timeUs(double b, double[] t) { return m.timeUs(b, t); }
         };
         double[] g = numeric.gradient(bytes, theta);
