@@ -212,7 +212,7 @@ public final class SingleTierCalibrator {
     }
 
     /** More than one NVLink domain with more than one GPU each: two tiers. */
-    static boolean multiDomain(Hardware hw) {
+    public static boolean multiDomain(Hardware hw) {
         return hw.domains() != null && hw.domains() > 1 && (hw.domainSize() == null || hw.domainSize() > 1);
     }
 

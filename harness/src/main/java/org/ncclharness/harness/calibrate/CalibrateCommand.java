@@ -30,7 +30,7 @@ import picocli.CommandLine.Parameters;
                 + " say comes from --gpus, --nodes, --interconnect."})
 public final class CalibrateCommand implements Callable<Integer> {
 
-    @Parameters(arity = "0..*", paramLabel = "FILE", description = "logs or CSVs (default: the bundled datasets)")
+    @Parameters(arity = "0..*", paramLabel = "FILE", description = "logs, CSVs or sweep JSONs; - reads stdin (default: the bundled datasets)")
     List<Path> files = new ArrayList<>();
 
     @Option(names = "--gpus", paramLabel = "N", description = "GPU (rank) count, for files without '# Using devices'")
