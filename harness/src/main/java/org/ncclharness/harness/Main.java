@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.harness.bench.BenchCommand;
+import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.convert.ConvertCommand;
 import org.ncclharness.harness.datasets.DatasetsCommand;
 import picocli.CommandLine;
@@ -19,6 +20,7 @@ import picocli.CommandLine.Command;
             CommandLine.HelpCommand.class,
             DatasetsCommand.class,
             ConvertCommand.class,
+            CalibrateCommand.class,
             BenchCommand.class,
         })
 public final class Main implements Runnable {

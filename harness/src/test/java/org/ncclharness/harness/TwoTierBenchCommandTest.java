@@ -27,7 +27,6 @@ class TwoTierBenchCommandTest {
         assertThat(usageError("bench", "two-tier", "--points", "1")).contains("--points: 1 points per axis");
         assertThat(usageError("bench", "two-tier", "--form", "tree")).contains("expected hierarchical or flat-ring");
         assertThat(usageError("bench", "two-tier", "--threads", "0")).contains("--threads: 0");
-        assertThat(usageError("bench")).contains("name a benchmark: two-tier");
         assertThat(usageError("bench", "two-tier", "--grid-beta-ib", "-5:100:3")).contains(
                 "--grid-beta-ib: beta_IB range -5:100:3: beta_IB is a bandwidth (or a fraction of one) and must be > 0");
         assertThat(usageError("bench", "two-tier", "--grid-ell-nv", "2:1:3")).contains("min > max");
