@@ -10,7 +10,8 @@ import java.util.function.Function;
 public final class CostModels {
 
     private static final Map<String, Function<Map<String, ?>, CostModel>> FORMS = Map.of(
-            SingleTierModel.FORM, SingleTierModel::fromConfiguration);
+            SingleTierModel.FORM, SingleTierModel::fromConfiguration,
+            TwoTierCostModel.FORM, TwoTierCostModel::fromConfiguration);
 
     private CostModels() {
     }

@@ -1,18 +1,17 @@
 package org.ncclharness.calibration.twotier;
 
 import java.util.function.Predicate;
-import org.apache.commons.math3.linear.CholeskyDecomposition;
+import org.apache.commons.math3.linear.DecompositionSolver;
+import org.apache.commons.math3.linear.LUDecomposition;
 import org.apache.commons.math3.linear.MatrixUtils;
-import org.apache.commons.math3.linear.NonPositiveDefiniteMatrixException;
-import org.apache.commons.math3.linear.NonSymmetricMatrixException;
 import org.apache.commons.math3.linear.RealVector;
 
 /**
  * Exact least squares with box bounds for a handful of variables: minimise Σ_r (Σ_j a_rj·θ_j − t_r)² over
  * lo ≤ θ ≤ hi. The problem is convex, so its minimum lies in the relative interior of some face of the box,
  * where it is the unconstrained minimum over the face's free variables. With k ≤ 5 variables there are at most
- * 3^k = 243 faces (each variable free, at its lower or at its upper bound); each is one k×k Cholesky solve of
- * the normal equations (Commons Math). A face whose free columns are linearly dependent is skipped: the
+ * 3^k = 243 faces (each variable free, at its lower or at its upper bound); each is one k×k solve of the
+ * (unit-diagonal scaled) normal equations (Commons Math's LU). A face whose free columns are linearly dependent is skipped: the
  * minimisers there form a flat set whose corners are minimisers of smaller faces, which are enumerated too.
  * The answer is deterministic: faces are visited in a fixed order and only a strictly lower value replaces
  * the best.
@@ -141,13 +140,13 @@ final class BoxLeastSquares {
                 gs[p][q] = g[i][idx[q]] * scale[p] * scale[q];
             }
         }
-        RealVector x;
-        try {
-            x = new CholeskyDecomposition(MatrixUtils.createRealMatrix(gs), 1e-9, PIVOT).getSolver()
-                    .solve(MatrixUtils.createRealVector(rhs));
-        } catch (NonPositiveDefiniteMatrixException | NonSymmetricMatrixException e) {
+        // LU reports a dependent set of columns as a flag, not an exception: a third of the faces of one
+        // configuration's problem are singular, and exceptions would cost more than the solves.
+        DecompositionSolver solver = new LUDecomposition(MatrixUtils.createRealMatrix(gs), PIVOT).getSolver();
+        if (!solver.isNonSingular()) {
             return false;
         }
+        RealVector x = solver.solve(MatrixUtils.createRealVector(rhs));
         for (int p = 0; p < free; p++) {
             theta[idx[p]] = x.getEntry(p) * scale[p];
         }

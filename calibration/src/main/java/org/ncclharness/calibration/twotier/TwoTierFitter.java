@@ -21,7 +21,7 @@ import org.ncclharness.calibration.fit.Rmspe;
  * In x = 1/u_NV, y = 1/β_IB the model is linear: T_i = T_sw + a_i·ℓ_nv + b_i·ℓ_ib + c_i·x + d_i·y (the
  * latency terms add, the slopes combine), and the relative error (T_i − m_i)/m_i is linear too, so minimising
  * RMSPE is a least-squares problem in five variables, and the grid's box becomes a box in (x, y, ℓ, T_sw).
- * {@link BoxLeastSquares} solves it exactly: at most 243 faces of 5×5 normal equations, instead of R⁵
+ * {@link BoxLeastSquares} solves it exactly: at most 243 faces of 5×5 normal equations (Commons Math), instead of R⁵
  * combinations. The flat ring's min(u_NV·β_NV, β_IB) splits the space into two convex regions (NVLink the
  * bottleneck, or the inter-domain link); each is solved and the better kept. The answer is never worse than the
  * grid's best, because every grid point lies in the box being minimised over.
@@ -54,7 +54,8 @@ public final class TwoTierFitter {
     /** Leave-one-out needs 3k + 3 points for k = 5 parameters (SPEC §3). */
     public static final int LOO_MIN_POINTS = 18;
 
-    private static final int BISECTIONS = 32;
+    /** Profile ends to 2⁻²⁴ of the search range: beyond the four digits a report prints. */
+    private static final int BISECTIONS = 24;
     private static final double NOISE_FLOOR = 1e-3;
     private static final double NULL_SINGULAR = 1e-8;
     private static final double NULL_COMPONENT = 1e-6;
