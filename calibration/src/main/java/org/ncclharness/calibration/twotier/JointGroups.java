@@ -51,7 +51,7 @@ public final class JointGroups {
     }
 
     /** GPU model without the vendor prefix, upper case: "GB200" and "NVIDIA GB200" are one class. */
-    static String gpuClass(String gpuModel) {
+    public static String gpuClass(String gpuModel) {
         String g = gpuModel.trim();
         for (String vendor : List.of("NVIDIA ", "AMD ")) {
             if (g.regionMatches(true, 0, vendor, 0, vendor.length())) {
