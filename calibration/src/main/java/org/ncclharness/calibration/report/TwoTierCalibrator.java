@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.datasets.DatasetMetadata;
+import org.ncclharness.calibration.fit.SizeBand;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Interconnect;
 import org.ncclharness.calibration.io.InputException;
@@ -181,7 +182,10 @@ public final class TwoTierCalibrator {
                 TwoTierFitter.better(fits).map(TwoTierFit::form), allNotes);
     }
 
-    /** The single-domain AllReduce input of the same GPU class and fabric with the most points. */
+    /**
+     * The single-domain AllReduce input of the same GPU class and fabric with the most points, among those that
+     * reach the bandwidth-bound sizes.
+     */
     private List<Prior> priorFor(CalibrationInput in, List<CalibrationInput> all, Fabric f) {
         Hardware h = in.info().hardware();
         if (h.gpuModel() == null) {
@@ -194,7 +198,7 @@ public final class TwoTierCalibrator {
                     return ch.domains() != null && ch.domains() == 1 && ch.domainSize() != null && ch.domainSize() > 1
                             && ch.gpuModel() != null && JointGroups.gpuClass(ch.gpuModel()).equals(gpu)
                             && Objects.equals(ch.intra(), h.intra()) && unusable(c).isEmpty()
-                            && !c.flags().contains("mixed-configurations");
+                            && !c.flags().contains("mixed-configurations") && reachesBandwidthBound(c);
                 })
                 .max(Comparator.comparingInt((CalibrationInput c) -> c.sweep().rows().size())
                         .thenComparing(CalibrationInput::id, Comparator.reverseOrder()));
@@ -203,6 +207,12 @@ public final class TwoTierCalibrator {
         }
         TwoTierRun run = TwoTierRuns.of(best.get().sweep(), best.get().id(), config(best.get().info().hardware())).run();
         return SingleDomainPrior.from(TwoTierProblem.of(run, f.betaNvGBps(), f.hops()), best.get().id());
+    }
+
+    /** u_NV means a bandwidth only where the run reaches sizes above 128 MiB, where bandwidth dominates. */
+    private static boolean reachesBandwidthBound(CalibrationInput c) {
+        return c.sweep().rows().stream().anyMatch(r -> SizeBand.of(r.sizeBytes()) == SizeBand.LARGE
+                && (r.outOfPlace().hasTime() || r.inPlace().hasTime()));
     }
 
     private static String interOf(List<CalibrationInput> members) {
