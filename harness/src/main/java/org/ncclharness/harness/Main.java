@@ -3,6 +3,7 @@ package org.ncclharness.harness;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.harness.doctor.DoctorCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -14,6 +15,7 @@ import picocli.CommandLine.Command;
         footer = "%n" + ExitCode.TABLE,
         subcommands = {
             CommandLine.HelpCommand.class,
+            DoctorCommand.class,
         })
 public final class Main implements Runnable {
 
