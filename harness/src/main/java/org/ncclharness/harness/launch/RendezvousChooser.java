@@ -68,7 +68,7 @@ public final class RendezvousChooser {
                         + place.worldSize() + ")"
                 : "the launcher (" + place.launcher().label() + ") does not say whether all " + place.worldSize()
                         + " ranks are on one host";
-        throw new HarnessException(ExitCode.USAGE, why + " and no rendezvous is set: pass"
+        throw new HarnessException(ExitCode.USAGE, place.label() + ": " + why + " and no rendezvous is set: pass"
                 + " -x MASTER_ADDR=$(hostname -i) -x MASTER_PORT=29600 to mpirun (srun --export=ALL,MASTER_ADDR=...,"
                 + "MASTER_PORT=29600), or --rendezvous tcp://HOST:PORT, or --rendezvous file:<path on a shared"
                 + " filesystem>");
