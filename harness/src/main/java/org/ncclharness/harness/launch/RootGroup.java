@@ -42,7 +42,6 @@ final class RootGroup extends TcpGroup {
         return t;
     });
     private int joined = 1;
-    private boolean started;
 
     private RootGroup(Place place, RendezvousSpec spec, Member self, JobIdentity identity, JobOptions options,
             PrintStream log, String ifnamePrefixes) throws IOException {
@@ -126,7 +125,6 @@ final class RootGroup extends TcpGroup {
                     throw fail("interrupted while waiting for ranks to join", false);
                 }
             }
-            started = true;
         }
         List<Member> declaredList = Arrays.asList(declared);
         List<Member> recomputed = LocalRanks.recompute(declaredList);
@@ -208,12 +206,12 @@ final class RootGroup extends TcpGroup {
         }
         int r = hello.member().rank();
         synchronized (lock) {
-            if (started || closing || failure().isPresent()) {
-                refuse(c, "the job has already started: all " + place.worldSize() + " ranks joined");
-                return;
-            }
             if (peers[r] != null) {
                 refuse(c, "rank " + r + " already joined: " + declared[r].describe());
+                return;
+            }
+            if (closing || failure().isPresent()) {
+                refuse(c, "the job is over");
                 return;
             }
             try {

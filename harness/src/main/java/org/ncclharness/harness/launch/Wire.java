@@ -47,7 +47,7 @@ final class Wire {
         private static final long serialVersionUID = 1L;
 
         OversizeException(int length, int limit) {
-            super("a message of " + length + " bytes exceeds the " + limit + "-byte limit");
+            super("a message of " + length + " bytes, over the " + limit + "-byte limit");
         }
     }
 
