@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import org.ncclharness.harness.VersionInfo;
 import org.ncclharness.harness.launch.JobGroup;
 import org.ncclharness.harness.launch.JobIdentity;
+import org.ncclharness.harness.launch.JobOptions;
 import org.ncclharness.harness.launch.Launch;
 import org.ncclharness.harness.launch.LaunchOptions;
 import org.ncclharness.harness.launch.Place;
@@ -56,6 +57,7 @@ public final class DoctorCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        JobOptions options = launch.jobOptions();
         Launch l = Launch.resolve(launch);
         Place p = l.place();
         String me = p.label();
@@ -86,7 +88,7 @@ public final class DoctorCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         PrintStream log = System.err;
         try (JobGroup group = l.join(gpus.visibleBusIds(), JobIdentity.hashArguments(List.of("doctor")),
-                VersionInfo.projectVersion(), launch.jobOptions(), log)) {
+                VersionInfo.projectVersion(), options, log)) {
             out.println(me + " joined: " + group.size() + " rank(s) in "
                     + Math.round((System.nanoTime() - t0) / 1e6) + " ms");
             out.flush();

@@ -1,6 +1,8 @@
 package org.ncclharness.harness.launch;
 
 import java.time.Duration;
+import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.HarnessException;
 import picocli.CommandLine.Option;
 
 /**
@@ -52,6 +54,7 @@ public final class LaunchOptions {
         return hostId;
     }
 
+    /** The timeouts; a bad value is a usage error (exit 2). */
     public JobOptions jobOptions() {
         return JobOptions.cli(seconds(startupTimeoutS, "--startup-timeout", false),
                 seconds(opTimeoutS, "--op-timeout", true));
@@ -59,8 +62,8 @@ public final class LaunchOptions {
 
     private static Duration seconds(double s, String flag, boolean zeroAllowed) {
         if (!(s > 0 || (zeroAllowed && s == 0)) || Double.isInfinite(s)) {
-            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(new LaunchOptions()),
-                    flag + " " + s + ": expected a number of seconds " + (zeroAllowed ? ">= 0" : "> 0"));
+            throw new HarnessException(ExitCode.USAGE, flag + " " + s + ": expected a number of seconds "
+                    + (zeroAllowed ? ">= 0" : "> 0"));
         }
         return Duration.ofMillis(Math.round(s * 1000));
     }
