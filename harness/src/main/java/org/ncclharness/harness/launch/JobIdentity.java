@@ -11,14 +11,16 @@ import java.util.List;
  * rank of another job on the same port, an older jar on one node or a node started with other flags is refused.
  *
  * @param jobToken       for a tcp rendezvous: the launcher's job id where every rank sees the same one, else the
- *                       rendezvous address; a file rendezvous replaces it with the random token in the file
+ *                       rendezvous address (tcp://HOST:PORT); a file rendezvous uses the random token rank 0
+ *                       writes into the file instead
  * @param harnessVersion {@code VersionInfo.projectVersion()}
  * @param argsHash       {@link #hashArguments} of the arguments every rank must share (not --rank, --host-id)
  */
 public record JobIdentity(String jobToken, String harnessVersion, String argsHash) {
 
     public static JobIdentity of(Place place, RendezvousSpec spec, String harnessVersion, String argsHash) {
-        String token = place.jobIdShared() ? place.jobId() : spec.describe();
+        String token = place.jobIdShared() || !(spec instanceof RendezvousSpec.Tcp tcp) ? place.jobId()
+                : "tcp://" + tcp.host() + ":" + tcp.port();
         return new JobIdentity(token, harnessVersion, argsHash);
     }
 

@@ -52,8 +52,7 @@ final class RootGroup extends TcpGroup {
         this.declared = new Member[place.worldSize()];
         this.declared[0] = self;
         if (spec instanceof RendezvousSpec.Tcp tcp) {
-            InetAddress host = InetAddress.getByName(tcp.host());
-            this.server = bind(host.isLoopbackAddress() ? host : null, tcp.port());
+            this.server = bind(loopbackLiteral(tcp.host()) ? InetAddress.getByName(tcp.host()) : null, tcp.port());
             this.file = null;
             this.token = identity.jobToken();
         } else {
@@ -72,6 +71,15 @@ final class RootGroup extends TcpGroup {
         }
     }
 
+    /**
+     * Whether the others were told to connect to loopback ({@code 127.0.0.1}, {@code ::1}, {@code localhost}):
+     * then the job is on this host and rank 0 listens there alone. A host name that merely resolves to loopback
+     * here (Debian maps its own name to 127.0.1.1) gets the wildcard, or the other hosts could not connect.
+     */
+    static boolean loopbackLiteral(String host) {
+        return host.equals("localhost") || host.equals("::1") || host.matches("127\\.\\d+\\.\\d+\\.\\d+");
+    }
+
     private ServerSocket bind(InetAddress addr, int port) {
         try {
             ServerSocket s = new ServerSocket();
@@ -81,8 +89,8 @@ final class RootGroup extends TcpGroup {
         } catch (IOException e) {
             throw new JobFailedException(label + ": rank 0 cannot listen on "
                     + (addr == null ? "port " + port : addr.getHostAddress() + ":" + port) + " (" + e.getMessage()
-                    + "): another job, or torchrun's agent store, holds it; pick another MASTER_PORT or"
-                    + " --rendezvous");
+                    + "): another job, or torchrun's agent store, holds it; pick another MASTER_PORT (HARNESS_PORT"
+                    + " under Slurm) or --rendezvous");
         }
     }
 

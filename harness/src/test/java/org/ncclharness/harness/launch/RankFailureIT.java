@@ -26,14 +26,14 @@ class RankFailureIT {
 
     private static final double BOUND_S = 10;
 
-    private List<Process> startRanks(int size, int port, int hangingRank, List<Integer> ranks, String... flags)
+    private List<Process> startRanks(int size, int port, List<Integer> hanging, List<Integer> ranks, String... flags)
             throws Exception {
         List<Process> ps = new ArrayList<>();
         for (int r : ranks) {
             Map<String, String> env = new HashMap<>(Map.of("RANK", "" + r, "WORLD_SIZE", "" + size, "LOCAL_RANK",
                     "" + r, "LOCAL_WORLD_SIZE", "" + size, "MASTER_ADDR", "127.0.0.1", "MASTER_PORT", "" + port));
             List<String> args = new ArrayList<>(List.of(flags));
-            if (r == hangingRank) {
+            if (hanging.contains(r)) {
                 args.add("--hang");
             }
             ps.add(Processes.start(Processes.member(args.toArray(String[]::new)), env, tmp, "r" + r));
@@ -59,7 +59,7 @@ class RankFailureIT {
         for (int r = 0; r < size; r++) {
             all.add(r);
         }
-        List<Process> ps = startRanks(size, port, victim, all);
+        List<Process> ps = startRanks(size, port, List.of(victim), all);
         try {
             for (int r = 0; r < size; r++) {
                 awaitJoined(r);
@@ -98,10 +98,37 @@ class RankFailureIT {
         killAndExpectTheOthersToExit4(3, 0);
     }
 
+    /** A rank busy outside the control plane (as in a native NCCL call) when the job fails is halted, exit 4. */
+    @Test
+    void aRankStuckOutsideTheControlPlaneIsHaltedWithExit4() throws Exception {
+        int port = Processes.freePort();
+        List<Process> ps = startRanks(3, port, List.of(0, 1), List.of(0, 1, 2));
+        try {
+            for (int r = 0; r < 3; r++) {
+                awaitJoined(r);
+            }
+            Thread.sleep(300);
+            long t0 = System.nanoTime();
+            ps.get(0).destroyForcibly();
+            assertThat(ps.get(2).waitFor((long) BOUND_S, TimeUnit.SECONDS)).isTrue();
+            assertThat(ps.get(2).exitValue()).isEqualTo(ExitCode.JOB);
+            assertThat(ps.get(1).waitFor((long) BOUND_S, TimeUnit.SECONDS)).isTrue();
+            double s = (System.nanoTime() - t0) / 1e9;
+            System.out.printf("the stuck rank 1 was halted %.3f s after rank 0 was killed%n", s);
+            assertThat(ps.get(1).exitValue()).isEqualTo(ExitCode.JOB);
+            assertThat(Processes.read(tmp, "r1.err").strip()).isEqualTo("rank 1/3: rank 0 (host=" + Launch.hostName()
+                    + ", pid=" + ps.get(0).pid() + ") was lost during idle after start-up: connection closed (the"
+                    + " process died or was killed); still running 5 s after the failure, halting with exit code 4");
+            assertThat(s).isBetween(5.0, 5.0 + BOUND_S);
+        } finally {
+            ps.forEach(Process::destroyForcibly);
+        }
+    }
+
     @Test
     void aRankThatNeverArrivesEndsTheJobAtTheStartupTimeout() throws Exception {
         int port = Processes.freePort();
-        List<Process> ps = startRanks(4, port, -1, List.of(0, 1, 2), "--startup-timeout", "3");
+        List<Process> ps = startRanks(4, port, List.of(), List.of(0, 1, 2), "--startup-timeout", "3");
         try {
             long t0 = System.nanoTime();
             for (int r = 0; r < 3; r++) {
