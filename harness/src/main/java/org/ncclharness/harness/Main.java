@@ -3,6 +3,10 @@ package org.ncclharness.harness;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.harness.bench.BenchCommand;
+import org.ncclharness.harness.calibrate.CalibrateCommand;
+import org.ncclharness.harness.convert.ConvertCommand;
+import org.ncclharness.harness.datasets.DatasetsCommand;
 import org.ncclharness.harness.doctor.DoctorCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -15,6 +19,10 @@ import picocli.CommandLine.Command;
         footer = "%n" + ExitCode.TABLE,
         subcommands = {
             CommandLine.HelpCommand.class,
+            DatasetsCommand.class,
+            ConvertCommand.class,
+            CalibrateCommand.class,
+            BenchCommand.class,
             DoctorCommand.class,
         })
 public final class Main implements Runnable {
