@@ -242,21 +242,23 @@ final class PeerGroup extends TcpGroup {
 
     @Override
     public void close() {
-        if (closing) {
-            return;
-        }
-        boolean clean = failure().isEmpty();
-        closing = true;
-        if (clean) {
-            root.sendQuietly(Wire.BYE, new byte[0]);
-            try {
-                root.awaitEnd(Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        synchronized (failLock) {
+            if (closing) {
+                return;
             }
+            boolean clean = failure().isEmpty();
+            closing = true;
+            if (clean) {
+                root.sendQuietly(Wire.BYE, new byte[0]);
+                try {
+                    root.awaitEnd(Duration.ofSeconds(5));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            root.close();
+            stopHeartbeat();
         }
-        root.close();
-        stopHeartbeat();
     }
 
     private static void sleep(long ms) {

@@ -429,32 +429,34 @@ final class RootGroup extends TcpGroup {
 
     @Override
     public void close() {
-        if (closing) {
-            return;
-        }
-        boolean clean = failure().isEmpty();
-        closing = true;
-        closeServer();
-        List<Connection> live = connections();
-        if (clean) {
-            for (Connection c : live) {
-                c.sendQuietly(Wire.BYE, new byte[0]);
+        synchronized (failLock) {
+            if (closing) {
+                return;
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            for (Connection c : live) {
-                try {
-                    c.awaitEnd(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
+            boolean clean = failure().isEmpty();
+            closing = true;
+            closeServer();
+            List<Connection> live = connections();
+            if (clean) {
+                for (Connection c : live) {
+                    c.sendQuietly(Wire.BYE, new byte[0]);
+                }
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                for (Connection c : live) {
+                    try {
+                        c.awaitEnd(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
                 }
             }
+            for (Connection c : live) {
+                c.close();
+            }
+            stopHeartbeat();
+            handshakes.shutdownNow();
         }
-        for (Connection c : live) {
-            c.close();
-        }
-        stopHeartbeat();
-        handshakes.shutdownNow();
     }
 
     private void closeServer() {

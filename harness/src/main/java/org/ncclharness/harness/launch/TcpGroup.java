@@ -21,6 +21,8 @@ abstract class TcpGroup implements JobGroup {
     final PrintStream log;
     final String label;
     private final AtomicReference<String> failure = new AtomicReference<>();
+    /** Held while failing and while closing, so the two never interleave. */
+    final Object failLock = new Object();
     private final List<Consumer<String>> hooks = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService heartbeat;
     volatile boolean closing;
@@ -107,11 +109,18 @@ abstract class TcpGroup implements JobGroup {
      * Returns the exception the calling operation throws.
      */
     JobFailedException fail(String cause, boolean fromPeer) {
-        if (!closing && failure.compareAndSet(null, cause)) {
-            propagate(cause, fromPeer);
-            Thread t = new Thread(() -> watchdog(cause), "harness-job-watchdog");
-            t.setDaemon(true);
-            t.start();
+        if (!closing) {
+            // The others are told before anyone here sees the failure: an operation that throws on it closes
+            // the sockets, and a peer that met end-of-stream before the ABORT would blame the wrong rank.
+            synchronized (failLock) {
+                if (!closing && failure.get() == null) {
+                    propagate(cause, fromPeer);
+                    failure.set(cause);
+                    Thread t = new Thread(() -> watchdog(cause), "harness-job-watchdog");
+                    t.setDaemon(true);
+                    t.start();
+                }
+            }
         }
         return failedException();
     }
