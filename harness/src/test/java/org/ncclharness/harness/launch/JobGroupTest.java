@@ -404,4 +404,32 @@ class JobGroupTest {
                 + " with host ids: rank 0 (host=localhost, pid=1000) is local 0/1 by the launcher but 0/2");
         assertThat(failureOf(fs.get(1))).hasMessageEndingWith("(reported by rank 0)");
     }
+
+    @Test
+    void anotherServiceOnThePortIsNamedAndAPortInUseStopsRankZero() throws Exception {
+        JobOptions quick = new JobOptions(Duration.ofSeconds(1), FAST.opTimeout(), FAST.heartbeatInterval(),
+                FAST.heartbeatTimeout(), FAST.maxMessageBytes(), null);
+        try (ServerSocket store = new ServerSocket(0)) { // like torchrun's agent store on MASTER_PORT
+            Thread acceptor = new Thread(() -> {
+                while (!store.isClosed()) {
+                    try {
+                        store.accept().close();
+                    } catch (java.io.IOException e) {
+                        return;
+                    }
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            RendezvousSpec tcp = new RendezvousSpec.Tcp("127.0.0.1", store.getLocalPort(), "test");
+            assertThatThrownBy(() -> JobGroups.join(place(1, 2), tcp, member(1), ID, quick, null, log))
+                    .isInstanceOf(JobFailedException.class)
+                    .hasMessageContaining("did not answer the harness handshake")
+                    .hasMessageContaining("e.g. torchrun's agent store on MASTER_PORT?");
+            assertThatThrownBy(() -> JobGroups.join(place(0, 2), tcp, member(0), ID, quick, null, log))
+                    .isInstanceOf(JobFailedException.class)
+                    .hasMessageStartingWith("rank 0/2: rank 0 cannot listen on 127.0.0.1:" + store.getLocalPort()
+                            + " (");
+        }
+    }
 }
