@@ -45,8 +45,8 @@ public record DoctorSummary(List<String> lines, int exitCode) {
                 grouped.computeIfAbsent(p, k -> new ArrayList<>()).add(r.rank());
             }
         }
-        DeviceChoice.duplicates(members).ifPresent(d -> grouped.put(new Problem(ExitCode.USAGE, d,
-                "start one rank per GPU"), members.stream().map(Member::rank).toList()));
+        DeviceChoice.duplicates(members).ifPresent(c -> grouped.put(new Problem(ExitCode.USAGE, c.what(), c.fix()),
+                members.stream().map(Member::rank).toList()));
         for (Member m : members) {
             if (m.cpus() == 1 && members.size() > 1) {
                 grouped.computeIfAbsent(new Problem(ExitCode.OK, "1 available processor (the launcher bound the"
@@ -54,6 +54,11 @@ public record DoctorSummary(List<String> lines, int exitCode) {
                         + " --map-by ppr:N:node:pe=CORES"), k -> new ArrayList<>()).add(m.rank());
             }
         }
+        Map<String, List<Integer>> hints = new LinkedHashMap<>();
+        for (RankReport r : reports) {
+            r.hints().forEach(h -> hints.computeIfAbsent(h, k -> new ArrayList<>()).add(r.rank()));
+        }
+        hints.forEach((h, ranks) -> lines.add("# hint on ranks " + ranges(ranks) + ": " + h));
         Problem worst = null;
         for (Map.Entry<Problem, List<Integer>> e : grouped.entrySet()) {
             Problem p = e.getKey();

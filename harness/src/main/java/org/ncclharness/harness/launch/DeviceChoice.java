@@ -32,10 +32,23 @@ public final class DeviceChoice {
     }
 
     /**
-     * The one-line refusal when two ranks would share a GPU, or empty. {@code members} carry recomputed local
-     * ranks ({@link LocalRanks#recompute}).
+     * Two or more ranks on one GPU.
+     *
+     * @param what which ranks, on which host and GPU
+     * @param fix  what to do about it
      */
-    public static Optional<String> duplicates(List<Member> members) {
+    public record Clash(String what, String fix) {
+        /** The one-line refusal. */
+        public String message() {
+            return what + ": " + fix;
+        }
+    }
+
+    /**
+     * The clash when two ranks would share a GPU, or empty. {@code members} carry recomputed local ranks
+     * ({@link LocalRanks#recompute}).
+     */
+    public static Optional<Clash> duplicates(List<Member> members) {
         Map<String, List<Member>> byGpu = new LinkedHashMap<>();
         for (Member m : members) {
             gpuOf(m).ifPresent(g -> byGpu.computeIfAbsent(g, k -> new ArrayList<>()).add(m));
@@ -52,9 +65,8 @@ public final class DeviceChoice {
         if (clashes.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of("two or more ranks would drive one GPU (device = local rank % visible GPUs): "
-                + String.join("; ", clashes)
-                + ": start at most as many ranks per host as it has GPUs (mpirun -npernode N, srun"
-                + " --gpus-per-task=1)");
+        return Optional.of(new Clash("two or more ranks would drive one GPU (device = local rank % visible GPUs): "
+                + String.join("; ", clashes), "start at most as many ranks per host as it has GPUs (mpirun"
+                + " -npernode N, srun --gpus-per-task=1)"));
     }
 }

@@ -29,7 +29,7 @@ class DoctorTest {
         List<Member> ms = LocalRanks.recompute(List.of(m(0, "a", 8, "b0"), m(1, "a", 8, "b0"), m(2, "b", 8),
                 m(3, "b", 8)));
         List<RankReport> reports = List.of(
-                new RankReport(0, facts(List.of("b0")), List.of(), List.of()),
+                new RankReport(0, facts(List.of("b0")), List.of("use srun"), List.of()),
                 new RankReport(1, facts(List.of("b0")), List.of(), List.of()),
                 new RankReport(2, facts(List.of(), NO_DRIVER), List.of(), List.of(NO_DRIVER)),
                 new RankReport(3, facts(List.of(), NO_DRIVER), List.of(), List.of(NO_DRIVER)));
@@ -38,9 +38,10 @@ class DoctorTest {
         assertThat(s.lines()).contains("# job: 4 rank(s) on 2 host(s); launcher test",
                 "# host ha (host id a): ranks 0-1", "# host hb (host id b): ranks 2-3",
                 "# rank 1: host=ha pid=11 local=1/2 cpus=8 gpus=1 device=0 (b0)",
-                "# problem [exit 3] on ranks 2-3: no NVIDIA driver; fix: install it");
-        assertThat(s.lines()).anyMatch(l -> l.startsWith("# problem [exit 2] on ranks 0-3: two or more ranks would"
-                + " drive one GPU"));
+                "# problem [exit 3] on ranks 2-3: no NVIDIA driver; fix: install it", "# hint on ranks 0: use srun");
+        assertThat(s.lines()).contains("# problem [exit 2] on ranks 0-3: two or more ranks would drive one GPU"
+                + " (device = local rank % visible GPUs): ranks [0, 1] on host ha all map to GPU b0; fix: start at"
+                + " most as many ranks per host as it has GPUs (mpirun -npernode N, srun --gpus-per-task=1)");
         assertThat(s.lines().get(s.lines().size() - 1)).isEqualTo("# verdict: no GPU sweep can run (exit 3): no"
                 + " NVIDIA driver");
         assertThat(s.exitCode()).isEqualTo(ExitCode.ENVIRONMENT);

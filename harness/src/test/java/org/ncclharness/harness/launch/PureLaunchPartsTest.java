@@ -88,9 +88,10 @@ class PureLaunchPartsTest {
         // two ranks on a host with one visible GPU (the one-H200 machine), and a second host that is fine
         List<Member> ms = LocalRanks.recompute(List.of(m(0, "a", 0, 2, "0000:19:00.0"),
                 m(1, "a", 1, 2, "0000:19:00.0"), m(2, "b", 0, 1, "0000:19:00.0")));
-        assertThat(DeviceChoice.duplicates(ms)).get().asString()
-                .startsWith("two or more ranks would drive one GPU (device = local rank % visible GPUs): ranks"
-                        + " [0, 1] on host h-a all map to GPU 0000:19:00.0")
-                .doesNotContain("[2]");
+        DeviceChoice.Clash c = DeviceChoice.duplicates(ms).orElseThrow();
+        assertThat(c.what()).isEqualTo("two or more ranks would drive one GPU (device = local rank % visible GPUs):"
+                + " ranks [0, 1] on host h-a all map to GPU 0000:19:00.0");
+        assertThat(c.message()).isEqualTo(c.what() + ": start at most as many ranks per host as it has GPUs"
+                + " (mpirun -npernode N, srun --gpus-per-task=1)");
     }
 }
