@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
         footer = "%n" + ExitCode.TABLE,
         subcommands = {
             CommandLine.HelpCommand.class,
+            GpusCommand.class,
         })
 public final class Main implements Runnable {
 
