@@ -33,6 +33,10 @@ public final class TimedLoop {
     private final JobGroup group;
     private final LongSupplier clockNanos;
     private int checkRepetition;
+    /** Per-run constants the timed path reads (computed once: the option accessors may allocate). */
+    private long maxBytes;
+    private int blocking;
+    private long timeoutNanos;
 
     public TimedLoop(CollectiveBackend backend, JobGroup group) {
         this(backend, group, System::nanoTime);
@@ -56,6 +60,9 @@ public final class TimedLoop {
         DataCheck check = o.checkIters() > 0
                 ? new DataCheck(o.collective(), o.type(), o.op(), o.root(), be.nranks(), o.maxBytes()) : null;
         be.configure(o.collective(), o.type(), o.op(), o.root());
+        maxBytes = o.maxBytes();
+        blocking = o.effectiveBlocking();
+        timeoutNanos = o.timeoutNanos();
         if (o.effectivePerIterTiming()) {
             be.prepareEvents(o.iters() + 1);
         }
@@ -85,9 +92,9 @@ public final class TimedLoop {
         for (long size : SizeList.warmupSizes(o.minBytes(), o.maxBytes())) {
             SizeSetup s = SizeSetup.of(o.collective(), o.type(), size, be.nranks());
             for (int iter = 0; iter < o.warmupIters(); iter++) {
-                startColl(o, s, false, iter);
+                startColl(s, false, iter);
             }
-            completeColl(o);
+            completeColl();
         }
     }
 
@@ -98,13 +105,12 @@ public final class TimedLoop {
                 check.initialise(be, l, s, inPlace);
             }
         }
-        startColl(o, s, inPlace, 0);
-        completeColl(o);
+        startColl(s, inPlace, 0);
+        completeColl();
         group.barrier();
 
         final boolean graph = o.graphLaunches() > 0;
         final boolean perIter = o.effectivePerIterTiming();
-        final int blocking = o.effectiveBlocking();
         final int iters = o.iters();
         final int agg = o.aggIters();
         if (graph) {
@@ -121,13 +127,13 @@ public final class TimedLoop {
                 be.groupStart();
             }
             for (int a = 0; a < agg; a++) {
-                startColl(o, s, inPlace, iter * agg + a);
+                startColl(s, inPlace, iter * agg + a);
             }
             if (agg > 1) {
                 be.groupEnd();
             }
             if (blocking == 3) {
-                be.waitAll(o.timeoutNanos());
+                be.waitAll(timeoutNanos);
                 long b0 = clockNanos.getAsLong();
                 group.barrier();
                 excluded += clockNanos.getAsLong() - b0;
@@ -145,7 +151,7 @@ public final class TimedLoop {
             }
         }
         long cpuNanos = clockNanos.getAsLong() - t0;
-        completeColl(o);
+        completeColl();
         long deltaNanos = clockNanos.getAsLong() - t0 - excluded;
         // ---- end of timed region ----
 
@@ -177,12 +183,12 @@ public final class TimedLoop {
             if (graph) {
                 be.beginCapture();
             }
-            startColl(o, s, inPlace, 0);
+            startColl(s, inPlace, 0);
             if (graph) {
                 be.endCaptureAndInstantiate();
                 be.launchGraph();
             }
-            completeColl(o);
+            completeColl();
             if (graph) {
                 be.destroyGraph();
             }
@@ -227,9 +233,9 @@ public final class TimedLoop {
     }
 
     /** nccl-tests' startColl: one operation on every local rank, grouped when this process drives several. */
-    private void startColl(LoopOptions o, SizeSetup s, boolean inPlace, int iter) {
+    private void startColl(SizeSetup s, boolean inPlace, int iter) {
         long stride = s.strideBytes();
-        long steps = stride == 0 ? 1 : Math.max(1, o.maxBytes() / stride);
+        long steps = stride == 0 ? 1 : Math.max(1, maxBytes / stride);
         long shift = stride * (iter % steps);
         long count = s.counts().paramCount();
         int locals = be.localRanks();
@@ -247,9 +253,8 @@ public final class TimedLoop {
         if (locals > 1) {
             be.groupEnd();
         }
-        int blocking = o.effectiveBlocking();
         if (blocking == 1 || blocking == 2) {
-            be.waitAll(o.timeoutNanos());
+            be.waitAll(timeoutNanos);
         }
         if (blocking == 1) {
             group.barrier();
@@ -257,12 +262,11 @@ public final class TimedLoop {
     }
 
     /** nccl-tests' completeColl: wait for the streams, unless every operation already waited (-z 1, -z 2). */
-    private void completeColl(LoopOptions o) {
-        int blocking = o.effectiveBlocking();
+    private void completeColl() {
         if (blocking == 1 || blocking == 2) {
             return;
         }
-        be.waitAll(o.timeoutNanos());
+        be.waitAll(timeoutNanos);
     }
 
     private Measurement measurement(LoopOptions o, SizeSetup s, PlacementResult oop, PlacementResult ip) {
