@@ -5,10 +5,12 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.ncclharness.gpu.GpuDevice;
 import org.ncclharness.gpu.GpuProbe;
+import org.ncclharness.gpu.GpuSmoke;
 import org.ncclharness.gpu.Gpus;
 import org.ncclharness.gpu.ProbeProblem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -22,6 +24,10 @@ import picocli.CommandLine.Spec;
 public final class GpusCommand implements Callable<Integer> {
     @Mixin
     NcclLibOption ncclLib;
+
+    @Option(names = "--smoke", description = "Also create a one-rank NCCL communicator on every GPU and run a "
+            + "checked AllReduce sweep (8 B..1 MiB) plain and with CUDA-graph capture.")
+    boolean smoke;
 
     @Spec
     CommandSpec spec;
@@ -46,7 +52,26 @@ public final class GpusCommand implements Callable<Integer> {
             err.println("error: " + problem.oneLine());
         }
         err.flush();
-        return p.ok() ? ExitCode.OK : ExitCode.ENVIRONMENT;
+        if (!p.ok()) {
+            return ExitCode.ENVIRONMENT;
+        }
+        return smoke ? smoke(p, out, err) : ExitCode.OK;
+    }
+
+    private static int smoke(GpuProbe p, PrintWriter out, PrintWriter err) {
+        boolean ok = true;
+        for (GpuSmoke.Result r : GpuSmoke.run(p)) {
+            if (r.error() != null) {
+                err.printf("error: smoke test on GPU %d: %s%n", r.device(), r.error());
+            } else {
+                out.printf(Locale.ROOT, "smoke:   GPU %d nranks=1 init ok; allreduce 8 B..1 MiB #wrong %d, with -G 1 #wrong %d; "
+                        + "1 MiB out-of-place %.2f us%n", r.device(), r.wrongPlain(), r.wrongGraph(), r.largestTimeUs());
+            }
+            ok &= r.ok();
+        }
+        out.flush();
+        err.flush();
+        return ok ? ExitCode.OK : ExitCode.JOB;
     }
 
     private static String version(Integer code) {
