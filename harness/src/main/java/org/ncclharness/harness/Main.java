@@ -3,6 +3,8 @@ package org.ncclharness.harness;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.gpu.GpuEnvironmentException;
+import org.ncclharness.gpu.GpuJobException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -50,6 +52,9 @@ public final class Main implements Runnable {
         if (ex instanceof HarnessException || ex instanceof InputException) {
             return ex.getMessage();
         }
+        if (ex instanceof GpuEnvironmentException || ex instanceof GpuJobException) {
+            return "error: " + ex.getMessage();
+        }
         if (ex instanceof UncheckedIOException u) {
             return "error: " + u.getMessage();
         }
@@ -59,6 +64,12 @@ public final class Main implements Runnable {
     private static int exitCodeOf(Throwable ex) {
         if (ex instanceof HarnessException h) {
             return h.exitCode();
+        }
+        if (ex instanceof GpuEnvironmentException) {
+            return ExitCode.ENVIRONMENT;
+        }
+        if (ex instanceof GpuJobException) {
+            return ExitCode.JOB;
         }
         if (ex instanceof InputException || ex instanceof CommandLine.ParameterException) {
             return ExitCode.USAGE;

@@ -50,13 +50,30 @@ public final class TimedLoop {
     }
 
     /**
-     * Runs one sweep. The backend's buffers must hold {@code options.maxBytes()} (see {@link #bufferBytes}).
+     * Runs one sweep (one cycle). The backend's buffers must hold {@code options.maxBytes()} (see
+     * {@link #bufferBytes}).
      *
      * @return one result per size, in the order of {@code options.sizes()}
      * @throws GpuJobException           on a CUDA/NCCL failure or timeout (communicators aborted)
-     * @throws IllegalArgumentException if the data check cannot be exact for this type, op and rank count
+     * @throws IllegalArgumentException if the root is not a rank, or the data check cannot be exact for
+     *                                  this type, op and rank count
      */
     public List<SizeResult> run(LoopOptions o) {
+        return run(o, 1);
+    }
+
+    /**
+     * nccl-tests {@code -N}: one warm-up, then the whole size list {@code cycles} times.
+     *
+     * @return {@code cycles × sizes} results, cycle by cycle, in size order within a cycle
+     */
+    public List<SizeResult> run(LoopOptions o, int cycles) {
+        if (cycles < 1) {
+            throw new IllegalArgumentException("-N " + cycles + ": the harness runs a bounded number of cycles, at least 1");
+        }
+        if (o.collective().rooted() && (o.root() < 0 || o.root() >= be.nranks())) {
+            throw new IllegalArgumentException("-r " + o.root() + ": the root must be a rank, 0.." + (be.nranks() - 1));
+        }
         DataCheck check = o.checkIters() > 0
                 ? new DataCheck(o.collective(), o.type(), o.op(), o.root(), be.nranks(), o.maxBytes()) : null;
         be.configure(o.collective(), o.type(), o.op(), o.root());
@@ -68,12 +85,14 @@ public final class TimedLoop {
         }
         try {
             warmUp(o);
-            List<SizeResult> out = new ArrayList<>(o.sizes().size());
-            for (long size : o.sizes()) {
-                SizeSetup s = SizeSetup.of(o.collective(), o.type(), size, be.nranks());
-                PlacementResult oop = bench(o, s, false, check);
-                PlacementResult ip = bench(o, s, true, check);
-                out.add(new SizeResult(measurement(o, s, oop, ip), oop, ip));
+            List<SizeResult> out = new ArrayList<>(o.sizes().size() * cycles);
+            for (int cycle = 0; cycle < cycles; cycle++) {
+                for (long size : o.sizes()) {
+                    SizeSetup s = SizeSetup.of(o.collective(), o.type(), size, be.nranks());
+                    PlacementResult oop = bench(o, s, false, check);
+                    PlacementResult ip = bench(o, s, true, check);
+                    out.add(new SizeResult(measurement(o, s, oop, ip), oop, ip));
+                }
             }
             return out;
         } catch (RuntimeException | Error e) {
