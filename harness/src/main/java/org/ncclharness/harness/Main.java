@@ -5,6 +5,10 @@ import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.gpu.GpuEnvironmentException;
 import org.ncclharness.gpu.GpuJobException;
+import org.ncclharness.harness.bench.BenchCommand;
+import org.ncclharness.harness.calibrate.CalibrateCommand;
+import org.ncclharness.harness.convert.ConvertCommand;
+import org.ncclharness.harness.datasets.DatasetsCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -16,6 +20,10 @@ import picocli.CommandLine.Command;
         footer = "%n" + ExitCode.TABLE,
         subcommands = {
             CommandLine.HelpCommand.class,
+            DatasetsCommand.class,
+            ConvertCommand.class,
+            CalibrateCommand.class,
+            BenchCommand.class,
             GpusCommand.class,
         })
 public final class Main implements Runnable {
