@@ -25,8 +25,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code calibrate [FILE...]}: fits the α-β model of SPEC §3 to every bundled dataset, or to the files given. */
 @Command(name = "calibrate", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Fit the single-tier alpha-beta model T(M) = alpha + f*M/beta_eff to nccl-tests"
-                + " measurements and say how wrong each way of choosing alpha and beta is (SPEC section 3).",
+        description = {"Fit the alpha-beta model of SPEC section 3 to nccl-tests measurements: one tier,"
+                + " T(M) = alpha + f*M/beta_eff, saying how wrong each way of choosing alpha and beta is; two tiers"
+                + " (NVLink domain + inter-domain fabric) for multi-domain runs.",
             "Without FILE: every bundled dataset. Multi-domain runs (NVLink domains joined by IB/RoCE) get the two-tier"
                 + " fit, both forms (hierarchical, flat-ring), with each parameter's 1%% profile and whether the data"
                 + " determine it; they are never fitted with one tier.",
