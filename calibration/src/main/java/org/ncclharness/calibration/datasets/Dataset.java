@@ -1,0 +1,82 @@
+package org.ncclharness.calibration.datasets;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Half;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.measure.RunInfo;
+import org.ncclharness.calibration.measure.SourceKind;
+import org.ncclharness.calibration.measure.Sweep;
+
+/**
+ * A bundled dataset: its metadata and its rows as published (the CSV). {@link #sweep()} is the form every
+ * command works with: the configuration filled in from the metadata, and for busbw-only tables the time derived
+ * from bus bandwidth, size and N (and said so).
+ */
+public record Dataset(DatasetMetadata metadata, List<Measurement> rows) {
+
+    public Dataset {
+        rows = List.copyOf(rows);
+    }
+
+    public String id() {
+        return metadata.id();
+    }
+
+    public Collective collective() {
+        return Collective.byName(metadata.collective()).orElse(Collective.ALL_REDUCE);
+    }
+
+    public Hardware hardware() {
+        DatasetMetadata m = metadata;
+        return new Hardware(m.gpuModel(), m.gpus(), m.hosts(), m.domainSize(), m.domains(), m.intra(), m.inter());
+    }
+
+    /** One line naming the dataset and its source, for headings and provenance. */
+    public String describe() {
+        return metadata.id() + (metadata.sourceUrl() == null ? "" : " (" + metadata.sourceUrl() + ")");
+    }
+
+    public Sweep sweep() {
+        return sweep(SourceKind.DATASET, "dataset " + describe());
+    }
+
+    /** The dataset replayed by {@code sweep} on a machine without a GPU: labelled as a replay, never a measurement. */
+    public Sweep replay() {
+        return sweep(SourceKind.REPLAY, "replay of stored measurements: " + describe());
+    }
+
+    private Sweep sweep(SourceKind kind, String label) {
+        List<String> notes = new ArrayList<>();
+        List<Measurement> out = rows;
+        boolean busBwOnly = rows.stream().noneMatch(r -> r.outOfPlace().hasTime() || r.inPlace().hasTime());
+        if (busBwOnly && metadata.gpus() != null) {
+            out = rows.stream().map(r -> withDerivedTime(r, metadata.gpus())).toList();
+            notes.add("time derived from busbw, size and N = " + metadata.gpus() + " (the source gives busbw only)");
+        } else if (busBwOnly) {
+            notes.add("the source gives busbw only and no GPU count: time cannot be derived");
+        }
+        if (metadata.notes() != null) {
+            notes.add(metadata.notes());
+        }
+        return new Sweep(new Provenance(kind, metadata.id(), metadata.id(), label), collective(),
+                RunInfo.unknown(), hardware(), List.of(), out, notes);
+    }
+
+    /** t = S / algbw, algbw = busbw / factor(N): nccl-tests' own definitions solved for time (SPEC §2). */
+    private Measurement withDerivedTime(Measurement r, int ranks) {
+        return new Measurement(r.sizeBytes(), r.count(), r.type(), r.redop(), r.root(),
+                derive(r.outOfPlace(), r.sizeBytes(), ranks), derive(r.inPlace(), r.sizeBytes(), ranks));
+    }
+
+    private Half derive(Half h, long bytes, int ranks) {
+        if (h.busBwGBps() == null || h.busBwGBps() <= 0) {
+            return h;
+        }
+        double algBw = h.busBwGBps() / collective().busFactor(ranks);
+        return new Half(bytes / (algBw * 1e3), algBw, h.busBwGBps(), h.wrong());
+    }
+}

@@ -1,0 +1,242 @@
+package org.ncclharness.calibration.io;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Device;
+import org.ncclharness.calibration.measure.Half;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Placement;
+import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.measure.RunInfo;
+import org.ncclharness.calibration.measure.SourceKind;
+import org.ncclharness.calibration.measure.Sweep;
+
+/**
+ * Sweep JSON: nccl-tests' {@code -J} layout (reference B.6, file version 3) wherever it has a field, so tools
+ * written for nccl-tests' JSON read ours, plus an {@code nccl_harness} object with what nccl-tests does not
+ * record (provenance, collective, hardware, notes). Reads both nccl-tests' own files and ours.
+ */
+public final class SweepJson {
+
+    public static final String SCHEMA = "nccl-harness/sweep/1";
+    private static final int NCCL_TESTS_JSON_VERSION = 3;
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private SweepJson() {
+    }
+
+    /** A sweep as read from JSON, with the per-iteration objects when the file has them. */
+    public record Read(Sweep sweep, List<PerIteration> perIteration) { }
+
+    /** True when a text looks like JSON (its first non-blank character is '{'). */
+    public static boolean looksLikeJson(String text) {
+        return text.stripLeading().startsWith("{");
+    }
+
+    public static String write(Sweep sweep, List<PerIteration> perIteration) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("version", NCCL_TESTS_JSON_VERSION);
+        ObjectNode config = root.putObject("config");
+        RunInfo run = sweep.run();
+        if (run != null) {
+            putIfSet(config, "nthreads", run.nThread());
+            putIfSet(config, "ngpus", run.nGpus());
+            putIfSet(config, "minimum_bytes", run.minBytes());
+            putIfSet(config, "maximum_bytes", run.maxBytes());
+            putIfSet(config, "warmup_iters", run.warmupIters());
+            putIfSet(config, "iterations", run.iters());
+            putIfSet(config, "aggregated_iterations", run.aggIters());
+            putIfSet(config, "validation", run.validation());
+            putIfSet(config, "graph", run.graph());
+        }
+        ArrayNode devices = config.putArray("devices");
+        for (Device d : sweep.devices()) {
+            ObjectNode o = devices.addObject();
+            o.put("rank", d.rank());
+            o.put("group", d.group() == null ? 0 : d.group());
+            o.put("pid", d.pid());
+            o.put("hostname", d.host());
+            o.put("device", d.device());
+            o.put("device_hex", d.busId());
+            o.put("device_info", d.name());
+        }
+        ArrayNode results = root.putArray("results");
+        for (int i = 0; i < sweep.rows().size(); i++) {
+            Measurement m = sweep.rows().get(i);
+            ObjectNode r = results.addObject();
+            r.put("size", m.sizeBytes());
+            r.put("count", m.count());
+            r.put("type", m.type());
+            r.put("redop", m.redop());
+            r.put("root", String.format("%6d", m.root()));
+            half(r.putObject("out_of_place"), m.outOfPlace());
+            perIter(r, "out_of_place_per_iter", perIteration, i, Placement.OUT_OF_PLACE);
+            half(r.putObject("in_place"), m.inPlace());
+            perIter(r, "in_place_per_iter", perIteration, i, Placement.IN_PLACE);
+            r.put("experiment_name", "");
+        }
+        ObjectNode ours = root.putObject("nccl_harness");
+        ours.put("schema", SCHEMA);
+        ours.set("provenance", MAPPER.valueToTree(sweep.provenance()));
+        ours.put("collective", sweep.collective().testName());
+        ours.set("hardware", MAPPER.valueToTree(sweep.hardware()));
+        ours.set("run", MAPPER.valueToTree(sweep.run()));
+        ours.set("notes", MAPPER.valueToTree(sweep.notes()));
+        try {
+            return MAPPER.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("sweep JSON could not be written", e);
+        }
+    }
+
+    private static void putIfSet(ObjectNode o, String name, Number v) {
+        if (v != null) {
+            o.put(name, v.longValue());
+        }
+    }
+
+    private static void half(ObjectNode o, Half h) {
+        o.put("time", h.timeUs());
+        o.put("alg_bw", h.algBwGBps());
+        o.put("bus_bw", h.busBwGBps());
+        if (h.wrong() == null) {
+            o.putNull("nwrong");
+        } else {
+            o.put("nwrong", h.wrong());
+        }
+    }
+
+    private static void perIter(ObjectNode r, String name, List<PerIteration> all, int row, Placement p) {
+        for (PerIteration pi : all) {
+            if (pi.row() == row && pi.placement() == p) {
+                ObjectNode o = r.putObject(name);
+                o.put("skipped_iterations", pi.skippedIterations());
+                o.put("min_us", pi.minUs());
+                o.put("max_us", pi.maxUs());
+                o.put("avg_us", pi.avgUs());
+                o.put("p50_us", pi.p50Us());
+                o.put("p95_us", pi.p95Us());
+                o.put("p99_us", pi.p99Us());
+                o.put("stdev_us", pi.stdevUs());
+                o.put("cv_pct", pi.cvPct());
+                o.set("times_us", MAPPER.valueToTree(pi.timesUs()));
+                if (!pi.perProcessMaxTimesUs().isEmpty()) {
+                    o.set("per_process_max_times_us", MAPPER.valueToTree(pi.perProcessMaxTimesUs()));
+                }
+            }
+        }
+    }
+
+    /** Reads nccl-tests' {@code -J} JSON or ours; a missing field names its result index. */
+    public static Read read(String file, String text) {
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new InputException(file, e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
+                    "not valid JSON: " + e.getOriginalMessage());
+        }
+        JsonNode results = root.path("results");
+        if (!results.isArray() || results.isEmpty()) {
+            throw new InputException(file, 0, "no \"results\" array: expected nccl-tests -J JSON or a harness sweep JSON");
+        }
+        List<Measurement> rows = new ArrayList<>();
+        List<PerIteration> per = new ArrayList<>();
+        for (int i = 0; i < results.size(); i++) {
+            JsonNode r = results.get(i);
+            String where = "results[" + i + "]";
+            rows.add(new Measurement(integer(file, r, "size", where), integer(file, r, "count", where),
+                    text(file, r, "type", where), text(file, r, "redop", where),
+                    (int) Long.parseLong(r.path("root").asText("-1").trim()),
+                    readHalf(file, r.path("out_of_place"), where + ".out_of_place"),
+                    readHalf(file, r.path("in_place"), where + ".in_place")));
+            readPerIter(r.path("out_of_place_per_iter"), i, Placement.OUT_OF_PLACE, per);
+            readPerIter(r.path("in_place_per_iter"), i, Placement.IN_PLACE, per);
+        }
+        List<Device> devices = new ArrayList<>();
+        for (JsonNode d : root.path("config").path("devices")) {
+            devices.add(new Device(d.path("rank").asInt(), d.path("group").asInt(), d.path("pid").asLong(),
+                    d.path("hostname").asText(), d.path("device").asInt(), d.path("device_hex").asText(),
+                    d.path("device_info").asText()));
+        }
+        JsonNode ours = root.path("nccl_harness");
+        try {
+            Provenance prov = ours.has("provenance") ? MAPPER.treeToValue(ours.get("provenance"), Provenance.class)
+                    : new Provenance(SourceKind.STORED, file, null, "stored nccl-tests JSON: " + file);
+            Collective coll = Collective.byName(ours.path("collective").asText("all_reduce")).orElse(Collective.ALL_REDUCE);
+            Hardware hw = ours.has("hardware") ? MAPPER.treeToValue(ours.get("hardware"), Hardware.class)
+                    : Hardware.unknown();
+            RunInfo run = ours.has("run") ? MAPPER.treeToValue(ours.get("run"), RunInfo.class) : RunInfo.unknown();
+            List<String> notes = new ArrayList<>();
+            ours.path("notes").forEach(n -> notes.add(n.asText()));
+            return new Read(new Sweep(prov, coll, run, hw, devices, rows, notes), per);
+        } catch (JsonProcessingException e) {
+            throw new InputException(file, 0, "the nccl_harness object is not valid: " + e.getOriginalMessage());
+        }
+    }
+
+    private static Half readHalf(String file, JsonNode h, String where) {
+        if (h.isMissingNode() || h.isNull()) {
+            return Half.empty();
+        }
+        JsonNode time = h.has("time") ? h.get("time") : h.get("cpu_time");
+        return new Half(num(file, time, where + ".time"), num(file, h.get("alg_bw"), where + ".alg_bw"),
+                num(file, h.get("bus_bw"), where + ".bus_bw"), num(file, h.get("nwrong"), where + ".nwrong"));
+    }
+
+    /** nccl-tests writes doubles with %lf and NaN as "nan"; null or absent means the value is not there. */
+    private static Double num(String file, JsonNode n, String where) {
+        if (n == null || n.isNull() || n.isMissingNode()) {
+            return null;
+        }
+        if (n.isNumber()) {
+            return n.asDouble();
+        }
+        if (n.isTextual() && n.asText().equalsIgnoreCase("nan")) {
+            return null;
+        }
+        throw new InputException(file, 0, where + " is not a number: " + n);
+    }
+
+    private static long integer(String file, JsonNode r, String field, String where) {
+        JsonNode n = r.get(field);
+        if (n == null || !n.canConvertToExactIntegral()) {
+            throw new InputException(file, 0, where + "." + field + " missing or not an integer");
+        }
+        return n.asLong();
+    }
+
+    private static String text(String file, JsonNode r, String field, String where) {
+        JsonNode n = r.get(field);
+        if (n == null || !n.isTextual()) {
+            throw new InputException(file, 0, where + "." + field + " missing or not a string");
+        }
+        return n.asText();
+    }
+
+    private static void readPerIter(JsonNode o, int row, Placement p, List<PerIteration> out) {
+        if (!o.isObject()) {
+            return;
+        }
+        List<Double> times = new ArrayList<>();
+        o.path("times_us").forEach(t -> times.add(t.asDouble()));
+        List<List<Double>> perProc = new ArrayList<>();
+        o.path("per_process_max_times_us").forEach(a -> {
+            List<Double> l = new ArrayList<>();
+            a.forEach(t -> l.add(t.asDouble()));
+            perProc.add(l);
+        });
+        out.add(new PerIteration(row, p, o.path("skipped_iterations").asInt(), o.path("min_us").asDouble(),
+                o.path("max_us").asDouble(), o.path("avg_us").asDouble(), o.path("p50_us").asDouble(),
+                o.path("p95_us").asDouble(), o.path("p99_us").asDouble(), o.path("stdev_us").asDouble(),
+                o.path("cv_pct").asDouble(), times, perProc));
+    }
+}

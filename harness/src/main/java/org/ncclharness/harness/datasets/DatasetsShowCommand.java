@@ -1,0 +1,36 @@
+package org.ncclharness.harness.datasets;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.ncclharness.calibration.datasets.Dataset;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.io.NcclTestsTableWriter;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.harness.ExitCode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code datasets show ID}: the dataset in the nccl-tests 2.19.6 table layout, headed by where it came from. */
+@Command(name = "show", mixinStandardHelpOptions = true,
+        description = "Print a bundled dataset as an nccl-tests 2.19.6 table (values as published; N/A where the "
+                + "source gives none).")
+public final class DatasetsShowCommand implements Callable<Integer> {
+
+    @Parameters(paramLabel = "ID", description = "dataset id (see: harness.jar datasets)")
+    String id;
+
+    @Override
+    public Integer call() {
+        Dataset d = DatasetCatalog.bundled().get(id);
+        // The table shows the rows as published; derived times are a calibration input, not a source value.
+        Sweep published = d.sweep().withRows(d.rows());
+        List<String> heading = new ArrayList<>();
+        heading.add("# " + published.provenance().label());
+        d.metadata().flags().forEach(f -> heading.add("# flag: " + f));
+        PrintWriter out = new PrintWriter(System.out, true);
+        NcclTestsTableWriter.write(out, published, heading);
+        return ExitCode.OK;
+    }
+}
