@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.harness.convert.ConvertCommand;
 import org.ncclharness.harness.datasets.DatasetsCommand;
+import org.ncclharness.harness.plot.PlotCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -18,6 +19,7 @@ import picocli.CommandLine.Command;
             CommandLine.HelpCommand.class,
             DatasetsCommand.class,
             ConvertCommand.class,
+            PlotCommand.class,
         })
 public final class Main implements Runnable {
 

@@ -77,6 +77,10 @@ public record FigureSeries(String label, SourceKind kind, String source, String 
                 List.of(), models, null, List.of());
     }
 
+    public FigureSeries withLabel(String l) {
+        return new FigureSeries(l, kind, source, hardware, collective, ranks, placement, points, models, limit, flags);
+    }
+
     public FigureSeries withModels(List<ModelCurve> m) {
         return new FigureSeries(label, kind, source, hardware, collective, ranks, placement, points, m, limit, flags);
     }

@@ -36,7 +36,7 @@ final class TestSweeps {
             rows.add(new Measurement(s, s / 4, "float", "sum", -1, half, half));
         }
         Provenance p = new Provenance(kind, id, kind == SourceKind.DATASET || kind == SourceKind.REPLAY ? id : null,
-                kind.label() + ": " + id);
+                "synthetic " + kind.label() + " " + id);
         Hardware hw = new Hardware("H100", ranks, ranks / 8, 8, ranks / 8, "NVLink4", ranks > 8 ? "IB NDR" : null);
         return new Sweep(p, Collective.ALL_REDUCE, RunInfo.unknown(), hw, List.of(), rows, List.of());
     }
