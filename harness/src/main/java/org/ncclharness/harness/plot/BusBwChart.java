@@ -39,7 +39,7 @@ final class BusBwChart {
     /** Model curves are sampled this densely so a protocol switch or a tier change shows as a bend, not a gap. */
     private static final int SAMPLES_PER_OCTAVE = 8;
     /** Roughly the width one size label needs; decides how many octaves one labelled tick spans. */
-    private static final int PX_PER_SIZE_LABEL = 52;
+    private static final int PX_PER_SIZE_LABEL = 40;
     /** Octaves per labelled tick, coarsest last: each keeps 1K, 1M and 1G on a tick. */
     private static final int[] OCTAVES_PER_TICK = {1, 2, 5, 10};
     /** Tableau 10: distinct hues that stay apart for the common colour-vision deficiencies. */
