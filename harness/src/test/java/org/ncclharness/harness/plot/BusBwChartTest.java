@@ -60,6 +60,33 @@ class BusBwChartTest {
     }
 
     @Test
+    void everyLegendEntrySaysWhereItsLineCameFrom() throws Exception {
+        var nvls = FigureSeries.of(TestSweeps.allReduce("h100_nvls", SourceKind.DATASET, 8, 1024, 8L << 30,
+                        TestSweeps.alphaBeta(8, 20, 480)))
+                .withModels(List.of(new ModelCurve("single-tier α-β", TestSweeps.alphaBeta(8, 25, 470)),
+                        new ModelCurve("envelope", TestSweeps.alphaBeta(8, 18, 490))))
+                .withLimit(new PhysicalLimit("NVLink4", 450)).withFlags(List.of("NVLS: busbw above β_phys"));
+        var replay = FigureSeries.of(TestSweeps.allReduce("h100_ib", SourceKind.REPLAY, 16, 1024, 8L << 30,
+                        TestSweeps.alphaBeta(16, 60, 45)))
+                .withModels(List.of(new ModelCurve("two-tier", TestSweeps.alphaBeta(16, 55, 47))))
+                .withLimit(new PhysicalLimit("IB NDR", 50));
+        var again = FigureSeries.of(TestSweeps.allReduce("h100_ib_2", SourceKind.STORED, 16, 1024, 1L << 30,
+                TestSweeps.alphaBeta(16, 61, 44))).withLimit(new PhysicalLimit("IB NDR", 50));
+        Path svg = dir.resolve("legend.svg");
+        ChartFile.write(Figure.of(List.of(nvls, replay, again)).withResiduals(true), svg, 1200, 800, false);
+
+        assertThat(legendEntries(Images.texts(Images.parseSvg(svg)))).containsExactlyInAnyOrder(
+                "dataset: h100_nvls · N=8 [NVLS: busbw above β_phys]",
+                "replay: h100_ib · N=16",
+                "stored: h100_ib_2 · N=16",
+                "model single-tier α-β of dataset: h100_nvls · N=8",
+                "model envelope of dataset: h100_nvls · N=8",
+                "model two-tier of replay: h100_ib · N=16",
+                "β_phys NVLink4: 450 GB/s",
+                "β_phys IB NDR: 50 GB/s");
+    }
+
+    @Test
     void residualsArePercentTimeErrorAtEachMeasuredSize() {
         Figure f = Figure.of(List.of(measuredWithTwoModels())).withResiduals(true);
         var chart = BusBwChart.build(f, 1000);
@@ -128,7 +155,7 @@ class BusBwChartTest {
         assertThat(found.fasterAfter()).isEqualTo("Ring");
         assertThat(found.bytes()).isGreaterThan(equal).isLessThan((long) (equal * Math.pow(2, 1.0 / 8)) + 1);
         List<String> texts = Images.texts(Images.parseSvg(svg));
-        assertThat(texts).anyMatch(t -> t.startsWith("Tree/Ring crossover at 2.") && t.endsWith("Ring faster from here"));
+        assertThat(texts).anyMatch(t -> t.startsWith("Tree/Ring crossover at ≈2.") && t.endsWith("Ring faster from here"));
         assertThat(texts).contains("predicted: Tree", "predicted: Ring");
     }
 
