@@ -3,6 +3,8 @@ package org.ncclharness.harness;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.harness.bench.BenchCommand;
+import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.convert.ConvertCommand;
 import org.ncclharness.harness.datasets.DatasetsCommand;
 import org.ncclharness.harness.plot.PlotCommand;
@@ -19,7 +21,9 @@ import picocli.CommandLine.Command;
             CommandLine.HelpCommand.class,
             DatasetsCommand.class,
             ConvertCommand.class,
+            CalibrateCommand.class,
             PlotCommand.class,
+            BenchCommand.class,
         })
 public final class Main implements Runnable {
 
