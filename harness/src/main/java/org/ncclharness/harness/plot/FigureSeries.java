@@ -46,7 +46,11 @@ public record FigureSeries(String label, SourceKind kind, String source, String 
 
     /** The measured points of a sweep, labelled with its provenance; no models yet. */
     public static FigureSeries of(Sweep sweep) {
-        Placement half = preferredHalf(sweep.rows());
+        return of(sweep, preferredHalf(sweep.rows()));
+    }
+
+    /** The points of one half: the one a fit used, so residuals compare the model with what it was fitted to. */
+    public static FigureSeries of(Sweep sweep, Placement half) {
         Integer n = sweep.ranks();
         List<SizePoint> points = new ArrayList<>();
         for (Measurement m : sweep.rows()) {

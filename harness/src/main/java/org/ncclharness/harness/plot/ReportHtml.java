@@ -10,6 +10,8 @@ final class ReportHtml {
     /** Cells that read as numbers are right-aligned so columns of figures line up. */
     private static final Pattern NUMBER = Pattern.compile("[-+]?[0-9][0-9,]*(\\.[0-9]+)?\\s*[%a-zA-Zµ/]*");
 
+    private static final int FOLD_PROVENANCE_AFTER = 4;
+
     private static final String STYLE = """
             body { font-family: "DejaVu Sans", "Segoe UI", Helvetica, Arial, sans-serif; margin: 1.5em auto;
                    max-width: 1000px; padding: 0 1em; color: #222; }
@@ -30,6 +32,9 @@ final class ReportHtml {
             figure { margin: 1em 0 2em; }
             figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
             figcaption { color: #444; font-size: .9em; margin-top: .3em; }
+            .scroll { overflow-x: auto; }
+            details.provenance summary { cursor: pointer; color: #555; font-size: .9em; }
+            pre { font-size: .75em; overflow-x: auto; background: #f7f7f7; padding: .6em; }
             footer { color: #888; font-size: .8em; margin-top: 3em; }
             """;
 
@@ -55,8 +60,17 @@ final class ReportHtml {
                 .append("<title>").append(esc(page.title())).append("</title>\n")
                 .append("<style>\n").append(STYLE).append("</style>\n</head>\n<body>\n")
                 .append("<h1>").append(esc(page.title())).append("</h1>\n");
+        // A long list of sources would push the verdicts off the first screen: fold it past a few lines.
+        boolean fold = page.provenance().size() > FOLD_PROVENANCE_AFTER;
+        if (fold) {
+            h.append("<details class=\"provenance\"><summary>Where the numbers come from (")
+                    .append(page.provenance().size()).append(" sources)</summary>\n");
+        }
         for (String line : page.provenance()) {
             h.append("<p class=\"provenance\">").append(esc(line)).append("</p>\n");
+        }
+        if (fold) {
+            h.append("</details>\n");
         }
         if (!page.verdicts().isEmpty()) {
             h.append("<section id=\"verdicts\">\n<h2>Verdicts</h2>\n<ul class=\"verdicts\">\n");
@@ -73,11 +87,17 @@ final class ReportHtml {
             page.tables().forEach(t -> table(h, t));
             h.append("</section>\n");
         }
+        for (ReportPage.Text t : page.texts()) {
+            h.append("<section class=\"text\">\n<h2>").append(esc(t.caption())).append("</h2>\n<pre>")
+                    .append(esc(t.body())).append("</pre>\n</section>\n");
+        }
         if (!page.figures().isEmpty()) {
             h.append("<section id=\"figures\">\n<h2>Figures</h2>\n");
-            for (ReportPage.ReportFigure f : page.figures()) {
-                h.append("<figure id=\"").append(esc(f.fileName().replaceAll("\\.png$", ""))).append("\">\n")
-                        .append("<img src=\"").append(esc(f.fileName())).append("\" width=\"")
+            List<String> names = page.fileNames();
+            for (int i = 0; i < names.size(); i++) {
+                ReportPage.ReportFigure f = page.figures().get(i);
+                h.append("<figure id=\"").append(esc(names.get(i).replaceAll("\\.png$", ""))).append("\">\n")
+                        .append("<img src=\"").append(esc(names.get(i))).append("\" width=\"")
                         .append(ReportPage.FIGURE_WIDTH_PX).append("\" height=\"")
                         .append(ReportPage.heightOf(f.figure())).append("\" alt=\"").append(esc(f.figure().title()))
                         .append("\" onload=\"").append(ONLOAD).append("\" onerror=\"this.dataset.loaded = 'false'\">\n")
@@ -93,7 +113,7 @@ final class ReportHtml {
     }
 
     private static void table(StringBuilder h, ReportPage.Table t) {
-        h.append("<table>\n<caption>").append(esc(t.caption())).append("</caption>\n<thead><tr>");
+        h.append("<div class=\"scroll\"><table>\n<caption>").append(esc(t.caption())).append("</caption>\n<thead><tr>");
         t.header().forEach(c -> h.append("<th>").append(esc(c)).append("</th>"));
         h.append("</tr></thead>\n<tbody>\n");
         for (List<String> row : t.rows()) {
@@ -104,7 +124,7 @@ final class ReportHtml {
             }
             h.append("</tr>\n");
         }
-        h.append("</tbody>\n</table>\n");
+        h.append("</tbody>\n</table></div>\n");
     }
 
     /** HTML text and attribute escaping: the five characters that can end a text run or an attribute. */

@@ -2,6 +2,7 @@ package org.ncclharness.harness.plot;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -19,10 +20,11 @@ import org.ncclharness.calibration.io.OutputFile;
  * @param provenance one line per input saying where its numbers came from (replays and predictions as such)
  * @param verdicts   health or fit verdicts, shown first
  * @param tables     result tables, in order
+ * @param texts      preformatted blocks (a command's text table exactly as it printed it), in order
  * @param figures    one figure per dataset, in order; ids must be unique
  */
 public record ReportPage(String title, List<String> provenance, List<Verdict> verdicts, List<Table> tables,
-                         List<ReportFigure> figures) {
+                         List<Text> texts, List<ReportFigure> figures) {
 
     /** How a verdict reads: the words a {@code check} prints, plus NOTE for plain remarks. */
     public enum Level { PASS, WARN, FAIL, NOTE }
@@ -45,19 +47,26 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
         }
     }
 
+    /** A block shown exactly as given, in a fixed-width font. */
+    public record Text(String caption, String body) { }
+
     /**
-     * One figure: its image is written as {@code <file stem>.png} beside the page.
+     * One figure: its image is written beside the page under a name made from the id ({@link #fileNames}).
      *
-     * @param id      stable name (a dataset id); decides the file name, so it must be unique on the page
+     * @param id      stable name: a dataset id, or the input file as the user named it
      * @param caption text under the image
      * @param figure  what to draw
      */
     public record ReportFigure(String id, String caption, Figure figure) {
 
-        /** File names are the id with anything outside {@code [a-z0-9._-]} replaced, so they are safe anywhere. */
-        public String fileName() {
-            String stem = id.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]", "-");
-            return (stem.isEmpty() || stem.startsWith(".") ? "figure-" + stem : stem) + ".png";
+        /**
+         * The id's last path component with anything outside {@code [A-Za-z0-9._-]} replaced, so the name is safe
+         * on any file system and a dataset's figure is simply {@code <id>.png}.
+         */
+        String stem() {
+            String last = id.substring(Math.max(id.lastIndexOf('/'), id.lastIndexOf('\\')) + 1);
+            String stem = last.replaceAll("[^A-Za-z0-9._-]", "-");
+            return stem.isEmpty() || stem.startsWith(".") ? "figure-" + stem : stem;
         }
     }
 
@@ -70,13 +79,26 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
         provenance = List.copyOf(provenance);
         verdicts = List.copyOf(verdicts);
         tables = List.copyOf(tables);
+        texts = List.copyOf(texts);
         figures = List.copyOf(figures);
-        Set<String> names = new HashSet<>();
+    }
+
+    /**
+     * The image file of each figure, in order: {@code <stem>.png}, and {@code <stem>-2.png}, {@code -3} ... for a
+     * later figure whose stem is taken (compared ignoring case, for the file systems where those are one file).
+     * The same page always gives the same names.
+     */
+    public List<String> fileNames() {
+        Set<String> taken = new HashSet<>();
+        List<String> names = new ArrayList<>();
         for (ReportFigure f : figures) {
-            if (!names.add(f.fileName())) {
-                throw new IllegalArgumentException("two figures would both be written as " + f.fileName());
+            String name = f.stem() + ".png";
+            for (int k = 2; !taken.add(name.toLowerCase(Locale.ROOT)); k++) {
+                name = f.stem() + "-" + k + ".png";
             }
+            names.add(name);
         }
+        return names;
     }
 
     /**
@@ -87,14 +109,16 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
      */
     public Path write(Path dir, boolean force) {
         Path index = dir.resolve("index.html");
+        List<String> names = fileNames();
         OutputFile.checkWritable(index, force);
-        for (ReportFigure f : figures) {
-            OutputFile.checkWritable(dir.resolve(f.fileName()), force);
+        for (String name : names) {
+            OutputFile.checkWritable(dir.resolve(name), force);
         }
-        for (ReportFigure f : figures) {
-            int height = heightOf(f.figure());
-            JFreeChart chart = BusBwChart.build(f.figure(), FIGURE_WIDTH_PX);
-            OutputFile.write(dir.resolve(f.fileName()), force,
+        for (int i = 0; i < figures.size(); i++) {
+            Figure f = figures.get(i).figure();
+            int height = heightOf(f);
+            JFreeChart chart = BusBwChart.build(f, FIGURE_WIDTH_PX);
+            OutputFile.write(dir.resolve(names.get(i)), force,
                     out -> ChartFile.writeTo(chart, ChartFile.Format.PNG, FIGURE_WIDTH_PX, height, out));
         }
         byte[] html = ReportHtml.render(this).getBytes(StandardCharsets.UTF_8);

@@ -35,7 +35,7 @@ class ReportPageBrowserTest {
         assertThat(Images.distinctColours(img, 200)).as("colours in the screenshot").isGreaterThanOrEqualTo(200);
 
         // The mark is real: a figure whose file is gone is marked as not loaded.
-        Files.delete(site.resolve(ReportPages.twoDatasets().figures().get(1).fileName()));
+        Files.delete(site.resolve(ReportPages.twoDatasets().fileNames().get(1)));
         List<String> after = images(chromium.dumpDom(page));
         assertThat(after).filteredOn(i -> i.contains("data-loaded=\"true\"")).hasSize(1);
         assertThat(after).filteredOn(i -> i.contains("data-loaded=\"false\"")).hasSize(1);

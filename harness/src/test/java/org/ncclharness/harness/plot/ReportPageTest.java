@@ -57,7 +57,8 @@ class ReportPageTest {
         ReportPage p = ReportPages.twoDatasets();
         String html = ReportHtml.render(p);
 
-        assertThat(html).contains("β_phys &lt;IB NDR&gt;").doesNotContain("<IB NDR>");
+        assertThat(html).contains("β_phys &lt;IB NDR&gt;").doesNotContain("<IB NDR>")
+                .contains("<pre># dataset  N\nh100 &lt;8&gt;  8\n</pre>");
         assertThat(ReportHtml.esc("a\"b'c&<>")).isEqualTo("a&quot;b&#39;c&amp;&lt;&gt;");
     }
 
@@ -77,12 +78,16 @@ class ReportPageTest {
     }
 
     @Test
-    void figureIdsThatWouldShareAFileAreRejected() {
+    void figuresWhoseNamesWouldCollideGetNumberedNamesInOrder() {
         ReportPage p = ReportPages.twoDatasets();
         var f = p.figures().get(0);
+        var page = new ReportPage("t", List.of(), List.of(), List.of(), List.of(), List.of(f,
+                new ReportPage.ReportFigure(f.id().toUpperCase(), "again", f.figure()),
+                new ReportPage.ReportFigure("runs/a/run.txt", "a", f.figure()),
+                new ReportPage.ReportFigure("runs/b/run.txt", "b", f.figure()),
+                new ReportPage.ReportFigure("../.hidden", "c", f.figure())));
 
-        assertThatThrownBy(() -> new ReportPage("t", List.of(), List.of(), List.of(),
-                List.of(f, new ReportPage.ReportFigure(f.id().toUpperCase(), "again", f.figure()))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(f.fileName());
+        assertThat(page.fileNames()).containsExactly("h100_allreduce_8gpu_synthetic.png",
+                "H100_ALLREDUCE_8GPU_SYNTHETIC-2.png", "run.txt.png", "run.txt-2.png", "figure-.hidden.png");
     }
 }

@@ -31,6 +31,7 @@ final class ReportPages {
                         List.of(List.of("h100_allreduce_8gpu_synthetic", "single-tier α-β", "27.0", "350.0", "3.1 %"),
                                 List.of("h100_allreduce_16gpu_2node_synthetic", "two-tier", "55.0", "47.0",
                                         "6.4 %")))),
+                List.of(new ReportPage.Text("calibrate's table, as printed", "# dataset  N\nh100 <8>  8\n")),
                 List.of(new ReportPage.ReportFigure("h100_allreduce_8gpu_synthetic", a.source(),
                                 Figure.of(List.of(a))),
                         new ReportPage.ReportFigure("h100_allreduce_16gpu_2node_synthetic", b.source(),
