@@ -44,6 +44,47 @@ class PlotCommandTest {
     }
 
     @Test
+    void modelsAreCalibratedAndDrawnOverThePointsWithResiduals() throws Exception {
+        Path svg = dir.resolve("m.svg");
+        CliRun run = CliRun.of("plot", "h100_allreduce_8gpu_azure_ndv5", "--model", "B,naive", "--residuals",
+                "--out", svg.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(BusBwChartTest.legendEntries(Images.texts(Images.parseSvg(svg)))).containsExactlyInAnyOrder(
+                "dataset: h100_allreduce_8gpu_azure_ndv5 · N=8 (in-place) [NVLS: busbw 479 GB/s above β_phys 450 GB/s]",
+                "model B", "model naive", "β_phys NVLink4: 450 GB/s");
+        assertThat(Images.parseSvg(svg).getDocumentElement().getAttribute("height")).isEqualTo("800.0");
+    }
+
+    @Test
+    void saysWhichModelsItCouldNotDraw() throws Exception {
+        Path png = dir.resolve("m.png");
+        CliRun run = CliRun.of("plot", "h100_allreduce_8gpu_azure_ndv5", ID, "--model", "A,B", "--out",
+                png.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).contains("h100_allreduce_8gpu_azure_ndv5: model A not drawn: no profile for")
+                .contains(ID + ": no model drawn, awaiting the two-tier fit");
+    }
+
+    @Test
+    void modelOptionsAreChecked() {
+        CliRun unknown = CliRun.of("plot", ID, "--model", "B,nope", "--out", dir.resolve("f.png").toString());
+        assertThat(unknown.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(unknown.err().strip()).isEqualTo("--model: unknown model nope; known: A, B, B+beta, naive");
+
+        CliRun lonely = CliRun.of("plot", ID, "--residuals", "--out", dir.resolve("f.png").toString());
+        assertThat(lonely.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(lonely.err()).contains("--residuals: residuals are a model's errors: name the models with --model");
+
+        CliRun file = CliRun.of("plot", RAW.resolve("h100_allreduce_8gpu_1node_aws_p5_batch.txt").toString(),
+                "--model", "B", "--gpus", "8", "--out", dir.resolve("f.png").toString());
+        assertThat(file.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(file.err()).contains("pass --interconnect NAME");
+        assertThat(dir).isEmptyDirectory();
+    }
+
+    @Test
     void neverOverwritesWithoutForce() throws Exception {
         Path png = dir.resolve("f.png");
         Files.writeString(png, "keep me");
