@@ -79,9 +79,4 @@ public record Figure(String title, String subtitle, List<FigureSeries> series, S
         }
         return new SizeRange(min, max);
     }
-
-    /** Model count over all series: the number of curves drawn (and of residual series when asked). */
-    public int modelCount() {
-        return series.stream().mapToInt(s -> s.models().size()).sum();
-    }
 }
