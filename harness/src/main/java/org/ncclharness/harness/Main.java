@@ -10,6 +10,7 @@ import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.convert.ConvertCommand;
 import org.ncclharness.harness.datasets.DatasetsCommand;
 import org.ncclharness.harness.doctor.DoctorCommand;
+import org.ncclharness.harness.plot.PlotCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -24,6 +25,7 @@ import picocli.CommandLine.Command;
             DatasetsCommand.class,
             ConvertCommand.class,
             CalibrateCommand.class,
+            PlotCommand.class,
             BenchCommand.class,
             GpusCommand.class,
             DoctorCommand.class,
