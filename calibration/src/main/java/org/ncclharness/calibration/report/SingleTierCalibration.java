@@ -47,6 +47,11 @@ public record SingleTierCalibration(DatasetInfo dataset, String interconnect, St
         return KIND;
     }
 
+    public SingleTierCalibration withNotes(List<String> n) {
+        return new SingleTierCalibration(dataset, interconnect, topology, hops, chipProfile, seed, inNetworkFlag,
+                placement, timeDerived, identifiability, fits, unavailable, best, bestBasis, n);
+    }
+
     public Optional<Fit> fit(String name) {
         return fits.stream().filter(f -> f.name().equals(name)).findFirst();
     }

@@ -63,7 +63,7 @@ public final class SingleTierCalibrator {
         if (multiDomain(hw)) {
             return new DeferredCalibration(info, DeferredCalibration.TWO_TIER, String.format(Locale.ROOT,
                     "awaiting the two-tier fit: %d GPUs in %d domains of %s over %s + %s", n, hw.domains(),
-                    hw.domainSize() == null ? "?" : hw.domainSize(), hw.intra(), hw.inter()));
+                    hw.domainSize() == null ? "?" : hw.domainSize(), stated(hw.intra()), stated(hw.inter())));
         }
         String icName = tierInterconnect(hw);
         if (icName == null) {
@@ -81,13 +81,21 @@ public final class SingleTierCalibrator {
         if (points.size() < 2) {
             return new DeferredCalibration(info, null, "fewer than 2 usable points (" + points.size() + ")");
         }
-        Identifiability ident = Identifiability.of(points.timeUs(), points.busBwGBps());
+        Identifiability fromData = Identifiability.of(points.timeUs(), points.busBwGBps());
+        Identifiability ident = fromData.declared(in.flags());
         if (!ident.alpha() && !ident.beta()) {
             return new DeferredCalibration(info, null, String.format(Locale.ROOT,
                     "the data determine neither alpha nor beta (T ratio %.2f, busbw ratio %.2f)",
                     ident.timeRatio(), ident.busBwRatio()));
         }
-        return calibrate(in, info, hw, n, ic.get(), topo, points, ident);
+        SingleTierCalibration c = calibrate(in, info, hw, n, ic.get(), topo, points, ident);
+        if (ident.overridden(fromData)) {
+            List<String> notes = new ArrayList<>(c.notes());
+            notes.add("the " + ident.basis() + " decides what is calibrated; the data alone would say "
+                    + fromData.label());
+            return c.withNotes(notes);
+        }
+        return c;
     }
 
     private SingleTierCalibration calibrate(CalibrationInput in, DatasetInfo info, Hardware hw, int n,
@@ -105,14 +113,16 @@ public final class SingleTierCalibrator {
 
         List<String> marks = new ArrayList<>();
         List<String> notes = new ArrayList<>(points.notes());
+        notes.addAll(in.sweep().notes());
         // What ℓ_link is when it is not fitted: the user's value, or 0 where the data cannot see α at all.
         Choice latency = options.linkLatencyUs() != null || !ident.alpha() ? Choice.FIXED : Choice.FITTED;
         double fixedLatency = options.linkLatencyUs() != null ? options.linkLatencyUs() : 0.0;
         if (options.linkLatencyUs() != null) {
             marks.add(String.format(Locale.ROOT, "l_link fixed by the user at %.4g us", options.linkLatencyUs()));
         } else if (!ident.alpha()) {
-            marks.add(String.format(Locale.ROOT, "alpha not calibrated: bandwidth-only data (busbw at the smallest"
-                    + " size is %.0f%% of the peak); l_link taken as 0", 100 * ident.busBwRatio()));
+            marks.add(String.format(Locale.ROOT, "alpha not calibrated: bandwidth-only data (%s; busbw at the"
+                    + " smallest size is %.0f%% of the peak); l_link taken as 0", ident.basis(),
+                    100 * ident.busBwRatio()));
         }
         // For latency-only data β is a stand-in, never a calibrated value.
         BetaChoice betaChoice = BetaChoice.SEED;
@@ -120,8 +130,8 @@ public final class SingleTierCalibrator {
         if (!ident.beta()) {
             betaChoice = BetaChoice.FIXED;
             standIn = betaPhys != null ? facts.naiveUr() * betaPhys : seed.busBwPeakGBps();
-            marks.add(String.format(Locale.ROOT, "beta not calibrated: latency-only data (T grows %.2fx over the"
-                    + " sweep); stand-in beta_eff = %.4g GB/s (%s)", ident.timeRatio(), standIn,
+            marks.add(String.format(Locale.ROOT, "beta not calibrated: latency-only data (%s; T grows %.2fx over"
+                    + " the sweep); stand-in beta_eff = %.4g GB/s (%s)", ident.basis(), ident.timeRatio(), standIn,
                     betaPhys != null ? facts.naiveUr() + " x beta_phys" : "the peak busbw, no beta_phys known"));
         }
 
@@ -178,6 +188,10 @@ public final class SingleTierCalibrator {
         return new SingleTierCalibration(info, ic.name(), topo.name(), topo.hopsPerStep(),
                 chip.map(ChipProfile::chip).orElse(null), seed, flag, points.placement(), points.timeDerived(),
                 ident, fits, unavailable, best.name(), anyLoo ? "leave-one-out" : "in-sample", notes);
+    }
+
+    private static String stated(String interconnect) {
+        return interconnect == null ? "(not stated)" : interconnect;
     }
 
     /** More than one NVLink domain with more than one GPU each: two tiers. */
