@@ -31,6 +31,9 @@ public final class NcclTestsTableWriter {
 
     /** Preamble lines (run facts and devices), as nccl-tests prints them before the table. */
     public static void preamble(PrintWriter out, RunInfo run, List<Device> devices) {
+        if (run != null && run.program() != null) {
+            out.println("# Collective test starting: " + run.program());
+        }
         if (run != null && run.nThread() != null) {
             out.printf("# nThread %d nGpus %d minBytes %d maxBytes %d step: %s warmup iters: %d iters: %d "
                             + "agg iters: %d validation: %d graph: %d unalign: 0%n",
@@ -78,23 +81,49 @@ public final class NcclTestsTableWriter {
 
     /** The trailer: out-of-bounds count and the average bus bandwidth over every printed result. */
     public static void trailer(PrintWriter out, List<Measurement> rows) {
+        trailer(out, rows, "");
+    }
+
+    /**
+     * @param minBwStatus nccl-tests' status after the average: {@code ""} when NCCL_TESTS_MIN_BW is unset,
+     *                    {@code "OK"} or {@code "FAILED"} otherwise
+     */
+    public static void trailer(PrintWriter out, List<Measurement> rows, String minBwStatus) {
         long bad = 0;
-        double sum = 0;
-        int n = 0;
         for (Measurement m : rows) {
             for (Half h : new Half[] {m.outOfPlace(), m.inPlace()}) {
                 if (h.wrong() != null && h.wrong() > 0) {
                     bad++;
                 }
+            }
+        }
+        out.printf("# Out of bounds values : %d %s%n", bad, bad == 0 ? "OK" : "FAILED");
+        out.printf("# Avg bus bandwidth    : %s %s%n", CFormat.g(averageBusBw(rows)), minBwStatus);
+        out.println("#");
+    }
+
+    /** nccl-tests' "Avg bus bandwidth": the mean busbw over every printed result, both placements (A.5). */
+    public static double averageBusBw(List<Measurement> rows) {
+        double sum = 0;
+        int n = 0;
+        for (Measurement m : rows) {
+            for (Half h : new Half[] {m.outOfPlace(), m.inPlace()}) {
                 if (h.busBwGBps() != null) {
                     sum += h.busBwGBps();
                     n++;
                 }
             }
         }
-        out.printf("# Out of bounds values : %d %s%n", bad, bad == 0 ? "OK" : "FAILED");
-        out.printf("# Avg bus bandwidth    : %s %n", CFormat.g(n == 0 ? 0 : sum / n));
-        out.println("#");
+        return n == 0 ? 0 : sum / n;
+    }
+
+    /** nccl-tests' closing lines after the trailer (B.4), when the program is known. */
+    public static void conclusion(PrintWriter out, RunInfo run) {
+        if (run != null && run.program() != null) {
+            out.println("# Collective test concluded: " + run.program());
+            out.println("#");
+            out.println();
+        }
     }
 
     /**
@@ -108,6 +137,7 @@ public final class NcclTestsTableWriter {
         header(out);
         sweep.rows().forEach(r -> out.println(row(r)));
         trailer(out, sweep.rows());
+        conclusion(out, sweep.run());
         out.flush();
     }
 }
