@@ -7,6 +7,7 @@ import org.ncclharness.harness.convert.ConvertCommand;
 import org.ncclharness.harness.bench.BenchCommand;
 import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.datasets.DatasetsCommand;
+import org.ncclharness.harness.sweep.SweepCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -22,6 +23,7 @@ import picocli.CommandLine.Command;
             ConvertCommand.class,
             CalibrateCommand.class,
             BenchCommand.class,
+            SweepCommand.class,
         })
 public final class Main implements Runnable {
 

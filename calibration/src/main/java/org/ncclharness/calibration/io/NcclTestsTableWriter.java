@@ -132,11 +132,16 @@ public final class NcclTestsTableWriter {
      * @param heading comment lines printed first (each must start with {@code #})
      */
     public static void write(PrintWriter out, Sweep sweep, List<String> heading) {
+        write(out, sweep, heading, "");
+    }
+
+    /** As {@link #write(PrintWriter, Sweep, List)}, with nccl-tests' OK/FAILED after the average (NCCL_TESTS_MIN_BW). */
+    public static void write(PrintWriter out, Sweep sweep, List<String> heading, String minBwStatus) {
         heading.forEach(out::println);
         preamble(out, sweep.run(), sweep.devices());
         header(out);
         sweep.rows().forEach(r -> out.println(row(r)));
-        trailer(out, sweep.rows());
+        trailer(out, sweep.rows(), minBwStatus);
         conclusion(out, sweep.run());
         out.flush();
     }
