@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.harness.convert.ConvertCommand;
 import org.ncclharness.harness.bench.BenchCommand;
+import org.ncclharness.harness.check.CheckCommand;
 import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.datasets.DatasetsCommand;
 import org.ncclharness.harness.sweep.SweepCommand;
@@ -24,6 +25,7 @@ import picocli.CommandLine.Command;
             CalibrateCommand.class,
             BenchCommand.class,
             SweepCommand.class,
+            CheckCommand.class,
         })
 public final class Main implements Runnable {
 

@@ -33,12 +33,20 @@ public final class HealthCheck {
      * @throws IllegalArgumentException when the reference shares no size with the run (bad input: exit 2)
      */
     public CheckReport check(String runName, Sweep run, Reference reference) {
+        return check(runName, run, reference, null);
+    }
+
+    /**
+     * @param nicsPerHost NICs per host where known: across nodes the peak is also given against all of a
+     *                    host's links, since a ring's busbw can use every NIC of a node at once
+     */
+    public CheckReport check(String runName, Sweep run, Reference reference, Integer nicsPerHost) {
         List<Measurement> rows = run.rows().stream().filter(r -> SizeBusBw.of(r) != null).toList();
         if (rows.isEmpty()) {
             throw new IllegalArgumentException(runName + ": no size has a busbw to check");
         }
         List<Finding> findings = new ArrayList<>();
-        peak(run, rows.get(rows.size() - 1), findings);
+        peak(run, rows.get(rows.size() - 1), nicsPerHost, findings);
         wrong(run, findings);
         average(run, findings);
         Set<Long> dips = dips(rows, findings);
@@ -67,7 +75,7 @@ public final class HealthCheck {
         return hw.intra() != null ? hw.intra() : hw.inter();
     }
 
-    private void peak(Sweep run, Measurement largest, List<Finding> out) {
+    private void peak(Sweep run, Measurement largest, Integer nicsPerHost, List<Finding> out) {
         double b = SizeBusBw.of(largest);
         String name = bottleneck(run.hardware());
         Optional<Interconnect> ic = name == null ? Optional.empty() : facts.interconnect(name);
@@ -80,8 +88,15 @@ public final class HealthCheck {
             return;
         }
         double phys = ic.get().betaPhysGBps();
-        out.add(Finding.info("peak", String.format(Locale.ROOT, "%s = %.1f %% of beta_phys %s (%s GB/s%s)", at,
-                100 * b / phys, ic.get().name(), num(phys), ic.get().note() == null ? "" : ", " + ic.get().note())));
+        String perHost = "";
+        boolean network = name.equals(run.hardware().inter());
+        if (network && nicsPerHost != null && nicsPerHost > 1) {
+            perHost = String.format(Locale.ROOT, "; %.1f %% of the %d NICs per host together (%s GB/s)",
+                    100 * b / (phys * nicsPerHost), nicsPerHost, num(phys * nicsPerHost));
+        }
+        out.add(Finding.info("peak", String.format(Locale.ROOT, "%s = %.1f %% of beta_phys %s (%s GB/s%s)%s", at,
+                100 * b / phys, ic.get().name(), num(phys), ic.get().note() == null ? "" : ", " + ic.get().note(),
+                perHost)));
     }
 
     private void wrong(Sweep run, List<Finding> out) {
