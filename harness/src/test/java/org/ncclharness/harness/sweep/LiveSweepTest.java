@@ -1,0 +1,121 @@
+package org.ncclharness.harness.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.ncclharness.calibration.io.Inputs;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.measure.RunInfo;
+import org.ncclharness.calibration.measure.SourceKind;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.gpu.JobGroup;
+import org.ncclharness.harness.HarnessException;
+import picocli.CommandLine;
+
+/** The live wiring around native's timed loop, driven by a test double that does no GPU work. */
+class LiveSweepTest {
+
+    static SweepPlan plan(Map<String, String> env, String... args) {
+        SweepCommand c = new SweepCommand();
+        new CommandLine(c).parseArgs(args);
+        return c.plan(env);
+    }
+
+    static SweepProgress silent() {
+        return SweepProgress.start(0);
+    }
+
+    @Test
+    void cyclesTypesAndSizesRunInNcclTestsOrder() {
+        SweepPlan p = plan(Map.of(), "-b", "1K", "-e", "8K", "-c", "0", "-N", "2", "-d", "all", "-n", "2");
+        NoGpuBackend be = new NoGpuBackend(2);
+        LiveSweep.Measured m = LiveSweep.measure(p, be, JobGroup.single(), p.sizes(), silent(), null);
+        int types = org.ncclharness.gpu.DataType.values().length;
+        assertThat(m.rows()).hasSize(2 * types * 4);
+        assertThat(m.rows().get(0).type()).isEqualTo("int8");
+        assertThat(m.rows().get(4).type()).isEqualTo("uint8");
+        assertThat(m.rows().get(types * 4).sizeBytes()).isEqualTo(1024);
+        assertThat(m.rows()).allMatch(r -> r.outOfPlace().wrong() == null);
+        assertThat(be.launches).isPositive();
+    }
+
+    @Test
+    void rootMinusOneLoopsOverEveryRankForRootedCollectives() {
+        SweepPlan p = plan(Map.of(), "--collective", "broadcast", "-r", "-1", "-b", "1K", "-e", "1K", "-c", "0");
+        LiveSweep.Measured m = LiveSweep.measure(p, new NoGpuBackend(4), JobGroup.single(), p.sizes(), silent(), null);
+        assertThat(m.rows()).extracting(r -> r.root()).containsExactly(0, 1, 2, 3);
+        assertThat(m.rows()).allMatch(r -> r.redop().equals("none"));
+    }
+
+    @Test
+    void perIterationSamplesTravelWithTheirRow() {
+        SweepPlan p = plan(Map.of(), "-b", "1K", "-e", "2K", "-c", "0", "-I", "1", "-n", "5");
+        LiveSweep.Measured m = LiveSweep.measure(p, new NoGpuBackend(2), JobGroup.single(), p.sizes(), silent(), null);
+        assertThat(m.perIteration()).hasSize(4);
+        assertThat(m.perIteration().get(2).row()).isEqualTo(1);
+        assertThat(m.perIteration().get(0).timesUs()).hasSize(5);
+    }
+
+    @Test
+    void aMatrixPrintsOneTablePerCombinationThenTheFastest() {
+        SweepPlan p = plan(Map.of(), "-b", "1K", "-e", "2K", "--algo", "Ring,Tree", "--no-calibrate", "-c", "0");
+        List<SweepResult> results = List.of(result(p, "Ring", 1.0), result(p, "Tree", 0.5));
+        StringWriter sw = new StringWriter();
+        new SweepOutputs(p, new PrintWriter(sw)).emit(results, List.of("# test data"),
+                new SweepOutputs.RunFacts(null, null, null, null, List.of(), org.ncclharness.calibration.io.SweepJson.object()));
+        String out = sw.toString();
+        assertThat(out).contains("# combination Ring/auto (NCCL_ALGO=Ring NCCL_PROTO=(unset)); NCCL ran: not known");
+        assertThat(out).contains("# fastest combination per size");
+        assertThat(out.lines().filter(l -> l.trim().startsWith("1024 ") && l.trim().endsWith("Tree/auto"))).hasSize(1);
+        // Both tables read back.
+        assertThat(Inputs.parse("stdout", out)).hasSize(2);
+    }
+
+    @Test
+    void aMatrixOnAGpuIsRefusedUntilPerCombinationProcessesExist() {
+        SweepPlan p = plan(Map.of(), "--algo", "Ring");
+        assertThatThrownBy(() -> new LiveSweep(p, null, new PrintWriter(new StringWriter())).run())
+                .isInstanceOf(HarnessException.class).hasMessageContaining("one process per combination");
+    }
+
+    @Test
+    void ncclTestsEnvironmentIsRead() {
+        SweepPlan p = plan(Map.of("NCCL_TESTS_MIN_BW", "150", "NCCL_TESTS_DEVICE", "2", "NCCL_TESTS_SPLIT", "MOD 2"));
+        assertThat(p.minBusBwGBps()).isEqualTo(150.0);
+        assertThat(p.testsDevice()).isEqualTo(2);
+        assertThat(p.split().colour(5)).isEqualTo(1);
+        assertThat(plan(Map.of("NCCL_TESTS_SPLIT_MASK", "0x6")).split().colour(7)).isEqualTo(6);
+        assertThat(plan(Map.of("NCCL_TESTS_SPLIT", "&0b10")).split().colour(3)).isEqualTo(2);
+        assertThat(plan(Map.of("NCCL_TESTS_SPLIT", "DIV 4")).split().colour(9)).isEqualTo(2);
+        assertThatThrownBy(() -> plan(Map.of("NCCL_TESTS_SPLIT", "XOR 1"))).hasMessageContaining("NCCL_TESTS_SPLIT");
+        assertThatThrownBy(() -> plan(Map.of("NCCL_TESTS_MIN_BW", "fast"))).hasMessageContaining("NCCL_TESTS_MIN_BW");
+        assertThat(plan(Map.of("NCCL_TESTS_MIN_BW", "150"), "--min-busbw", "10").minBusBwGBps()).isEqualTo(10.0);
+    }
+
+    @Test
+    void defaultStepIsFactorTwoAndAnAdditiveStepIsKept() {
+        assertThat(plan(Map.of(), "-b", "1K", "-e", "8G").sizes()).hasSize(24);
+        assertThat(plan(Map.of(), "-b", "1K", "-e", "8G").step()).isEqualTo("2(factor)");
+        SweepPlan add = plan(Map.of(), "-b", "1M", "-e", "4M", "-i", "1M");
+        assertThat(add.sizes()).containsExactly(1L << 20, 2L << 20, 3L << 20, 4L << 20);
+        assertThat(add.step()).isEqualTo("1048576(bytes)");
+        assertThat(plan(Map.of()).sizes()).containsExactly(32L << 20);
+    }
+
+    private static SweepResult result(SweepPlan p, String algo, double timeScale) {
+        List<org.ncclharness.calibration.measure.Measurement> rows = p.sizes().stream().map(s ->
+                new org.ncclharness.calibration.measure.Measurement(s, s / 4, "float", "sum", -1,
+                        new org.ncclharness.calibration.measure.Half(10.0 * timeScale, 1.0, 1.0, null),
+                        new org.ncclharness.calibration.measure.Half(10.0 * timeScale, 1.0, 1.0, null))).toList();
+        Sweep s = new Sweep(new Provenance(SourceKind.STORED, "test", null, "test data"), Collective.ALL_REDUCE,
+                RunInfo.unknown(), Hardware.unknown(), List.of(), rows, List.of());
+        return new SweepResult(new Combination(algo, null), List.of(), s, List.of());
+    }
+}
