@@ -58,6 +58,15 @@ public record CalibrationFile(String file, List<Entry> datasets) {
     public record CalibratedModel(String name, CostModel model, double[] theta, Double inSampleRmspePct,
                                   Double leaveOneOutRmspePct) {
 
+        public CalibratedModel {
+            theta = theta.clone();
+        }
+
+        @Override
+        public double[] theta() {
+            return theta.clone();
+        }
+
         public double timeUs(double bytes) {
             return model.timeUs(bytes, theta);
         }

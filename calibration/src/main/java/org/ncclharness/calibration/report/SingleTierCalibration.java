@@ -1,5 +1,7 @@
 package org.ncclharness.calibration.report;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,7 +40,7 @@ public record SingleTierCalibration(DatasetInfo dataset, String interconnect, St
 
     public SingleTierCalibration {
         fits = List.copyOf(fits);
-        unavailable = Map.copyOf(unavailable);
+        unavailable = Collections.unmodifiableMap(new LinkedHashMap<>(unavailable));
         notes = List.copyOf(notes);
     }
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.commons.math3.exception.MathIllegalStateException;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Fitter;
@@ -50,7 +51,7 @@ public final class SingleTierCalibrator {
 
     public CalibrationEntry calibrate(CalibrationInput in) {
         DatasetInfo info = in.info();
-        Hardware hw = in.sweep().hardware() == null ? Hardware.unknown() : in.sweep().hardware();
+        Hardware hw = info.hardware();
         if (in.flags().contains("mixed-configurations")) {
             return new DeferredCalibration(info, null,
                     "rows come from several runs or configurations (mixed-configurations): not one sweep to fit");
@@ -88,7 +89,13 @@ public final class SingleTierCalibrator {
                     "the data determine neither alpha nor beta (T ratio %.2f, busbw ratio %.2f)",
                     ident.timeRatio(), ident.busBwRatio()));
         }
-        SingleTierCalibration c = calibrate(in, info, hw, n, ic.get(), topo, points, ident);
+        SingleTierCalibration c;
+        try {
+            c = calibrate(in, info, hw, n, ic.get(), topo, points, ident);
+        } catch (MathIllegalStateException e) {
+            // Degenerate data (all times equal, a single size repeated) can stall the optimiser: say so.
+            return new DeferredCalibration(info, null, "the least-squares fit did not converge: " + e.getMessage());
+        }
         if (ident.overridden(fromData)) {
             List<String> notes = new ArrayList<>(c.notes());
             notes.add("the " + ident.basis() + " decides what is calibrated; the data alone would say "
@@ -179,14 +186,24 @@ public final class SingleTierCalibrator {
         for (SingleTierEstimator e : estimators) {
             fits.add(Fitter.fit(e, points, marks));
         }
+        return finish(in, info, ic, topo, chip, seed, flag, points, ident, fits, unavailable, notes);
+    }
+
+    private SingleTierCalibration finish(CalibrationInput in, DatasetInfo info, Interconnect ic, Topology topo,
+                                         Optional<ChipProfile> chip, SeedUtilisation seed, String flag,
+                                         FitPoints points, Identifiability ident, List<Fit> fits,
+                                         Map<String, String> unavailable, List<String> notes) {
         boolean anyLoo = fits.stream().anyMatch(f -> f.leaveOneOut() != null);
         Fit best = fits.stream()
                 .filter(f -> !anyLoo || f.leaveOneOut() != null)
                 .min(Comparator.comparingDouble(f -> (anyLoo ? f.leaveOneOut() : f.inSample()).overallPct()
                         .orElse(Double.POSITIVE_INFINITY)))
                 .orElseThrow();
+        // The catalog derives the times of busbw-only tables before they reach us; its flags say so.
+        boolean derived = points.timeDerived() || in.flags().contains("time-derived")
+                || in.flags().contains("busbw-only");
         return new SingleTierCalibration(info, ic.name(), topo.name(), topo.hopsPerStep(),
-                chip.map(ChipProfile::chip).orElse(null), seed, flag, points.placement(), points.timeDerived(),
+                chip.map(ChipProfile::chip).orElse(null), seed, flag, points.placement(), derived,
                 ident, fits, unavailable, best.name(), anyLoo ? "leave-one-out" : "in-sample", notes);
     }
 
@@ -195,7 +212,7 @@ public final class SingleTierCalibrator {
     }
 
     /** More than one NVLink domain with more than one GPU each: two tiers. */
-    static boolean multiDomain(Hardware hw) {
+    public static boolean multiDomain(Hardware hw) {
         return hw.domains() != null && hw.domains() > 1 && (hw.domainSize() == null || hw.domainSize() > 1);
     }
 

@@ -60,6 +60,7 @@ public final class CalibrateBench implements Callable<Integer> {
                 + " JVM start to end of first calibrate %d ms%n", (t1 - t0) / 1e6, (t2 - t1) / 1e6, sinceJvmStartMs);
         System.out.printf(Locale.ROOT, "  warm: calibrate median %.1f ms, min %.1f ms, max %.1f ms over %d runs%n",
                 warm[warm.length / 2], warm[0], warm[warm.length - 1], warm.length);
+        System.out.flush();
         return ExitCode.OK;
     }
 }

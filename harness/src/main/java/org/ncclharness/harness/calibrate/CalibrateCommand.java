@@ -8,7 +8,6 @@ import java.util.concurrent.Callable;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.OutputFile;
-import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.report.CalibrationEntry;
 import org.ncclharness.calibration.report.CalibrationInput;
 import org.ncclharness.calibration.report.CalibrationJson;
@@ -27,11 +26,11 @@ import picocli.CommandLine.Parameters;
                 + " measurements and say how wrong each way of choosing alpha and beta is (SPEC section 3).",
             "Without FILE: every bundled dataset. Multi-domain runs are listed as awaiting the two-tier fit, never"
                 + " fitted with one tier.",
-            "FILE: an nccl-tests or rccl-tests log (any generation) or the project CSV; what the file does not"
+            "FILE: an nccl-tests or rccl-tests log (any generation), the project CSV or a sweep JSON; what the file does not"
                 + " say comes from --gpus, --nodes, --interconnect."})
 public final class CalibrateCommand implements Callable<Integer> {
 
-    @Parameters(arity = "0..*", paramLabel = "FILE", description = "logs or CSVs (default: the bundled datasets)")
+    @Parameters(arity = "0..*", paramLabel = "FILE", description = "logs, CSVs or sweep JSONs; - reads stdin (default: the bundled datasets)")
     List<Path> files = new ArrayList<>();
 
     @Option(names = "--gpus", paramLabel = "N", description = "GPU (rank) count, for files without '# Using devices'")
@@ -44,10 +43,6 @@ public final class CalibrateCommand implements Callable<Integer> {
             description = "the interconnect the files ran over: NVLink2..5, PCIe3..5, IB-HDR/NDR/XDR,"
                     + " RoCE-100G/200G/400G, EFA, Slingshot11, TCP, InfinityFabric (hardware/interconnects.json)")
     String interconnect;
-
-    @Option(names = "--collective", paramLabel = "NAME",
-            description = "collective of a CSV or a log that never names its program (default all_reduce)")
-    String collective;
 
     @Option(names = "--topology", paramLabel = "NAME",
             description = "override the interconnect's topology: NVSwitch, direct, PCIe, switched-network")
@@ -91,10 +86,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (files.isEmpty()) {
             return CalibrationInputs.bundled();
         }
-        Collective c = collective == null ? null : Collective.byName(collective).orElseThrow(() ->
-                new InputException("--collective", 0, "unknown collective " + collective
-                        + "; expected allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv"));
-        return CalibrationInputs.files(files, new CalibrationInputs.Flags(gpus, nodes, interconnect, c), facts);
+        return CalibrationInputs.files(files, new CalibrationInputs.Flags(gpus, nodes, interconnect), facts);
     }
 
     /** Calibrates every input; the benchmark calls this too, so it measures exactly what the command does. */

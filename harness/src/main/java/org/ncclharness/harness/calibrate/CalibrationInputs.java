@@ -1,9 +1,5 @@
 package org.ncclharness.harness.calibrate;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,24 +7,20 @@ import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
-import org.ncclharness.calibration.io.MeasurementCsv;
-import org.ncclharness.calibration.io.NcclTestsLogReader;
-import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.io.Inputs;
 import org.ncclharness.calibration.measure.Hardware;
-import org.ncclharness.calibration.measure.Provenance;
-import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationInput;
 
 /**
  * Turns what {@code calibrate} was given into {@link CalibrationInput}s: every bundled dataset, or files (an
- * nccl-tests/rccl-tests log of any generation, or the project CSV) whose missing configuration comes from the
- * command-line flags. A missing fact is named in the error, never guessed.
+ * nccl-tests/rccl-tests log of any generation, the project CSV, nccl-tests' or our JSON; {@link Inputs} tells
+ * them apart) whose missing configuration comes from the command-line flags. A missing fact is named in the error, never guessed.
  */
 final class CalibrationInputs {
 
     /** What the flags say about files that do not say it themselves. */
-    record Flags(Integer gpus, Integer nodes, String interconnect, Collective collective) { }
+    record Flags(Integer gpus, Integer nodes, String interconnect) { }
 
     private CalibrationInputs() {
     }
@@ -48,34 +40,13 @@ final class CalibrationInputs {
         }
         List<CalibrationInput> out = new ArrayList<>();
         for (Path p : files) {
-            List<Sweep> sweeps = read(p, flags.collective());
+            List<Sweep> sweeps = Inputs.read(p.toString());
             for (int i = 0; i < sweeps.size(); i++) {
                 String id = sweeps.size() == 1 ? p.toString() : p + "#" + (i + 1);
                 out.add(CalibrationInput.of(id, complete(p.toString(), sweeps.get(i), flags)));
             }
         }
         return out;
-    }
-
-    private static List<Sweep> read(Path p, Collective collective) {
-        String file = p.toString();
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(p, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new InputException(file, 0, "no such file");
-        } catch (IOException e) {
-            throw new InputException(file, 0, "cannot read: " + e.getMessage());
-        }
-        if (!lines.isEmpty() && MeasurementCsv.looksLikeCsv(lines.get(0))) {
-            Collective c = collective == null ? Collective.ALL_REDUCE : collective;
-            List<String> notes = collective == null
-                    ? List.of("the CSV does not name its collective: all_reduce assumed (pass --collective)")
-                    : List.of();
-            return List.of(new Sweep(Provenance.stored(file), c, RunInfo.unknown(), Hardware.unknown(), List.of(),
-                    MeasurementCsv.read(file, String.join("\n", lines) + "\n"), notes));
-        }
-        return new NcclTestsLogReader(file, collective).read(lines);
     }
 
     /** Fills N, hosts, domains and the interconnect from the flags where the file does not say them. */
