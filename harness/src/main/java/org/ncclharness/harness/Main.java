@@ -3,6 +3,8 @@ package org.ncclharness.harness;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.gpu.GpuEnvironmentException;
+import org.ncclharness.gpu.GpuJobException;
 import org.ncclharness.harness.bench.BenchCommand;
 import org.ncclharness.harness.check.CheckCommand;
 import org.ncclharness.harness.calibrate.CalibrateCommand;
@@ -26,6 +28,7 @@ import picocli.CommandLine.Command;
             BenchCommand.class,
             SweepCommand.class,
             CheckCommand.class,
+            GpusCommand.class,
         })
 public final class Main implements Runnable {
 
@@ -61,6 +64,9 @@ public final class Main implements Runnable {
         if (ex instanceof HarnessException || ex instanceof InputException) {
             return ex.getMessage();
         }
+        if (ex instanceof GpuEnvironmentException || ex instanceof GpuJobException) {
+            return "error: " + ex.getMessage();
+        }
         if (ex instanceof UncheckedIOException u) {
             return "error: " + u.getMessage();
         }
@@ -70,6 +76,12 @@ public final class Main implements Runnable {
     private static int exitCodeOf(Throwable ex) {
         if (ex instanceof HarnessException h) {
             return h.exitCode();
+        }
+        if (ex instanceof GpuEnvironmentException) {
+            return ExitCode.ENVIRONMENT;
+        }
+        if (ex instanceof GpuJobException) {
+            return ExitCode.JOB;
         }
         if (ex instanceof InputException || ex instanceof CommandLine.ParameterException) {
             return ExitCode.USAGE;

@@ -223,7 +223,9 @@ public final class CudaNcclBackend implements CollectiveBackend {
     @Override
     public void configure(Collective c, DataType type, ReduceOp op, int rootRank) {
         type.needs().ifPresent(f -> f.require(version));
-        op.needs().ifPresent(f -> f.require(version));
+        if (c.reduces()) {
+            op.needs().ifPresent(f -> f.require(version));
+        }
         this.collective = c;
         this.dtype = type.ncclCode();
         this.eltBytes = type.bytes();

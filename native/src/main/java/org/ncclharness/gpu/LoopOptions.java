@@ -51,6 +51,11 @@ public record LoopOptions(Collective collective, DataType type, ReduceOp op, int
         if (blocking < 0 || blocking > 3) {
             throw new IllegalArgumentException("-z " + blocking + ": expected 0, 1, 2 or 3");
         }
+        if ((blocking == 1 || blocking == 2) && graphLaunches > 0) {
+            // a stream cannot be queried or synchronised while it is being captured
+            throw new IllegalArgumentException("-z " + blocking + " waits after every operation, which CUDA-graph "
+                    + "capture (-G) does not allow: use -z 0 or -G 0");
+        }
         if (perIterSkip < 0 || perIterSkip >= iters) {
             throw new IllegalArgumentException("-K " + perIterSkip + ": expected 0 <= K < iters (" + iters + ")");
         }

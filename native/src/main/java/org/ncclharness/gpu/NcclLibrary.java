@@ -39,9 +39,6 @@ public final class NcclLibrary {
      * @throws IllegalStateException    if the native libraries were already loaded
      */
     public static synchronized void configure(Path dir) {
-        if (loaderPrepared) {
-            throw new IllegalStateException("--nccl-lib must be applied before the first GPU call");
-        }
         Path lib = dir.resolve(SONAME);
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException("--nccl-lib " + dir + ": no such directory");
@@ -49,6 +46,9 @@ public final class NcclLibrary {
         if (!Files.isRegularFile(lib)) {
             throw new IllegalArgumentException("--nccl-lib " + dir + ": no " + SONAME + " in it"
                     + listNcclFiles(dir).map(f -> " (found " + f + "; NCCL's soname is " + SONAME + ")").orElse(""));
+        }
+        if (loaderPrepared) {
+            throw new IllegalStateException("--nccl-lib must be applied before the first GPU call");
         }
         String abs = dir.toAbsolutePath().normalize().toString();
         String old = System.getProperty(PRELOAD_PATH);

@@ -33,6 +33,10 @@ public final class TimedLoop {
     private final JobGroup group;
     private final LongSupplier clockNanos;
     private int checkRepetition;
+    /** Per-run constants the timed path reads (computed once: the option accessors may allocate). */
+    private long maxBytes;
+    private int blocking;
+    private long timeoutNanos;
 
     public TimedLoop(CollectiveBackend backend, JobGroup group) {
         this(backend, group, System::nanoTime);
@@ -46,27 +50,49 @@ public final class TimedLoop {
     }
 
     /**
-     * Runs one sweep. The backend's buffers must hold {@code options.maxBytes()} (see {@link #bufferBytes}).
+     * Runs one sweep (one cycle). The backend's buffers must hold {@code options.maxBytes()} (see
+     * {@link #bufferBytes}).
      *
      * @return one result per size, in the order of {@code options.sizes()}
      * @throws GpuJobException           on a CUDA/NCCL failure or timeout (communicators aborted)
-     * @throws IllegalArgumentException if the data check cannot be exact for this type, op and rank count
+     * @throws IllegalArgumentException if the root is not a rank, or the data check cannot be exact for
+     *                                  this type, op and rank count
      */
     public List<SizeResult> run(LoopOptions o) {
+        return run(o, 1);
+    }
+
+    /**
+     * nccl-tests {@code -N}: one warm-up, then the whole size list {@code cycles} times.
+     *
+     * @return {@code cycles × sizes} results, cycle by cycle, in size order within a cycle
+     */
+    public List<SizeResult> run(LoopOptions o, int cycles) {
+        if (cycles < 1) {
+            throw new IllegalArgumentException("-N " + cycles + ": the harness runs a bounded number of cycles, at least 1");
+        }
+        if (o.collective().rooted() && (o.root() < 0 || o.root() >= be.nranks())) {
+            throw new IllegalArgumentException("-r " + o.root() + ": the root must be a rank, 0.." + (be.nranks() - 1));
+        }
         DataCheck check = o.checkIters() > 0
                 ? new DataCheck(o.collective(), o.type(), o.op(), o.root(), be.nranks(), o.maxBytes()) : null;
         be.configure(o.collective(), o.type(), o.op(), o.root());
+        maxBytes = o.maxBytes();
+        blocking = o.effectiveBlocking();
+        timeoutNanos = o.timeoutNanos();
         if (o.effectivePerIterTiming()) {
             be.prepareEvents(o.iters() + 1);
         }
         try {
             warmUp(o);
-            List<SizeResult> out = new ArrayList<>(o.sizes().size());
-            for (long size : o.sizes()) {
-                SizeSetup s = SizeSetup.of(o.collective(), o.type(), size, be.nranks());
-                PlacementResult oop = bench(o, s, false, check);
-                PlacementResult ip = bench(o, s, true, check);
-                out.add(new SizeResult(measurement(o, s, oop, ip), oop, ip));
+            List<SizeResult> out = new ArrayList<>(o.sizes().size() * cycles);
+            for (int cycle = 0; cycle < cycles; cycle++) {
+                for (long size : o.sizes()) {
+                    SizeSetup s = SizeSetup.of(o.collective(), o.type(), size, be.nranks());
+                    PlacementResult oop = bench(o, s, false, check);
+                    PlacementResult ip = bench(o, s, true, check);
+                    out.add(new SizeResult(measurement(o, s, oop, ip), oop, ip));
+                }
             }
             return out;
         } catch (RuntimeException | Error e) {
@@ -85,9 +111,9 @@ public final class TimedLoop {
         for (long size : SizeList.warmupSizes(o.minBytes(), o.maxBytes())) {
             SizeSetup s = SizeSetup.of(o.collective(), o.type(), size, be.nranks());
             for (int iter = 0; iter < o.warmupIters(); iter++) {
-                startColl(o, s, false, iter);
+                startColl(s, false, iter);
             }
-            completeColl(o);
+            completeColl();
         }
     }
 
@@ -98,13 +124,12 @@ public final class TimedLoop {
                 check.initialise(be, l, s, inPlace);
             }
         }
-        startColl(o, s, inPlace, 0);
-        completeColl(o);
+        startColl(s, inPlace, 0);
+        completeColl();
         group.barrier();
 
         final boolean graph = o.graphLaunches() > 0;
         final boolean perIter = o.effectivePerIterTiming();
-        final int blocking = o.effectiveBlocking();
         final int iters = o.iters();
         final int agg = o.aggIters();
         if (graph) {
@@ -121,13 +146,13 @@ public final class TimedLoop {
                 be.groupStart();
             }
             for (int a = 0; a < agg; a++) {
-                startColl(o, s, inPlace, iter * agg + a);
+                startColl(s, inPlace, iter * agg + a);
             }
             if (agg > 1) {
                 be.groupEnd();
             }
             if (blocking == 3) {
-                be.waitAll(o.timeoutNanos());
+                be.waitAll(timeoutNanos);
                 long b0 = clockNanos.getAsLong();
                 group.barrier();
                 excluded += clockNanos.getAsLong() - b0;
@@ -145,7 +170,7 @@ public final class TimedLoop {
             }
         }
         long cpuNanos = clockNanos.getAsLong() - t0;
-        completeColl(o);
+        completeColl();
         long deltaNanos = clockNanos.getAsLong() - t0 - excluded;
         // ---- end of timed region ----
 
@@ -177,12 +202,12 @@ public final class TimedLoop {
             if (graph) {
                 be.beginCapture();
             }
-            startColl(o, s, inPlace, 0);
+            startColl(s, inPlace, 0);
             if (graph) {
                 be.endCaptureAndInstantiate();
                 be.launchGraph();
             }
-            completeColl(o);
+            completeColl();
             if (graph) {
                 be.destroyGraph();
             }
@@ -227,9 +252,9 @@ public final class TimedLoop {
     }
 
     /** nccl-tests' startColl: one operation on every local rank, grouped when this process drives several. */
-    private void startColl(LoopOptions o, SizeSetup s, boolean inPlace, int iter) {
+    private void startColl(SizeSetup s, boolean inPlace, int iter) {
         long stride = s.strideBytes();
-        long steps = stride == 0 ? 1 : Math.max(1, o.maxBytes() / stride);
+        long steps = stride == 0 ? 1 : Math.max(1, maxBytes / stride);
         long shift = stride * (iter % steps);
         long count = s.counts().paramCount();
         int locals = be.localRanks();
@@ -247,9 +272,8 @@ public final class TimedLoop {
         if (locals > 1) {
             be.groupEnd();
         }
-        int blocking = o.effectiveBlocking();
         if (blocking == 1 || blocking == 2) {
-            be.waitAll(o.timeoutNanos());
+            be.waitAll(timeoutNanos);
         }
         if (blocking == 1) {
             group.barrier();
@@ -257,12 +281,11 @@ public final class TimedLoop {
     }
 
     /** nccl-tests' completeColl: wait for the streams, unless every operation already waited (-z 1, -z 2). */
-    private void completeColl(LoopOptions o) {
-        int blocking = o.effectiveBlocking();
+    private void completeColl() {
         if (blocking == 1 || blocking == 2) {
             return;
         }
-        be.waitAll(o.timeoutNanos());
+        be.waitAll(timeoutNanos);
     }
 
     private Measurement measurement(LoopOptions o, SizeSetup s, PlacementResult oop, PlacementResult ip) {

@@ -37,6 +37,17 @@ class NcclVersionTest {
     }
 
     @Test
+    void optionsNcclTestsCannotCombineAreRefusedInOneLine() {
+        LoopOptions o = LoopOptions.defaults(org.ncclharness.calibration.measure.Collective.ALL_REDUCE,
+                DataType.FLOAT, ReduceOp.SUM, 0, java.util.List.of(8L));
+        assertThatThrownBy(() -> o.withGraph(1).withBlocking(1)).hasMessageStartingWith("-z 1 waits after every operation");
+        assertThat(o.withGraph(1).withBlocking(3).effectiveBlocking()).isZero();
+        assertThatThrownBy(() -> o.withPerIterTiming(true, 20)).hasMessageStartingWith("-K 20: expected 0 <= K < iters (20)");
+        assertThatThrownBy(() -> o.withPerIterTiming(false, 1)).hasMessage("-K needs -I 1");
+        assertThatThrownBy(() -> LoopOptions.Average.ofFlag(4)).hasMessageStartingWith("-a 4");
+    }
+
+    @Test
     void aLoopOptionNewerThanTheLibraryIsRefusedBeforeAnyCall() {
         LoopOptions bf16 = LoopOptions.defaults(org.ncclharness.calibration.measure.Collective.ALL_REDUCE,
                 DataType.BFLOAT16, ReduceOp.SUM, 0, java.util.List.of(8L));

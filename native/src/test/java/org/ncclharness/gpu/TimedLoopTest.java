@@ -146,6 +146,27 @@ class TimedLoopTest {
     }
 
     @Test
+    void runCyclesWarmUpOnceThenRepeatTheSizes() {
+        RecordingBackend be = new RecordingBackend(1, log);
+        be.allocate(16, 16);
+        List<SizeResult> r = new TimedLoop(be, new RecordingGroup(log), clock).run(allReduce(List.of(8L, 16L)), 3);
+        assertThat(r).extracting(x -> x.measurement().sizeBytes()).containsExactly(8L, 16L, 8L, 16L, 8L, 16L);
+        assertThat(log.stream().filter("wait"::equals).count()).isEqualTo(2 + 3 * 2 * 2 * 2);
+        assertThat(r.get(0).withCpuTime().outOfPlace().timeUs()).isEqualTo(0.5);
+        assertThat(r.get(0).withCpuTime().outOfPlace().busBwGBps()).isEqualTo(r.get(0).measurement().outOfPlace().busBwGBps());
+    }
+
+    @Test
+    void aRootOutsideTheCommunicatorIsRefusedBeforeAnyCall() {
+        RecordingBackend be = new RecordingBackend(2, log);
+        be.allocate(64, 64);
+        LoopOptions o = LoopOptions.defaults(Collective.BROADCAST, DataType.FLOAT, ReduceOp.SUM, 2, List.of(64L));
+        assertThatThrownBy(() -> new TimedLoop(be, new RecordingGroup(log), clock).run(o))
+                .hasMessage("-r 2: the root must be a rank, 0..1");
+        assertThat(log).containsExactly("allocate 64 64");
+    }
+
+    @Test
     void aFailureAbortsTheCommunicatorsBeforeItPropagates() {
         RecordingBackend be = new RecordingBackend(1, log);
         be.allocate(8, 8);
