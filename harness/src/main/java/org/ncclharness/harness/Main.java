@@ -11,6 +11,7 @@ import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.convert.ConvertCommand;
 import org.ncclharness.harness.datasets.DatasetsCommand;
 import org.ncclharness.harness.sweep.SweepCommand;
+import org.ncclharness.harness.doctor.DoctorCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -29,6 +30,7 @@ import picocli.CommandLine.Command;
             SweepCommand.class,
             CheckCommand.class,
             GpusCommand.class,
+            DoctorCommand.class,
         })
 public final class Main implements Runnable {
 
