@@ -3,6 +3,7 @@ package org.ncclharness.harness.sweep;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -34,14 +35,20 @@ import org.ncclharness.gpu.PlacementResult;
 import org.ncclharness.gpu.ReduceOp;
 import org.ncclharness.gpu.SizeResult;
 import org.ncclharness.gpu.TimedLoop;
+import org.ncclharness.gpu.UniqueId;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.VersionInfo;
+import org.ncclharness.harness.launch.JobIdentity;
+import org.ncclharness.harness.launch.Launch;
+import org.ncclharness.harness.launch.LaunchOptions;
 
 /**
- * A sweep measured now, in one process driving {@code -t × -g} local GPUs: native's timed loop over every
- * cycle, datatype, op and root, then the same outputs a replay goes through. Multi-process jobs (the launch
- * layer's group) and the per-combination child processes of {@code --algo/--proto} plug in here.
+ * A sweep measured now: every process of the job (one under no launcher; mpirun, srun or torchrun-style
+ * otherwise) drives {@code -t × -g} local GPUs through native's timed loop over every cycle, datatype, op and
+ * root, with the launch layer's group for barriers and the reduction of times; rank 0 then goes through the
+ * same outputs a replay goes through. The per-combination child processes of {@code --algo/--proto} are not
+ * wired yet and are refused in one line.
  */
 final class LiveSweep {
 
@@ -57,61 +64,124 @@ final class LiveSweep {
         this.out = out;
     }
 
-    int run() {
+    /**
+     * Joins the job (a single process needs no rendezvous), creates the communicators from rank 0's unique id,
+     * measures, and on rank 0 prints and writes; the other ranks print nothing.
+     */
+    int run(Launch launch, LaunchOptions launchOptions) {
         if (plan.isMatrix()) {
             throw new HarnessException(ExitCode.USAGE, "--algo/--proto on a GPU need one process per combination"
                     + " (NCCL reads NCCL_ALGO/NCCL_PROTO once per communicator and NCCL_DEBUG once per process);"
                     + " run one sweep per combination with NCCL_ALGO/NCCL_PROTO set until that lands");
         }
-        int n = plan.localGpus();
-        int first = plan.testsDevice() == null ? 0 : plan.testsDevice();
-        if (first + n > probe.devices().size()) {
-            throw new HarnessException(ExitCode.ENVIRONMENT, "Invalid number of GPUs: " + (first + n)
-                    + " requested but only " + probe.devices().size() + " were found.");
+        int local = plan.localGpus();
+        try (org.ncclharness.harness.launch.JobGroup job = launch.join(List.of(),
+                JobIdentity.hashArguments(sharedArgs(plan.args())), VersionInfo.projectVersion(),
+                launchOptions.jobOptions(), System.err)) {
+            int rank = job.rank();
+            int localRank = job.members().get(rank).localRank();
+            // nccl-tests: GPU i of this process is NCCL_TESTS_DEVICE + i, else localRank·(-t·-g) + i.
+            int first = plan.testsDevice() != null ? plan.testsDevice() : localRank * local;
+            if (first + local > probe.devices().size()) {
+                throw new HarnessException(ExitCode.ENVIRONMENT, "Invalid number of GPUs: " + (first + local)
+                        + " requested but only " + probe.devices().size() + " were found.");
+            }
+            List<GpuDevice> gpus = probe.devices().subList(first, first + local);
+            List<String> heading = new ArrayList<>();
+            heading.add("# nccl-harness version " + VersionInfo.projectVersion() + " (nccl-tests 2.19.6 output"
+                    + " format) nccl-library=" + probe.ncclVersion().code());
+            double[] mem = {gpus.stream().mapToLong(GpuDevice::totalMemBytes).min().orElseThrow()};
+            long minMem = (long) job.allreduce(mem, org.ncclharness.harness.launch.JobGroup.Op.MIN)[0];
+            List<Long> sizes = capped(plan.sizes(), minMem, heading);
+            String start = LocalDateTime.now().format(TIME);
+            byte[] id = job.broadcast(rank == 0 ? CudaNcclBackend.newUniqueId(probe).bytes() : null);
+            int[] devices = IntStream.range(first, first + local).toArray();
+            Measured m;
+            try (CudaNcclBackend be = CudaNcclBackend.open(probe, new CommSpec(devices, job.size() * local,
+                    rank * local, new UniqueId(id), plan.streamNull()));
+                 SweepProgress progress = rank == 0 ? SweepProgress.start(units(plan, job.size() * local)
+                         * sizes.size()) : SweepProgress.start(0)) {
+                job.onFailure(reason -> be.abort());
+                long max = sizes.stream().mapToLong(Long::longValue).max().orElseThrow();
+                be.allocate(TimedLoop.bufferBytes(max), TimedLoop.bufferBytes(max));
+                m = measure(plan, be, new JobGroupBridge(job), sizes, progress, probe);
+            } catch (GpuJobException e) {
+                job.abort(e.getMessage());
+                throw new HarnessException(ExitCode.JOB, e.getMessage(), e);
+            }
+            List<Device> devs = devices(job, rank, local, gpus);
+            int hosts = (int) job.members().stream().map(x -> x.hostId()).distinct().count();
+            if (rank != 0) {
+                return ExitCode.OK;
+            }
+            String host = hostname();
+            RunInfo run = new RunInfo(null, "nccl-harness", Integer.toString(probe.ncclVersion().code()),
+                    plan.collective().testName() + "_perf", plan.threads(), plan.gpusPerThread(), sizes.get(0),
+                    sizes.get(sizes.size() - 1), plan.step(), plan.warmupIters(), plan.iters(), plan.aggIters(),
+                    plan.check(), plan.graph());
+            int n = job.size() * local;
+            Hardware hw = hosts == 1 ? new Hardware(gpus.get(0).name(), n, 1, n, 1, plan.interconnect(), null)
+                    : new Hardware(gpus.get(0).name(), n, hosts, n % hosts == 0 ? n / hosts : null, hosts, null,
+                            plan.interconnect());
+            Sweep sweep = new Sweep(new Provenance(SourceKind.MEASURED, host, null, "measured now on " + hosts
+                    + " host(s) from " + host + " by nccl-harness"), plan.collective(), run, hw, devs, m.rows(),
+                    List.of());
+            return new SweepOutputs(plan, out).emit(List.of(new SweepResult(Combination.auto(), List.of(), sweep,
+                    m.perIteration())), heading, new SweepOutputs.RunFacts(start, LocalDateTime.now().format(TIME),
+                    probe.ncclVersion().code(), null, List.of(), SweepJson.object()));
         }
-        List<GpuDevice> gpus = probe.devices().subList(first, first + n);
-        List<String> heading = new ArrayList<>();
-        heading.add("# nccl-harness version " + VersionInfo.projectVersion() + " (nccl-tests 2.19.6 output format)"
-                + " nccl-library=" + probe.ncclVersion().code());
-        List<Long> sizes = plan.sizes();
-        long minMem = gpus.stream().mapToLong(GpuDevice::totalMemBytes).min().orElseThrow();
+    }
+
+    /** nccl-tests' memory cap (reference A.2), announced as it announces it. */
+    private List<Long> capped(List<Long> sizes, long minMem, List<String> heading) {
         OptionalLong cap = MemoryCap.reducedMax(plan.maxBytes(), minMem, plan.check() > 0);
-        if (cap.isPresent()) {
-            heading.add("# Reducing maxBytes to " + cap.getAsLong() + " due to memory limitation");
-            sizes = sizes.stream().filter(s -> s <= cap.getAsLong()).toList();
-            if (sizes.isEmpty()) {
-                sizes = List.of(cap.getAsLong());
+        if (cap.isEmpty()) {
+            return sizes;
+        }
+        heading.add("# Reducing maxBytes to " + cap.getAsLong() + " due to memory limitation");
+        List<Long> kept = sizes.stream().filter(s -> s <= cap.getAsLong()).toList();
+        return kept.isEmpty() ? List.of(cap.getAsLong()) : kept;
+    }
+
+    /** The {@code # Using devices} lines of every rank, gathered in rank order (nccl-tests' MPI_Gather). */
+    private static List<Device> devices(org.ncclharness.harness.launch.JobGroup job, int rank, int local,
+                                        List<GpuDevice> gpus) {
+        StringBuilder mine = new StringBuilder();
+        String host = hostname();
+        for (int i = 0; i < local; i++) {
+            GpuDevice g = gpus.get(i);
+            mine.append(rank * local + i).append('\t').append(ProcessHandle.current().pid()).append('\t').append(host)
+                    .append('\t').append(g.index()).append('\t').append(busId(g.pciBusId())).append('\t')
+                    .append(g.name()).append('\n');
+        }
+        List<Device> out = new ArrayList<>();
+        for (byte[] b : job.gather(mine.toString().getBytes(StandardCharsets.UTF_8))) {
+            for (String line : new String(b, StandardCharsets.UTF_8).split("\n")) {
+                String[] f = line.split("\t", 6);
+                if (f.length == 6) {
+                    out.add(new Device(Integer.parseInt(f[0]), 0, Long.parseLong(f[1]), f[2], Integer.parseInt(f[3]),
+                            f[4], f[5]));
+                }
             }
         }
-        String start = LocalDateTime.now().format(TIME);
-        Measured m;
-        int[] devices = IntStream.range(first, first + n).toArray();
-        try (CudaNcclBackend be = CudaNcclBackend.open(probe, new CommSpec(devices, n, 0,
-                CudaNcclBackend.newUniqueId(probe), plan.streamNull()));
-             SweepProgress progress = SweepProgress.start(units(plan, n) * sizes.size())) {
-            long max = sizes.stream().mapToLong(Long::longValue).max().orElseThrow();
-            be.allocate(TimedLoop.bufferBytes(max), TimedLoop.bufferBytes(max));
-            m = measure(plan, be, JobGroup.single(), sizes, progress, probe);
-        } catch (GpuJobException e) {
-            throw new HarnessException(ExitCode.JOB, e.getMessage(), e);
+        return out;
+    }
+
+    /** The arguments every rank must share: all but the per-rank launch flags. */
+    static List<String> sharedArgs(List<String> args) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+            if (List.of("--rank", "--local-rank", "--host-id").contains(name)) {
+                if (!a.contains("=")) {
+                    i++;
+                }
+                continue;
+            }
+            out.add(a);
         }
-        String host = hostname();
-        List<Device> devs = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            GpuDevice g = gpus.get(i);
-            devs.add(new Device(i, 0, ProcessHandle.current().pid(), host, g.index(), busId(g.pciBusId()), g.name()));
-        }
-        RunInfo run = new RunInfo(null, "nccl-harness", Integer.toString(probe.ncclVersion().code()),
-                plan.collective().testName() + "_perf", plan.threads(), plan.gpusPerThread(), sizes.get(0),
-                sizes.get(sizes.size() - 1), plan.step(), plan.warmupIters(), plan.iters(), plan.aggIters(),
-                plan.check(), plan.graph());
-        Sweep sweep = new Sweep(new Provenance(SourceKind.MEASURED, host, null, "measured now on " + host
-                + " by nccl-harness"), plan.collective(), run, new Hardware(gpus.get(0).name(), n, 1, n, 1,
-                plan.interconnect(), null), devs, m.rows(), List.of());
-        var harness = SweepJson.object();
-        return new SweepOutputs(plan, out).emit(List.of(new SweepResult(Combination.auto(), List.of(), sweep,
-                m.perIteration())), heading, new SweepOutputs.RunFacts(start, LocalDateTime.now().format(TIME),
-                probe.ncclVersion().code(), null, List.of(), harness));
+        return out;
     }
 
     /** Rows and -I samples of one process's sweep. */

@@ -19,7 +19,12 @@ import org.ncclharness.gpu.ReduceOp;
 import org.ncclharness.gpu.SizeList;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
+import org.ncclharness.harness.launch.Launch;
+import org.ncclharness.harness.launch.LaunchOptions;
+import org.ncclharness.harness.launch.Place;
+import org.ncclharness.harness.launch.PlaceDetector;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -44,6 +49,9 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    LaunchOptions launchOptions = new LaunchOptions();
 
     @Option(names = {"-t", "--nthreads"}, paramLabel = "N", description = "threads per process (default 1)")
     int threads = 1;
@@ -130,10 +138,16 @@ public final class SweepCommand implements Callable<Integer> {
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         GpuProbe probe = Gpus.probe();
         if (!probe.ok()) {
-            return new ReplaySweep(plan, out, DatasetCatalog.bundled(), plan.localGpus())
+            // A replay measures nothing together, so it needs where-am-I but no rendezvous.
+            Place place = PlaceDetector.detect(System.getenv(), launchOptions.placeFlags(),
+                    ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L));
+            if (place.rank() != 0) {
+                return ExitCode.OK; // only rank 0 prints
+            }
+            return new ReplaySweep(plan, out, DatasetCatalog.bundled(), place.worldSize() * plan.localGpus())
                     .run(probe.firstProblem().orElseThrow());
         }
-        return new LiveSweep(plan, probe, out).run();
+        return new LiveSweep(plan, probe, out).run(Launch.resolve(launchOptions), launchOptions);
     }
 
     /** Validates every flag and the nccl-tests environment; a bad one is one line and exit 2, before any work. */

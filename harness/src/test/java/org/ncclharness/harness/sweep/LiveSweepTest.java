@@ -81,7 +81,7 @@ class LiveSweepTest {
     @Test
     void aMatrixOnAGpuIsRefusedUntilPerCombinationProcessesExist() {
         SweepPlan p = plan(Map.of(), "--algo", "Ring");
-        assertThatThrownBy(() -> new LiveSweep(p, null, new PrintWriter(new StringWriter())).run())
+        assertThatThrownBy(() -> new LiveSweep(p, null, new PrintWriter(new StringWriter())).run(null, null))
                 .isInstanceOf(HarnessException.class).hasMessageContaining("one process per combination");
     }
 

@@ -152,6 +152,15 @@ class SweepCommandTest {
     }
 
     @Test
+    void onlyRankZeroPrintsAndTheJobsGpuCountChoosesTheDataset() {
+        CliRun other = CliRun.of("sweep", "--rank", "3", "--world-size", "16", "-b", "1K", "-e", "8G");
+        assertThat(other.exitCode()).isZero();
+        assertThat(other.out()).isEmpty();
+        CliRun zero = CliRun.of("sweep", "--rank", "0", "--world-size", "16", "-b", "1K", "-e", "8G", "--no-calibrate");
+        assertThat(zero.out()).contains("the same GPU count as the job (16)");
+    }
+
+    @Test
     void aMatrixRequestIsNamedInTheReplay() {
         CliRun r = CliRun.of("sweep", "--dataset", OCI, "--algo", "Ring,Tree", "--proto", "LL", "--no-calibrate");
         assertThat(r.exitCode()).isZero();
