@@ -17,12 +17,17 @@ public final class NcclTestsTableWriter {
 
     static final String BANNER = "#                                                              out-of-place"
             + "                       in-place          ";
-    static final String COLUMNS = String.format("# %10s  %12s  %8s  %6s  %6s", "size", "count", "type", "redop", "root")
-            + half("time", "algbw", "busbw", "#wrong") + half("time", "algbw", "busbw", "#wrong") + " ";
+    static final String COLUMNS = columns("time");
     static final String UNITS = String.format("# %10s  %12s  %8s  %6s  %6s", "(B)", "(elements)", "", "", "")
             + half("(us)", "(GB/s)", "(GB/s)", "") + half("(us)", "(GB/s)", "(GB/s)", "") + " ";
 
     private NcclTestsTableWriter() {
+    }
+
+    /** The column-name line; {@code -C 1} names the time column {@code cputime}. */
+    static String columns(String timeLabel) {
+        return String.format("# %10s  %12s  %8s  %6s  %6s", "size", "count", "type", "redop", "root")
+                + half(timeLabel, "algbw", "busbw", "#wrong") + half(timeLabel, "algbw", "busbw", "#wrong") + " ";
     }
 
     private static String half(String time, String alg, String bus, String wrong) {
@@ -58,8 +63,13 @@ public final class NcclTestsTableWriter {
 
     /** The three column-header lines. */
     public static void header(PrintWriter out) {
+        header(out, "time");
+    }
+
+    /** @param timeLabel {@code time}, or {@code cputime} for a {@code -C 1} table */
+    public static void header(PrintWriter out, String timeLabel) {
         out.println(BANNER);
-        out.println(COLUMNS);
+        out.println(columns(timeLabel));
         out.println(UNITS);
     }
 
@@ -137,9 +147,15 @@ public final class NcclTestsTableWriter {
 
     /** As {@link #write(PrintWriter, Sweep, List)}, with nccl-tests' OK/FAILED after the average (NCCL_TESTS_MIN_BW). */
     public static void write(PrintWriter out, Sweep sweep, List<String> heading, String minBwStatus) {
+        write(out, sweep, heading, minBwStatus, "time");
+    }
+
+    /** @param timeLabel {@code time}, or {@code cputime} when the rows hold CPU launch times ({@code -C 1}) */
+    public static void write(PrintWriter out, Sweep sweep, List<String> heading, String minBwStatus,
+                             String timeLabel) {
         heading.forEach(out::println);
         preamble(out, sweep.run(), sweep.devices());
-        header(out);
+        header(out, timeLabel);
         sweep.rows().forEach(r -> out.println(row(r)));
         trailer(out, sweep.rows(), minBwStatus);
         conclusion(out, sweep.run());

@@ -74,6 +74,17 @@ final class LiveSweep {
                     + " (NCCL reads NCCL_ALGO/NCCL_PROTO once per communicator and NCCL_DEBUG once per process);"
                     + " run one sweep per combination with NCCL_ALGO/NCCL_PROTO set until that lands");
         }
+        List<String> notOffered = new ArrayList<>();
+        for (Object[] f : new Object[][] {{"-p", plan.parallelInit()}, {"-R", plan.localRegister()},
+                {"-S", plan.timestamps() ? 1 : 0}, {"-M", plan.memory() ? 1 : 0}}) {
+            if ((int) f[1] != 0) {
+                notOffered.add(f[0] + " " + f[1]);
+            }
+        }
+        if (!notOffered.isEmpty()) {
+            throw new HarnessException(ExitCode.USAGE, String.join(", ", notOffered) + ": not offered by this"
+                    + " harness's GPU path (accepted for nccl-tests command lines, they would change nothing here)");
+        }
         int local = plan.localGpus();
         try (org.ncclharness.harness.launch.JobGroup job = launch.join(List.of(),
                 JobIdentity.hashArguments(sharedArgs(plan.args())), VersionInfo.projectVersion(),
@@ -188,8 +199,9 @@ final class LiveSweep {
     record Measured(List<Measurement> rows, List<PerIteration> perIteration) { }
 
     /**
-     * nccl-tests' outer loops around the timed loop: cycles, then datatypes, then ops, then roots (-r -1: every
-     * rank in turn); a non-reducing collective runs one op, a non-rooted one root -1.
+     * nccl-tests' outer loops around the timed loop: datatypes, then ops, then roots (-r -1: every rank in
+     * turn), each one warm-up and then {@code -N} cycles of the size list; a non-reducing collective runs one
+     * op, a non-rooted one root -1. With {@code -C 1} the rows carry the CPU launch time.
      */
     static Measured measure(SweepPlan plan, CollectiveBackend be, JobGroup group, List<Long> sizes,
                             SweepProgress progress, GpuProbe probe) {
@@ -199,26 +211,24 @@ final class LiveSweep {
         List<ReduceOp> ops = plan.collective().reduces() ? plan.ops() : List.of(ReduceOp.SUM);
         List<Integer> roots = !plan.collective().rooted() ? List.of(-1) : plan.root() >= 0 ? List.of(plan.root())
                 : IntStream.range(0, be.nranks()).boxed().toList();
-        for (int cycle = 0; cycle < plan.cycles(); cycle++) {
-            for (DataType type : plan.types()) {
-                for (ReduceOp op : ops) {
-                    for (int root : roots) {
-                        LoopOptions o = new LoopOptions(plan.collective(), type, op, root, sizes, plan.warmupIters(),
-                                plan.iters(), plan.aggIters(), plan.check(), plan.blocking(), plan.graph(),
-                                plan.perIter(), plan.perIterSkip(), LoopOptions.Average.ofFlag(plan.average()),
-                                plan.timeoutS() * 1_000_000_000L);
-                        if (probe != null) {
-                            o.requireSupportedBy(probe.ncclVersion());
-                        }
-                        for (SizeResult r : loop.run(o)) {
-                            int row = rows.size();
-                            rows.add(r.measurement());
-                            perIteration(row, Placement.OUT_OF_PLACE, r.outOfPlace(), per);
-                            perIteration(row, Placement.IN_PLACE, r.inPlace(), per);
-                        }
-                        progress.advance(sizes.size(), type.testName() + (ops.size() > 1 ? " " + op.testName() : "")
-                                + (plan.cycles() > 1 ? " cycle " + (cycle + 1) : ""));
+        for (DataType type : plan.types()) {
+            for (ReduceOp op : ops) {
+                for (int root : roots) {
+                    LoopOptions o = new LoopOptions(plan.collective(), type, op, root, sizes, plan.warmupIters(),
+                            plan.iters(), plan.aggIters(), plan.check(), plan.blocking(), plan.graph(),
+                            plan.perIter(), plan.perIterSkip(), LoopOptions.Average.ofFlag(plan.average()),
+                            plan.timeoutS() * 1_000_000_000L);
+                    if (probe != null) {
+                        o.requireSupportedBy(probe.ncclVersion());
                     }
+                    for (SizeResult r : loop.run(o, plan.cycles())) {
+                        int row = rows.size();
+                        rows.add(plan.cpuTime() ? r.withCpuTime() : r.measurement());
+                        perIteration(row, Placement.OUT_OF_PLACE, r.outOfPlace(), per);
+                        perIteration(row, Placement.IN_PLACE, r.inPlace(), per);
+                    }
+                    progress.advance(sizes.size() * plan.cycles(), type.testName()
+                            + (ops.size() > 1 ? " " + op.testName() : ""));
                 }
             }
         }

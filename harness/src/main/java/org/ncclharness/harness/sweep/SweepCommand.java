@@ -247,7 +247,7 @@ public final class SweepCommand implements Callable<Integer> {
         args.addAll(spec.commandLine().getParseResult().originalArgs());
         return new SweepPlan(sizes, min, max, stepText, coll, collective != null, types, ops, root, combinations,
                 threads, gpus, warmup, iters, agg, cycles, check, blocking, streamNull == 1, timeout, graph,
-                cpuTime == 1, average, localRegister, timestamps == 1, memory == 1, perIter == 1, perIterSkip,
+                cpuTime == 1, average, localRegister, timestamps == 1, parallelInit, memory == 1, perIter == 1, perIterSkip,
                 device, SplitRule.fromEnvironment(env), csv, json, force, !noCalibrate, dataset, minBw, interconnect,
                 args);
     }

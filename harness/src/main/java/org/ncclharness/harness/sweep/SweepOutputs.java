@@ -6,8 +6,10 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.TreeMap;
 import org.ncclharness.calibration.check.CheckRules;
 import org.ncclharness.calibration.hardware.HardwareFacts;
@@ -62,7 +64,7 @@ final class SweepOutputs {
             }
             boolean failed = belowMinBusBw(r.sweep());
             anyFailed |= failed;
-            NcclTestsTableWriter.write(out, r.sweep(), lines, status(failed));
+            NcclTestsTableWriter.write(out, r.sweep(), lines, status(failed), plan.cpuTime() ? "cputime" : "time");
         }
         if (results.size() > 1) {
             fastest(results);
@@ -145,28 +147,29 @@ final class SweepOutputs {
         out.println("#");
     }
 
-    /** -N: per size, the out-of-place busbw of every cycle, its min, max and spread. */
+    /** -N: per size (and type, op, root), the out-of-place busbw over the cycles: min, max and spread. */
     private void spread(SweepResult r) {
-        List<Measurement> rows = r.sweep().rows();
-        int perCycle = rows.size() / plan.cycles();
+        Map<String, double[]> byRow = new LinkedHashMap<>();
+        Map<String, Measurement> first = new LinkedHashMap<>();
+        for (Measurement m : r.sweep().rows()) {
+            String key = m.type() + "|" + m.redop() + "|" + m.root() + "|" + m.sizeBytes();
+            first.putIfAbsent(key, m);
+            Double b = m.outOfPlace().busBwGBps();
+            if (b != null) {
+                double[] mm = byRow.computeIfAbsent(key, k -> new double[] {Double.POSITIVE_INFINITY, 0});
+                mm[0] = Math.min(mm[0], b);
+                mm[1] = Math.max(mm[1], b);
+            }
+        }
         out.println("# run-to-run spread over " + plan.cycles() + " cycles" + (plan.isMatrix() ? " ("
                 + r.requested().label() + ")" : "") + ": out-of-place busbw (GB/s)");
-        out.printf("# %10s  %8s  %6s  %8s  %8s  %8s%n", "size", "type", "redop", "min", "max", "spread%");
-        for (int i = 0; i < perCycle; i++) {
-            double min = Double.POSITIVE_INFINITY;
-            double max = Double.NEGATIVE_INFINITY;
-            for (int c = 0; c < plan.cycles(); c++) {
-                Double b = rows.get(c * perCycle + i).outOfPlace().busBwGBps();
-                if (b != null) {
-                    min = Math.min(min, b);
-                    max = Math.max(max, b);
-                }
-            }
-            Measurement m = rows.get(i);
-            out.printf(Locale.ROOT, "  %10d  %8s  %6s  %8s  %8s  %8s%n", m.sizeBytes(), m.type(), m.redop(),
-                    CFormat.g(min), CFormat.g(max), min > 0 ? String.format(Locale.ROOT, "%.1f", 100 * (max / min - 1))
-                            : "-");
-        }
+        out.printf("# %10s  %8s  %6s  %6s  %8s  %8s  %8s%n", "size", "type", "redop", "root", "min", "max", "spread%");
+        byRow.forEach((key, mm) -> {
+            Measurement m = first.get(key);
+            out.printf(Locale.ROOT, "  %10d  %8s  %6s  %6d  %8s  %8s  %8s%n", m.sizeBytes(), m.type(), m.redop(),
+                    m.root(), CFormat.g(mm[0]), CFormat.g(mm[1]), mm[0] > 0
+                            ? String.format(Locale.ROOT, "%.1f", 100 * (mm[1] / mm[0] - 1)) : "-");
+        });
         out.println("#");
     }
 

@@ -21,7 +21,7 @@ public record SweepPlan(List<Long> sizes, long minBytes, long maxBytes, String s
                         boolean collectiveSet, List<DataType> types, List<ReduceOp> ops, int root,
                         List<Combination> combinations, int threads, int gpusPerThread, int warmupIters, int iters,
                         int aggIters, int cycles, int check, int blocking, boolean streamNull, int timeoutS,
-                        int graph, boolean cpuTime, int average, int localRegister, boolean timestamps,
+                        int graph, boolean cpuTime, int average, int localRegister, boolean timestamps, int parallelInit,
                         boolean memory, boolean perIter, int perIterSkip, Integer testsDevice, SplitRule split,
                         Path csv, Path json, boolean force, boolean calibrate, String datasetId,
                         Double minBusBwGBps, String interconnect, List<String> args) {
@@ -38,7 +38,7 @@ public record SweepPlan(List<Long> sizes, long minBytes, long maxBytes, String s
     public SweepPlan asReplay() {
         return new SweepPlan(sizes, minBytes, maxBytes, step, collective, collectiveSet, types, ops, root,
                 List.of(Combination.auto()), threads, gpusPerThread, warmupIters, iters, aggIters, 1, check, blocking,
-                streamNull, timeoutS, graph, cpuTime, average, localRegister, timestamps, memory, perIter,
+                streamNull, timeoutS, graph, cpuTime, average, localRegister, timestamps, parallelInit, memory, perIter,
                 perIterSkip, testsDevice, split, csv, json, force, calibrate, datasetId, minBusBwGBps, interconnect, args);
     }
 

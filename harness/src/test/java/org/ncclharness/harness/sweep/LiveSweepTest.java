@@ -39,9 +39,11 @@ class LiveSweepTest {
         LiveSweep.Measured m = LiveSweep.measure(p, be, JobGroup.single(), p.sizes(), silent(), null);
         int types = org.ncclharness.gpu.DataType.values().length;
         assertThat(m.rows()).hasSize(2 * types * 4);
+        // Per datatype: one warm-up, then -N cycles of the size list (nccl-tests' TimeTest).
         assertThat(m.rows().get(0).type()).isEqualTo("int8");
-        assertThat(m.rows().get(4).type()).isEqualTo("uint8");
-        assertThat(m.rows().get(types * 4).sizeBytes()).isEqualTo(1024);
+        assertThat(m.rows().get(4).type()).isEqualTo("int8");
+        assertThat(m.rows().get(4).sizeBytes()).isEqualTo(1024);
+        assertThat(m.rows().get(8).type()).isEqualTo("uint8");
         assertThat(m.rows()).allMatch(r -> r.outOfPlace().wrong() == null);
         assertThat(be.launches).isPositive();
     }
@@ -83,6 +85,44 @@ class LiveSweepTest {
         SweepPlan p = plan(Map.of(), "--algo", "Ring");
         assertThatThrownBy(() -> new LiveSweep(p, null, new PrintWriter(new StringWriter())).run(null, null))
                 .isInstanceOf(HarnessException.class).hasMessageContaining("one process per combination");
+    }
+
+    @Test
+    void cpuTimeRowsAndTheirColumnLabel() {
+        SweepPlan p = plan(Map.of(), "-b", "1K", "-e", "1K", "-c", "0", "-C", "1", "--no-calibrate");
+        LiveSweep.Measured m = LiveSweep.measure(p, new NoGpuBackend(2), JobGroup.single(), p.sizes(), silent(), null);
+        Sweep s = new Sweep(new Provenance(SourceKind.STORED, "test", null, "test data"), Collective.ALL_REDUCE,
+                RunInfo.unknown(), Hardware.unknown(), List.of(), m.rows(), List.of());
+        StringWriter sw = new StringWriter();
+        new SweepOutputs(p, new PrintWriter(sw)).emit(List.of(new SweepResult(Combination.auto(), List.of(), s,
+                List.of())), List.of(), new SweepOutputs.RunFacts(null, null, null, null, List.of(),
+                org.ncclharness.calibration.io.SweepJson.object()));
+        assertThat(sw.toString()).contains("  cputime   algbw   busbw  #wrong  cputime ");
+    }
+
+    @Test
+    void repeatedCyclesReportTheirSpreadPerSize() {
+        SweepPlan p = plan(Map.of(), "-b", "1K", "-e", "2K", "-c", "0", "-N", "3", "--no-calibrate");
+        LiveSweep.Measured m = LiveSweep.measure(p, new NoGpuBackend(2), JobGroup.single(), p.sizes(), silent(), null);
+        Sweep s = new Sweep(new Provenance(SourceKind.STORED, "test", null, "test data"), Collective.ALL_REDUCE,
+                RunInfo.unknown(), Hardware.unknown(), List.of(), m.rows(), List.of());
+        StringWriter sw = new StringWriter();
+        new SweepOutputs(p, new PrintWriter(sw)).emit(List.of(new SweepResult(Combination.auto(), List.of(), s,
+                List.of())), List.of(), new SweepOutputs.RunFacts(null, null, null, null, List.of(),
+                org.ncclharness.calibration.io.SweepJson.object()));
+        List<String> spread = sw.toString().lines().dropWhile(l -> !l.startsWith("# run-to-run spread over 3 cycles"))
+                .toList();
+        assertThat(spread).hasSizeGreaterThan(4);
+        assertThat(spread.get(2).trim()).startsWith("1024 ");
+        assertThat(spread.get(3).trim()).startsWith("2048 ");
+        assertThat(m.rows()).hasSize(6);
+    }
+
+    @Test
+    void flagsTheGpuPathDoesNotOfferAreRefusedThere() {
+        SweepPlan p = plan(Map.of(), "-R", "1");
+        assertThatThrownBy(() -> new LiveSweep(p, null, new PrintWriter(new StringWriter())).run(null, null))
+                .hasMessageContaining("-R 1: not offered");
     }
 
     @Test
