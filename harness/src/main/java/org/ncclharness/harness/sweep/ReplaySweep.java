@@ -78,6 +78,14 @@ final class ReplaySweep {
         }
         replay.notes().forEach(n -> heading.add("# note: " + n));
         notApplicable().forEach(n -> heading.add("# note: " + n));
+        String storedType = rows.get(0).type();
+        String storedOp = rows.get(0).redop();
+        boolean typeAsked = plan.types().stream().anyMatch(t -> t.testName().equals(storedType));
+        boolean opAsked = !plan.collective().reduces() || plan.ops().stream().anyMatch(o -> o.testName().equals(storedOp));
+        if (!typeAsked || !opAsked || plan.types().size() > 1 || (plan.collective().reduces() && plan.ops().size() > 1)) {
+            heading.add("# note: the stored run is " + storedType + " " + storedOp + "; -d/-o choose what a GPU run"
+                    + " measures, a replay shows what was stored");
+        }
         SweepResult result = new SweepResult(new Combination(d.metadata().algo(), d.metadata().proto()),
                 List.of(), replay.withRows(rows), List.of());
         var harness = SweepJson.object();
