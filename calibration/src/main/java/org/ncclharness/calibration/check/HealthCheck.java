@@ -94,9 +94,12 @@ public final class HealthCheck {
             perHost = String.format(Locale.ROOT, "; %.1f %% of the %d NICs per host together (%s GB/s)",
                     100 * b / (phys * nicsPerHost), nicsPerHost, num(phys * nicsPerHost));
         }
-        out.add(Finding.info("peak", String.format(Locale.ROOT, "%s = %.1f %% of beta_phys %s (%s GB/s%s)%s", at,
-                100 * b / phys, ic.get().name(), num(phys), ic.get().note() == null ? "" : ", " + ic.get().note(),
-                perHost)));
+        String above = b <= phys || !perHost.isEmpty() ? "" : "; above the line rate: "
+                + (ic.get().inNetworkReduction() != null ? "in-network reduction (" + ic.get().inNetworkReduction()
+                + "), which the alpha-beta ring model cannot represent" : "more than one link per GPU, or a"
+                + " misstated interconnect");
+        out.add(Finding.info("peak", String.format(Locale.ROOT, "%s = %.1f %% of beta_phys %s (%s GB/s)%s%s", at,
+                100 * b / phys, ic.get().name(), num(phys), perHost, above)));
     }
 
     private void wrong(Sweep run, List<Finding> out) {
