@@ -4,6 +4,9 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -47,11 +50,13 @@ import org.ncclharness.harness.launch.LaunchOptions;
  * A sweep measured now: every process of the job (one under no launcher; mpirun, srun or torchrun-style
  * otherwise) drives {@code -t × -g} local GPUs through native's timed loop over every cycle, datatype, op and
  * root, with the launch layer's group for barriers and the reduction of times; rank 0 then goes through the
- * same outputs a replay goes through. The per-combination child processes of {@code --algo/--proto} are not
- * wired yet and are refused in one line.
+ * same outputs a replay goes through. An {@code --algo/--proto} matrix runs as child processes
+ * ({@link CombinationRuns}).
  */
 final class LiveSweep {
 
+    /** A combination's child sweep is ended after this long (each operation is bounded by -T where given). */
+    private static final long CHILD_TIMEOUT_S = 6 * 3600;
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
     private final SweepPlan plan;
@@ -70,9 +75,7 @@ final class LiveSweep {
      */
     int run(Launch launch, LaunchOptions launchOptions) {
         if (plan.isMatrix()) {
-            throw new HarnessException(ExitCode.USAGE, "--algo/--proto on a GPU need one process per combination"
-                    + " (NCCL reads NCCL_ALGO/NCCL_PROTO once per communicator and NCCL_DEBUG once per process);"
-                    + " run one sweep per combination with NCCL_ALGO/NCCL_PROTO set until that lands");
+            return matrix(launch);
         }
         List<String> notOffered = new ArrayList<>();
         for (Object[] f : new Object[][] {{"-p", plan.parallelInit()}, {"-R", plan.localRegister()},
@@ -141,6 +144,31 @@ final class LiveSweep {
                     m.perIteration())), heading, new SweepOutputs.RunFacts(start, LocalDateTime.now().format(TIME),
                     probe.ncclVersion().code(), null, List.of(), SweepJson.object()));
         }
+    }
+
+    /**
+     * The matrix, one child process per combination. Under a launcher every rank would start its own children,
+     * which would need a rendezvous of their own per combination: not offered, said in one line.
+     */
+    private int matrix(Launch launch) {
+        if (launch.place().worldSize() > 1) {
+            throw new HarnessException(ExitCode.USAGE, "--algo/--proto run one child process per combination, which"
+                    + " this harness offers for a single process (-g N GPUs) only; under " + launch.place().launcher()
+                    + " run one sweep per combination with NCCL_ALGO/NCCL_PROTO exported");
+        }
+        Path work;
+        try {
+            work = Files.createTempDirectory("nccl-harness-matrix");
+        } catch (IOException e) {
+            throw new HarnessException(ExitCode.ENVIRONMENT, "cannot create a work directory: " + e.getMessage(), e);
+        }
+        String start = LocalDateTime.now().format(TIME);
+        List<SweepResult> results = new CombinationRuns(work, CHILD_TIMEOUT_S).run(plan, plan.localGpus());
+        List<String> heading = List.of("# nccl-harness version " + VersionInfo.projectVersion() + " (nccl-tests"
+                + " 2.19.6 output format) nccl-library=" + probe.ncclVersion().code(), "# --algo/--proto matrix: "
+                + results.size() + " combinations, one process each; child outputs in " + work);
+        return new SweepOutputs(plan, out).emit(results, heading, new SweepOutputs.RunFacts(start,
+                LocalDateTime.now().format(TIME), probe.ncclVersion().code(), null, List.of(), SweepJson.object()));
     }
 
     /** nccl-tests' memory cap (reference A.2), announced as it announces it. */

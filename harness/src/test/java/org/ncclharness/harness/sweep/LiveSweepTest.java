@@ -81,10 +81,40 @@ class LiveSweepTest {
     }
 
     @Test
-    void aMatrixOnAGpuIsRefusedUntilPerCombinationProcessesExist() {
-        SweepPlan p = plan(Map.of(), "--algo", "Ring");
-        assertThatThrownBy(() -> new LiveSweep(p, null, new PrintWriter(new StringWriter())).run(null, null))
-                .isInstanceOf(HarnessException.class).hasMessageContaining("one process per combination");
+    void childrenGetTheSweepWithoutTheParentsOwnFlags() {
+        List<String> args = List.of("harness.jar", "sweep", "-b", "1K", "-e8G", "--algo", "Ring,Tree", "--proto=LL",
+                "-J", "out.json", "--csv", "x.csv", "--force", "-n", "50", "--iters=7", "-g", "8", "--no-calibrate");
+        assertThat(CombinationRuns.childArgs(args, false)).containsExactly("-b", "1K", "-e8G", "-n", "50",
+                "--iters=7", "-g", "8");
+        assertThat(CombinationRuns.childArgs(args, true)).containsExactly("-b", "1K", "-e8G", "-g", "8");
+    }
+
+    @Test
+    void eachCombinationRunsInAChildWithItsNcclEnvironment(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        // Without a GPU the children replay; what is tested is the plumbing: arguments, environment, read-back.
+        org.junit.jupiter.api.Assumptions.assumeFalse(org.ncclharness.gpu.Gpus.probe().ok());
+        SweepPlan p = plan(Map.of(), "--dataset", "a100_allreduce_16gpu_2node_oci_roce", "-b", "1M", "-e", "4M",
+                "--algo", "Ring,Tree", "--proto", "Simple", "-J", dir.resolve("parent.json").toString());
+        List<SweepResult> results = new CombinationRuns(dir, 120).run(p, 16);
+        assertThat(results).extracting(r -> r.requested().label()).containsExactly("Ring/Simple", "Tree/Simple");
+        assertThat(results.get(0).sweep().rows()).hasSize(3);
+        var env = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("c1.json").toFile()).path("env");
+        assertThat(env.toString()).contains("NCCL_ALGO=Tree").contains("NCCL_PROTO=Simple");
+        assertThat(java.nio.file.Files.readString(dir.resolve("c0-tuning.out"))).contains("# replay of stored");
+        assertThat(dir.resolve("parent.json")).doesNotExist();
+    }
+
+    @Test
+    void whatNcclRanIsReadFromTheTuningLogPerSize() {
+        SweepPlan p = plan(Map.of(), "-b", "1M", "-e", "2M");
+        List<org.ncclharness.calibration.measure.Measurement> rows = p.sizes().stream().map(s ->
+                new org.ncclharness.calibration.measure.Measurement(s, s / 4, "float", "sum", -1, null, null)).toList();
+        List<String> log = List.of(
+                "host:1:2 [0] NCCL INFO AllReduce: 1048576 Bytes -> Algo RING proto LL channel{Lo..Hi}={0..7}",
+                "host:1:2 [0] NCCL INFO AllReduce: 2097152 Bytes -> Algo RING proto LL128 channel{Lo..Hi}={0..7}");
+        assertThat(CombinationRuns.ran(p, rows, log, 8)).containsExactly("1048576: RING/LL", "2097152: RING/LL128");
+        assertThat(CombinationRuns.ran(p, rows, List.of(), 8)).isEmpty();
     }
 
     @Test
