@@ -43,7 +43,9 @@ import picocli.CommandLine.Model.CommandSpec;
                 + " dataset chosen by --dataset, or the one whose GPU count is closest to the job's among those"
                 + " covering most requested sizes; the replay is labelled as such in every output.",
             "Environment read as nccl-tests reads it: NCCL_TESTS_DEVICE, NCCL_TESTS_SPLIT,"
-                + " NCCL_TESTS_SPLIT_MASK, NCCL_TESTS_MIN_BW."},
+                + " NCCL_TESTS_SPLIT_MASK, NCCL_TESTS_MIN_BW.",
+            "Exit 1 when the average busbw is below 0.9 x --min-busbw / NCCL_TESTS_MIN_BW or any #wrong is above 0"
+                + " (the trailer says FAILED), as nccl-tests fails both."},
         footer = {"", ExitCode.TABLE})
 public final class SweepCommand implements Callable<Integer> {
 

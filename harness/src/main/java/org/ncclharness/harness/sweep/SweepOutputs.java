@@ -33,7 +33,8 @@ import org.ncclharness.harness.VersionInfo;
 /**
  * Everything a finished sweep prints and writes, the same for a live run and a replay: one nccl-tests table
  * per combination, the fastest combination per size, the run-to-run spread of {@code -N}, the calibration,
- * the JSON and the CSV, and the NCCL_TESTS_MIN_BW exit code. It never asks where the sweep came from.
+ * the JSON and the CSV, and the exit code (1 below NCCL_TESTS_MIN_BW or with any #wrong, as nccl-tests fails
+ * both). It never asks where the sweep came from.
  */
 final class SweepOutputs {
 
@@ -63,7 +64,8 @@ final class SweepOutputs {
                         + (r.actual().isEmpty() ? "not known" : String.join(", ", r.actual())));
             }
             boolean failed = belowMinBusBw(r.sweep());
-            anyFailed |= failed;
+            // nccl-tests exits non-zero on a failed data check too; a corrupted run must not look like success.
+            anyFailed |= failed || r.sweep().rows().stream().anyMatch(SweepOutputs::wrong);
             NcclTestsTableWriter.write(out, r.sweep(), lines, status(failed), plan.cpuTime() ? "cputime" : "time");
         }
         if (results.size() > 1) {
@@ -93,6 +95,11 @@ final class SweepOutputs {
         }
         out.flush();
         return anyFailed ? ExitCode.FAIL : ExitCode.OK;
+    }
+
+    private static boolean wrong(Measurement m) {
+        return (m.outOfPlace().wrong() != null && m.outOfPlace().wrong() > 0)
+                || (m.inPlace().wrong() != null && m.inPlace().wrong() > 0);
     }
 
     private boolean belowMinBusBw(Sweep s) {

@@ -149,6 +149,22 @@ class LiveSweepTest {
     }
 
     @Test
+    void aWrongElementMakesTheSweepExitOne() {
+        SweepPlan p = plan(Map.of(), "-b", "1K", "-e", "1K", "--no-calibrate");
+        List<org.ncclharness.calibration.measure.Measurement> rows = List.of(new org.ncclharness.calibration.measure
+                .Measurement(1024, 256, "float", "sum", -1, new org.ncclharness.calibration.measure.Half(10.0, 0.1, 0.2,
+                3.0), new org.ncclharness.calibration.measure.Half(10.0, 0.1, 0.2, 0.0)));
+        Sweep s = new Sweep(new Provenance(SourceKind.STORED, "test", null, "test data"), Collective.ALL_REDUCE,
+                RunInfo.unknown(), Hardware.unknown(), List.of(), rows, List.of());
+        StringWriter sw = new StringWriter();
+        int rc = new SweepOutputs(p, new PrintWriter(sw)).emit(List.of(new SweepResult(Combination.auto(), List.of(), s,
+                List.of())), List.of(), new SweepOutputs.RunFacts(null, null, null, null, List.of(),
+                org.ncclharness.calibration.io.SweepJson.object()));
+        assertThat(rc).isEqualTo(1);
+        assertThat(sw.toString()).contains("# Out of bounds values : 1 FAILED");
+    }
+
+    @Test
     void flagsTheGpuPathDoesNotOfferAreRefusedThere() {
         SweepPlan p = plan(Map.of(), "-R", "1");
         assertThatThrownBy(() -> new LiveSweep(p, null, new PrintWriter(new StringWriter())).run(null, null))
