@@ -12,6 +12,7 @@ import org.ncclharness.harness.convert.ConvertCommand;
 import org.ncclharness.harness.datasets.DatasetsCommand;
 import org.ncclharness.harness.sweep.SweepCommand;
 import org.ncclharness.harness.doctor.DoctorCommand;
+import org.ncclharness.harness.plot.PlotCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -26,6 +27,7 @@ import picocli.CommandLine.Command;
             DatasetsCommand.class,
             ConvertCommand.class,
             CalibrateCommand.class,
+            PlotCommand.class,
             BenchCommand.class,
             SweepCommand.class,
             CheckCommand.class,

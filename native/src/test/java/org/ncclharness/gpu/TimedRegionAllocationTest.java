@@ -36,13 +36,17 @@ class TimedRegionAllocationTest {
                         .withIters(0, 1000, 4).withCheck(0).withPerIterTiming(true, 0),
                 LoopOptions.defaults(Collective.REDUCE_SCATTER, DataType.FLOAT, ReduceOp.SUM, 0, List.of(1024L))
                         .withIters(0, 1000, 1).withCheck(0).withBlocking(3))) {
-            for (int round = 0; round < 3; round++) { // the first rounds run interpreted, then compiled
+            // The least over several rounds: an allocation per operation shows in every round (1,000 ops), while
+            // the JVM's own one-off work (class loading, a deoptimisation under load) may touch one round.
+            long least = Long.MAX_VALUE;
+            for (int round = 0; round < 5; round++) {
                 reads[0] = 0;
                 new TimedLoop(new SilentBackend(4), JobGroup.single(), clock).run(o);
                 int perPlacement = reads[0] / 2;
                 // out-of-place: its first and last reads bound the timed region
-                assertThat(at[perPlacement - 1] - at[0]).as(o.collective() + " round " + round).isZero();
+                least = Math.min(least, at[perPlacement - 1] - at[0]);
             }
+            assertThat(least).as(o.collective() + " bytes allocated in the timed region").isZero();
         }
     }
 

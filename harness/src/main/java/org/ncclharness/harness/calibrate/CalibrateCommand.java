@@ -1,6 +1,7 @@
 package org.ncclharness.harness.calibrate;
 
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,13 +57,20 @@ public final class CalibrateCommand implements Callable<Integer> {
             + CalibrationReport.SCHEMA + ")")
     Path json;
 
-    @Option(names = "--force", description = "overwrite an existing --json file")
+    @Option(names = "--report", paramLabel = "DIR", description = "also write a page that opens from disk:"
+            + " DIR/index.html with the verdicts, the table and one figure per dataset (DIR/<id>.png)")
+    Path report;
+
+    @Option(names = "--force", description = "overwrite an existing --json file or --report page")
     boolean force;
 
     @Override
     public Integer call() {
         if (json != null) {
             OutputFile.checkWritable(json, force);
+        }
+        if (report != null) {
+            OutputFile.checkWritable(report.resolve("index.html"), force);
         }
         HardwareFacts facts = HardwareFacts.bundled();
         if (topology != null && facts.topology(topology).isEmpty()) {
@@ -72,12 +80,20 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (linkLatencyUs != null && !(linkLatencyUs >= 0)) {
             throw new InputException("--link-latency", 0, "must be zero or positive");
         }
-        CalibrationReport report = run(facts, inputs(facts), new CalibrationOptions(linkLatencyUs, topology));
+        List<CalibrationInput> in = inputs(facts);
+        CalibrationReport calibration = run(facts, in, new CalibrationOptions(linkLatencyUs, topology));
+        StringWriter table = new StringWriter();
+        CalibrationTable.write(new PrintWriter(table), calibration);
         PrintWriter out = new PrintWriter(System.out, true);
-        CalibrationTable.write(out, report);
+        out.print(table);
+        out.flush();
         if (json != null) {
-            OutputFile.write(json, force, o -> CalibrationJson.write(report, o));
+            OutputFile.write(json, force, o -> CalibrationJson.write(calibration, o));
             out.println("# report written to " + json);
+        }
+        if (report != null) {
+            Path page = CalibrationReportPage.of(in, calibration, table.toString()).write(report, force);
+            out.println("# page written to " + page);
         }
         return ExitCode.OK;
     }

@@ -17,10 +17,10 @@ import org.ncclharness.calibration.report.CalibrationInput;
  * nccl-tests/rccl-tests log of any generation, the project CSV, nccl-tests' or our JSON; {@link Inputs} tells
  * them apart) whose missing configuration comes from the command-line flags. A missing fact is named in the error, never guessed.
  */
-final class CalibrationInputs {
+public final class CalibrationInputs {
 
     /** What the flags say about files that do not say it themselves. */
-    record Flags(Integer gpus, Integer nodes, String interconnect) { }
+    public record Flags(Integer gpus, Integer nodes, String interconnect) { }
 
     private CalibrationInputs() {
     }
@@ -28,12 +28,17 @@ final class CalibrationInputs {
     static List<CalibrationInput> bundled() {
         List<CalibrationInput> out = new ArrayList<>();
         for (Dataset d : DatasetCatalog.bundled().all()) {
-            out.add(new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags()));
+            out.add(of(d));
         }
         return out;
     }
 
-    static List<CalibrationInput> files(List<Path> files, Flags flags, HardwareFacts facts) {
+    /** A bundled dataset with what its metadata adds (the forced algorithm, the flags). */
+    public static CalibrationInput of(Dataset d) {
+        return new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags());
+    }
+
+    public static List<CalibrationInput> files(List<Path> files, Flags flags, HardwareFacts facts) {
         if (flags.interconnect() != null && facts.interconnect(flags.interconnect()).isEmpty()) {
             throw new InputException("--interconnect", 0, "unknown interconnect " + flags.interconnect()
                     + "; known: " + String.join(", ", facts.vocabulary()));

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.ncclharness.harness.NcclLibOption;
 import org.ncclharness.harness.VersionInfo;
 import org.ncclharness.harness.launch.JobGroup;
 import org.ncclharness.harness.launch.JobIdentity;
@@ -41,13 +42,16 @@ public final class DoctorCommand implements Callable<Integer> {
     @Mixin
     LaunchOptions launch;
 
+    @Mixin
+    NcclLibOption ncclLib;
+
     @Spec
     CommandSpec spec;
 
     private final GpuInfoSource gpuInfo;
 
     public DoctorCommand() {
-        this(GpuInfoSources.current());
+        this(new NativeGpuInfo());
     }
 
     DoctorCommand(GpuInfoSource gpuInfo) {
@@ -61,6 +65,7 @@ public final class DoctorCommand implements Callable<Integer> {
         Launch l = Launch.resolve(launch);
         Place p = l.place();
         String me = p.label();
+        ncclLib.apply();
         GpuFacts gpus = gpuInfo.probe();
         out.println(me + " place: launcher " + p.launcher().label() + " (" + p.evidence() + "), local "
                 + (p.localKnown() ? p.localRank() + "/" + p.localSize() : "from host ids") + ", job " + p.jobId());

@@ -11,7 +11,8 @@ import java.util.function.Consumer;
  * <p>Every rank calls the same operations in the same order, as with MPI collectives; a rank that calls a
  * different one ends the job ("ranks diverged"). Payloads are small (the 128-byte NCCL unique id, a few timings
  * per size): each contribution is limited to {@link JobOptions#maxMessageBytes()}. Rank 0 reduces in rank
- * order, so results are deterministic.
+ * order, so results are deterministic. One thread calls the operations (like an MPI communicator without
+ * MPI_THREAD_MULTIPLE); {@link #onFailure} hooks and {@link #failure()} may be used from any thread.
  *
  * <p>Faults: a rank that dies, hangs (no heartbeat) or times out makes every operation on every rank throw
  * {@link JobFailedException} (exit code 4) naming it, and runs the {@link #onFailure} hooks once, from another
