@@ -19,6 +19,7 @@ import org.ncclharness.gpu.ReduceOp;
 import org.ncclharness.gpu.SizeList;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
+import org.ncclharness.harness.NcclLibOption;
 import org.ncclharness.harness.launch.Launch;
 import org.ncclharness.harness.launch.LaunchOptions;
 import org.ncclharness.harness.launch.Place;
@@ -54,6 +55,9 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Mixin
     LaunchOptions launchOptions = new LaunchOptions();
+
+    @Mixin
+    NcclLibOption ncclLib = new NcclLibOption();
 
     @Option(names = {"-t", "--nthreads"}, paramLabel = "N", description = "threads per process (default 1)")
     int threads = 1;
@@ -138,6 +142,7 @@ public final class SweepCommand implements Callable<Integer> {
     public Integer call() {
         SweepPlan plan = plan(System.getenv());
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        ncclLib.apply();
         GpuProbe probe = Gpus.probe();
         if (!probe.ok()) {
             // A replay measures nothing together, so it needs where-am-I but no rendezvous.
