@@ -83,7 +83,8 @@ final class SweepOutputs {
         for (int i = 0; i < results.size(); i++) {
             SweepResult r = results.get(i);
             if (plan.json() != null) {
-                String text = SweepJson.write(r.sweep(), r.perIteration(), context(r, facts, report, i));
+                String text = SweepJson.write(r.sweep(), r.perIteration(), r.rankTimes(),
+                        context(r, facts, report, i));
                 OutputFile.write(Path.of(jsonNames.get(i)), plan.force(),
                         o -> o.write(text.getBytes(StandardCharsets.UTF_8)));
             }
