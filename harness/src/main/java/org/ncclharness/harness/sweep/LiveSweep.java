@@ -90,18 +90,13 @@ final class LiveSweep {
                     + " harness's GPU path (accepted for nccl-tests command lines, they would change nothing here)");
         }
         int local = plan.localGpus();
-        try (org.ncclharness.harness.launch.JobGroup job = launch.join(List.of(),
+        try (org.ncclharness.harness.launch.JobGroup job = launch.join(SweepGpus.busIds(probe.devices()),
                 JobIdentity.hashArguments(sharedArgs(plan.args())), VersionInfo.projectVersion(),
                 launchOptions.jobOptions(), System.err)) {
             int rank = job.rank();
             int localRank = job.members().get(rank).localRank();
-            // nccl-tests: GPU i of this process is NCCL_TESTS_DEVICE + i, else localRank·(-t·-g) + i.
-            int first = plan.testsDevice() != null ? plan.testsDevice() : localRank * local;
-            if (first + local > probe.devices().size()) {
-                throw new HarnessException(ExitCode.ENVIRONMENT, "Invalid number of GPUs: " + (first + local)
-                        + " requested but only " + probe.devices().size() + " were found.");
-            }
-            List<GpuDevice> gpus = probe.devices().subList(first, first + local);
+            List<GpuDevice> gpus = SweepGpus.chosen(plan.testsDevice(), local, localRank, probe.devices());
+            SweepGpus.agree(job, gpus, plan.testsDevice());
             List<String> heading = new ArrayList<>();
             heading.add("# nccl-harness version " + VersionInfo.projectVersion() + " (nccl-tests 2.19.6 output"
                     + " format) nccl-library=" + probe.ncclVersion().code());
@@ -110,7 +105,7 @@ final class LiveSweep {
             List<Long> sizes = capped(plan.sizes(), minMem, heading);
             String start = LocalDateTime.now().format(TIME);
             byte[] id = job.broadcast(rank == 0 ? CudaNcclBackend.newUniqueId(probe).bytes() : null);
-            int[] devices = IntStream.range(first, first + local).toArray();
+            int[] devices = gpus.stream().mapToInt(GpuDevice::index).toArray();
             Measured m;
             try (CudaNcclBackend be = CudaNcclBackend.open(probe, new CommSpec(devices, job.size() * local,
                     rank * local, new UniqueId(id), plan.streamNull()));
