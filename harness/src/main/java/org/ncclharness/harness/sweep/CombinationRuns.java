@@ -33,7 +33,7 @@ final class CombinationRuns {
 
     /** Our flags the children must not see: the matrix itself and the parent's outputs. */
     private static final Set<String> PARENT_ONLY = Set.of("--algo", "--proto", "--csv", "-J", "--json",
-            "--output_file", "--min-busbw");
+            "--output_file", "--min-busbw", "--report");
     private static final Set<String> PARENT_SWITCHES = Set.of("--force", "--no-calibrate");
     /** What the untimed TUNING pass overrides: one iteration, no warm-up, no check, one cycle. */
     private static final Set<String> TIMING = Set.of("-n", "--iters", "-w", "--warmup_iters", "-c", "--check",
