@@ -1,11 +1,12 @@
 package org.ncclharness.calibration.report;
 
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.twotier.GridProgress;
 import org.ncclharness.calibration.twotier.ParamRange;
 import org.ncclharness.calibration.twotier.ParamRanges;
+import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierParam;
 import org.ncclharness.calibration.twotier.TwoTierProblem;
 
@@ -16,10 +17,11 @@ import org.ncclharness.calibration.twotier.TwoTierProblem;
  *
  * @param pointsPerAxis points on every axis the user gave no range for (at least 2)
  * @param ranges        the user's ranges, already checked ({@link ParamRange#parse})
- * @param progress      a progress sink per search, given the search's label (the command line draws a bar)
+ * @param progress      a progress sink per search, given the entry's id and the form searched (the command line
+ *                      draws a bar)
  */
 public record GridOptions(int pointsPerAxis, Map<TwoTierParam, ParamRange> ranges,
-                          Function<String, GridProgress> progress) {
+                          BiFunction<String, TwoTierForm, GridProgress> progress) {
 
     /** The flag {@link #pointsPerAxis} comes from, named in its error. */
     public static final String POINTS_FLAG = "--grid-points";

@@ -38,7 +38,8 @@ import org.ncclharness.calibration.twotier.TwoTierRuns;
  * Calibrates what the single-tier calibrator deferred: each multi-domain AllReduce with both two-tier forms
  * ({@link TwoTierFitter}, exact, with profiles and identifiability marks), and joint groups of runs of the same
  * hardware as one entry. β_NV and hops come from the hardware facts; a single-domain run of the same GPU class
- * among the inputs lends its u_NV and ℓ_nv as priors to a dataset fitted alone.
+ * among the inputs lends its u_NV and ℓ_nv as priors to a dataset fitted alone. With {@link GridOptions}
+ * ({@code calibrate --grid}) each entry also gets the reference grid search of both forms ({@link GridFit}).
  */
 public final class TwoTierCalibrator {
 
@@ -203,7 +204,7 @@ public final class TwoTierCalibrator {
         ParamRanges box = grid.get().box(p);
         List<GridFit> out = new ArrayList<>();
         for (TwoTierForm form : TwoTierForm.values()) {
-            GridResult g = GridSearch.run(p, form, box, grid.get().progress().apply("grid " + id + " " + form.id()));
+            GridResult g = GridSearch.run(p, form, box, grid.get().progress().apply(id, form));
             out.add(new GridFit(box, g, TwoTierFitter.best(p, form, box)));
         }
         return out;

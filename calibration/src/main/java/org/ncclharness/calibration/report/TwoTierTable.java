@@ -101,6 +101,10 @@ public final class TwoTierTable {
                     g.modelName(), pct(r.rmspePct()), pct(g.exactOnBox().rmspePct()), b.uNv(), b.betaIbGBps(),
                     b.ellNvUs(), b.ellIbUs(), b.tSwUs(), r.seconds(), r.evaluationsPerSecond(), r.threads());
         }
+        if (e.fits().stream().anyMatch(f -> !f.priors().isEmpty())) {
+            out.println("#     note: the fits above rest on priors; the grid and the exact optimum beside it score the data"
+                    + " alone, so their RMSPE can be lower");
+        }
     }
 
     /**

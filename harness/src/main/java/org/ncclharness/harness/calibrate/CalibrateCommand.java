@@ -24,6 +24,7 @@ import org.ncclharness.calibration.report.SingleTierCalibrator;
 import org.ncclharness.calibration.report.TwoTierCalibration;
 import org.ncclharness.calibration.report.TwoTierCalibrator;
 import org.ncclharness.calibration.twotier.ParamRange;
+import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierParam;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.bench.GridProgressBar;
@@ -121,6 +122,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     GridRangeOptions gridRanges;
 
     static final int DEFAULT_GRID_POINTS = 20;
+    private static final int BAR_LABEL_CHARS = 36;
 
     @Spec
     CommandSpec spec;
@@ -174,7 +176,14 @@ public final class CalibrateCommand implements Callable<Integer> {
             return Optional.empty();
         }
         PrintStream err = System.err;
-        return Optional.of(new GridOptions(gridPoints, ranges, label -> new GridProgressBar(label, err)));
+        return Optional.of(new GridOptions(gridPoints, ranges, (id, form) -> new GridProgressBar(barLabel(id, form), err)));
+    }
+
+    /** The bar's task name: the form and the entry, a file by its name alone, short enough to leave room for the bar. */
+    static String barLabel(String id, TwoTierForm form) {
+        String name = id.substring(id.lastIndexOf('/') + 1);
+        String label = "grid " + form.id() + " " + name;
+        return label.length() <= BAR_LABEL_CHARS ? label : label.substring(0, BAR_LABEL_CHARS - 3) + "...";
     }
 
     private List<CalibrationInput> inputs(HardwareFacts facts) {
