@@ -4,15 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ncclharness.calibration.report.CalibrationFile;
@@ -22,8 +17,8 @@ import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierModel;
 import org.ncclharness.calibration.twotier.TwoTierParam;
 import org.ncclharness.calibration.twotier.TwoTierParams;
+import org.ncclharness.harness.CliRun;
 import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.Main;
 
 /** {@code calibrate --grid}: the reference grid search beside the exact two-tier fit, in the table and the JSON. */
 class CalibrateGridTest {
@@ -37,37 +32,19 @@ class CalibrateGridTest {
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream oldOut;
-    private PrintStream oldErr;
-
-    @BeforeEach
-    void capture() {
-        oldOut = System.out;
-        oldErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restore() {
-        System.setOut(oldOut);
-        System.setErr(oldErr);
-    }
-
-    private int calibrate(Path json, String... extra) {
+    private static CliRun calibrate(Path json, String... extra) {
         String[] base = {"calibrate", LOG.toString(), "--intra", "NVLink4", "--inter", "IB-NDR", "--json", json.toString()};
         String[] args = Arrays.copyOf(base, base.length + extra.length);
         System.arraycopy(extra, 0, args, base.length, extra.length);
-        return Main.execute(args);
+        return CliRun.of(args);
     }
 
     @Test
     void theGridIsReportedBesideTheExactFitAndItsModelsRebuildExactly() throws IOException {
         Path json = dir.resolve("grid.json");
-        assertThat(calibrate(json, "--grid", "--grid-points", "6")).as(this::stderr).isEqualTo(ExitCode.OK);
-        assertThat(stdout()).contains("grid search (reference method").contains("= 7776 combinations")
+        CliRun run = calibrate(json, "--grid", "--grid-points", "6");
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.OK);
+        assertThat(run.out()).contains("grid search (reference method").contains("= 7776 combinations")
                 .contains("grid-hierarchical RMSPE").contains("grid-flat-ring    RMSPE").contains("evals/s");
 
         CalibrationFile.Entry e = CalibrationFile.read(json).dataset(LOG.toString());
@@ -109,11 +86,10 @@ class CalibrateGridTest {
     void twoRunsGiveTheSameDigits() throws IOException {
         Path a = dir.resolve("a.json");
         Path b = dir.resolve("b.json");
-        assertThat(calibrate(a, "--grid", "--grid-points", "6")).isEqualTo(ExitCode.OK);
-        List<String> first = gridLines();
-        out.reset();
-        assertThat(calibrate(b, "--grid", "--grid-points", "6")).isEqualTo(ExitCode.OK);
-        assertThat(gridLines()).hasSize(3).isEqualTo(first);
+        CliRun first = calibrate(a, "--grid", "--grid-points", "6");
+        CliRun second = calibrate(b, "--grid", "--grid-points", "6");
+        assertThat(List.of(first.exitCode(), second.exitCode())).containsOnly(ExitCode.OK);
+        assertThat(gridLines(second)).hasSize(3).isEqualTo(gridLines(first));
         JsonNode ea = JSON.readTree(a.toFile()).path("datasets").get(0);
         JsonNode eb = JSON.readTree(b.toFile()).path("datasets").get(0);
         for (String form : FORMS) {
@@ -128,24 +104,24 @@ class CalibrateGridTest {
     @Test
     void rangesSetTheirAxisAndItsPoints() throws IOException {
         Path json = dir.resolve("box.json");
-        assertThat(calibrate(json, "--grid", "--grid-points", "4", "--grid-u-nv", "0.9:1:3", "--grid-t-sw", "0:20:5"))
-                .as(this::stderr).isEqualTo(ExitCode.OK);
+        CliRun run = calibrate(json, "--grid", "--grid-points", "4", "--grid-u-nv", "0.9:1:3", "--grid-t-sw", "0:20:5");
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.OK);
         JsonNode g = model(JSON.readTree(json.toFile()).path("datasets").get(0), "grid-hierarchical").path("grid");
         assertThat(g.path("combinations").asLong()).isEqualTo(3 * 4 * 4 * 4 * 5);
         assertThat(g.path("box").path("u_NV").path("min").asDouble()).isEqualTo(0.9);
         assertThat(g.path("box").path("u_NV").path("points").asInt()).isEqualTo(3);
         assertThat(g.path("box").path("T_sw").path("max").asDouble()).isEqualTo(20);
         assertThat(g.path("box").path("beta_IB").path("points").asInt()).isEqualTo(4);
-        assertThat(stdout()).contains("u_NV [0.9000, 1.000] x3").contains("= 960 combinations");
+        assertThat(run.out()).contains("u_NV [0.9000, 1.000] x3").contains("= 960 combinations");
     }
 
     @Test
     void aJointFitGetsTheGridToo() throws IOException {
         Path json = dir.resolve("joint.json");
-        assertThat(Main.execute("calibrate", "--joint", "mi325x_allreduce_ring_1node_rccl_hisohara",
-                "mi325x_allreduce_ring_2node_rccl_hisohara", "--grid", "--grid-points", "4", "--json", json.toString()))
-                .as(this::stderr).isEqualTo(ExitCode.OK);
-        assertThat(stdout()).contains("(joint): 1x8,2x8").contains("grid-hierarchical RMSPE");
+        CliRun run = CliRun.of("calibrate", "--joint", "mi325x_allreduce_ring_1node_rccl_hisohara",
+                "mi325x_allreduce_ring_2node_rccl_hisohara", "--grid", "--grid-points", "4", "--json", json.toString());
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.OK);
+        assertThat(run.out()).contains("(joint): 1x8,2x8").contains("grid-hierarchical RMSPE");
         CalibrationFile.Entry e = CalibrationFile.read(json).datasets().get(0);
         assertThat(e.kind()).isEqualTo("joint");
         for (String form : FORMS) {
@@ -166,9 +142,9 @@ class CalibrateGridTest {
             {"--grid-points", "1", "--grid-points: 1 points per axis; give at least 2"},
         };
         for (String[] c : cases) {
-            err.reset();
-            assertThat(calibrate(json, "--grid", c[0], c[1])).as(c[0]).isEqualTo(ExitCode.USAGE);
-            assertThat(stderr().strip()).as(c[0]).startsWith(c[2]).doesNotContain("\n");
+            CliRun run = calibrate(json, "--grid", c[0], c[1]);
+            assertThat(run.exitCode()).as(c[0]).isEqualTo(ExitCode.USAGE);
+            assertThat(run.err().strip()).as(c[0]).startsWith(c[2]).doesNotContain("\n");
         }
         assertThat(json).doesNotExist();
     }
@@ -176,14 +152,15 @@ class CalibrateGridTest {
     @Test
     void gridFlagsWithoutGridAreRefused() {
         Path json = dir.resolve("never.json");
-        assertThat(calibrate(json, "--grid-t-sw", "0:5:3")).isEqualTo(ExitCode.USAGE);
-        assertThat(stderr()).contains("--grid-t-sw: sets the grid search, which runs only with --grid");
+        CliRun run = calibrate(json, "--grid-t-sw", "0:5:3");
+        assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.err()).contains("--grid-t-sw: sets the grid search, which runs only with --grid");
         assertThat(json).doesNotExist();
     }
 
     /** The text lines of the grid, without what the search cost (wall time and rate vary between runs). */
-    private List<String> gridLines() {
-        return stdout().lines().filter(l -> l.contains("grid search (") || l.contains("grid-"))
+    private static List<String> gridLines(CliRun run) {
+        return run.out().lines().filter(l -> l.contains("grid search (") || l.contains("grid-"))
                 .map(l -> l.replaceAll("; [0-9.]+ s, .* evals/s on \\d+ threads$", "")).toList();
     }
 
@@ -194,13 +171,5 @@ class CalibrateGridTest {
             }
         }
         throw new AssertionError("no model " + name + " in " + entry.path("id"));
-    }
-
-    private String stdout() {
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private String stderr() {
-        return err.toString(StandardCharsets.UTF_8);
     }
 }
