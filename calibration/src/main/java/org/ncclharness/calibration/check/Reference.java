@@ -43,7 +43,7 @@ public record Reference(String label, boolean predicted, NavigableMap<Long, Doub
         for (Measurement r : run.rows()) {
             double t = timeUsOfBytes.applyAsDouble(r.sizeBytes());
             if (t > 0 && Double.isFinite(t)) {
-                m.put(r.sizeBytes(), r.sizeBytes() / (t * 1e3) * collective.busFactor(ranks));
+                m.put(r.sizeBytes(), collective.busBwGBps(r.sizeBytes(), t, ranks));
             }
         }
         return new Reference(label, true, m);

@@ -25,8 +25,6 @@ import org.ncclharness.calibration.measure.Sweep;
 public record FitPoints(double[] bytes, double[] timeUs, double[] busBwGBps, Placement placement,
                         boolean timeDerived, List<String> notes) {
 
-    private static final double BYTES_PER_US_PER_GBPS = 1e3;
-
     public FitPoints {
         if (bytes.length != timeUs.length || bytes.length != busBwGBps.length) {
             throw new IllegalArgumentException("bytes, times and bus bandwidths differ in length");
@@ -37,7 +35,6 @@ public record FitPoints(double[] bytes, double[] timeUs, double[] busBwGBps, Pla
     /** Extracts the points of a sweep with N ranks. */
     public static FitPoints from(Sweep sweep, int ranks) {
         Collective c = sweep.collective();
-        double f = c.busFactor(ranks);
         Placement placement = usable(sweep.rows(), Placement.OUT_OF_PLACE) > 0 ? Placement.OUT_OF_PLACE
                 : Placement.IN_PLACE;
         List<double[]> pts = new ArrayList<>();
@@ -50,10 +47,10 @@ public record FitPoints(double[] bytes, double[] timeUs, double[] busBwGBps, Pla
                 continue;
             }
             if (positive(h.timeUs())) {
-                double bus = positive(h.busBwGBps()) ? h.busBwGBps() : f * bytes / (h.timeUs() * BYTES_PER_US_PER_GBPS);
+                double bus = positive(h.busBwGBps()) ? h.busBwGBps() : c.busBwGBps(bytes, h.timeUs(), ranks);
                 pts.add(new double[] {bytes, h.timeUs(), bus});
             } else if (positive(h.busBwGBps())) {
-                pts.add(new double[] {bytes, f * bytes / (h.busBwGBps() * BYTES_PER_US_PER_GBPS), h.busBwGBps()});
+                pts.add(new double[] {bytes, c.timeUs(bytes, h.busBwGBps(), ranks), h.busBwGBps()});
                 derived++;
             } else if (!h.isEmpty()) {
                 skipped++;

@@ -55,6 +55,19 @@ public enum Collective {
     }
 
     /**
+     * busbw in GB/s from the printed size and a time per operation: algbw = S / t / 1e9, busbw = algbw × factor
+     * (nccl-tests A.5). The one place this definition lives.
+     */
+    public double busBwGBps(double bytes, double timeUs, int ranks) {
+        return bytes / (timeUs * 1e3) * busFactor(ranks);
+    }
+
+    /** The same definition solved for time: t = S × factor / busbw, in µs. */
+    public double timeUs(double bytes, double busBwGBps, int ranks) {
+        return bytes * busFactor(ranks) / (busBwGBps * 1e3);
+    }
+
+    /**
      * Element counts for one size, as nccl-tests computes them (A.2): {@code count = bytes / eltSize}, then
      * per-collective splitting with the 16-byte alignment of v2.13.12+.
      */

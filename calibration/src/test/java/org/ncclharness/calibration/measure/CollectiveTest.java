@@ -36,6 +36,14 @@ class CollectiveTest {
     }
 
     @Test
+    void busBandwidthAndTimeAreNcclTestsDefinitionBothWays() {
+        // The reference block's 16 MiB row: 101.52 us over 8 ranks prints busbw 289.21.
+        assertThat(Collective.ALL_REDUCE.busBwGBps(16777216, 101.52, 8)).isCloseTo(289.21, org.assertj.core.data.Offset.offset(0.005));
+        assertThat(Collective.ALL_REDUCE.timeUs(16777216, Collective.ALL_REDUCE.busBwGBps(16777216, 101.52, 8), 8))
+                .isCloseTo(101.52, org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
     void namesResolveInEverySpelling() {
         assertThat(Collective.byName("all_reduce_perf")).contains(Collective.ALL_REDUCE);
         assertThat(Collective.byName("allreduce")).contains(Collective.ALL_REDUCE);

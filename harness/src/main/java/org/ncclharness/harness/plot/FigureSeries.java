@@ -57,7 +57,7 @@ public record FigureSeries(String label, SourceKind kind, String source, String 
             Half h = m.preferred(half);
             Double busBw = h.busBwGBps();
             if (busBw == null && h.timeUs() != null && n != null) {
-                busBw = BusBandwidth.gbps(sweep.collective(), n, m.sizeBytes(), h.timeUs());
+                busBw = sweep.collective().busBwGBps(m.sizeBytes(), h.timeUs(), n);
             }
             if (busBw != null) {
                 points.add(new SizePoint(m.sizeBytes(), busBw, h.timeUs()));
@@ -104,7 +104,7 @@ public record FigureSeries(String label, SourceKind kind, String source, String 
 
     /** Model time converted to bus bandwidth for this series' collective and N. */
     double modelBusBwGBps(ModelCurve model, long bytes) {
-        return BusBandwidth.gbps(collective, ranks, bytes, model.timeUs().applyAsDouble(bytes));
+        return collective.busBwGBps(bytes, model.timeUs().applyAsDouble(bytes), ranks);
     }
 
     /** Out-of-place, the half fits use, unless the source has no out-of-place numbers at all (SPEC §3). */
