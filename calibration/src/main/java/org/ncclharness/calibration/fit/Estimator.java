@@ -1,0 +1,29 @@
+package org.ncclharness.calibration.fit;
+
+import java.util.List;
+import org.ncclharness.calibration.model.CostModel;
+
+/**
+ * A way of choosing θ for a {@link CostModel} from data: what is fixed from hardware facts, what is estimated
+ * and how. Leave-one-out scoring re-runs {@link #estimate} on every subset, so everything it takes from the data
+ * (a fitted latency, a peak-based utilisation) is re-estimated without the held-out point.
+ */
+public interface Estimator {
+
+    /** Short name, the key of the model in a report ({@code B}, {@code naive}). */
+    String name();
+
+    /** One line: how α and β are chosen. */
+    String description();
+
+    CostModel model();
+
+    /**
+     * The quantities estimated from the data, one per free parameter (SPEC §3's k, which decides whether
+     * leave-one-out is scored): fitted parameters and data-derived ones such as u_r.
+     */
+    List<String> freeParameters();
+
+    /** θ estimated from these points. */
+    double[] estimate(FitPoints points);
+}

@@ -1,0 +1,63 @@
+package org.ncclharness.calibration.fit;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.ncclharness.calibration.model.CostModel;
+
+/**
+ * A fitted model: θ, per-point residuals, and the RMSPE overall and per size band in-sample and leave-one-out.
+ *
+ * @param name            the estimator's name ({@code B})
+ * @param description     how α and β were chosen
+ * @param model           the cost model θ belongs to
+ * @param theta           the parameters, in {@link CostModel#parameterNames()} order
+ * @param freeParameters  the quantities estimated from the data (k = their count)
+ * @param residuals       one per point, ascending size
+ * @param inSample        RMSPE of the model fitted on all points
+ * @param leaveOneOut     RMSPE of each point predicted by the model fitted without it; null when not scored
+ * @param leaveOneOutNote why leave-one-out was not scored (too few points for k), null when it was
+ * @param marks           identifiability: what the data does and does not determine
+ */
+public record Fit(String name, String description, CostModel model, double[] theta, List<String> freeParameters,
+                  List<Residual> residuals, Rmspe inSample, Rmspe leaveOneOut, String leaveOneOutNote,
+                  List<String> marks) {
+
+    public Fit {
+        theta = theta.clone();
+        freeParameters = List.copyOf(freeParameters);
+        residuals = List.copyOf(residuals);
+        marks = List.copyOf(marks);
+    }
+
+    @Override
+    public double[] theta() {
+        return theta.clone();
+    }
+
+    /** θ by name, in model order. */
+    public Map<String, Double> parameters() {
+        Map<String, Double> m = new LinkedHashMap<>();
+        List<String> names = model.parameterNames();
+        for (int i = 0; i < names.size(); i++) {
+            m.put(names.get(i), theta[i]);
+        }
+        return m;
+    }
+
+    public double timeUs(double bytes) {
+        return model.timeUs(bytes, theta);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Fit f && name.equals(f.name) && model.equals(f.model) && Arrays.equals(theta, f.theta)
+                && residuals.equals(f.residuals);
+    }
+
+    @Override
+    public int hashCode() {
+        return name.hashCode() * 31 + Arrays.hashCode(theta);
+    }
+}

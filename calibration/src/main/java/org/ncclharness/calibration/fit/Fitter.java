@@ -1,0 +1,50 @@
+package org.ncclharness.calibration.fit;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns an {@link Estimator} and points into a {@link Fit}: θ on all points, residuals, RMSPE in-sample, and
+ * leave-one-out RMSPE where the data has enough points for the estimator's k free parameters (at least 3k + 3,
+ * SPEC §3; a smaller dataset says so instead).
+ */
+public final class Fitter {
+
+    private Fitter() {
+    }
+
+    /** The minimum number of points leave-one-out needs for k free parameters. */
+    public static int leaveOneOutMinimum(int k) {
+        return 3 * k + 3;
+    }
+
+    public static Fit fit(Estimator e, FitPoints points, List<String> marks) {
+        double[] theta = e.estimate(points);
+        int n = points.size();
+        double[] bytes = points.bytes();
+        double[] measured = points.timeUs();
+        double[] predicted = new double[n];
+        List<Residual> residuals = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            predicted[i] = e.model().timeUs(bytes[i], theta);
+            residuals.add(Residual.of(bytes[i], measured[i], predicted[i]));
+        }
+        Rmspe inSample = Rmspe.of(bytes, measured, predicted);
+        int k = e.freeParameters().size();
+        int min = leaveOneOutMinimum(k);
+        Rmspe loo = null;
+        String looNote = null;
+        if (n >= min) {
+            double[] held = new double[n];
+            for (int i = 0; i < n; i++) {
+                held[i] = e.model().timeUs(bytes[i], e.estimate(points.without(i)));
+            }
+            loo = Rmspe.of(bytes, measured, held);
+        } else {
+            looNote = "not scored: " + k + " free parameter" + (k == 1 ? "" : "s") + " need at least " + min
+                    + " points, the data has " + n;
+        }
+        return new Fit(e.name(), e.description(), e.model(), theta, e.freeParameters(), residuals, inSample, loo,
+                looNote, marks);
+    }
+}

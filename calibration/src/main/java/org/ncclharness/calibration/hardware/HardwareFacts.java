@@ -1,0 +1,151 @@
+package org.ncclharness.calibration.hardware;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The hardware facts the calibration compares with: interconnects, topologies and chip profiles, loaded from the
+ * JSON resources under {@code hardware/} (facts live in data, not in code). Loading checks that every
+ * interconnect names a known topology and that every chip profile's published components add up to its α_step.
+ */
+public final class HardwareFacts {
+
+    private static final String DIR = "/hardware/";
+    private static final double SUM_TOLERANCE_US = 1e-9;
+    private static volatile HardwareFacts bundled;
+
+    private final Map<String, Interconnect> interconnects;
+    private final Map<String, Topology> topologies;
+    private final List<ChipProfile> chips;
+    private final double naiveUr;
+    private final List<String> vocabulary;
+
+    HardwareFacts(List<Interconnect> interconnects, List<Topology> topologies, List<ChipProfile> chips,
+                  double naiveUr) {
+        Map<String, Topology> tops = new LinkedHashMap<>();
+        topologies.forEach(t -> tops.put(t.name(), t));
+        Map<String, Interconnect> ics = new LinkedHashMap<>();
+        for (Interconnect ic : interconnects) {
+            if (!tops.containsKey(ic.topology())) {
+                throw new IllegalStateException("interconnect " + ic.name() + " names unknown topology "
+                        + ic.topology());
+            }
+            if (ics.put(ic.name(), ic) != null) {
+                throw new IllegalStateException("interconnect " + ic.name() + " is listed twice");
+            }
+        }
+        for (ChipProfile c : chips) {
+            checkComponents(c);
+        }
+        this.interconnects = Collections.unmodifiableMap(ics);
+        this.topologies = Collections.unmodifiableMap(tops);
+        this.chips = List.copyOf(chips);
+        this.naiveUr = naiveUr;
+        this.vocabulary = List.copyOf(ics.keySet());
+    }
+
+    /** The facts shipped in the jar (loaded once). */
+    public static HardwareFacts bundled() {
+        HardwareFacts h = bundled;
+        if (h == null) {
+            synchronized (HardwareFacts.class) {
+                if (bundled == null) {
+                    bundled = load();
+                }
+                h = bundled;
+            }
+        }
+        return h;
+    }
+
+    private static HardwareFacts load() {
+        ObjectMapper m = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+        try {
+            JsonNode ic = read(m, "interconnects.json");
+            List<Interconnect> interconnects = new ArrayList<>();
+            for (JsonNode n : ic.get("interconnects")) {
+                interconnects.add(m.treeToValue(n, Interconnect.class));
+            }
+            List<Topology> topologies = new ArrayList<>();
+            for (JsonNode n : read(m, "topologies.json").get("topologies")) {
+                topologies.add(m.treeToValue(n, Topology.class));
+            }
+            List<ChipProfile> chips = new ArrayList<>();
+            for (JsonNode n : read(m, "chips.json").get("chips")) {
+                chips.add(m.treeToValue(n, ChipProfile.class));
+            }
+            return new HardwareFacts(interconnects, topologies, chips, ic.get("naiveUr").get("value").asDouble());
+        } catch (IOException e) {
+            throw new UncheckedIOException("bundled hardware facts are unreadable: " + e.getMessage(), e);
+        }
+    }
+
+    private static JsonNode read(ObjectMapper m, String name) throws IOException {
+        try (InputStream in = HardwareFacts.class.getResourceAsStream(DIR + name)) {
+            if (in == null) {
+                throw new IOException(DIR + name + " is missing from the classpath");
+            }
+            return m.readTree(in);
+        }
+    }
+
+    private static void checkComponents(ChipProfile c) {
+        if (c.components().isEmpty() || c.components().containsValue(null)) {
+            return; // only the sum is published: nothing to cross-check
+        }
+        double sum = 0;
+        for (Map.Entry<String, Double> e : c.components().entrySet()) {
+            Integer w = ChipProfile.WEIGHTS.get(e.getKey());
+            if (w == null) {
+                throw new IllegalStateException("chip " + c.chip() + ": unknown component " + e.getKey());
+            }
+            sum += w * e.getValue();
+        }
+        if (Math.abs(sum - c.alphaStepUs()) > SUM_TOLERANCE_US) {
+            throw new IllegalStateException("chip " + c.chip() + ": components add up to " + sum
+                    + " us, alphaStepUs says " + c.alphaStepUs());
+        }
+    }
+
+    public Optional<Interconnect> interconnect(String name) {
+        return name == null ? Optional.empty() : Optional.ofNullable(interconnects.get(name));
+    }
+
+    public Optional<Topology> topology(String name) {
+        return name == null ? Optional.empty() : Optional.ofNullable(topologies.get(name));
+    }
+
+    /** The topology an interconnect's ring steps cross. */
+    public Topology topologyOf(Interconnect ic) {
+        return topologies.get(ic.topology());
+    }
+
+    /** The chip profile for a GPU model string, empty when no published profile matches. */
+    public Optional<ChipProfile> chipFor(String gpuModel) {
+        return chips.stream().filter(c -> c.matches(gpuModel)).findFirst();
+    }
+
+    /** Interconnect names in file order: the vocabulary of the metadata and of {@code --interconnect}. */
+    public List<String> vocabulary() {
+        return vocabulary;
+    }
+
+    public List<String> topologyNames() {
+        return List.copyOf(topologies.keySet());
+    }
+
+    /** The flat default utilisation naive models use (0.95, SPEC §3). */
+    public double naiveUr() {
+        return naiveUr;
+    }
+}

@@ -1,0 +1,28 @@
+package org.ncclharness.calibration.report;
+
+import java.util.List;
+import org.ncclharness.calibration.measure.Sweep;
+
+/**
+ * One sweep to calibrate, with what its metadata says beyond the sweep itself.
+ *
+ * @param id         bundled dataset id, or the file as the user named it
+ * @param sweep      the measurements (hardware filled in from metadata or flags)
+ * @param forcedAlgo the NCCL_ALGO the run forced, null when none or unknown
+ * @param flags      dataset flags ({@code mixed-configurations} keeps a dataset out of the fit)
+ */
+public record CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<String> flags) {
+
+    public CalibrationInput {
+        flags = flags == null ? List.of() : List.copyOf(flags);
+    }
+
+    public static CalibrationInput of(String id, Sweep sweep) {
+        return new CalibrationInput(id, sweep, null, List.of());
+    }
+
+    DatasetInfo info() {
+        return new DatasetInfo(id, sweep.provenance(), sweep.collective().testName(), sweep.hardware(), forcedAlgo,
+                flags);
+    }
+}

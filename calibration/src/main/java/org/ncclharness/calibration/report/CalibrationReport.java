@@ -1,0 +1,16 @@
+package org.ncclharness.calibration.report;
+
+import java.util.List;
+
+/**
+ * The calibration of one or more datasets, in input order: what {@code calibrate} prints and writes as JSON
+ * (SPEC §5, schema {@value #SCHEMA}).
+ */
+public record CalibrationReport(List<CalibrationEntry> entries) {
+
+    public static final String SCHEMA = "nccl-harness/calibration/1";
+
+    public CalibrationReport {
+        entries = List.copyOf(entries);
+    }
+}

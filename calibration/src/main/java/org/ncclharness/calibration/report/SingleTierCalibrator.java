@@ -1,0 +1,206 @@
+package org.ncclharness.calibration.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.ncclharness.calibration.fit.Fit;
+import org.ncclharness.calibration.fit.FitPoints;
+import org.ncclharness.calibration.fit.Fitter;
+import org.ncclharness.calibration.fit.Identifiability;
+import org.ncclharness.calibration.fit.SeedUtilisation;
+import org.ncclharness.calibration.fit.SingleTierEstimator;
+import org.ncclharness.calibration.fit.SingleTierEstimator.BetaChoice;
+import org.ncclharness.calibration.fit.SingleTierEstimator.Choice;
+import org.ncclharness.calibration.hardware.ChipProfile;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.hardware.Interconnect;
+import org.ncclharness.calibration.hardware.Topology;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.model.LatencyRule;
+import org.ncclharness.calibration.model.SingleTierModel;
+
+/**
+ * The single-tier calibration method of SPEC §3, applied to one sweep: α by method A (chip profile) and method B
+ * (fitted or user-fixed ℓ_link), β the seed's way (u_r from the peak busbw) and fitted jointly with α, the naive
+ * u_r = 0.95 beside them, NVLS/SHARP detected from the data, RMSPE per band in-sample and leave-one-out.
+ * Multi-domain runs are deferred to the two-tier fit, never fitted with one tier.
+ */
+public final class SingleTierCalibrator {
+
+    public static final String METHOD_A = "A";
+    public static final String METHOD_B = "B";
+    public static final String METHOD_B_FITTED_BETA = "B+beta";
+    public static final String NAIVE = "naive";
+    /** Model names in report order. */
+    public static final List<String> MODELS = List.of(METHOD_A, METHOD_B, METHOD_B_FITTED_BETA, NAIVE);
+
+    private static final String ABOVE_PEAK = "ABOVE-PEAK";
+
+    private final HardwareFacts facts;
+    private final CalibrationOptions options;
+
+    public SingleTierCalibrator(HardwareFacts facts, CalibrationOptions options) {
+        this.facts = facts;
+        this.options = options;
+    }
+
+    public CalibrationEntry calibrate(CalibrationInput in) {
+        DatasetInfo info = in.info();
+        Hardware hw = in.sweep().hardware() == null ? Hardware.unknown() : in.sweep().hardware();
+        if (in.flags().contains("mixed-configurations")) {
+            return new DeferredCalibration(info, null,
+                    "rows come from several runs or configurations (mixed-configurations): not one sweep to fit");
+        }
+        Integer n = in.sweep().ranks();
+        if (n == null || n < 2) {
+            return new DeferredCalibration(info, null, n == null ? "N (the GPU count) is unknown"
+                    : "a single rank has no communication to model");
+        }
+        if (multiDomain(hw)) {
+            return new DeferredCalibration(info, DeferredCalibration.TWO_TIER, String.format(Locale.ROOT,
+                    "awaiting the two-tier fit: %d GPUs in %d domains of %s over %s + %s", n, hw.domains(),
+                    hw.domainSize() == null ? "?" : hw.domainSize(), hw.intra(), hw.inter()));
+        }
+        String icName = tierInterconnect(hw);
+        if (icName == null) {
+            return new DeferredCalibration(info, null, "the interconnect is not stated");
+        }
+        Optional<Interconnect> ic = facts.interconnect(icName);
+        if (ic.isEmpty()) {
+            return new DeferredCalibration(info, null, "interconnect " + icName
+                    + " is not in hardware/interconnects.json (known: " + String.join(", ", facts.vocabulary()) + ")");
+        }
+        Topology topo = options.topology() == null ? facts.topologyOf(ic.get())
+                : facts.topology(options.topology()).orElseThrow(() -> new IllegalArgumentException(
+                        "unknown topology " + options.topology() + " (known: " + facts.topologyNames() + ")"));
+        FitPoints points = FitPoints.from(in.sweep(), n);
+        if (points.size() < 2) {
+            return new DeferredCalibration(info, null, "fewer than 2 usable points (" + points.size() + ")");
+        }
+        Identifiability ident = Identifiability.of(points.timeUs(), points.busBwGBps());
+        if (!ident.alpha() && !ident.beta()) {
+            return new DeferredCalibration(info, null, String.format(Locale.ROOT,
+                    "the data determine neither alpha nor beta (T ratio %.2f, busbw ratio %.2f)",
+                    ident.timeRatio(), ident.busBwRatio()));
+        }
+        return calibrate(in, info, hw, n, ic.get(), topo, points, ident);
+    }
+
+    private SingleTierCalibration calibrate(CalibrationInput in, DatasetInfo info, Hardware hw, int n,
+                                            Interconnect ic, Topology topo, FitPoints points,
+                                            Identifiability ident) {
+        Double betaPhys = ic.betaPhysGBps();
+        SeedUtilisation seed = SeedUtilisation.of(points, betaPhys, topo.inNetworkUr());
+        String flag = ident.beta() && seed.aboveLineRate()
+                ? Optional.ofNullable(ic.inNetworkReduction()).orElse(ABOVE_PEAK) : null;
+        Optional<ChipProfile> chip = facts.chipFor(hw.gpuModel());
+        SingleTierModel pipeline = new SingleTierModel(in.sweep().collective(), n, topo.hopsPerStep(),
+                LatencyRule.PIPELINE);
+        SingleTierModel stepSum = new SingleTierModel(in.sweep().collective(), n, topo.hopsPerStep(),
+                LatencyRule.STEP_SUM);
+
+        List<String> marks = new ArrayList<>();
+        List<String> notes = new ArrayList<>(points.notes());
+        // What ℓ_link is when it is not fitted: the user's value, or 0 where the data cannot see α at all.
+        Choice latency = options.linkLatencyUs() != null || !ident.alpha() ? Choice.FIXED : Choice.FITTED;
+        double fixedLatency = options.linkLatencyUs() != null ? options.linkLatencyUs() : 0.0;
+        if (options.linkLatencyUs() != null) {
+            marks.add(String.format(Locale.ROOT, "l_link fixed by the user at %.4g us", options.linkLatencyUs()));
+        } else if (!ident.alpha()) {
+            marks.add(String.format(Locale.ROOT, "alpha not calibrated: bandwidth-only data (busbw at the smallest"
+                    + " size is %.0f%% of the peak); l_link taken as 0", 100 * ident.busBwRatio()));
+        }
+        // For latency-only data β is a stand-in, never a calibrated value.
+        BetaChoice betaChoice = BetaChoice.SEED;
+        double standIn = 0;
+        if (!ident.beta()) {
+            betaChoice = BetaChoice.FIXED;
+            standIn = betaPhys != null ? facts.naiveUr() * betaPhys : seed.busBwPeakGBps();
+            marks.add(String.format(Locale.ROOT, "beta not calibrated: latency-only data (T grows %.2fx over the"
+                    + " sweep); stand-in beta_eff = %.4g GB/s (%s)", ident.timeRatio(), standIn,
+                    betaPhys != null ? facts.naiveUr() + " x beta_phys" : "the peak busbw, no beta_phys known"));
+        }
+
+        List<SingleTierEstimator> estimators = new ArrayList<>();
+        Map<String, String> unavailable = new LinkedHashMap<>();
+        if (chip.isPresent()) {
+            estimators.add(new SingleTierEstimator(METHOD_A, "method A: alpha = (N-1) x alpha_step of the "
+                    + chip.get().chip() + " profile; beta " + betaText(betaChoice), stepSum, Choice.FIXED,
+                    chip.get().alphaStepUs(), betaChoice, standIn, betaPhys, topo.inNetworkUr()));
+        } else {
+            unavailable.put(METHOD_A, "no profile for " + (hw.gpuModel() == null ? "an unnamed GPU" : hw.gpuModel()));
+        }
+        estimators.add(new SingleTierEstimator(METHOD_B, "method B: alpha = 2(N-1) x hops x l_link, l_link "
+                + latencyText(latency) + "; beta " + betaText(betaChoice), pipeline, latency, fixedLatency,
+                betaChoice, standIn, betaPhys, topo.inNetworkUr()));
+        if (ident.beta()) {
+            estimators.add(new SingleTierEstimator(METHOD_B_FITTED_BETA, "method B with beta_eff fitted jointly"
+                    + " with alpha (least squares on relative error), l_link " + latencyText(latency), pipeline,
+                    latency, fixedLatency, BetaChoice.FITTED, 0, betaPhys, topo.inNetworkUr()));
+            if (betaPhys != null) {
+                estimators.add(new SingleTierEstimator(NAIVE, "naive: beta_eff = " + facts.naiveUr()
+                        + " x beta_phys, alpha by method B with l_link " + latencyText(latency), pipeline, latency,
+                        fixedLatency, BetaChoice.FIXED, facts.naiveUr() * betaPhys, betaPhys, topo.inNetworkUr()));
+            } else {
+                unavailable.put(NAIVE, ic.name() + " has no fixed beta_phys");
+            }
+        } else {
+            unavailable.put(METHOD_B_FITTED_BETA, "latency-only data: beta cannot be fitted");
+            unavailable.put(NAIVE, "latency-only data: the naive beta is method B's stand-in");
+        }
+
+        if (flag != null) {
+            notes.add(String.format(Locale.ROOT, "%s: busbw at the largest size (%.2f GB/s) exceeds beta_phys"
+                    + " (%.4g GB/s): in-network reduction, which the alpha-beta ring model cannot represent; %s",
+                    flag, seed.busBwPeakGBps(), betaPhys, seed.capped()
+                            ? String.format(Locale.ROOT, "u_r %.2f used instead of %.3f", seed.ur(), seed.measuredUr())
+                            : "u_r above 1 kept as measured"));
+        }
+        if (in.forcedAlgo() != null) {
+            notes.add("the run forced NCCL_ALGO=" + in.forcedAlgo() + (in.forcedAlgo().equalsIgnoreCase("ring")
+                    ? ": the ring model describes it" : ": the ring model describes Ring, not this algorithm"));
+        }
+
+        List<Fit> fits = new ArrayList<>();
+        for (SingleTierEstimator e : estimators) {
+            fits.add(Fitter.fit(e, points, marks));
+        }
+        boolean anyLoo = fits.stream().anyMatch(f -> f.leaveOneOut() != null);
+        Fit best = fits.stream()
+                .filter(f -> !anyLoo || f.leaveOneOut() != null)
+                .min(Comparator.comparingDouble(f -> (anyLoo ? f.leaveOneOut() : f.inSample()).overallPct()
+                        .orElse(Double.POSITIVE_INFINITY)))
+                .orElseThrow();
+        return new SingleTierCalibration(info, ic.name(), topo.name(), topo.hopsPerStep(),
+                chip.map(ChipProfile::chip).orElse(null), seed, flag, points.placement(), points.timeDerived(),
+                ident, fits, unavailable, best.name(), anyLoo ? "leave-one-out" : "in-sample", notes);
+    }
+
+    /** More than one NVLink domain with more than one GPU each: two tiers. */
+    static boolean multiDomain(Hardware hw) {
+        return hw.domains() != null && hw.domains() > 1 && (hw.domainSize() == null || hw.domainSize() > 1);
+    }
+
+    /** The one interconnect of a single-tier run: the network when each domain holds one GPU. */
+    private static String tierInterconnect(Hardware hw) {
+        boolean oneGpuPerDomain = hw.domains() != null && hw.domains() > 1 && hw.domainSize() != null
+                && hw.domainSize() == 1;
+        if (oneGpuPerDomain && hw.inter() != null) {
+            return hw.inter();
+        }
+        return hw.intra() != null ? hw.intra() : hw.inter();
+    }
+
+    private static String latencyText(Choice c) {
+        return c == Choice.FITTED ? "fitted" : "fixed";
+    }
+
+    private static String betaText(BetaChoice b) {
+        return b == BetaChoice.SEED ? "the seed's: beta_phys x u_r, u_r = BusBW_peak / beta_phys"
+                : "a stand-in (not calibrated)";
+    }
+}

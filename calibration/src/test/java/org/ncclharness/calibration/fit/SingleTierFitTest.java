@@ -1,0 +1,94 @@
+package org.ncclharness.calibration.fit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.ncclharness.calibration.fit.SingleTierEstimator.BetaChoice;
+import org.ncclharness.calibration.fit.SingleTierEstimator.Choice;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.model.LatencyRule;
+import org.ncclharness.calibration.model.SingleTierModel;
+
+class SingleTierFitTest {
+
+    private static final double ALPHA_US = 60.0;
+    private static final double BETA_GBPS = 400.0;
+    private static final double BETA_PHYS = 450.0;
+    private static final long MAX = 256L << 20;
+
+    private final Hardware hw = SyntheticSweeps.singleNode("NVIDIA H100", 8, "NVLink4");
+    private final Sweep sweep = SyntheticSweeps.ring(Collective.ALL_REDUCE, hw, ALPHA_US, BETA_GBPS, 1024, MAX);
+    private final SingleTierModel model = new SingleTierModel(Collective.ALL_REDUCE, 8, 2, LatencyRule.PIPELINE);
+
+    @Test
+    void jointFitRecoversAlphaAndBetaWithinOnePercentFromRoundedTimes() {
+        FitPoints p = FitPoints.from(sweep, 8);
+        SingleTierEstimator e = new SingleTierEstimator("B+beta", "", model, Choice.FITTED, 0, BetaChoice.FITTED,
+                0, BETA_PHYS, null);
+        Fit fit = Fitter.fit(e, p, List.of());
+        assertThat(model.alphaUs(fit.theta())).isCloseTo(ALPHA_US, within(0.01 * ALPHA_US));
+        assertThat(fit.theta()[1]).isCloseTo(BETA_GBPS, within(0.01 * BETA_GBPS));
+        assertThat(fit.leaveOneOut()).isNotNull();
+        assertThat(fit.inSample().overallPct().getAsDouble()).isLessThan(0.5);
+    }
+
+    @Test
+    void theSeedUtilisationIsBiasedExactlyAsTheFormulaPredicts() {
+        FitPoints p = FitPoints.from(sweep, 8);
+        SeedUtilisation seed = SeedUtilisation.of(p, BETA_PHYS, null);
+        double f = Collective.ALL_REDUCE.busFactor(8);
+        double expected = SeedUtilisation.expectedBias(ALPHA_US, BETA_GBPS, f, MAX, BETA_PHYS);
+        // busbw is printed with two decimals: that is all the difference allowed.
+        assertThat(seed.measuredUr()).isCloseTo(expected, within(0.005 / BETA_PHYS));
+        // and the bias is real: at 256 MiB α costs about 5 % of the time.
+        assertThat(seed.measuredUr()).isLessThan(0.96 * BETA_GBPS / BETA_PHYS);
+        assertThat(seed.aboveLineRate()).isFalse();
+    }
+
+    @Test
+    void methodBFitsLinkLatencyOnRelativeError() {
+        FitPoints p = FitPoints.from(sweep, 8);
+        SingleTierEstimator e = new SingleTierEstimator("B", "", model, Choice.FITTED, 0, BetaChoice.FIXED,
+                BETA_GBPS, BETA_PHYS, null);
+        Fit fit = Fitter.fit(e, p, List.of());
+        assertThat(model.alphaUs(fit.theta())).isCloseTo(ALPHA_US, within(0.01 * ALPHA_US));
+        assertThat(fit.freeParameters()).containsExactly("linkLatencyUs");
+    }
+
+    @Test
+    void busBwOnlySweepsDeriveTheirTimesAndSaySo() {
+        Sweep b = SyntheticSweeps.busBwOnly(sweep);
+        FitPoints p = FitPoints.from(b, 8);
+        assertThat(p.timeDerived()).isTrue();
+        assertThat(p.placement().label()).isEqualTo("in-place");
+        assertThat(p.notes()).anyMatch(s -> s.contains("derived from busbw"))
+                .anyMatch(s -> s.contains("in-place half"));
+        // The largest size: busbw printed to 0.01 GB/s of about 380, so the derived time is within 0.01 %.
+        double t = ALPHA_US + Collective.ALL_REDUCE.busFactor(8) * MAX / (BETA_GBPS * 1e3);
+        assertThat(p.timeUs()[p.largest()]).isCloseTo(t, within(1e-4 * t));
+    }
+
+    @Test
+    void leaveOneOutNeedsThreeKPlusThreePoints() {
+        Sweep small = SyntheticSweeps.ring(Collective.ALL_REDUCE, hw, ALPHA_US, BETA_GBPS, 1 << 20, 128L << 20);
+        FitPoints p = FitPoints.from(small, 8);
+        assertThat(p.size()).isEqualTo(8);
+        SingleTierEstimator e = new SingleTierEstimator("B+beta", "", model, Choice.FITTED, 0, BetaChoice.FITTED,
+                0, BETA_PHYS, null);
+        Fit fit = Fitter.fit(e, p, List.of());
+        assertThat(fit.leaveOneOut()).isNull();
+        assertThat(fit.leaveOneOutNote()).contains("at least 9 points").contains("has 8");
+    }
+
+    @Test
+    void fitsAreDeterministic() {
+        FitPoints p = FitPoints.from(sweep, 8);
+        SingleTierEstimator e = new SingleTierEstimator("B+beta", "", model, Choice.FITTED, 0, BetaChoice.FITTED,
+                0, BETA_PHYS, null);
+        assertThat(Fitter.fit(e, p, List.of()).theta()).containsExactly(Fitter.fit(e, p, List.of()).theta());
+    }
+}
