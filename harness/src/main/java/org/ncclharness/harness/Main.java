@@ -3,6 +3,8 @@ package org.ncclharness.harness;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.harness.bench.BenchCommand;
+import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.convert.ConvertCommand;
 import org.ncclharness.harness.datasets.DatasetsCommand;
 import picocli.CommandLine;
@@ -18,6 +20,8 @@ import picocli.CommandLine.Command;
             CommandLine.HelpCommand.class,
             DatasetsCommand.class,
             ConvertCommand.class,
+            CalibrateCommand.class,
+            BenchCommand.class,
         })
 public final class Main implements Runnable {
 

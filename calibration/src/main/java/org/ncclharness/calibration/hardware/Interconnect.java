@@ -14,8 +14,4 @@ package org.ncclharness.calibration.hardware;
  */
 public record Interconnect(String name, Double betaPhysGBps, String topology, String inNetworkReduction,
                            String source, String note) {
-
-    public boolean hasBetaPhys() {
-        return betaPhysGBps != null;
-    }
 }

@@ -1,5 +1,7 @@
 package org.ncclharness.calibration.report;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,13 +40,18 @@ public record SingleTierCalibration(DatasetInfo dataset, String interconnect, St
 
     public SingleTierCalibration {
         fits = List.copyOf(fits);
-        unavailable = Map.copyOf(unavailable);
+        unavailable = Collections.unmodifiableMap(new LinkedHashMap<>(unavailable));
         notes = List.copyOf(notes);
     }
 
     @Override
     public String kind() {
         return KIND;
+    }
+
+    public SingleTierCalibration withNotes(List<String> n) {
+        return new SingleTierCalibration(dataset, interconnect, topology, hops, chipProfile, seed, inNetworkFlag,
+                placement, timeDerived, identifiability, fits, unavailable, best, bestBasis, n);
     }
 
     public Optional<Fit> fit(String name) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.commons.math3.exception.MathIllegalStateException;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Fitter;
@@ -63,7 +64,7 @@ public final class SingleTierCalibrator {
         if (multiDomain(hw)) {
             return new DeferredCalibration(info, DeferredCalibration.TWO_TIER, String.format(Locale.ROOT,
                     "awaiting the two-tier fit: %d GPUs in %d domains of %s over %s + %s", n, hw.domains(),
-                    hw.domainSize() == null ? "?" : hw.domainSize(), hw.intra(), hw.inter()));
+                    hw.domainSize() == null ? "?" : hw.domainSize(), stated(hw.intra()), stated(hw.inter())));
         }
         String icName = tierInterconnect(hw);
         if (icName == null) {
@@ -81,13 +82,27 @@ public final class SingleTierCalibrator {
         if (points.size() < 2) {
             return new DeferredCalibration(info, null, "fewer than 2 usable points (" + points.size() + ")");
         }
-        Identifiability ident = Identifiability.of(points.timeUs(), points.busBwGBps());
+        Identifiability fromData = Identifiability.of(points.timeUs(), points.busBwGBps());
+        Identifiability ident = fromData.declared(in.flags());
         if (!ident.alpha() && !ident.beta()) {
             return new DeferredCalibration(info, null, String.format(Locale.ROOT,
                     "the data determine neither alpha nor beta (T ratio %.2f, busbw ratio %.2f)",
                     ident.timeRatio(), ident.busBwRatio()));
         }
-        return calibrate(in, info, hw, n, ic.get(), topo, points, ident);
+        SingleTierCalibration c;
+        try {
+            c = calibrate(in, info, hw, n, ic.get(), topo, points, ident);
+        } catch (MathIllegalStateException e) {
+            // Degenerate data (all times equal, a single size repeated) can stall the optimiser: say so.
+            return new DeferredCalibration(info, null, "the least-squares fit did not converge: " + e.getMessage());
+        }
+        if (ident.overridden(fromData)) {
+            List<String> notes = new ArrayList<>(c.notes());
+            notes.add("the " + ident.basis() + " decides what is calibrated; the data alone would say "
+                    + fromData.label());
+            return c.withNotes(notes);
+        }
+        return c;
     }
 
     private SingleTierCalibration calibrate(CalibrationInput in, DatasetInfo info, Hardware hw, int n,
@@ -105,14 +120,16 @@ public final class SingleTierCalibrator {
 
         List<String> marks = new ArrayList<>();
         List<String> notes = new ArrayList<>(points.notes());
+        notes.addAll(in.sweep().notes());
         // What ℓ_link is when it is not fitted: the user's value, or 0 where the data cannot see α at all.
         Choice latency = options.linkLatencyUs() != null || !ident.alpha() ? Choice.FIXED : Choice.FITTED;
         double fixedLatency = options.linkLatencyUs() != null ? options.linkLatencyUs() : 0.0;
         if (options.linkLatencyUs() != null) {
             marks.add(String.format(Locale.ROOT, "l_link fixed by the user at %.4g us", options.linkLatencyUs()));
         } else if (!ident.alpha()) {
-            marks.add(String.format(Locale.ROOT, "alpha not calibrated: bandwidth-only data (busbw at the smallest"
-                    + " size is %.0f%% of the peak); l_link taken as 0", 100 * ident.busBwRatio()));
+            marks.add(String.format(Locale.ROOT, "alpha not calibrated: bandwidth-only data (%s; busbw at the"
+                    + " smallest size is %.0f%% of the peak); l_link taken as 0", ident.basis(),
+                    100 * ident.busBwRatio()));
         }
         // For latency-only data β is a stand-in, never a calibrated value.
         BetaChoice betaChoice = BetaChoice.SEED;
@@ -120,8 +137,8 @@ public final class SingleTierCalibrator {
         if (!ident.beta()) {
             betaChoice = BetaChoice.FIXED;
             standIn = betaPhys != null ? facts.naiveUr() * betaPhys : seed.busBwPeakGBps();
-            marks.add(String.format(Locale.ROOT, "beta not calibrated: latency-only data (T grows %.2fx over the"
-                    + " sweep); stand-in beta_eff = %.4g GB/s (%s)", ident.timeRatio(), standIn,
+            marks.add(String.format(Locale.ROOT, "beta not calibrated: latency-only data (%s; T grows %.2fx over"
+                    + " the sweep); stand-in beta_eff = %.4g GB/s (%s)", ident.basis(), ident.timeRatio(), standIn,
                     betaPhys != null ? facts.naiveUr() + " x beta_phys" : "the peak busbw, no beta_phys known"));
         }
 
@@ -169,19 +186,33 @@ public final class SingleTierCalibrator {
         for (SingleTierEstimator e : estimators) {
             fits.add(Fitter.fit(e, points, marks));
         }
+        return finish(in, info, ic, topo, chip, seed, flag, points, ident, fits, unavailable, notes);
+    }
+
+    private SingleTierCalibration finish(CalibrationInput in, DatasetInfo info, Interconnect ic, Topology topo,
+                                         Optional<ChipProfile> chip, SeedUtilisation seed, String flag,
+                                         FitPoints points, Identifiability ident, List<Fit> fits,
+                                         Map<String, String> unavailable, List<String> notes) {
         boolean anyLoo = fits.stream().anyMatch(f -> f.leaveOneOut() != null);
         Fit best = fits.stream()
                 .filter(f -> !anyLoo || f.leaveOneOut() != null)
                 .min(Comparator.comparingDouble(f -> (anyLoo ? f.leaveOneOut() : f.inSample()).overallPct()
                         .orElse(Double.POSITIVE_INFINITY)))
                 .orElseThrow();
+        // The catalog derives the times of busbw-only tables before they reach us; its flags say so.
+        boolean derived = points.timeDerived() || in.flags().contains("time-derived")
+                || in.flags().contains("busbw-only");
         return new SingleTierCalibration(info, ic.name(), topo.name(), topo.hopsPerStep(),
-                chip.map(ChipProfile::chip).orElse(null), seed, flag, points.placement(), points.timeDerived(),
+                chip.map(ChipProfile::chip).orElse(null), seed, flag, points.placement(), derived,
                 ident, fits, unavailable, best.name(), anyLoo ? "leave-one-out" : "in-sample", notes);
     }
 
+    private static String stated(String interconnect) {
+        return interconnect == null ? "(not stated)" : interconnect;
+    }
+
     /** More than one NVLink domain with more than one GPU each: two tiers. */
-    static boolean multiDomain(Hardware hw) {
+    public static boolean multiDomain(Hardware hw) {
         return hw.domains() != null && hw.domains() > 1 && (hw.domainSize() == null || hw.domainSize() > 1);
     }
 

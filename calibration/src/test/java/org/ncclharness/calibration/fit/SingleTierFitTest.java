@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.DoubleRange;
+import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 import org.ncclharness.calibration.fit.SingleTierEstimator.BetaChoice;
 import org.ncclharness.calibration.fit.SingleTierEstimator.Choice;
@@ -82,6 +86,26 @@ class SingleTierFitTest {
         Fit fit = Fitter.fit(e, p, List.of());
         assertThat(fit.leaveOneOut()).isNull();
         assertThat(fit.leaveOneOutNote()).contains("at least 9 points").contains("has 8");
+    }
+
+    @Property(tries = 40)
+    void anyRingRecoversItsAlphaAndBetaAndTheSeedShowsItsPredictedBias(
+            @ForAll @DoubleRange(min = 5, max = 200) double alpha,
+            @ForAll @DoubleRange(min = 5, max = 900) double beta,
+            @ForAll @IntRange(min = 2, max = 72) int ranks) {
+        Hardware h = SyntheticSweeps.singleNode("GPU", ranks, "NVLink5");
+        long max = 1L << 30;
+        FitPoints p = FitPoints.from(SyntheticSweeps.ring(Collective.ALL_REDUCE, h, alpha, beta, 1024, max), ranks);
+        SingleTierModel m = new SingleTierModel(Collective.ALL_REDUCE, ranks, 2, LatencyRule.PIPELINE);
+        SingleTierEstimator e = new SingleTierEstimator("B+beta", "", m, Choice.FITTED, 0, BetaChoice.FITTED, 0,
+                900.0, null);
+        double[] theta = e.estimate(p);
+        assertThat(m.alphaUs(theta)).isCloseTo(alpha, within(0.01 * alpha));
+        assertThat(theta[1]).isCloseTo(beta, within(0.01 * beta));
+        double f = Collective.ALL_REDUCE.busFactor(ranks);
+        double expected = SeedUtilisation.expectedBias(alpha, beta, f, max, 900.0);
+        // busbw is printed to 0.01 GB/s: the seed's u_r can differ from the formula by that much and no more.
+        assertThat(SeedUtilisation.of(p, 900.0, null).measuredUr()).isCloseTo(expected, within(0.0051 / 900.0));
     }
 
     @Test

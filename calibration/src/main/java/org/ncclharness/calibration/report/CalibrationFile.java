@@ -1,0 +1,164 @@
+package org.ncclharness.calibration.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.model.CostModels;
+
+/**
+ * A calibration report read back ({@code predict --calibration FILE}, {@code check --calibration FILE}): per
+ * dataset its models, each rebuilt from its form, configuration and parameters so it predicts exactly what the
+ * calibration fitted.
+ *
+ * @param file     the file as the user named it
+ * @param datasets the entries, in file order
+ */
+public record CalibrationFile(String file, List<Entry> datasets) {
+
+    /**
+     * One dataset of the report.
+     *
+     * @param kind    {@code single-tier}, {@code deferred}, ...
+     * @param ranks   N, null when unknown
+     * @param models  the calibrated models (none for a deferred entry)
+     * @param best    the best model's name, null when there are no models
+     * @param reason  why a deferred entry was not calibrated, else null
+     */
+    public record Entry(String id, String kind, Integer ranks, Integer nodes, String interconnect,
+                        List<CalibratedModel> models, String best, String reason) {
+
+        public Optional<CalibratedModel> model(String name) {
+            return models.stream().filter(m -> m.name().equals(name)).findFirst();
+        }
+
+        /** The best model (lowest leave-one-out RMSPE), empty for an entry with no models. */
+        public Optional<CalibratedModel> bestModel() {
+            return best == null ? Optional.empty() : model(best);
+        }
+    }
+
+    /**
+     * One model rebuilt.
+     *
+     * @param theta parameters in {@link CostModel#parameterNames()} order
+     * @param inSampleRmspePct overall in-sample RMSPE, null when there were no points
+     * @param leaveOneOutRmspePct overall leave-one-out RMSPE, null when not scored
+     */
+    public record CalibratedModel(String name, CostModel model, double[] theta, Double inSampleRmspePct,
+                                  Double leaveOneOutRmspePct) {
+
+        public CalibratedModel {
+            theta = theta.clone();
+        }
+
+        @Override
+        public double[] theta() {
+            return theta.clone();
+        }
+
+        public double timeUs(double bytes) {
+            return model.timeUs(bytes, theta);
+        }
+    }
+
+    public static CalibrationFile read(Path path) {
+        String file = path.toString();
+        String text;
+        try {
+            text = Files.readString(path);
+        } catch (NoSuchFileException e) {
+            throw new InputException(file, 0, "no such file");
+        } catch (IOException e) {
+            throw new InputException(file, 0, "cannot read: " + e.getMessage());
+        }
+        return parse(file, text);
+    }
+
+    public static CalibrationFile parse(String file, String text) {
+        JsonNode root;
+        try {
+            root = CalibrationJson.MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new InputException(file, e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
+                    "not valid JSON: " + e.getOriginalMessage());
+        }
+        if (root == null || !CalibrationReport.SCHEMA.equals(root.path("schema").asText())) {
+            throw new InputException(file, 1, "not a calibration report: expected \"schema\": \""
+                    + CalibrationReport.SCHEMA + "\" (write one with: harness.jar calibrate --json FILE)");
+        }
+        List<Entry> out = new ArrayList<>();
+        for (JsonNode d : root.path("datasets")) {
+            out.add(entry(file, d));
+        }
+        return new CalibrationFile(file, List.copyOf(out));
+    }
+
+    private static Entry entry(String file, JsonNode d) {
+        String id = text(d, "id");
+        List<CalibratedModel> models = new ArrayList<>();
+        for (JsonNode m : d.path("models")) {
+            models.add(model(file, id, m));
+        }
+        return new Entry(id, text(d, "kind"), integer(d, "ranks"), integer(d, "nodes"),
+                text(d.path("interconnect"), "name"), List.copyOf(models), text(d, "best"), text(d, "reason"));
+    }
+
+    private static CalibratedModel model(String file, String id, JsonNode m) {
+        String name = text(m, "name");
+        try {
+            Map<String, Object> config = CalibrationJson.MAPPER.convertValue(m.path("configuration"),
+                    new TypeReference<Map<String, Object>>() { });
+            CostModel model = CostModels.rebuild(text(m, "form"), config);
+            List<String> names = model.parameterNames();
+            double[] theta = new double[names.size()];
+            for (int i = 0; i < theta.length; i++) {
+                JsonNode v = m.path("parameters").get(names.get(i));
+                if (v == null || !v.isNumber()) {
+                    throw new IllegalArgumentException("parameter " + names.get(i) + " is missing");
+                }
+                theta[i] = v.asDouble();
+            }
+            JsonNode r = m.path("rmspe");
+            return new CalibratedModel(name, model, theta, number(r.path("inSample"), "overallPct"),
+                    number(r.path("leaveOneOut"), "overallPct"));
+        } catch (IllegalArgumentException | ClassCastException | NullPointerException e) {
+            throw new InputException(file, 0, "dataset " + id + ", model " + name + ": " + e.getMessage());
+        }
+    }
+
+    /** The entry with this id; an unknown id lists the known ones. */
+    public Entry dataset(String id) {
+        return datasets.stream().filter(e -> e.id().equals(id)).findFirst().orElseThrow(() ->
+                new InputException(file, 0, "no dataset " + id + " in this calibration; it has: " + ids()));
+    }
+
+    public String ids() {
+        return datasets.stream().map(Entry::id).collect(Collectors.joining(", "));
+    }
+
+    private static String text(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || v.isNull() ? null : v.asText();
+    }
+
+    private static Integer integer(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || !v.isNumber() ? null : v.asInt();
+    }
+
+    private static Double number(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || !v.isNumber() ? null : v.asDouble();
+    }
+}

@@ -1,0 +1,72 @@
+package org.ncclharness.calibration.hardware;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class HardwareFactsTest {
+
+    private final HardwareFacts facts = HardwareFacts.bundled();
+
+    @Test
+    void theVocabularyOfTheIssueIsComplete() {
+        assertThat(facts.vocabulary()).contains("NVLink2", "NVLink3", "NVLink4", "NVLink5", "PCIe3", "PCIe4",
+                "PCIe5", "IB-HDR", "IB-NDR", "IB-XDR", "RoCE-100G", "RoCE-200G", "RoCE-400G", "EFA", "Slingshot11",
+                "TCP", "InfinityFabric");
+    }
+
+    @Test
+    void theSpecFiguresAreTheDataFiguresAndEveryFigureNamesItsSource() {
+        assertThat(beta("NVLink5")).isEqualTo(900.0);
+        assertThat(beta("NVLink4")).isEqualTo(450.0);
+        assertThat(beta("NVLink3")).isEqualTo(300.0);
+        assertThat(beta("PCIe4")).isEqualTo(31.5);
+        assertThat(beta("IB-NDR")).isEqualTo(50.0);
+        assertThat(beta("RoCE-400G")).isEqualTo(50.0);
+        for (String name : facts.vocabulary()) {
+            Interconnect ic = facts.interconnect(name).orElseThrow();
+            assertThat(ic.source()).as(name).isNotBlank();
+            assertThat(facts.topologyOf(ic)).as(name).isNotNull();
+        }
+    }
+
+    @Test
+    void tcpHasNoFixedFigureAndSaysSo() {
+        Interconnect tcp = facts.interconnect("TCP").orElseThrow();
+        assertThat(tcp.betaPhysGBps()).isNull();
+        assertThat(tcp.note()).contains("no fixed figure");
+    }
+
+    @Test
+    void anNvSwitchStepIsTwoHopsAndADirectLinkOne() {
+        assertThat(facts.topologyOf(facts.interconnect("NVLink4").orElseThrow()).hopsPerStep()).isEqualTo(2);
+        assertThat(facts.topologyOf(facts.interconnect("PCIe4").orElseThrow()).hopsPerStep()).isEqualTo(1);
+        assertThat(facts.topologyOf(facts.interconnect("NVLink3-Bridge").orElseThrow()).hopsPerStep()).isEqualTo(1);
+        assertThat(facts.topology("NVSwitch").orElseThrow().inNetworkUr()).isEqualTo(0.92);
+    }
+
+    @Test
+    void methodAUsesTheH200ProfileAndNoOtherChipHasOne() {
+        ChipProfile h200 = facts.chipFor("NVIDIA H200 (ND H200 v5)").orElseThrow();
+        assertThat(h200.alphaStepUs()).isEqualTo(8.5);
+        assertThat(h200.alphaUs(8)).isCloseTo(59.5, within(1e-12));
+        assertThat(facts.chipFor("NVIDIA H100 80GB HBM3")).isEmpty();
+        assertThat(facts.chipFor(null)).isEmpty();
+    }
+
+    @Test
+    void componentsThatDoNotAddUpAreRejected() {
+        ChipProfile bad = new ChipProfile("X", List.of("X"), 8.5, Map.of("c_c2c", 1.0, "c_ddr_r", 1.0,
+                "c_ddr_w", 1.0, "c_noc", 1.0, "c_d2d", 1.0), "test");
+        assertThatThrownBy(() -> new HardwareFacts(List.of(), List.of(), List.of(bad), 0.95))
+                .hasMessageContaining("add up to 7.0");
+    }
+
+    private double beta(String name) {
+        return facts.interconnect(name).orElseThrow().betaPhysGBps();
+    }
+}

@@ -1,0 +1,151 @@
+package org.ncclharness.calibration.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.ncclharness.calibration.datasets.Dataset;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.fit.Fit;
+import org.ncclharness.calibration.fit.SeedUtilisation;
+import org.ncclharness.calibration.fit.SyntheticSweeps;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.measure.RunInfo;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.model.SingleTierModel;
+
+class SingleTierCalibratorTest {
+
+    private static final Hardware H200 = SyntheticSweeps.singleNode("NVIDIA H200", 8, "NVLink4");
+    private final SingleTierCalibrator calibrator = new SingleTierCalibrator(HardwareFacts.bundled(),
+            CalibrationOptions.defaults());
+
+    private SingleTierCalibration single(Sweep s, List<String> flags) {
+        CalibrationEntry e = calibrator.calibrate(new CalibrationInput("synthetic", s, null, flags));
+        assertThat(e).isInstanceOf(SingleTierCalibration.class);
+        return (SingleTierCalibration) e;
+    }
+
+    @Test
+    void recoversKnownAlphaAndBetaAndReportsEveryModel() {
+        double alpha = 40;
+        double beta = 380;
+        long max = 512L << 20;
+        SingleTierCalibration c = single(SyntheticSweeps.ring(Collective.ALL_REDUCE, H200, alpha, beta, 1024, max),
+                List.of());
+        Fit joint = c.fit(SingleTierCalibrator.METHOD_B_FITTED_BETA).orElseThrow();
+        assertThat(alphaOf(joint)).isCloseTo(alpha, within(0.01 * alpha));
+        assertThat(joint.theta()[1]).isCloseTo(beta, within(0.01 * beta));
+        // The seed's u_r carries the bias the formula predicts, to the busbw's printed precision.
+        double f = Collective.ALL_REDUCE.busFactor(8);
+        assertThat(c.seed().ur()).isCloseTo(SeedUtilisation.expectedBias(alpha, beta, f, max, 450), within(1e-4));
+        assertThat(c.fits()).extracting(Fit::name).containsExactly("A", "B", "B+beta", "naive");
+        // Method A: the H200 profile's 59.5 µs, whatever the data say.
+        assertThat(alphaOf(c.fit("A").orElseThrow())).isCloseTo(59.5, within(1e-9));
+        assertThat(c.inNetworkFlag()).isNull();
+        assertThat(c.best()).isEqualTo("B+beta");
+        assertThat(c.bestBasis()).isEqualTo("leave-one-out");
+    }
+
+    @Test
+    void aUserFixedLinkLatencyGivesTheKnownAnswer() {
+        SingleTierCalibrator fixed = new SingleTierCalibrator(HardwareFacts.bundled(),
+                new CalibrationOptions(0.936, null));
+        Sweep s = SyntheticSweeps.ring(Collective.ALL_REDUCE, H200, 26.208, 400, 1024, 1L << 30);
+        SingleTierCalibration c = (SingleTierCalibration) fixed.calibrate(CalibrationInput.of("h200", s));
+        Fit b = c.fit("B").orElseThrow();
+        assertThat(alphaOf(b)).isCloseTo(26.2, within(0.05));
+        assertThat(b.freeParameters()).containsExactly("uR");
+    }
+
+    @Test
+    void busBandwidthAboveThePhysicalPeakIsFlaggedFromTheDataAndCapped() {
+        // 480 GB/s effective on NVLink4 (450 GB/s): only in-network reduction does that.
+        SingleTierCalibration c = single(SyntheticSweeps.ring(Collective.ALL_REDUCE, H200, 30, 485, 1024,
+                8L << 30), List.of());
+        assertThat(c.inNetworkFlag()).isEqualTo("NVLS");
+        assertThat(c.seed().ur()).isEqualTo(0.92);
+        assertThat(c.seed().measuredUr()).isGreaterThan(1.0);
+        assertThat(c.notes()).anyMatch(n -> n.startsWith("NVLS:"));
+    }
+
+    @Test
+    void multiDomainRunsAwaitTheTwoTierFit() {
+        Hardware twoNodes = new Hardware("NVIDIA H100", 16, 2, 8, 2, "NVLink4", "IB-NDR");
+        CalibrationEntry e = calibrator.calibrate(CalibrationInput.of("x",
+                SyntheticSweeps.ring(Collective.ALL_REDUCE, twoNodes, 50, 100, 1024, 1L << 30)));
+        assertThat(e).isInstanceOf(DeferredCalibration.class);
+        assertThat(((DeferredCalibration) e).awaiting()).isEqualTo(DeferredCalibration.TWO_TIER);
+    }
+
+    @Test
+    void oneGpuPerNodeIsASingleTierOverTheNetwork() {
+        Hardware tcp = new Hardware("NVIDIA L40S", 2, 2, 1, 2, null, "TCP");
+        SingleTierCalibration c = single(SyntheticSweeps.ring(Collective.ALL_REDUCE, tcp, 60, 8, 1024, 1L << 28),
+                List.of());
+        assertThat(c.interconnect()).isEqualTo("TCP");
+        assertThat(c.seed().ur()).isNull();
+        assertThat(c.unavailable()).containsKey("naive");
+    }
+
+    @Test
+    void latencyOnlyDataCalibrateAlphaOnly() {
+        SingleTierCalibration c = single(SyntheticSweeps.ring(Collective.ALL_REDUCE, H200, 15, 400, 8, 4096),
+                List.of());
+        assertThat(c.identifiability().label()).isEqualTo("alpha-only");
+        assertThat(c.fit("B+beta")).isEmpty();
+        assertThat(alphaOf(c.fit("B").orElseThrow())).isCloseTo(15, within(0.2));
+        assertThat(c.fit("B").orElseThrow().marks()).anyMatch(m -> m.startsWith("beta not calibrated"));
+    }
+
+    @Test
+    void bandwidthOnlyDataCalibrateBetaOnlyAndAMetadataDeclarationDecides() {
+        Sweep s = SyntheticSweeps.ring(Collective.ALL_REDUCE, H200, 200, 400, 128L << 20, 8L << 30);
+        SingleTierCalibration fromData = single(s, List.of());
+        assertThat(fromData.identifiability().label()).isEqualTo("alpha+beta");
+        SingleTierCalibration declared = single(s, List.of("bandwidth-only"));
+        assertThat(declared.identifiability().label()).isEqualTo("beta-only");
+        assertThat(declared.fit("B+beta").orElseThrow().theta()[0]).isZero();
+        assertThat(declared.notes()).anyMatch(n -> n.contains("metadata flag bandwidth-only decides"));
+    }
+
+    @Test
+    void mixedConfigurationsAreNotFitted() {
+        CalibrationEntry e = calibrator.calibrate(new CalibrationInput("x",
+                SyntheticSweeps.ring(Collective.ALL_REDUCE, H200, 20, 400, 1024, 1L << 30), null,
+                List.of("mixed-configurations")));
+        assertThat(e).isInstanceOf(DeferredCalibration.class);
+        assertThat(((DeferredCalibration) e).awaiting()).isNull();
+    }
+
+    @Test
+    void theNvlsFlagFiresOnTheHopperNvlsDatasetsAndNotOnTheA100OnesWithMetadataStrippedToTheConfiguration() {
+        for (String id : List.of("h200_allreduce_8gpu_azure_ndv5", "h100_allreduce_8gpu_azure_ndv5",
+                "h100_allreduce_8gpu_1node_aws_p5_batch")) {
+            assertThat(flagOfStripped(id)).as(id).isEqualTo("NVLS");
+        }
+        for (String id : List.of("a100_allreduce_8gpu_azure_ndv4", "a100_allreduce_8gpu_oci_bmgpu48",
+                "a100_allreduce_8gpu_1node_azureml_ndv4_jzazure")) {
+            assertThat(flagOfStripped(id)).as(id).isNull();
+        }
+    }
+
+    /** The dataset's rows with nothing but GPU model, N and interconnect: no flags, no notes, no algo. */
+    private String flagOfStripped(String id) {
+        Dataset d = DatasetCatalog.bundled().get(id);
+        Sweep full = d.sweep();
+        Hardware hw = new Hardware(null, full.hardware().ranks(), 1, full.hardware().ranks(), 1,
+                full.hardware().intra(), null);
+        Sweep bare = new Sweep(Provenance.stored(id), full.collective(), RunInfo.unknown(), hw, List.of(),
+                full.rows(), List.of());
+        return single(bare, List.of()).inNetworkFlag();
+    }
+
+    private static double alphaOf(Fit f) {
+        return ((SingleTierModel) f.model()).alphaUs(f.theta());
+    }
+}

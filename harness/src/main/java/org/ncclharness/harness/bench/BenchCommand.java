@@ -1,0 +1,15 @@
+package org.ncclharness.harness.bench;
+
+import picocli.CommandLine.Command;
+
+/** {@code bench}: the speed targets, measured by running the real code paths (never by timed unit tests). */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Benchmarks of the harness's own code paths; their output goes into the README.",
+        subcommands = {CalibrateBench.class})
+public final class BenchCommand implements Runnable {
+
+    @Override
+    public void run() {
+        picocli.CommandLine.usage(this, System.out);
+    }
+}

@@ -1,0 +1,106 @@
+package org.ncclharness.harness.calibrate;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.io.OutputFile;
+import org.ncclharness.calibration.report.CalibrationEntry;
+import org.ncclharness.calibration.report.CalibrationInput;
+import org.ncclharness.calibration.report.CalibrationJson;
+import org.ncclharness.calibration.report.CalibrationOptions;
+import org.ncclharness.calibration.report.CalibrationReport;
+import org.ncclharness.calibration.report.CalibrationTable;
+import org.ncclharness.calibration.report.SingleTierCalibrator;
+import org.ncclharness.harness.ExitCode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code calibrate [FILE...]}: fits the α-β model of SPEC §3 to every bundled dataset, or to the files given. */
+@Command(name = "calibrate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Fit the single-tier alpha-beta model T(M) = alpha + f*M/beta_eff to nccl-tests"
+                + " measurements and say how wrong each way of choosing alpha and beta is (SPEC section 3).",
+            "Without FILE: every bundled dataset. Multi-domain runs are listed as awaiting the two-tier fit, never"
+                + " fitted with one tier.",
+            "FILE: an nccl-tests or rccl-tests log (any generation), the project CSV or a sweep JSON; what the file does not"
+                + " say comes from --gpus, --nodes, --interconnect."})
+public final class CalibrateCommand implements Callable<Integer> {
+
+    @Parameters(arity = "0..*", paramLabel = "FILE", description = "logs, CSVs or sweep JSONs; - reads stdin (default: the bundled datasets)")
+    List<Path> files = new ArrayList<>();
+
+    @Option(names = "--gpus", paramLabel = "N", description = "GPU (rank) count, for files without '# Using devices'")
+    Integer gpus;
+
+    @Option(names = "--nodes", paramLabel = "N", description = "node count, for files that do not show it")
+    Integer nodes;
+
+    @Option(names = "--interconnect", paramLabel = "NAME",
+            description = "the interconnect the files ran over: NVLink2..5, PCIe3..5, IB-HDR/NDR/XDR,"
+                    + " RoCE-100G/200G/400G, EFA, Slingshot11, TCP, InfinityFabric (hardware/interconnects.json)")
+    String interconnect;
+
+    @Option(names = "--topology", paramLabel = "NAME",
+            description = "override the interconnect's topology: NVSwitch, direct, PCIe, switched-network")
+    String topology;
+
+    @Option(names = "--link-latency", paramLabel = "TIME", converter = LatencyConverter.class,
+            description = "fix l_link for method B instead of fitting it, e.g. 0.936us")
+    Double linkLatencyUs;
+
+    @Option(names = "--json", paramLabel = "OUT", description = "also write the report as JSON (schema "
+            + CalibrationReport.SCHEMA + ")")
+    Path json;
+
+    @Option(names = "--force", description = "overwrite an existing --json file")
+    boolean force;
+
+    @Override
+    public Integer call() {
+        if (json != null) {
+            OutputFile.checkWritable(json, force);
+        }
+        HardwareFacts facts = HardwareFacts.bundled();
+        if (topology != null && facts.topology(topology).isEmpty()) {
+            throw new InputException("--topology", 0, "unknown topology " + topology + "; known: "
+                    + String.join(", ", facts.topologyNames()));
+        }
+        if (linkLatencyUs != null && !(linkLatencyUs >= 0)) {
+            throw new InputException("--link-latency", 0, "must be zero or positive");
+        }
+        CalibrationReport report = run(facts, inputs(facts), new CalibrationOptions(linkLatencyUs, topology));
+        PrintWriter out = new PrintWriter(System.out, true);
+        CalibrationTable.write(out, report);
+        if (json != null) {
+            OutputFile.write(json, force, o -> CalibrationJson.write(report, o));
+            out.println("# report written to " + json);
+        }
+        return ExitCode.OK;
+    }
+
+    private List<CalibrationInput> inputs(HardwareFacts facts) {
+        if (files.isEmpty()) {
+            return CalibrationInputs.bundled();
+        }
+        return CalibrationInputs.files(files, new CalibrationInputs.Flags(gpus, nodes, interconnect), facts);
+    }
+
+    /** Calibrates every input; the benchmark calls this too, so it measures exactly what the command does. */
+    public static CalibrationReport run(HardwareFacts facts, List<CalibrationInput> inputs, CalibrationOptions o) {
+        SingleTierCalibrator calibrator = new SingleTierCalibrator(facts, o);
+        List<CalibrationEntry> entries = new ArrayList<>();
+        for (CalibrationInput in : inputs) {
+            entries.add(calibrator.calibrate(in));
+        }
+        return new CalibrationReport(entries);
+    }
+
+    /** The bundled datasets, as {@code calibrate} with no argument reads them. */
+    public static List<CalibrationInput> bundledInputs() {
+        return CalibrationInputs.bundled();
+    }
+}

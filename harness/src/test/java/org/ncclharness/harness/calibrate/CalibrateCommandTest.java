@@ -1,0 +1,186 @@
+package org.ncclharness.harness.calibrate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.ncclharness.calibration.io.NcclTestsTableWriter;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Device;
+import org.ncclharness.calibration.measure.Half;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.measure.RunInfo;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.model.SingleTierModel;
+import org.ncclharness.calibration.report.CalibrationFile;
+import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.Main;
+
+class CalibrateCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream oldOut;
+    private PrintStream oldErr;
+
+    @BeforeEach
+    void capture() {
+        oldOut = System.out;
+        oldErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restore() {
+        System.setOut(oldOut);
+        System.setErr(oldErr);
+    }
+
+    private int run(String... args) {
+        return Main.execute(args);
+    }
+
+    private String stdout() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String stderr() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void withoutArgumentsEveryBundledDatasetIsCalibratedOrListed() {
+        assertThat(run("calibrate")).isEqualTo(ExitCode.OK);
+        String text = stdout();
+        assertThat(text).contains("# awaiting the two-tier fit")
+                .containsPattern("(?m)^h200_allreduce_8gpu_azure_ndv5 .* NVLink4 .* NVLS ")
+                .containsPattern("(?m)^#   h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk +awaiting the two-tier");
+        assertThat(text).doesNotContainPattern("(?m)^a100_allreduce_8gpu_oci_bmgpu48 .* NVLS ");
+    }
+
+    @Test
+    void aLogWithAFixedLinkLatencyGivesTheKnownAlphaInTheJsonReport() throws IOException {
+        Path log = log("h200.txt", 8, "NVIDIA H200", 26.208, 400, true);
+        Path json = dir.resolve("cal.json");
+        assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink4", "--link-latency", "0.936us",
+                "--json", json.toString())).isEqualTo(ExitCode.OK);
+        CalibrationFile.CalibratedModel b = CalibrationFile.read(json).dataset(log.toString()).model("B")
+                .orElseThrow();
+        assertThat(b.theta()[0]).isEqualTo(0.936);
+        assertThat(((SingleTierModel) b.model()).alphaUs(b.theta())).isCloseTo(26.2, within(0.01));
+        assertThat(stdout()).contains("report written to " + json);
+    }
+
+    @Test
+    void aMissingInterconnectIsNamedWithTheFile() throws IOException {
+        Path log = log("x.txt", 8, "NVIDIA H100", 30, 400, true);
+        assertThat(run("calibrate", log.toString())).isEqualTo(ExitCode.USAGE);
+        assertThat(stderr().strip()).isEqualTo(log + ": the file does not name its interconnect; pass"
+                + " --interconnect NAME");
+    }
+
+    @Test
+    void aMissingGpuCountIsNamedAndTheFlagSuppliesIt() throws IOException {
+        Path log = log("nodevices.txt", 8, "NVIDIA H100", 30, 400, false);
+        assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink4")).isEqualTo(ExitCode.USAGE);
+        assertThat(stderr()).contains(log + ": the file does not say how many GPUs ran").contains("--gpus N");
+        assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink4", "--gpus", "8"))
+                .isEqualTo(ExitCode.OK);
+        assertThat(stdout()).contains(log.toString());
+    }
+
+    @Test
+    void anUnknownInterconnectListsTheVocabulary() throws IOException {
+        Path log = log("x.txt", 8, "NVIDIA H100", 30, 400, true);
+        assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink9")).isEqualTo(ExitCode.USAGE);
+        assertThat(stderr()).contains("unknown interconnect NVLink9").contains("NVLink4, NVLink4-Bridge");
+    }
+
+    @Test
+    void aBadRowNamesItsLineAndNothingIsWritten() throws IOException {
+        Path log = log("bad.txt", 8, "NVIDIA H100", 30, 400, true);
+        List<String> lines = new ArrayList<>(Files.readAllLines(log));
+        int bad = -1;
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).trim().startsWith("1048576 ")) {
+                lines.set(i, lines.get(i).replaceFirst("float", "float   sum  -1  12x.5"));
+                bad = i + 1;
+            }
+        }
+        Files.write(log, lines);
+        Path json = dir.resolve("never.json");
+        assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink4", "--json", json.toString()))
+                .isEqualTo(ExitCode.USAGE);
+        assertThat(stderr()).startsWith(log + ":" + bad + ": ");
+        assertThat(stderr().strip().lines()).hasSize(1);
+        assertThat(json).doesNotExist();
+        assertThat(Files.list(dir).map(p -> p.getFileName().toString())).containsExactly("bad.txt");
+    }
+
+    @Test
+    void anExistingReportIsNeverOverwrittenWithoutForce() throws IOException {
+        Path log = log("x.txt", 8, "NVIDIA H100", 30, 400, true);
+        Path json = dir.resolve("cal.json");
+        Files.writeString(json, "keep me");
+        assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink4", "--json", json.toString()))
+                .isEqualTo(ExitCode.USAGE);
+        assertThat(Files.readString(json)).isEqualTo("keep me");
+        assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink4", "--json", json.toString(),
+                "--force")).isEqualTo(ExitCode.OK);
+        assertThat(Files.readString(json)).contains("nccl-harness/calibration/1");
+    }
+
+    @Test
+    void aBadLatencyIsAUsageError() throws IOException {
+        Path log = log("x.txt", 8, "NVIDIA H100", 30, 400, true);
+        assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink4", "--link-latency", "0.9"))
+                .isEqualTo(ExitCode.USAGE);
+        assertThat(stderr()).contains("'0.9' is not a latency");
+    }
+
+    /** An nccl-tests 2.19.6 log of T = α + f·M/β, 1 KiB to 1 GiB, as our own table writer prints it. */
+    private Path log(String name, int ranks, String gpu, double alphaUs, double betaGBps, boolean devices)
+            throws IOException {
+        Collective c = Collective.ALL_REDUCE;
+        double f = c.busFactor(ranks);
+        List<Measurement> rows = new ArrayList<>();
+        for (long m = 1024; m <= 1L << 30; m *= 2) {
+            double t = alphaUs + f * m / (betaGBps * 1e3);
+            double alg = m / (t * 1e3);
+            Half h = new Half(Double.parseDouble(String.format(Locale.ROOT, "%.2f", t)), alg, alg * f, 0.0);
+            rows.add(new Measurement(m, m / 4, "float", "sum", -1, h, h));
+        }
+        List<Device> devs = new ArrayList<>();
+        if (devices) {
+            for (int r = 0; r < ranks; r++) {
+                devs.add(new Device(r, 0, 4242, "node01", r, String.format("0000:%02x:00", r + 16), gpu));
+            }
+        }
+        Sweep s = new Sweep(Provenance.stored(name), c, RunInfo.unknown(), Hardware.unknown(), devs, rows, List.of());
+        StringWriter sw = new StringWriter();
+        NcclTestsTableWriter.write(new PrintWriter(sw), s, List.of("# Collective test starting: all_reduce_perf"));
+        Path p = dir.resolve(name);
+        Files.writeString(p, sw.toString());
+        return p;
+    }
+}
