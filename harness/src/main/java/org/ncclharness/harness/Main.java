@@ -3,6 +3,7 @@ package org.ncclharness.harness;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.harness.accuracy.AccuracyCommand;
 import org.ncclharness.harness.bench.BenchCommand;
 import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.convert.ConvertCommand;
@@ -22,6 +23,7 @@ import picocli.CommandLine.Command;
             ConvertCommand.class,
             CalibrateCommand.class,
             BenchCommand.class,
+            AccuracyCommand.class,
         })
 public final class Main implements Runnable {
 

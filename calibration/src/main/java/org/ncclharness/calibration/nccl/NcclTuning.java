@@ -66,7 +66,14 @@ public record NcclTuning(String version, List<String> appliesTo, String notes, S
     public record Selection(NcclTuning tuning, String note) {
     }
 
+    private static final Map<String, NcclTuning> LOADED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The constants of one file, read once. */
     static NcclTuning load(String file) {
+        return LOADED.computeIfAbsent(file, NcclTuning::read);
+    }
+
+    private static NcclTuning read(String file) {
         String path = "/nccl/tuning-" + file + ".json";
         ObjectMapper mapper = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
         try (InputStream in = NcclTuning.class.getResourceAsStream(path)) {

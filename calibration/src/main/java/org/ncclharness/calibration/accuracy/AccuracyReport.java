@@ -1,0 +1,162 @@
+package org.ncclharness.calibration.accuracy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.ncclharness.calibration.accuracy.Candidates.Candidate;
+import org.ncclharness.calibration.accuracy.HeldOut.Score;
+import org.ncclharness.calibration.datasets.Dataset;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.fit.Estimator;
+import org.ncclharness.calibration.fit.Fit;
+import org.ncclharness.calibration.fit.FitPoints;
+import org.ncclharness.calibration.fit.Fitter;
+import org.ncclharness.calibration.fit.SingleTierEstimator;
+import org.ncclharness.calibration.fit.SingleTierEstimator.BetaChoice;
+import org.ncclharness.calibration.fit.SingleTierEstimator.Choice;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.model.LatencyRule;
+import org.ncclharness.calibration.model.SingleTierModel;
+import org.ncclharness.calibration.nccl.NcclBaseline;
+import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
+import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
+
+/**
+ * The accuracy of every model on every bundled dataset with times: in-sample and leave-one-out RMSPE, and the
+ * held-out protocols of {@link HeldOut}. Deterministic: the same datasets give the same digits.
+ *
+ * @param datasets   one entry per dataset scored, catalog order
+ * @param skipped    datasets with no usable times, with the reason
+ * @param crossScale one entry per joint group and model
+ */
+public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped, List<CrossScale> crossScale) {
+
+    /** A dataset left out of the report. */
+    public record Skipped(String id, String reason) {
+    }
+
+    /** One dataset: its configuration and one {@link ModelScores} per model. */
+    public record DatasetScores(String id, int ranks, int points, List<ModelScores> models) {
+        public Optional<ModelScores> model(String name) {
+            return models.stream().filter(m -> m.model().equals(name)).findFirst();
+        }
+    }
+
+    /**
+     * One model on one dataset: the fit on all points (null with a reason when the model does not apply), the
+     * held-out scores, and for the envelope its switch points.
+     */
+    public record ModelScores(String model, Fit fit, String reason, Score interleaved, Score extrapolation,
+                              List<ProtocolEnvelopeModel.SwitchPoint> switchPoints) {
+        public boolean applies() {
+            return fit != null;
+        }
+    }
+
+    /** One cross-scale score: a model fitted on {@code fittedOn}, predicting {@code predicted}. */
+    public record CrossScale(String group, String model, String fittedOn, int fittedRanks, String predicted,
+                             int predictedRanks, Score score) {
+    }
+
+    public static final String CROSS_ALPHA_BETA = "alpha-beta";
+
+    public static AccuracyReport bundled() {
+        return of(DatasetCatalog.bundled(), HardwareFacts.bundled());
+    }
+
+    public static AccuracyReport of(DatasetCatalog catalog, HardwareFacts facts) {
+        List<DatasetScores> scored = new ArrayList<>();
+        List<Skipped> skipped = new ArrayList<>();
+        for (Dataset d : catalog.all()) {
+            Optional<String> why = unusable(d);
+            if (why.isPresent()) {
+                skipped.add(new Skipped(d.id(), why.get()));
+                continue;
+            }
+            int n = d.sweep().hardware().ranks();
+            FitPoints points = FitPoints.from(d.sweep(), n);
+            List<ModelScores> models = new ArrayList<>();
+            for (Candidate c : Candidates.forDataset(d, points, facts)) {
+                models.add(score(c, points));
+            }
+            scored.add(new DatasetScores(d.id(), n, points.size(), models));
+        }
+        return new AccuracyReport(scored, skipped, crossScale(catalog));
+    }
+
+    private static Optional<String> unusable(Dataset d) {
+        if (d.metadata().hasFlag("mixed-configurations")) {
+            return Optional.of("rows from several configurations (mixed-configurations)");
+        }
+        Integer n = d.sweep().hardware().ranks();
+        if (n == null || n < 2) {
+            return Optional.of("N unknown");
+        }
+        if (FitPoints.from(d.sweep(), n).size() < 2) {
+            return Optional.of("fewer than 2 points with a time or busbw");
+        }
+        return Optional.empty();
+    }
+
+    private static ModelScores score(Candidate c, FitPoints points) {
+        if (c.estimator() == null) {
+            return new ModelScores(c.model(), null, c.reason(), null, null, List.of());
+        }
+        Estimator e = c.estimator();
+        Fit fit = Fitter.fit(e, points, List.of());
+        List<ProtocolEnvelopeModel.SwitchPoint> sw = fit.model() instanceof ProtocolEnvelopeModel m
+                ? m.switchPoints(fit.theta()) : List.of();
+        return new ModelScores(c.model(), fit, null, HeldOut.interleaved(e, points), HeldOut.extrapolation(e, points),
+                sw);
+    }
+
+    private static List<CrossScale> crossScale(DatasetCatalog catalog) {
+        List<CrossScale> out = new ArrayList<>();
+        for (JsonNode g : groups()) {
+            List<Dataset> members = new ArrayList<>();
+            g.get("datasets").forEach(id -> catalog.find(id.asText()).ifPresent(members::add));
+            if (members.size() < 2) {
+                continue;
+            }
+            Dataset from = members.get(members.size() - 2);
+            Dataset to = members.get(members.size() - 1);
+            int nFrom = from.sweep().hardware().ranks();
+            int nTo = to.sweep().hardware().ranks();
+            FitPoints fitOn = FitPoints.from(from.sweep(), nFrom);
+            FitPoints predict = FitPoints.from(to.sweep(), nTo);
+            String name = g.get("name").asText();
+            // Per-hop parameters carry over; hops are the same on both sides, so one hop per step is used.
+            SingleTierModel ab = new SingleTierModel(from.collective(), nFrom, 1, LatencyRule.PIPELINE);
+            Estimator alphaBeta = new SingleTierEstimator(CROSS_ALPHA_BETA, "alpha-beta, l_link and beta fitted", ab,
+                    Choice.FITTED, 0, BetaChoice.FITTED, 0, null, null);
+            out.add(new CrossScale(name, CROSS_ALPHA_BETA, from.id(), nFrom, to.id(), nTo,
+                    HeldOut.crossScale(alphaBeta, fitOn, m -> ((SingleTierModel) m).withRanks(nTo), predict)));
+            Estimator env = new ProtocolEnvelopeEstimator(Candidates.ENVELOPE, "",
+                    new ProtocolEnvelopeModel(from.collective(), nFrom, 1));
+            out.add(new CrossScale(name, Candidates.ENVELOPE, from.id(), nFrom, to.id(), nTo,
+                    HeldOut.crossScale(env, fitOn, m -> ((ProtocolEnvelopeModel) m).withRanks(nTo), predict)));
+            NcclBaseline nccl = NcclBaseline.of(to.collective(), to.sweep().hardware(), to.metadata().ncclVersion(),
+                    to.metadata().nicsPerHost(), to.metadata().nicGbps());
+            Score ns = nccl.model().<Score>map(m -> HeldOut.crossScale(new FixedEstimator(Candidates.NCCL, "", m),
+                    fitOn, x -> m, predict)).orElse(Score.none(String.join("; ", nccl.notes())));
+            out.add(new CrossScale(name, Candidates.NCCL, "(not fitted)", nTo, to.id(), nTo, ns));
+        }
+        return out;
+    }
+
+    private static JsonNode groups() {
+        try (InputStream in = AccuracyReport.class.getResourceAsStream("/accuracy/cross-scale.json")) {
+            if (in == null) {
+                throw new IOException("/accuracy/cross-scale.json is missing from the classpath");
+            }
+            return new ObjectMapper().readTree(in).get("groups");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
