@@ -8,6 +8,7 @@ import org.ncclharness.harness.bench.BenchCommand;
 import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.convert.ConvertCommand;
 import org.ncclharness.harness.datasets.DatasetsCommand;
+import org.ncclharness.harness.predict.PredictCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -24,6 +25,7 @@ import picocli.CommandLine.Command;
             CalibrateCommand.class,
             BenchCommand.class,
             AccuracyCommand.class,
+            PredictCommand.class,
         })
 public final class Main implements Runnable {
 

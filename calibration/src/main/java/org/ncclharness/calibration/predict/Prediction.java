@@ -1,0 +1,116 @@
+package org.ncclharness.calibration.predict;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.model.RingSteps;
+import org.ncclharness.calibration.model.RingTree;
+import org.ncclharness.calibration.model.SingleTierModel;
+import org.ncclharness.calibration.nccl.NcclTunerModel;
+import org.ncclharness.calibration.nccl.NcclTunerModel.Algorithm;
+import org.ncclharness.calibration.nccl.NcclTunerModel.Candidate;
+import org.ncclharness.calibration.protocol.Protocol;
+import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
+
+/**
+ * One predicted time, split into its latency and bandwidth terms, with the algorithm and protocol the model
+ * chose and what the other algorithm would take.
+ *
+ * @param bytes       the size (nccl-tests {@code size} column)
+ * @param timeUs      predicted time
+ * @param latencyUs   the latency term (α of the chosen algorithm/protocol)
+ * @param bandwidthUs the bandwidth term (time − latency)
+ * @param algorithm   {@code Ring}, or NCCL's choice
+ * @param protocol    the protocol chosen, empty where the model has one bandwidth for all
+ * @param alternative the other algorithm, empty where the model cannot say
+ */
+public record Prediction(double bytes, double timeUs, double latencyUs, double bandwidthUs, String algorithm,
+                         Optional<String> protocol, Optional<Alternative> alternative) {
+
+    /**
+     * The algorithm not chosen.
+     *
+     * @param algorithm      its name
+     * @param timeUs         what it would take
+     * @param crossoverBytes where the two algorithms take equally long, empty when one always wins
+     * @param basis          how it was computed
+     */
+    public record Alternative(String algorithm, double timeUs, OptionalDouble crossoverBytes, String basis) {
+    }
+
+    /** NCCL's Ring/Tree crossover is searched over 1 B .. 2^40 B. */
+    private static final int SCAN_POWERS = 40;
+
+    public static Prediction of(PredictionModel pm, double bytes) {
+        double t = pm.timeUs(bytes);
+        double[] theta = pm.theta();
+        if (pm.model() instanceof SingleTierModel s) {
+            double alpha = s.alphaUs(theta);
+            return new Prediction(bytes, t, alpha, t - alpha, "Ring", Optional.empty(),
+                    tree(s.collective(), s.ranks(), alpha, theta[1], bytes));
+        }
+        if (pm.model() instanceof ProtocolEnvelopeModel e) {
+            Protocol p = e.chosen(bytes, theta);
+            double alpha = e.alphaUs(p, theta);
+            double bw = ProtocolEnvelopeModel.efficiency(p, theta) * theta[3];
+            return new Prediction(bytes, t, alpha, t - alpha, "Ring", Optional.of(p.label()),
+                    tree(e.collective(), e.ranks(), alpha, bw, bytes));
+        }
+        if (pm.model() instanceof NcclTunerModel n) {
+            NcclTunerModel.Choice c = n.choose(bytes);
+            return new Prediction(bytes, t, c.latencyUs(), t - c.latencyUs(), c.algorithm().label(),
+                    Optional.of(c.protocol().label()), otherAlgorithm(n, c, bytes));
+        }
+        return new Prediction(bytes, t, Double.NaN, Double.NaN, pm.model().form(), Optional.empty(), Optional.empty());
+    }
+
+    /**
+     * Tree in SPEC §3's ideal form with the ring's own per-step latency and bandwidth (root links as fast as the
+     * ring's, binary tree): AllReduce only.
+     */
+    private static Optional<Alternative> tree(Collective c, int ranks, double alphaUs, double betaGBps, double bytes) {
+        if (c != Collective.ALL_REDUCE) {
+            return Optional.empty();
+        }
+        RingTree rt = new RingTree(ranks, 2, betaGBps, betaGBps, alphaUs / RingSteps.of(c, ranks));
+        return Optional.of(new Alternative("Tree", rt.treeUs(bytes), rt.crossoverBytes(),
+                "T_tree = 2D/B_root + 2h*L, binary tree (h = " + rt.treeDepth() + "), B_root = B and L = alpha/(2(N-1))"
+                        + " of this ring"));
+    }
+
+    private static Optional<Alternative> otherAlgorithm(NcclTunerModel n, NcclTunerModel.Choice chosen, double bytes) {
+        Algorithm other = chosen.algorithm() == Algorithm.RING ? Algorithm.TREE : Algorithm.RING;
+        Optional<Candidate> best = fastest(n, other, bytes);
+        return best.map(c -> new Alternative(other.label() + "/" + c.protocol().label(), n.time(c, bytes),
+                treeRingCrossover(n), "NCCL's tuner tables, fastest protocol of " + other.label()));
+    }
+
+    private static Optional<Candidate> fastest(NcclTunerModel n, Algorithm a, double bytes) {
+        return n.candidates().stream().filter(c -> c.algorithm() == a)
+                .min((x, y) -> Double.compare(n.time(x, bytes), n.time(y, bytes)));
+    }
+
+    /**
+     * Where NCCL's best Tree and best Ring change places, scanning powers of two up to 1 TiB (the tree correction
+     * factors make the curves irregular, so there is no closed form): the first crossing, empty when none.
+     */
+    private static OptionalDouble treeRingCrossover(NcclTunerModel n) {
+        int k = SCAN_POWERS + 1;
+        double[] bytes = new double[k];
+        double[] ring = new double[k];
+        double[] tree = new double[k];
+        for (int i = 0; i < k; i++) {
+            bytes[i] = Math.pow(2, i);
+            Optional<Candidate> r = fastest(n, Algorithm.RING, bytes[i]);
+            Optional<Candidate> t = fastest(n, Algorithm.TREE, bytes[i]);
+            if (r.isEmpty() || t.isEmpty()) {
+                return OptionalDouble.empty();
+            }
+            ring[i] = n.time(r.get(), bytes[i]);
+            tree[i] = n.time(t.get(), bytes[i]);
+        }
+        List<Double> x = RingTree.measuredCrossovers(bytes, ring, tree);
+        return x.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(x.get(0));
+    }
+}
