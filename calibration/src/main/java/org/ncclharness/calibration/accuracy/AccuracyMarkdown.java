@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.commons.math3.stat.descriptive.rank.Median;
@@ -60,8 +61,8 @@ public final class AccuracyMarkdown {
             List<Score> cross = r.crossScale().stream().filter(c -> c.model().equals(model)).map(CrossScale::score)
                     .filter(Score::scored).toList();
             sb.append("| ").append(model).append(" | ")
-                    .append(median(ms, m -> m.fit().inSample())).append(" | ")
-                    .append(median(ms, m -> m.fit().leaveOneOut())).append(" | ")
+                    .append(medianCell(ms.stream().map(m -> m.inSample().overallPct()).toList())).append(" | ")
+                    .append(medianCell(ms.stream().map(ModelScores::leaveOneOutPct).toList())).append(" | ")
                     .append(target(median(scores(ms, ModelScores::interleaved)), scores(ms, ModelScores::interleaved).size(),
                             INTERLEAVED_TARGET)).append(" | ")
                     .append(target(median(scores(ms, ModelScores::extrapolation)),
@@ -80,9 +81,9 @@ public final class AccuracyMarkdown {
         return ms.stream().map(f).filter(s -> s != null && s.scored()).toList();
     }
 
-    private static String median(List<ModelScores> ms, Function<ModelScores, Rmspe> f) {
-        double[] v = ms.stream().map(f).filter(x -> x != null && x.overallPct().isPresent())
-                .mapToDouble(x -> x.overallPct().getAsDouble()).toArray();
+    private static String medianCell(List<OptionalDouble> values) {
+        double[] v = values.stream().filter(OptionalDouble::isPresent).mapToDouble(OptionalDouble::getAsDouble)
+                .toArray();
         return v.length == 0 ? "-" : String.format(Locale.ROOT, "%.1f %% (%d)", new Median().evaluate(v), v.length);
     }
 
@@ -105,10 +106,10 @@ public final class AccuracyMarkdown {
         for (DatasetScores d : r.datasets()) {
             ModelScores b = d.model(Candidates.METHOD_B).orElseThrow();
             ModelScores e = d.model(Candidates.ENVELOPE).orElseThrow();
-            if (b.applies() && e.applies() && b.fit().leaveOneOut() != null && e.fit().leaveOneOut() != null) {
+            if (b.leaveOneOutPct().isPresent() && e.leaveOneOutPct().isPresent()) {
                 both++;
-                double bp = b.fit().leaveOneOut().overallPct().getAsDouble();
-                double ep = e.fit().leaveOneOut().overallPct().getAsDouble();
+                double bp = b.leaveOneOutPct().getAsDouble();
+                double ep = e.leaveOneOutPct().getAsDouble();
                 if (ep >= bp) {
                     lose.add(String.format(Locale.ROOT, "`%s` (%.1f %% against %.1f %%)", d.id(), ep, bp));
                 }
@@ -123,7 +124,9 @@ public final class AccuracyMarkdown {
         sb.append("## Cross-scale\n\n| group | model | fitted on | predicted | RMSPE |\n|---|---|---|---|---|\n");
         for (CrossScale c : r.crossScale()) {
             sb.append(String.format(Locale.ROOT, "| %s | %s | %s | `%s` (N = %d) | %s |%n", c.group(), c.model(),
-                    c.fittedOn().startsWith("(") ? c.fittedOn() : "`" + c.fittedOn() + "` (N = " + c.fittedRanks() + ")",
+                    c.fittedOn().startsWith("(") ? c.fittedOn() : c.fittedOn().contains(" + ")
+                            ? "`" + c.fittedOn().replace(" + ", "` + `") + "` (jointly, largest N = " + c.fittedRanks() + ")"
+                            : "`" + c.fittedOn() + "` (N = " + c.fittedRanks() + ")",
                     c.predicted(), c.predictedRanks(), cell(c.score())));
         }
         sb.append('\n');
@@ -142,9 +145,11 @@ public final class AccuracyMarkdown {
                 notApplicable.computeIfAbsent(m.reason(), k -> new ArrayList<>()).add(d.id());
                 continue;
             }
-            Rmspe loo = m.fit().leaveOneOut();
+            Rmspe loo = m.leaveOneOut();
+            String looCell = m.leaveOneOutPct().isPresent()
+                    ? String.format(Locale.ROOT, "%.1f", m.leaveOneOutPct().getAsDouble()) : "not scored";
             sb.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %s | %s | %s | %s | %s | %s | %s |", d.id(),
-                    d.ranks(), d.points(), pct(m.fit().inSample()), loo == null ? "not scored" : pct(loo),
+                    d.ranks(), d.points(), pct(m.inSample()), looCell,
                     band(loo, SizeBand.SMALL), band(loo, SizeBand.MEDIUM), band(loo, SizeBand.LARGE),
                     cell(m.interleaved()), cell(m.extrapolation())));
             if (env) {

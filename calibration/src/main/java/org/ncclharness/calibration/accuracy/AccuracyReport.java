@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import org.ncclharness.calibration.accuracy.Candidates.Candidate;
 import org.ncclharness.calibration.accuracy.HeldOut.Score;
 import org.ncclharness.calibration.datasets.Dataset;
@@ -15,6 +16,7 @@ import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.FitPoints;
+import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.fit.Fitter;
 import org.ncclharness.calibration.fit.SingleTierEstimator;
 import org.ncclharness.calibration.fit.SingleTierEstimator.BetaChoice;
@@ -25,6 +27,9 @@ import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.nccl.NcclBaseline;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
+import org.ncclharness.calibration.report.CalibrationInput;
+import org.ncclharness.calibration.report.TwoTierCalibrator;
+import org.ncclharness.calibration.twotier.TwoTierFit;
 
 /**
  * The accuracy of every model on every bundled dataset with times: in-sample and leave-one-out RMSPE, and the
@@ -48,13 +53,19 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
     }
 
     /**
-     * One model on one dataset: the fit on all points (null with a reason when the model does not apply), the
-     * held-out scores, and for the envelope its switch points.
+     * One model on one dataset: RMSPE of the fit on all points (null with a reason when the model does not apply),
+     * leave-one-out (per band where the fit reports bands, else overall only; empty with a note when not scored),
+     * the held-out scores, and for the envelope its switch points.
      */
-    public record ModelScores(String model, Fit fit, String reason, Score interleaved, Score extrapolation,
+    public record ModelScores(String model, Rmspe inSample, Rmspe leaveOneOut, OptionalDouble leaveOneOutPct,
+                              String leaveOneOutNote, String reason, Score interleaved, Score extrapolation,
                               List<ProtocolEnvelopeModel.SwitchPoint> switchPoints) {
         public boolean applies() {
-            return fit != null;
+            return inSample != null;
+        }
+
+        static ModelScores none(String model, String reason) {
+            return new ModelScores(model, null, null, OptionalDouble.empty(), null, reason, null, null, List.of());
         }
     }
 
@@ -72,6 +83,8 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
     public static AccuracyReport of(DatasetCatalog catalog, HardwareFacts facts) {
         List<DatasetScores> scored = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
+        List<CalibrationInput> inputs = catalog.all().stream().map(AccuracyReport::input).toList();
+        TwoTierScores twoTier = new TwoTierScores(new TwoTierCalibrator(facts), inputs);
         for (Dataset d : catalog.all()) {
             Optional<String> why = unusable(d);
             if (why.isPresent()) {
@@ -84,9 +97,11 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
             for (Candidate c : Candidates.forDataset(d, points, facts)) {
                 models.add(score(c, points));
             }
+            models.add(d.metadata().multiDomain() ? twoTier(twoTier, input(d), points)
+                    : ModelScores.none(Candidates.TWO_TIER, "single domain: no second tier"));
             scored.add(new DatasetScores(d.id(), n, points.size(), models));
         }
-        return new AccuracyReport(scored, skipped, crossScale(catalog));
+        return new AccuracyReport(scored, skipped, crossScale(catalog, twoTier));
     }
 
     private static Optional<String> unusable(Dataset d) {
@@ -103,19 +118,37 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         return Optional.empty();
     }
 
+    static CalibrationInput input(Dataset d) {
+        return new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags());
+    }
+
     private static ModelScores score(Candidate c, FitPoints points) {
         if (c.estimator() == null) {
-            return new ModelScores(c.model(), null, c.reason(), null, null, List.of());
+            return ModelScores.none(c.model(), c.reason());
         }
         Estimator e = c.estimator();
         Fit fit = Fitter.fit(e, points, List.of());
         List<ProtocolEnvelopeModel.SwitchPoint> sw = fit.model() instanceof ProtocolEnvelopeModel m
                 ? m.switchPoints(fit.theta()) : List.of();
-        return new ModelScores(c.model(), fit, null, HeldOut.interleaved(e, points), HeldOut.extrapolation(e, points),
-                sw);
+        OptionalDouble loo = fit.leaveOneOut() == null ? OptionalDouble.empty() : fit.leaveOneOut().overallPct();
+        return new ModelScores(c.model(), fit.inSample(), fit.leaveOneOut(), loo, fit.leaveOneOutNote(), null,
+                HeldOut.interleaved(e, points), HeldOut.extrapolation(e, points), sw);
     }
 
-    private static List<CrossScale> crossScale(DatasetCatalog catalog) {
+    /** The two-tier fit's better form; leave-one-out overall only (the two-tier fit reports no bands for it). */
+    private static ModelScores twoTier(TwoTierScores t, CalibrationInput in, FitPoints points) {
+        TwoTierScores.Result r = t.fit(in);
+        if (r.calibration() == null) {
+            return ModelScores.none(Candidates.TWO_TIER, r.reason());
+        }
+        TwoTierFit best = r.calibration().best();
+        String note = best.looRmspePct().isPresent() ? null : "not scored: 5 free parameters need at least 18 points,"
+                + " the data has " + points.size();
+        return new ModelScores(Candidates.TWO_TIER, best.rmspe(), null, best.looRmspePct(), note, null,
+                t.interleaved(in, points), t.extrapolation(in, points), List.of());
+    }
+
+    private static List<CrossScale> crossScale(DatasetCatalog catalog, TwoTierScores twoTier) {
         List<CrossScale> out = new ArrayList<>();
         for (JsonNode g : groups()) {
             List<Dataset> members = new ArrayList<>();
@@ -145,6 +178,11 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
             Score ns = nccl.model().<Score>map(m -> HeldOut.crossScale(new FixedEstimator(Candidates.NCCL, "", m),
                     fitOn, x -> m, predict)).orElse(Score.none(String.join("; ", nccl.notes())));
             out.add(new CrossScale(name, Candidates.NCCL, "(not fitted)", nTo, to.id(), nTo, ns));
+            List<Dataset> smaller = members.subList(0, members.size() - 1);
+            Score tt = twoTier.crossScale(name + " (smaller configurations)",
+                    smaller.stream().map(AccuracyReport::input).toList(), input(to), predict);
+            out.add(new CrossScale(name, Candidates.TWO_TIER, String.join(" + ", smaller.stream().map(Dataset::id)
+                    .toList()), nFrom, to.id(), nTo, tt));
         }
         return out;
     }

@@ -53,9 +53,10 @@ public final class Candidates {
         m.put(DATASHEET, "(a) datasheet: beta_eff = 0.95 x beta_phys (naive u_r), alpha by method A (chip profile)");
         m.put(METHOD_B, "(b) method B: l_link fitted, beta_eff = beta_phys x measured u_r (calibrate's model B)");
         m.put(ENVELOPE, "(c) protocol envelope: min over LL/LL128/Simple of alpha_p + f*M/(eta_p*beta), l_p, beta and"
-                + " eta fitted");
+                + " eta fitted (k = 6); on multi-domain runs an effective single tier (2 hops per step)");
         m.put(NCCL, "(d) NCCL's own tuner (Ring/Tree x LL/LL128/Simple): an estimate from NCCL's constants, not fitted");
-        m.put(TWO_TIER, "(e) two-tier fit");
+        m.put(TWO_TIER, "(e) two-tier fit (calibrate's two-tier calibrator, the better of its hierarchical and flat"
+                + " forms, k = 5): multi-domain runs only; leave-one-out overall only");
         return m;
     }
 
@@ -70,7 +71,7 @@ public final class Candidates {
         }
     }
 
-    /** The candidates for a dataset, in {@link #MODELS} order. */
+    /** The single-tier candidates and NCCL's for a dataset, in {@link #MODELS} order (two-tier: {@link TwoTierScores}). */
     public static List<Candidate> forDataset(Dataset d, FitPoints points, HardwareFacts facts) {
         List<Candidate> out = new ArrayList<>();
         Hardware hw = d.sweep().hardware();
@@ -92,8 +93,6 @@ public final class Candidates {
                 d.metadata().nicGbps());
         out.add(nccl.model().map(m -> Candidate.of(NCCL, new FixedEstimator(NCCL, MODELS.get(NCCL), m)))
                 .orElse(Candidate.none(NCCL, String.join("; ", nccl.notes()))));
-        out.add(Candidate.none(TWO_TIER, d.metadata().multiDomain() ? "n/a: two-tier not wired into this report"
-                : "single domain: no second tier"));
         return out;
     }
 

@@ -86,7 +86,7 @@ public final class HeldOut {
         return Score.of(moveTo.apply(e.model()), e.estimate(fitOn), predict);
     }
 
-    private static FitPoints subset(FitPoints p, List<Integer> idx) {
+    static FitPoints subset(FitPoints p, List<Integer> idx) {
         double[] b = new double[idx.size()];
         double[] t = new double[idx.size()];
         double[] bw = new double[idx.size()];

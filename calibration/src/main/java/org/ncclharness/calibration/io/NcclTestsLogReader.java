@@ -39,7 +39,8 @@ public final class NcclTestsLogReader {
     private static final Pattern NUMBER = Pattern.compile("[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?");
     private static final Pattern NUMBER_START = Pattern.compile("[-+]?\\.?\\d.*");
     private static final Pattern DEVICE = Pattern.compile(
-            "Rank\\s+(\\d+)\\s+(?:Group\\s+(\\d+)\\s+)?Pid\\s+(\\d+)\\s+on\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[([^\\]]*)\\]\\s*(.*)");
+            "Rank\\s+(\\d{1,9})\\s+(?:Group\\s+(\\d{1,9})\\s+)?Pid\\s+(\\d{1,18})\\s+on\\s+(\\S+)\\s+device\\s+(\\d{1,9})\\s+"
+            + "\\[([^\\]]*)\\]\\s*(.*)");
     private static final Pattern VERSION = Pattern.compile(
             "nccl-tests version (\\S+)(?: nccl-headers=(\\d+))?(?: nccl-library=(\\d+))?");
     private static final Pattern PROGRAM = Pattern.compile("Collective test starting: (\\S+)");
@@ -47,8 +48,9 @@ public final class NcclTestsLogReader {
     private static final Pattern RCCL_VERSION = Pattern.compile("^RCCL version\\s*:\\s*(\\S+)");
     private static final Pattern RCCL_TESTS = Pattern.compile("^rccl-tests: Version (\\S+)");
     private static final Pattern N_THREAD = Pattern.compile(
-            "nThread (\\d+) nGpus (\\d+) minBytes (\\d+) maxBytes (\\d+) step: (\\S+)"
-            + "(?: warmup iters: (\\d+))? iters: (\\d+)(?: agg iters: (\\d+))? validation: (\\d+)(?: graph: (\\d+))?");
+            "nThread (\\d{1,9}) nGpus (\\d{1,9}) minBytes (\\d{1,18}) maxBytes (\\d{1,18}) step: (\\S+)"
+            + "(?: warmup iters: (\\d{1,9}))? iters: (\\d{1,9})(?: agg iters: (\\d{1,9}))? validation: (\\d{1,9})"
+            + "(?: graph: (\\d{1,9}))?");
 
     private final String file;
     private final Collective fallbackCollective;

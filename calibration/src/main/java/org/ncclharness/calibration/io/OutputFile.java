@@ -8,6 +8,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 
 /**
  * Writes an output file the safe way (SPEC §5): into a temporary file beside the target, then one move. A
@@ -41,8 +42,11 @@ public final class OutputFile {
         Path tmp = null;
         try {
             Files.createDirectories(dir);
-            tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
-            try (OutputStream out = Files.newOutputStream(tmp)) {
+            // Not createTempFile: its 0600 mode would stick to the result. CREATE_NEW keeps the umask's mode.
+            tmp = dir.resolve("." + target.getFileName() + "." + ProcessHandle.current().pid() + "."
+                    + System.nanoTime() + ".tmp");
+            try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE)) {
                 content.writeTo(out);
             }
             move(tmp, target, force);

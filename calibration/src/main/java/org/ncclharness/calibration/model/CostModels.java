@@ -13,6 +13,7 @@ public final class CostModels {
 
     private static final Map<String, Function<Map<String, ?>, CostModel>> FORMS = Map.of(
             SingleTierModel.FORM, SingleTierModel::fromConfiguration,
+            TwoTierCostModel.FORM, TwoTierCostModel::fromConfiguration,
             ProtocolEnvelopeModel.FORM, ProtocolEnvelopeModel::fromConfiguration,
             NcclTunerModel.FORM, NcclTunerModel::fromConfiguration);
 

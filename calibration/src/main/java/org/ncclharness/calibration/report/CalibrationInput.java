@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.report;
 
 import java.util.List;
+import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Sweep;
 
 /**
@@ -21,8 +22,12 @@ public record CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<S
         return new CalibrationInput(id, sweep, null, List.of());
     }
 
+    /** The report's view of the input; N is filled in from the device lines where the hardware lacks it. */
     DatasetInfo info() {
-        return new DatasetInfo(id, sweep.provenance(), sweep.collective().testName(), sweep.hardware(), forcedAlgo,
-                flags);
+        Hardware hw = sweep.hardware() == null ? Hardware.unknown() : sweep.hardware();
+        if (hw.ranks() == null) {
+            hw = hw.withRanks(sweep.ranks());
+        }
+        return new DatasetInfo(id, sweep.provenance(), sweep.collective().testName(), hw, forcedAlgo, flags);
     }
 }

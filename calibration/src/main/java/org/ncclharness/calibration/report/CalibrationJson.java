@@ -49,6 +49,8 @@ public final class CalibrationJson {
         ObjectNode n = header(e);
         if (e instanceof SingleTierCalibration s) {
             singleTier(n, s);
+        } else if (e instanceof TwoTierCalibration t) {
+            TwoTierJson.write(n, t);
         } else if (e instanceof DeferredCalibration d) {
             n.put("awaiting", d.awaiting());
             n.put("reason", d.reason());

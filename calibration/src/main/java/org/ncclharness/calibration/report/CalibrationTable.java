@@ -41,6 +41,12 @@ public final class CalibrationTable {
                     "best (LOO RMSPE)");
             single.forEach(s -> row(out, row, s));
         }
+        List<TwoTierCalibration> multi = report.entries().stream().filter(e -> e instanceof TwoTierCalibration)
+                .map(e -> (TwoTierCalibration) e).toList();
+        if (!multi.isEmpty()) {
+            out.println("#");
+            TwoTierTable.write(out, multi);
+        }
         List<DeferredCalibration> twoTier = deferred.stream()
                 .filter(d -> DeferredCalibration.TWO_TIER.equals(d.awaiting())).toList();
         if (!twoTier.isEmpty()) {

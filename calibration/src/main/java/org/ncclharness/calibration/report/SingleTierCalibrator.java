@@ -54,7 +54,7 @@ public final class SingleTierCalibrator {
 
     public CalibrationEntry calibrate(CalibrationInput in) {
         DatasetInfo info = in.info();
-        Hardware hw = in.sweep().hardware() == null ? Hardware.unknown() : in.sweep().hardware();
+        Hardware hw = info.hardware();
         if (in.flags().contains("mixed-configurations")) {
             return new DeferredCalibration(info, null,
                     "rows come from several runs or configurations (mixed-configurations): not one sweep to fit");

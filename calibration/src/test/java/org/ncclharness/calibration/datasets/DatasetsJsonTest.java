@@ -32,10 +32,9 @@ class DatasetsJsonTest {
     /** Surefire runs in the module folder; the datasets live beside it. */
     private static final Path DATASETS = Path.of("..", "datasets");
 
-    /** The interconnect names of the calibration issue (the keys hardware/interconnects.json will use). */
-    private static final Set<String> INTERCONNECTS = Set.of("NVLink2", "NVLink3", "NVLink4", "NVLink5", "PCIe3",
-            "PCIe4", "PCIe5", "IB-HDR", "IB-NDR", "IB-XDR", "RoCE-100G", "RoCE-200G", "RoCE-400G", "EFA",
-            "Slingshot11", "TCP", "InfinityFabric");
+    /** The interconnect vocabulary is the one hardware/interconnects.json defines: one list, one place. */
+    private static final Set<String> INTERCONNECTS = Set.copyOf(
+            org.ncclharness.calibration.hardware.HardwareFacts.bundled().vocabulary());
 
     private static final Set<String> FLAGS = Set.of("busbw-only", "time-derived", "partial", "gpu-count-inferred",
             "sizes-decoded", "mixed-configurations", "latency-only", "bandwidth-only", "algo-forced");

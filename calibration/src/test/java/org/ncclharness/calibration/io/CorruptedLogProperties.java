@@ -91,7 +91,7 @@ class CorruptedLogProperties {
                 .as(Corruption::new);
     }
 
-    @Property(tries = 3000)
+    @Property(tries = 5000)
     void eitherTheSurvivingRowsOrTheCorruptedLineIsNamed(@ForAll("corruptions") Corruption c) {
         String name = FILES.get(c.file());
         List<Measurement> survivors = rows(new NcclTestsLogReader(name, null).read(c.blanked()));

@@ -3,6 +3,7 @@ package org.ncclharness.calibration.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.ncclharness.calibration.datasets.Dataset;
@@ -12,6 +13,7 @@ import org.ncclharness.calibration.fit.SeedUtilisation;
 import org.ncclharness.calibration.fit.SyntheticSweeps;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.measure.RunInfo;
@@ -111,6 +113,19 @@ class SingleTierCalibratorTest {
         assertThat(declared.identifiability().label()).isEqualTo("beta-only");
         assertThat(declared.fit("B+beta").orElseThrow().theta()[0]).isZero();
         assertThat(declared.notes()).anyMatch(n -> n.contains("metadata flag bandwidth-only decides"));
+    }
+
+    @Test
+    void aSweepThatKnowsNOnlyFromItsDeviceLinesIsCalibratedAtThatN() {
+        Sweep s = SyntheticSweeps.ring(Collective.ALL_REDUCE, H200, 30, 400, 1024, 1L << 30);
+        List<Device> devices = new ArrayList<>();
+        for (int r = 0; r < 8; r++) {
+            devices.add(new Device(r, 0, 1, "node", r, "0x" + r, "NVIDIA H200"));
+        }
+        Sweep fromDevices = new Sweep(s.provenance(), s.collective(), s.run(),
+                new Hardware("NVIDIA H200", null, 1, null, 1, "NVLink4", null), devices, s.rows(), List.of());
+        SingleTierCalibration c = single(fromDevices, List.of());
+        assertThat(c.ranks()).isEqualTo(8);
     }
 
     @Test

@@ -3,7 +3,9 @@ package org.ncclharness.harness.calibrate;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
@@ -15,6 +17,7 @@ import org.ncclharness.calibration.report.CalibrationOptions;
 import org.ncclharness.calibration.report.CalibrationReport;
 import org.ncclharness.calibration.report.CalibrationTable;
 import org.ncclharness.calibration.report.SingleTierCalibrator;
+import org.ncclharness.calibration.report.TwoTierCalibrator;
 import org.ncclharness.harness.ExitCode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -24,10 +27,13 @@ import picocli.CommandLine.Parameters;
 @Command(name = "calibrate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Fit the single-tier alpha-beta model T(M) = alpha + f*M/beta_eff to nccl-tests"
                 + " measurements and say how wrong each way of choosing alpha and beta is (SPEC section 3).",
-            "Without FILE: every bundled dataset. Multi-domain runs are listed as awaiting the two-tier fit, never"
-                + " fitted with one tier.",
+            "Without FILE: every bundled dataset. Multi-domain runs (NVLink domains joined by IB/RoCE) get the two-tier"
+                + " fit, both forms (hierarchical, flat-ring), with each parameter's 1%% profile and whether the data"
+                + " determine it; they are never fitted with one tier.",
             "FILE: an nccl-tests or rccl-tests log (any generation), the project CSV or a sweep JSON; what the file does not"
-                + " say comes from --gpus, --nodes, --interconnect."})
+                + " say comes from --gpus, --nodes, --interconnect (one tier) or --intra/--inter/--domain-size (two).",
+            "--joint [ID|FILE...]: one two-tier fit across runs of the same hardware at different configurations (bundled"
+                + " ids or files); without arguments, the bundled joint groups."})
 public final class CalibrateCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..*", paramLabel = "FILE", description = "logs, CSVs or sweep JSONs; - reads stdin (default: the bundled datasets)")
@@ -43,6 +49,27 @@ public final class CalibrateCommand implements Callable<Integer> {
             description = "the interconnect the files ran over: NVLink2..5, PCIe3..5, IB-HDR/NDR/XDR,"
                     + " RoCE-100G/200G/400G, EFA, Slingshot11, TCP, InfinityFabric (hardware/interconnects.json)")
     String interconnect;
+
+    @Option(names = "--intra", paramLabel = "NAME",
+            description = "two tiers: the fabric inside an NVLink domain (NVLink3, NVLink4, NVLink5, InfinityFabric, ...)")
+    String intra;
+
+    @Option(names = "--inter", paramLabel = "NAME",
+            description = "two tiers: the fabric between domains (IB-NDR, RoCE-400G, ...); without it beta_IB is fitted"
+                    + " with no physical reference and u_IB is not reported")
+    String inter;
+
+    @Option(names = "--domain-size", paramLabel = "G",
+            description = "two tiers: GPUs per NVLink domain (default: GPUs per host)")
+    Integer domainSize;
+
+    @Option(names = "--joint", description = "fit one two-tier model across the runs given (or the bundled joint"
+            + " groups): a single entry whose parameters hold at every configuration")
+    boolean joint;
+
+    @Option(names = "--config", paramLabel = "FILE=GPUSxHOSTS",
+            description = "the configuration of one file whose log does not show it, e.g. run.txt=16x2")
+    Map<String, String> configs = new LinkedHashMap<>();
 
     @Option(names = "--topology", paramLabel = "NAME",
             description = "override the interconnect's topology: NVSwitch, direct, PCIe, switched-network")
@@ -72,7 +99,8 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (linkLatencyUs != null && !(linkLatencyUs >= 0)) {
             throw new InputException("--link-latency", 0, "must be zero or positive");
         }
-        CalibrationReport report = run(facts, inputs(facts), new CalibrationOptions(linkLatencyUs, topology));
+        CalibrationReport report = joint ? joint(facts)
+                : run(facts, inputs(facts), new CalibrationOptions(linkLatencyUs, topology));
         PrintWriter out = new PrintWriter(System.out, true);
         CalibrationTable.write(out, report);
         if (json != null) {
@@ -86,7 +114,21 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (files.isEmpty()) {
             return CalibrationInputs.bundled();
         }
-        return CalibrationInputs.files(files, new CalibrationInputs.Flags(gpus, nodes, interconnect), facts);
+        return CalibrationInputs.files(files, flags(), configs, facts);
+    }
+
+    private CalibrationInputs.Flags flags() {
+        return new CalibrationInputs.Flags(gpus, nodes, interconnect, intra, inter, domainSize);
+    }
+
+    /** {@code --joint}: one entry for the runs given, or one per bundled joint group. */
+    private CalibrationReport joint(HardwareFacts facts) {
+        TwoTierCalibrator two = new TwoTierCalibrator(facts);
+        if (files.isEmpty()) {
+            return new CalibrationReport(List.copyOf(two.bundledJoint(CalibrationInputs.bundled())));
+        }
+        List<CalibrationInput> members = CalibrationInputs.bundledOrFiles(files, flags(), configs, facts);
+        return new CalibrationReport(List.of(two.joint("joint", members)));
     }
 
     /** Calibrates every input; the benchmark calls this too, so it measures exactly what the command does. */
@@ -96,7 +138,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         for (CalibrationInput in : inputs) {
             entries.add(calibrator.calibrate(in));
         }
-        return new CalibrationReport(entries);
+        return new CalibrationReport(new TwoTierCalibrator(facts).complete(inputs, entries));
     }
 
     /** The bundled datasets, as {@code calibrate} with no argument reads them. */

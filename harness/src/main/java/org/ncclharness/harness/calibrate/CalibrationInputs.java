@@ -1,8 +1,12 @@
 package org.ncclharness.harness.calibrate;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.HardwareFacts;
@@ -19,8 +23,16 @@ import org.ncclharness.calibration.report.CalibrationInput;
  */
 final class CalibrationInputs {
 
-    /** What the flags say about files that do not say it themselves. */
-    record Flags(Integer gpus, Integer nodes, String interconnect) { }
+    /**
+     * What the flags say about files that do not say it themselves: one tier ({@code interconnect}) or two
+     * ({@code intra}, {@code inter}, {@code domainSize}).
+     */
+    record Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter, Integer domainSize) {
+
+        Flags withConfiguration(Integer g, Integer n) {
+            return new Flags(g, n, interconnect, intra, inter, domainSize);
+        }
+    }
 
     private CalibrationInputs() {
     }
@@ -33,20 +45,82 @@ final class CalibrationInputs {
         return out;
     }
 
-    static List<CalibrationInput> files(List<Path> files, Flags flags, HardwareFacts facts) {
-        if (flags.interconnect() != null && facts.interconnect(flags.interconnect()).isEmpty()) {
-            throw new InputException("--interconnect", 0, "unknown interconnect " + flags.interconnect()
-                    + "; known: " + String.join(", ", facts.vocabulary()));
+    /**
+     * @param configs {@code --config FILE=GPUSxHOSTS}: the configuration of files whose logs do not show it
+     */
+    static List<CalibrationInput> files(List<Path> files, Flags flags, Map<String, String> configs, HardwareFacts facts) {
+        checkFlags(flags, facts);
+        checkConfigs(files, configs);
+        return read(files, flags, configs);
+    }
+
+    private static void checkFlags(Flags flags, HardwareFacts facts) {
+        for (String[] f : new String[][] {{"--interconnect", flags.interconnect()}, {"--intra", flags.intra()},
+            {"--inter", flags.inter()}}) {
+            if (f[1] != null && facts.interconnect(f[1]).isEmpty()) {
+                throw new InputException(f[0], 0, "unknown interconnect " + f[1] + "; known: "
+                        + String.join(", ", facts.vocabulary()));
+            }
         }
+        if (flags.domainSize() != null && flags.domainSize() < 1) {
+            throw new InputException("--domain-size", 0, "must be at least 1, got " + flags.domainSize());
+        }
+    }
+
+    private static void checkConfigs(List<Path> files, Map<String, String> configs) {
+        for (String f : configs.keySet()) {
+            if (files.stream().noneMatch(p -> p.toString().equals(f))) {
+                throw new InputException("--config", 0, f + " is not one of the files given");
+            }
+        }
+    }
+
+    private static List<CalibrationInput> read(List<Path> files, Flags flags, Map<String, String> configs) {
         List<CalibrationInput> out = new ArrayList<>();
         for (Path p : files) {
+            Flags fileFlags = configuration(configs.get(p.toString()), flags);
             List<Sweep> sweeps = Inputs.read(p.toString());
             for (int i = 0; i < sweeps.size(); i++) {
                 String id = sweeps.size() == 1 ? p.toString() : p + "#" + (i + 1);
-                out.add(CalibrationInput.of(id, complete(p.toString(), sweeps.get(i), flags)));
+                out.add(CalibrationInput.of(id, complete(p.toString(), sweeps.get(i), fileFlags)));
             }
         }
         return out;
+    }
+
+    /** Each argument a bundled dataset id (when no such file exists) or a file. */
+    static List<CalibrationInput> bundledOrFiles(List<Path> args, Flags flags, Map<String, String> configs,
+                                                 HardwareFacts facts) {
+        DatasetCatalog catalog = DatasetCatalog.bundled();
+        checkFlags(flags, facts);
+        checkConfigs(args, configs);
+        List<CalibrationInput> out = new ArrayList<>();
+        for (Path p : args) {
+            Optional<Dataset> d = Files.exists(p) ? Optional.empty() : catalog.find(p.toString());
+            if (d.isPresent()) {
+                out.add(new CalibrationInput(d.get().id(), d.get().sweep(), d.get().metadata().algo(),
+                        d.get().metadata().flags()));
+            } else {
+                out.addAll(read(List.of(p), flags, configs));
+            }
+        }
+        return out;
+    }
+
+    /** {@code GPUSxHOSTS} (e.g. {@code 16x2}) over the flags' GPU and node counts; absent: the flags. */
+    private static Flags configuration(String text, Flags flags) {
+        if (text == null) {
+            return flags;
+        }
+        String[] f = text.trim().toLowerCase(Locale.ROOT).split("x");
+        try {
+            if (f.length == 2) {
+                return flags.withConfiguration(Integer.parseInt(f[0]), Integer.parseInt(f[1]));
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the error below
+        }
+        throw new InputException("--config", 0, "'" + text + "': expected GPUSxHOSTS, e.g. run.txt=16x2");
     }
 
     /** Fills N, hosts, domains and the interconnect from the flags where the file does not say them. */
@@ -59,14 +133,25 @@ final class CalibrationInputs {
             hosts = 1;
             notes.add("the file does not say how many nodes ran: 1 assumed (pass --nodes N)");
         }
-        if (flags.interconnect() == null) {
-            throw new InputException(file, 0, "the file does not name its interconnect; pass --interconnect NAME");
+        if (flags.interconnect() == null && flags.intra() == null) {
+            throw new InputException(file, 0, "the file does not name its interconnect; pass --interconnect NAME"
+                    + " (one tier) or --intra NAME [--inter NAME] (two tiers)");
         }
         if (ranks % hosts != 0) {
             throw new InputException(file, 0, ranks + " GPUs do not split evenly over " + hosts
                     + " nodes; check --gpus and --nodes");
         }
         int perHost = ranks / hosts;
+        if (flags.intra() != null) {
+            int g = flags.domainSize() == null ? perHost : flags.domainSize();
+            if (ranks % g != 0) {
+                throw new InputException(file, 0, ranks + " GPUs do not split into domains of " + g
+                        + "; check --domain-size");
+            }
+            return new Sweep(s.provenance(), s.collective(), s.run(),
+                    new Hardware(h.gpuModel(), ranks, hosts, g, ranks / g, flags.intra(), flags.inter()),
+                    s.devices(), s.rows(), notes);
+        }
         // One NVLink domain per host; with one GPU per host the only tier is the network between them.
         Hardware filled = perHost == 1 && hosts > 1
                 ? new Hardware(h.gpuModel(), ranks, hosts, 1, hosts, null, flags.interconnect())

@@ -72,9 +72,9 @@ class CalibrateCommandTest {
     void withoutArgumentsEveryBundledDatasetIsCalibratedOrListed() {
         assertThat(run("calibrate")).isEqualTo(ExitCode.OK);
         String text = stdout();
-        assertThat(text).contains("# awaiting the two-tier fit")
+        assertThat(text).contains("# two-tier calibration")
                 .containsPattern("(?m)^h200_allreduce_8gpu_azure_ndv5 .* NVLink4 .* NVLS ")
-                .containsPattern("(?m)^#   h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk +awaiting the two-tier");
+                .containsPattern("(?m)^# h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk \\(two-tier\\): 2x8");
         assertThat(text).doesNotContainPattern("(?m)^a100_allreduce_8gpu_oci_bmgpu48 .* NVLS ");
     }
 
@@ -96,7 +96,7 @@ class CalibrateCommandTest {
         Path log = log("x.txt", 8, "NVIDIA H100", 30, 400, true);
         assertThat(run("calibrate", log.toString())).isEqualTo(ExitCode.USAGE);
         assertThat(stderr().strip()).isEqualTo(log + ": the file does not name its interconnect; pass"
-                + " --interconnect NAME");
+                + " --interconnect NAME (one tier) or --intra NAME [--inter NAME] (two tiers)");
     }
 
     @Test

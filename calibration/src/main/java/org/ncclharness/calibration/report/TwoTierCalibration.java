@@ -1,0 +1,59 @@
+package org.ncclharness.calibration.report;
+
+import java.util.List;
+import java.util.Optional;
+import org.ncclharness.calibration.measure.Placement;
+import org.ncclharness.calibration.twotier.Fabric;
+import org.ncclharness.calibration.twotier.InterDomainBandwidth;
+import org.ncclharness.calibration.twotier.TwoTierFit;
+import org.ncclharness.calibration.twotier.TwoTierForm;
+import org.ncclharness.calibration.twotier.TwoTierRun;
+
+/**
+ * A multi-domain calibration (issue 4): both two-tier forms fitted to one dataset ({@value #KIND}) or jointly to
+ * runs of the same hardware at several configurations ({@value #JOINT}, one entry whose parameters hold for all).
+ *
+ * @param members        dataset ids or files fitted (one for {@value #KIND})
+ * @param runs           their points and configurations
+ * @param halves         which half each run's times come from
+ * @param timeDerived    some times were derived from busbw (the source gives busbw only)
+ * @param fabric         the intra-domain fabric (β_NV, hops) from the hardware facts
+ * @param inter          the inter-domain fabric named by the metadata or {@code --inter}, null when unknown
+ * @param nicGBps        one NIC's physical rate from the hardware facts, null when the fabric or its rate is unknown
+ * @param nicsPerDomain  NICs per host × hosts per domain where the metadata states it, else null
+ * @param fits           hierarchical then flat ring
+ * @param better         the form the data support better; empty when they are within 1 % of each other
+ * @param notes          what a reader must know (priors used, derived times, ...)
+ */
+public record TwoTierCalibration(DatasetInfo dataset, String kind, List<String> members, List<TwoTierRun> runs,
+                                 List<Placement> halves, boolean timeDerived, Fabric fabric, String inter,
+                                 Double nicGBps, Integer nicsPerDomain, List<TwoTierFit> fits,
+                                 Optional<TwoTierForm> better, List<String> notes) implements CalibrationEntry {
+
+    public static final String KIND = "two-tier";
+    public static final String JOINT = "joint";
+
+    public TwoTierCalibration {
+        members = List.copyOf(members);
+        runs = List.copyOf(runs);
+        halves = List.copyOf(halves);
+        fits = List.copyOf(fits);
+        notes = List.copyOf(notes);
+    }
+
+    public TwoTierFit fit(TwoTierForm form) {
+        return fits.stream().filter(f -> f.form() == form).findFirst().orElseThrow();
+    }
+
+    /** The model a prediction should use: the better form, else (a tie) the lower score of the two. */
+    public TwoTierFit best() {
+        return better.map(this::fit).orElseGet(() -> fits.stream()
+                .min((a, b) -> Double.compare(a.comparisonPct(), b.comparisonPct())).orElseThrow());
+    }
+
+    /** β_IB per domain, per GPU and per NIC for one form, at the first multi-domain configuration. */
+    public InterDomainBandwidth interDomain(TwoTierForm form) {
+        TwoTierRun run = runs.stream().filter(r -> r.config().domains() > 1).findFirst().orElse(runs.get(0));
+        return InterDomainBandwidth.of(fit(form).params().betaIbGBps(), run.config(), nicsPerDomain, nicGBps);
+    }
+}

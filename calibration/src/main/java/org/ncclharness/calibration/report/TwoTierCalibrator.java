@@ -1,0 +1,240 @@
+package org.ncclharness.calibration.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.datasets.DatasetMetadata;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.hardware.Interconnect;
+import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Placement;
+import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.twotier.Fabric;
+import org.ncclharness.calibration.twotier.JointGroups;
+import org.ncclharness.calibration.twotier.ParamRanges;
+import org.ncclharness.calibration.twotier.Prior;
+import org.ncclharness.calibration.twotier.SingleDomainPrior;
+import org.ncclharness.calibration.twotier.TwoTierConfig;
+import org.ncclharness.calibration.twotier.TwoTierFit;
+import org.ncclharness.calibration.twotier.TwoTierFitter;
+import org.ncclharness.calibration.twotier.TwoTierProblem;
+import org.ncclharness.calibration.twotier.TwoTierRun;
+import org.ncclharness.calibration.twotier.TwoTierRuns;
+
+/**
+ * Calibrates what the single-tier calibrator deferred: each multi-domain AllReduce with both two-tier forms
+ * ({@link TwoTierFitter}, exact, with profiles and identifiability marks), and joint groups of runs of the same
+ * hardware as one entry. β_NV and hops come from the hardware facts; a single-domain run of the same GPU class
+ * among the inputs lends its u_NV and ℓ_nv as priors to a dataset fitted alone.
+ */
+public final class TwoTierCalibrator {
+
+    private final HardwareFacts facts;
+
+    public TwoTierCalibrator(HardwareFacts facts) {
+        this.facts = facts;
+    }
+
+    /** The entries with every one deferred to the two-tier fit replaced by that fit (or a reason it cannot run). */
+    public List<CalibrationEntry> complete(List<CalibrationInput> inputs, List<CalibrationEntry> entries) {
+        List<CalibrationEntry> out = new ArrayList<>();
+        for (int i = 0; i < entries.size(); i++) {
+            CalibrationEntry e = entries.get(i);
+            boolean awaiting = e instanceof DeferredCalibration d && DeferredCalibration.TWO_TIER.equals(d.awaiting());
+            out.add(awaiting ? calibrate(inputs.get(i), inputs) : e);
+        }
+        return out;
+    }
+
+    /** One multi-domain input alone, with a single-domain prior from {@code all} where one fits. */
+    public CalibrationEntry calibrate(CalibrationInput in, List<CalibrationInput> all) {
+        DatasetInfo info = in.info();
+        Optional<String> problem = unusable(in);
+        if (problem.isPresent()) {
+            return new DeferredCalibration(info, null, problem.get());
+        }
+        Fabric f = fabric(info.hardware().intra()).orElseThrow();
+        List<Prior> priors = priorFor(in, all, f);
+        List<String> notes = new ArrayList<>();
+        if (!priors.isEmpty()) {
+            notes.add("priors on " + String.join(", ", priors.stream().map(p -> p.param().id()).toList())
+                    + " from the single-domain run " + priors.get(0).source() + " (T_sw held at 0 there)");
+        }
+        return entry(info, TwoTierCalibration.KIND, List.of(in), f, priors, notes);
+    }
+
+    /**
+     * Runs of the same hardware fitted as one problem: one entry, named {@code name}, whose parameters hold for
+     * every member's configuration.
+     *
+     * @throws InputException when a member cannot take part (not AllReduce, no times, unknown fabric, fabrics differ)
+     */
+    public TwoTierCalibration joint(String name, List<CalibrationInput> members) {
+        if (members.size() < 2) {
+            throw new InputException("--joint", 0, "a joint fit needs at least two runs; got " + members.size());
+        }
+        for (CalibrationInput m : members) {
+            Optional<String> problem = unusable(m);
+            if (problem.isPresent()) {
+                throw new InputException(m.id(), 0, "cannot join the fit: " + problem.get());
+            }
+        }
+        Set<String> intras = new LinkedHashSet<>();
+        members.forEach(m -> intras.add(m.info().hardware().intra()));
+        if (intras.size() > 1) {
+            throw new InputException("--joint", 0, "the runs name different intra-domain fabrics " + intras
+                    + "; a joint fit is for one hardware at several configurations");
+        }
+        Set<TwoTierConfig> configs = new LinkedHashSet<>();
+        members.forEach(m -> configs.add(config(m.info().hardware())));
+        if (configs.size() < 2) {
+            throw new InputException("--joint", 0, "all runs are at " + configs.iterator().next().label()
+                    + "; a joint fit needs at least two configurations");
+        }
+        Fabric f = fabric(intras.iterator().next()).orElseThrow();
+        DatasetInfo first = members.get(0).info();
+        String ids = String.join(", ", members.stream().map(CalibrationInput::id).toList());
+        Hardware h = first.hardware();
+        DatasetInfo info = new DatasetInfo(name, new Provenance(first.provenance().kind(), ids, null,
+                "joint fit of " + ids), Collective.ALL_REDUCE.testName(),
+                new Hardware(h.gpuModel(), null, null, null, null, h.intra(), interOf(members)),
+                commonAlgo(members), unionFlags(members));
+        return entry(info, TwoTierCalibration.JOINT, members, f, List.of(),
+                List.of("one set of parameters for " + members.size() + " runs at " + String.join(", ",
+                        configs.stream().map(TwoTierConfig::label).toList())));
+    }
+
+    /** The bundled joint groups ({@code twotier/joint-groups.json}) whose members are all among the inputs. */
+    public List<TwoTierCalibration> bundledJoint(List<CalibrationInput> inputs) {
+        List<TwoTierCalibration> out = new ArrayList<>();
+        for (JointGroups.Group g : JointGroups.bundled()) {
+            List<CalibrationInput> members = g.ids().stream()
+                    .map(id -> inputs.stream().filter(in -> in.id().equals(id)).findFirst())
+                    .flatMap(Optional::stream).toList();
+            if (members.size() == g.ids().size() && members.stream().allMatch(m -> unusable(m).isEmpty())) {
+                out.add(joint(g.name(), members));
+            }
+        }
+        return out;
+    }
+
+    /** The fabric's physical bandwidth and hops, where the hardware facts give both. */
+    public Optional<Fabric> fabric(String intra) {
+        if (intra == null) {
+            return Optional.empty();
+        }
+        return facts.interconnect(intra).filter(ic -> ic.betaPhysGBps() != null)
+                .map(ic -> new Fabric(ic.name(), ic.betaPhysGBps(), facts.topologyOf(ic).hopsPerStep()));
+    }
+
+    private Optional<String> unusable(CalibrationInput in) {
+        Hardware h = in.info().hardware();
+        if (in.sweep().collective() != Collective.ALL_REDUCE) {
+            return Optional.of("the two-tier models describe AllReduce; this is " + in.sweep().collective().ncclName());
+        }
+        if (h.domains() == null || h.domainSize() == null) {
+            return Optional.of("the configuration (domains x GPUs per domain) is unknown; pass --domain-size");
+        }
+        if (h.intra() == null) {
+            return Optional.of("the intra-domain fabric is not stated; pass --intra NAME");
+        }
+        if (fabric(h.intra()).isEmpty()) {
+            return Optional.of("fabric " + h.intra() + " has no physical bandwidth in hardware/interconnects.json"
+                    + " (known: " + String.join(", ", facts.vocabulary()) + ")");
+        }
+        boolean times = in.sweep().rows().stream().anyMatch(r -> r.outOfPlace().hasTime() || r.inPlace().hasTime());
+        return times ? Optional.empty() : Optional.of("no row has a time");
+    }
+
+    private static TwoTierConfig config(Hardware h) {
+        return new TwoTierConfig(h.domains(), h.domainSize());
+    }
+
+    private TwoTierCalibration entry(DatasetInfo info, String kind, List<CalibrationInput> members, Fabric f,
+                                     List<Prior> priors, List<String> notes) {
+        List<TwoTierRun> runs = new ArrayList<>();
+        List<Placement> halves = new ArrayList<>();
+        boolean derived = false;
+        for (CalibrationInput m : members) {
+            TwoTierRuns.Extracted x = TwoTierRuns.of(m.sweep(), m.id(), config(m.info().hardware()));
+            runs.add(x.run());
+            halves.add(x.half());
+            derived |= m.sweep().notes().stream().anyMatch(n -> n.startsWith("time derived from busbw"));
+        }
+        TwoTierProblem p = TwoTierProblem.of(runs, f.betaNvGBps(), f.hops());
+        List<TwoTierFit> fits = TwoTierFitter.fitBoth(p, ParamRanges.defaultsFor(p, 2), priors);
+        String inter = interOf(members);
+        Double nicGBps = inter == null ? null : facts.interconnect(inter).map(Interconnect::betaPhysGBps).orElse(null);
+        List<String> allNotes = new ArrayList<>(notes);
+        if (derived) {
+            allNotes.add("times derived from busbw (the source gives busbw only)");
+        }
+        return new TwoTierCalibration(info, kind, members.stream().map(CalibrationInput::id).toList(), runs, halves,
+                derived, f, inter, nicGBps, nicsPerDomain(members), fits,
+                TwoTierFitter.better(fits).map(TwoTierFit::form), allNotes);
+    }
+
+    /** The single-domain AllReduce input of the same GPU class and fabric with the most points. */
+    private List<Prior> priorFor(CalibrationInput in, List<CalibrationInput> all, Fabric f) {
+        Hardware h = in.info().hardware();
+        if (h.gpuModel() == null) {
+            return List.of();
+        }
+        String gpu = JointGroups.gpuClass(h.gpuModel());
+        Optional<CalibrationInput> best = all.stream()
+                .filter(c -> {
+                    Hardware ch = c.info().hardware();
+                    return ch.domains() != null && ch.domains() == 1 && ch.domainSize() != null && ch.domainSize() > 1
+                            && ch.gpuModel() != null && JointGroups.gpuClass(ch.gpuModel()).equals(gpu)
+                            && Objects.equals(ch.intra(), h.intra()) && unusable(c).isEmpty()
+                            && !c.flags().contains("mixed-configurations");
+                })
+                .max(Comparator.comparingInt((CalibrationInput c) -> c.sweep().rows().size())
+                        .thenComparing(CalibrationInput::id, Comparator.reverseOrder()));
+        if (best.isEmpty()) {
+            return List.of();
+        }
+        TwoTierRun run = TwoTierRuns.of(best.get().sweep(), best.get().id(), config(best.get().info().hardware())).run();
+        return SingleDomainPrior.from(TwoTierProblem.of(run, f.betaNvGBps(), f.hops()), best.get().id());
+    }
+
+    private static String interOf(List<CalibrationInput> members) {
+        return members.stream().map(m -> m.info().hardware().inter()).filter(Objects::nonNull).findFirst().orElse(null);
+    }
+
+    /** NICs per host × hosts per domain, from the bundled metadata of the first multi-domain member. */
+    private static Integer nicsPerDomain(List<CalibrationInput> members) {
+        for (CalibrationInput m : members) {
+            String id = m.sweep().provenance() == null ? null : m.sweep().provenance().datasetId();
+            Optional<DatasetMetadata> md = id == null ? Optional.empty()
+                    : DatasetCatalog.bundled().find(id).map(d -> d.metadata());
+            if (md.isPresent() && md.get().multiDomain()) {
+                DatasetMetadata x = md.get();
+                if (x.nicsPerHost() == null || x.hosts() == null || x.hosts() % x.domains() != 0) {
+                    return null;
+                }
+                return x.nicsPerHost() * (x.hosts() / x.domains());
+            }
+        }
+        return null;
+    }
+
+    private static String commonAlgo(List<CalibrationInput> members) {
+        Set<String> algos = new LinkedHashSet<>();
+        members.forEach(m -> algos.add(Objects.toString(m.forcedAlgo(), "")));
+        return algos.size() == 1 && !algos.contains("") ? algos.iterator().next() : null;
+    }
+
+    private static List<String> unionFlags(List<CalibrationInput> members) {
+        Set<String> flags = new LinkedHashSet<>();
+        members.forEach(m -> flags.addAll(m.flags()));
+        return List.copyOf(flags);
+    }
+}

@@ -1,0 +1,168 @@
+package org.ncclharness.calibration.report;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.OptionalDouble;
+import org.ncclharness.calibration.fit.Rmspe;
+import org.ncclharness.calibration.fit.SizeBand;
+import org.ncclharness.calibration.model.TwoTierCostModel;
+import org.ncclharness.calibration.twotier.ConfigSummary;
+import org.ncclharness.calibration.twotier.InterDomainBandwidth;
+import org.ncclharness.calibration.twotier.ParamProfile;
+import org.ncclharness.calibration.twotier.Prior;
+import org.ncclharness.calibration.twotier.TwoTierFit;
+import org.ncclharness.calibration.twotier.TwoTierForm;
+import org.ncclharness.calibration.twotier.TwoTierModel;
+import org.ncclharness.calibration.twotier.TwoTierRun;
+
+/**
+ * The JSON body of a {@link TwoTierCalibration} entry. Each form is a model like any other ({@code name},
+ * {@code form} {@value TwoTierCostModel#FORM}, {@code configuration}, {@code parameters}, {@code rmspe}), so
+ * {@link CalibrationFile} rebuilds it; beside that it carries the profiles, identifiability marks, the α terms
+ * and busbw at every configuration, β_IB per domain/GPU/NIC, and the residuals.
+ */
+final class TwoTierJson {
+
+    private TwoTierJson() {
+    }
+
+    static void write(ObjectNode n, TwoTierCalibration t) {
+        ArrayNode members = n.putArray("members");
+        t.members().forEach(members::add);
+        ObjectNode fabric = n.putObject("fabric");
+        fabric.put("intra", t.fabric().name());
+        fabric.put("betaNvGBps", t.fabric().betaNvGBps());
+        fabric.put("hopsPerStep", t.fabric().hops());
+        fabric.put("inter", t.inter());
+        fabric.put("nicGBps", t.nicGBps());
+        fabric.put("nicsPerDomain", t.nicsPerDomain());
+        ArrayNode configs = n.putArray("configurations");
+        for (int i = 0; i < t.runs().size(); i++) {
+            TwoTierRun r = t.runs().get(i);
+            ObjectNode c = configs.addObject();
+            c.put("member", t.members().get(i));
+            c.put("domains", r.config().domains());
+            c.put("gpusPerDomain", r.config().gpusPerDomain());
+            c.put("ranks", r.config().ranks());
+            c.put("placement", t.halves().get(i).label());
+            c.put("points", r.points());
+        }
+        n.put("timeDerived", t.timeDerived());
+        ArrayNode models = n.putArray("models");
+        for (TwoTierFit f : t.fits()) {
+            models.add(model(t, f));
+        }
+        n.put("best", t.best().form().id());
+        n.put("bestBasis", t.better().isEmpty() ? "the forms are within 1 % of each other; the lower score"
+                : t.best().looRmspePct().isPresent() ? "leave-one-out" : "in-sample");
+        ArrayNode notes = n.putArray("notes");
+        t.notes().forEach(notes::add);
+    }
+
+    private static ObjectNode model(TwoTierCalibration t, TwoTierFit f) {
+        ObjectNode m = CalibrationJson.MAPPER.createObjectNode();
+        m.put("name", f.form().id());
+        m.put("description", f.form() == TwoTierForm.HIERARCHICAL
+                ? "T = T_sw + a_nv + a_ib + (2(g-1)/g) M/(u_NV b_NV) + (2(d-1)/d) M/b_IB"
+                : "T = T_sw + a_nv + a_ib + (2(N-1)/N) M/min(u_NV b_NV, b_IB)");
+        TwoTierRun at = t.runs().stream().filter(r -> r.config().domains() > 1).findFirst().orElse(t.runs().get(0));
+        TwoTierCostModel cm = new TwoTierCostModel(f.form(), at.config(), t.fabric().betaNvGBps(), t.fabric().hops());
+        m.put("form", cm.form());
+        m.set("configuration", CalibrationJson.MAPPER.valueToTree(cm.configuration()));
+        ObjectNode params = m.putObject("parameters");
+        double[] theta = TwoTierCostModel.theta(f.params());
+        for (int i = 0; i < theta.length; i++) {
+            params.put(cm.parameterNames().get(i), theta[i]);
+        }
+        ArrayNode free = m.putArray("freeParameters");
+        cm.parameterNames().forEach(free::add);
+        ObjectNode r = m.putObject("rmspe");
+        r.set("inSample", rmspe(f.rmspe()));
+        r.set("leaveOneOut", f.looRmspePct().isPresent() ? overall(f.looRmspePct(), f.rmspe().points()) : null);
+        r.put("leaveOneOutNote", f.looRmspePct().isPresent() ? null
+                : "not scored: fewer than 18 points (3k + 3 for k = 5 parameters)");
+        ArrayNode profiles = m.putArray("profiles");
+        for (ParamProfile p : f.profiles()) {
+            ObjectNode pn = profiles.addObject();
+            pn.put("parameter", p.param().id());
+            pn.put("unit", p.param().unit());
+            pn.put("value", p.value());
+            pn.put("lowest", p.lowest());
+            pn.put("highest", p.highest());
+            pn.put("touchesMin", p.touchesMin());
+            pn.put("touchesMax", p.touchesMax());
+            pn.put("identifiability", p.status().id());
+            pn.put("needsPrior", p.needsPrior());
+        }
+        ArrayNode atConfigs = m.putArray("atConfigurations");
+        for (ConfigSummary c : f.configurations()) {
+            ObjectNode cn = atConfigs.addObject();
+            cn.put("configuration", c.config().label());
+            cn.put("alphaNvUs", c.alphaNvUs());
+            cn.put("alphaIbUs", c.alphaIbUs());
+            cn.put("tSwUs", c.tSwUs());
+            cn.put("latencySumUs", c.latencySumUs());
+            cn.put("busBwAsymptoteGBps", c.busBwAsymptoteGBps());
+        }
+        InterDomainBandwidth ib = t.interDomain(f.form());
+        ObjectNode in = m.putObject("interDomain");
+        in.put("perDomainGBps", ib.perDomainGBps());
+        in.put("perGpuGBps", ib.perGpuGBps());
+        in.put("nicsPerDomain", ib.nicsPerDomain());
+        in.put("perNicGBps", ib.perNicGBps());
+        in.put("uIb", ib.uIb());
+        m.put("bottleneck", f.bottleneck());
+        ArrayNode priors = m.putArray("priors");
+        for (Prior p : f.priors()) {
+            ObjectNode pn = priors.addObject();
+            pn.put("parameter", p.param().id());
+            pn.put("value", p.value());
+            pn.put("sigma", p.sigma());
+            pn.put("source", p.source());
+        }
+        ArrayNode marks = m.putArray("marks");
+        f.notes().forEach(marks::add);
+        ArrayNode res = m.putArray("residuals");
+        for (int i = 0; i < t.runs().size(); i++) {
+            TwoTierRun run = t.runs().get(i);
+            double[] b = run.bytes();
+            double[] us = run.timeUs();
+            for (int k = 0; k < b.length; k++) {
+                double pred = TwoTierModel.timeUs(f.form(), run.config(), t.fabric().betaNvGBps(), t.fabric().hops(),
+                        f.params(), b[k]);
+                ObjectNode rn = res.addObject();
+                rn.put("member", t.members().get(i));
+                rn.put("bytes", b[k]);
+                rn.put("measuredUs", us[k]);
+                rn.put("predictedUs", pred);
+                rn.put("relErrPct", (pred - us[k]) / us[k] * 100);
+            }
+        }
+        return m;
+    }
+
+    private static ObjectNode rmspe(Rmspe r) {
+        ObjectNode n = overall(r.overallPct(), r.points());
+        ObjectNode bands = n.putObject("bands");
+        for (SizeBand b : SizeBand.values()) {
+            ObjectNode bn = bands.putObject(b.label());
+            if (r.band(b).isPresent()) {
+                bn.put("pct", r.band(b).getAsDouble());
+            } else {
+                bn.putNull("pct");
+            }
+        }
+        return n;
+    }
+
+    private static ObjectNode overall(OptionalDouble pct, int points) {
+        ObjectNode n = CalibrationJson.MAPPER.createObjectNode();
+        if (pct.isPresent()) {
+            n.put("overallPct", pct.getAsDouble());
+        } else {
+            n.putNull("overallPct");
+        }
+        n.put("points", points);
+        return n;
+    }
+}

@@ -1,0 +1,123 @@
+package org.ncclharness.calibration.report;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import org.ncclharness.calibration.fit.Rmspe;
+import org.ncclharness.calibration.fit.SizeBand;
+import org.ncclharness.calibration.twotier.ConfigSummary;
+import org.ncclharness.calibration.twotier.InterDomainBandwidth;
+import org.ncclharness.calibration.twotier.ParamProfile;
+import org.ncclharness.calibration.twotier.TwoTierFit;
+import org.ncclharness.calibration.twotier.TwoTierForm;
+import org.ncclharness.calibration.twotier.TwoTierParam;
+import org.ncclharness.calibration.twotier.TwoTierRun;
+
+/**
+ * The text form of two-tier calibrations: per dataset (or joint group) one block, both forms, each parameter with
+ * its value, its 1 % profile and its identifiability mark, α_nv and α_ib at every configuration beside ℓ_nv and
+ * ℓ_ib, and β_IB per domain, per GPU and per NIC. {@link #markdown} gives one row per entry for documents.
+ */
+public final class TwoTierTable {
+
+    private TwoTierTable() {
+    }
+
+    public static void write(PrintWriter out, List<TwoTierCalibration> entries) {
+        out.println("# two-tier calibration (NVLink domain + inter-domain fabric), both forms, exact least-squares fit");
+        out.println("#   hierarchical: T = T_sw + a_nv + a_ib + (2(g-1)/g) M/(u_NV b_NV) + (2(d-1)/d) M/b_IB");
+        out.println("#   flat-ring:    T = T_sw + a_nv + a_ib + (2(N-1)/N) M/min(u_NV b_NV, b_IB)");
+        out.println("#   a_nv = 2(g-1) hops l_nv, a_ib = 2(d-1) l_ib; each parameter: value [range within 1% of the"
+                + " best RMSPE] mark");
+        for (TwoTierCalibration e : entries) {
+            block(out, e);
+        }
+        out.flush();
+    }
+
+    private static void block(PrintWriter out, TwoTierCalibration e) {
+        out.printf(Locale.ROOT, "# %s (%s): %s, %d points (%s); %s b_NV %.0f GB/s, hops %d; inter %s; better form: %s%n",
+                e.dataset().id(), e.kind(), String.join(",", e.runs().stream().map(r -> r.config().label()).toList()),
+                e.runs().stream().mapToInt(TwoTierRun::points).sum(),
+                String.join(",", e.halves().stream().map(h -> h.label()).distinct().toList()),
+                e.fabric().name(), e.fabric().betaNvGBps(), e.fabric().hops(), e.inter() == null ? "(not stated)" : e.inter(),
+                e.better().map(TwoTierForm::id).orElse("indistinguishable (within 1%)"));
+        for (TwoTierFit f : e.fits()) {
+            out.printf(Locale.ROOT, "#   %-12s RMSPE %s in-sample per band <1MiB/1-128MiB/>128MiB %s%s%s%n", f.form().id(),
+                    pct(f.rmspe().overallPct().orElse(Double.NaN)), bands(f.rmspe()),
+                    f.looRmspePct().isPresent() ? ", leave-one-out " + pct(f.looRmspePct().getAsDouble())
+                            : ", leave-one-out: fewer than 18 points",
+                    f.bottleneck() == null ? "" : ", bottleneck " + f.bottleneck());
+            for (ParamProfile p : f.profiles()) {
+                out.printf(Locale.ROOT, "#     %-8s %10.4g %-5s [%.4g, %.4g] %s%s%n", p.param().id(), p.value(),
+                        p.param().unit(), p.lowest(), p.highest(), p.status().id(), p.needsPrior() ? " (by prior)" : "");
+            }
+            for (ConfigSummary c : f.configurations()) {
+                out.printf(Locale.ROOT, "#     at %-6s a_nv %.4g us, a_ib %.4g us, T_sw %.4g us: latency sum %.4g us,"
+                                + " busbw(M->inf) %.4g GB/s%n", c.config().label(), c.alphaNvUs(), c.alphaIbUs(),
+                        c.tSwUs(), c.latencySumUs(), c.busBwAsymptoteGBps());
+            }
+            InterDomainBandwidth ib = e.interDomain(f.form());
+            out.printf(Locale.ROOT, "#     b_IB (%s): per domain %.4g GB/s, per GPU %.4g GB/s, %s%n",
+                    f.profile(TwoTierParam.BETA_IB).status().id(), ib.perDomainGBps(), ib.perGpuGBps(),
+                    ib.perNicGBps() == null ? "per NIC: NICs per host not stated"
+                            : String.format(Locale.ROOT, "per NIC %.4g GB/s (%d NICs per domain)%s", ib.perNicGBps(),
+                            ib.nicsPerDomain(), ib.uIb() == null ? "" : String.format(Locale.ROOT,
+                                    ", u_IB %.3f of %.4g GB/s", ib.uIb(), ib.nicGBps())));
+            f.notes().forEach(n -> out.printf(Locale.ROOT, "#     note: %s%n", n));
+        }
+        e.notes().forEach(n -> out.printf(Locale.ROOT, "#   note: %s%n", n));
+    }
+
+    /**
+     * One Markdown row per entry, read from the better form (the lower score on a tie); each parameter carries its
+     * mark: D determined, B bounded, U undetermined, F fixed, and * where it rests on a prior. Latency sum and busbw
+     * are at the entry's first multi-domain configuration.
+     */
+    public static String markdown(List<TwoTierCalibration> entries) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("| dataset | d x g | pts | better form | RMSPE hier / flat (LOO) | latency sum us | busbw(inf) GB/s"
+                + " | u_NV | beta_IB GB/s/domain | ell_nv us | ell_ib us | T_sw us |\n");
+        sb.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (TwoTierCalibration e : entries) {
+            TwoTierFit f = e.best();
+            ConfigSummary c = f.configurations().stream().filter(x -> x.config().domains() > 1).findFirst()
+                    .orElse(f.configurations().get(0));
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s / %s | %.4g | %.4g | %s | %s | %s | %s | %s |%n",
+                    e.dataset().id(),
+                    String.join(", ", e.runs().stream().map(r -> r.config().label()).distinct().toList()),
+                    e.runs().stream().mapToInt(TwoTierRun::points).sum(),
+                    e.better().map(TwoTierForm::id).orElse("tie"),
+                    score(e.fit(TwoTierForm.HIERARCHICAL)), score(e.fit(TwoTierForm.FLAT_RING)),
+                    c.latencySumUs(), c.busBwAsymptoteGBps(),
+                    cell(f, TwoTierParam.U_NV), cell(f, TwoTierParam.BETA_IB), cell(f, TwoTierParam.ELL_NV),
+                    cell(f, TwoTierParam.ELL_IB), cell(f, TwoTierParam.T_SW)));
+        }
+        return sb.toString();
+    }
+
+    private static String score(TwoTierFit f) {
+        return pct(f.rmspePct()) + (f.looRmspePct().isPresent() ? " (" + pct(f.looRmspePct().getAsDouble()) + ")" : "");
+    }
+
+    private static String cell(TwoTierFit f, TwoTierParam q) {
+        ParamProfile p = f.profile(q);
+        return String.format(Locale.ROOT, "%.3g %s%s", p.value(), p.status().id().substring(0, 1).toUpperCase(Locale.ROOT),
+                p.needsPrior() ? "*" : "");
+    }
+
+    private static String bands(Rmspe r) {
+        StringBuilder sb = new StringBuilder();
+        for (SizeBand b : SizeBand.values()) {
+            if (sb.length() > 0) {
+                sb.append('/');
+            }
+            sb.append(r.band(b).isPresent() ? String.format(Locale.ROOT, "%.1f", r.band(b).getAsDouble()) : "-");
+        }
+        return sb.toString();
+    }
+
+    private static String pct(double v) {
+        return String.format(Locale.ROOT, "%.2f%%", v);
+    }
+}

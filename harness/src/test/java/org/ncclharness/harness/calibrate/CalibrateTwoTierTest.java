@@ -1,0 +1,158 @@
+package org.ncclharness.harness.calibrate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.ncclharness.calibration.io.NcclTestsTableWriter;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Device;
+import org.ncclharness.calibration.measure.Half;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.measure.RunInfo;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.model.TwoTierCostModel;
+import org.ncclharness.calibration.report.CalibrationFile;
+import org.ncclharness.calibration.twotier.TwoTierConfig;
+import org.ncclharness.calibration.twotier.TwoTierForm;
+import org.ncclharness.calibration.twotier.TwoTierModel;
+import org.ncclharness.calibration.twotier.TwoTierParams;
+import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.Main;
+
+/** {@code calibrate} on multi-domain logs: --intra/--inter/--domain-size, --joint, --config. */
+class CalibrateTwoTierTest {
+
+    private static final TwoTierParams TRUTH = new TwoTierParams(0.8, 300, 0.9, 4.0, 12.0);
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream oldOut;
+    private PrintStream oldErr;
+
+    @BeforeEach
+    void capture() {
+        oldOut = System.out;
+        oldErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restore() {
+        System.setOut(oldOut);
+        System.setErr(oldErr);
+    }
+
+    @Test
+    void aTwoNodeLogGetsBothFormsAndTheReportRebuildsThem() throws IOException {
+        Path log = log("2x8.txt", new TwoTierConfig(2, 8), true);
+        Path json = dir.resolve("cal.json");
+        assertThat(Main.execute("calibrate", log.toString(), "--intra", "NVLink4", "--inter", "IB-NDR",
+                "--json", json.toString())).isEqualTo(ExitCode.OK);
+        assertThat(stdout()).contains("# " + log + " (two-tier): 2x8").contains("NVLink4 b_NV 450 GB/s, hops 2")
+                .contains("inter IB-NDR").contains("better form: indistinguishable");
+        CalibrationFile.Entry e = CalibrationFile.read(json).dataset(log.toString());
+        assertThat(e.kind()).isEqualTo("two-tier");
+        assertThat(e.models()).extracting(CalibrationFile.CalibratedModel::name).containsExactly("hierarchical", "flat-ring");
+        CalibrationFile.CalibratedModel h = e.model("hierarchical").orElseThrow();
+        assertThat(h.model()).isEqualTo(new TwoTierCostModel(TwoTierForm.HIERARCHICAL, new TwoTierConfig(2, 8), 450, 2));
+        // One configuration pins the latency sum and the slope: predictions match the truth wherever they were fitted.
+        double m = 1L << 30;
+        assertThat(h.timeUs(m)).isCloseTo(TwoTierModel.timeUs(TwoTierForm.HIERARCHICAL, new TwoTierConfig(2, 8), 450, 2,
+                TRUTH, m), within(0.01 * h.timeUs(m)));
+    }
+
+    @Test
+    void aJointFitOfLogsAtSeveralConfigurationsIsOneEntry() throws IOException {
+        Path a = log("1x8.txt", new TwoTierConfig(1, 8), true);
+        Path b = log("2x8.txt", new TwoTierConfig(2, 8), true);
+        Path c = log("4x4.txt", new TwoTierConfig(4, 4), false);
+        Path json = dir.resolve("joint.json");
+        assertThat(Main.execute("calibrate", "--joint", a.toString(), b.toString(), c.toString(), "--intra", "NVLink4",
+                "--config", c + "=16x4", "--json", json.toString())).as(this::stderr).isEqualTo(ExitCode.OK);
+        CalibrationFile f = CalibrationFile.read(json);
+        assertThat(f.datasets()).hasSize(1);
+        CalibrationFile.Entry e = f.datasets().get(0);
+        assertThat(e.kind()).isEqualTo("joint");
+        double[] theta = e.model("hierarchical").orElseThrow().theta();
+        assertThat(theta[0]).isCloseTo(TRUTH.uNv(), within(0.02 * TRUTH.uNv()));
+        assertThat(theta[1]).isCloseTo(TRUTH.betaIbGBps(), within(0.02 * TRUTH.betaIbGBps()));
+        assertThat(stdout()).contains("(joint): 1x8,2x8,4x4");
+    }
+
+    @Test
+    void theBundledJointGroupsAreFittedWithoutArguments() {
+        assertThat(Main.execute("calibrate", "--joint")).isEqualTo(ExitCode.OK);
+        assertThat(stdout()).contains("# mi325x-aac11 (joint): 1x8,2x8,4x8,8x8")
+                .contains("# gb200-coreweave (joint): 1x72,2x64,20x72");
+    }
+
+    @Test
+    void badTwoTierInputsAreUsageErrorsNamingTheFlag() throws IOException {
+        Path a = log("2x8.txt", new TwoTierConfig(2, 8), true);
+        assertThat(Main.execute("calibrate", "--joint", a.toString(), "--intra", "NVLink4")).isEqualTo(ExitCode.USAGE);
+        assertThat(stderr()).contains("--joint: a joint fit needs at least two runs");
+        assertThat(Main.execute("calibrate", a.toString(), "--intra", "NVLink9")).isEqualTo(ExitCode.USAGE);
+        assertThat(stderr()).contains("--intra: unknown interconnect NVLink9");
+        assertThat(Main.execute("calibrate", a.toString(), "--intra", "NVLink4", "--config", a + "=16by2"))
+                .isEqualTo(ExitCode.USAGE);
+        assertThat(stderr()).contains("--config: '16by2': expected GPUSxHOSTS");
+        assertThat(Main.execute("calibrate", a.toString(), "--intra", "NVLink4", "--domain-size", "5"))
+                .isEqualTo(ExitCode.USAGE);
+        assertThat(stderr()).contains("16 GPUs do not split into domains of 5");
+    }
+
+    /** An nccl-tests 2.19.6 log of the hierarchical model at d × g, 1 KiB to 1 GiB, one host per domain. */
+    private Path log(String name, TwoTierConfig c, boolean devices) throws IOException {
+        List<Measurement> rows = new ArrayList<>();
+        int n = c.ranks();
+        double f = Collective.ALL_REDUCE.busFactor(n);
+        for (long m = 1024; m <= 1L << 30; m *= 2) {
+            double t = TwoTierModel.timeUs(TwoTierForm.HIERARCHICAL, c, 450, 2, TRUTH, m);
+            double alg = m / (t * 1e3);
+            Half h = new Half(Double.parseDouble(String.format(java.util.Locale.ROOT, "%.2f", t)), alg, alg * f, 0.0);
+            rows.add(new Measurement(m, m / 4, "float", "sum", -1, h, h));
+        }
+        List<Device> devs = new ArrayList<>();
+        if (devices) {
+            for (int r = 0; r < n; r++) {
+                devs.add(new Device(r, 0, 4242, "node" + (r / c.gpusPerDomain()), r % c.gpusPerDomain(),
+                        String.format("0000:%02x:00", r % c.gpusPerDomain() + 16), "NVIDIA H100"));
+            }
+        }
+        Sweep s = new Sweep(Provenance.stored(name), Collective.ALL_REDUCE, RunInfo.unknown(), Hardware.unknown(), devs,
+                rows, List.of());
+        StringWriter sw = new StringWriter();
+        NcclTestsTableWriter.write(new PrintWriter(sw), s, List.of("# Collective test starting: all_reduce_perf"));
+        Path p = dir.resolve(name);
+        Files.writeString(p, sw.toString());
+        return p;
+    }
+
+    private String stdout() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String stderr() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+}
