@@ -14,6 +14,7 @@ import org.ncclharness.calibration.accuracy.AccuracyReport.ModelScores;
 import org.ncclharness.calibration.accuracy.HeldOut.Score;
 import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.fit.SizeBand;
+import org.ncclharness.calibration.predict.Sizes;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel.SwitchPoint;
 
 /** Renders an {@link AccuracyReport} as the Markdown of {@code docs/model-accuracy.md}. */
@@ -43,6 +44,7 @@ public final class AccuracyMarkdown {
         summary(sb, r);
         envelopeAgainstB(sb, r);
         crossScale(sb, r);
+        crossovers(sb, r);
         for (String model : Candidates.MODELS.keySet()) {
             perModel(sb, r, model);
         }
@@ -132,6 +134,31 @@ public final class AccuracyMarkdown {
         sb.append('\n');
     }
 
+    private static void crossovers(StringBuilder sb, AccuracyReport r) {
+        sb.append("## Ring against Tree\n\n");
+        sb.append("Predicted size below which Tree beats Ring for AllReduce (SPEC section 3: T_ring = 2(N-1)(D/(N B) + L),"
+                + " T_tree = 2D/B_root + 2h L, binary tree, B_root = B), with L = alpha_B/(2(N-1)) and B = beta_eff of"
+                + " method B; beside it the crossover of NCCL's own tables (Ring against Tree, each with its fastest"
+                + " protocol); 'none': one algorithm wins at every size. Per-step L and B carry over to the larger N."
+                + " No bundled sweep holds both algorithms (the --algo matrix), so no measured crossover can be"
+                + " compared yet.\n\n");
+        sb.append("| dataset | N | L (us) | B (GB/s) | ideal crossover | NCCL tables |");
+        AccuracyReport.CROSSOVER_SCALES.forEach(m -> sb.append(" ideal at N = ").append(m).append(" |"));
+        sb.append("\n|---|---|---|---|---|---|").append("---|".repeat(AccuracyReport.CROSSOVER_SCALES.size()))
+                .append('\n');
+        for (AccuracyReport.Crossover c : r.crossovers()) {
+            sb.append(String.format(Locale.ROOT, "| `%s` | %d | %.3g | %.4g | %s | %s |", c.id(), c.ranks(),
+                    c.stepUs(), c.betaGBps(), crossing(c.idealBytes()), crossing(c.ncclBytes())));
+            c.idealAtScale().forEach(x -> sb.append(' ').append(crossing(x)).append(" |"));
+            sb.append('\n');
+        }
+        sb.append('\n');
+    }
+
+    private static String crossing(OptionalDouble b) {
+        return b.isPresent() ? Sizes.binary(b.getAsDouble()) : "none";
+    }
+
     private static void perModel(StringBuilder sb, AccuracyReport r, String model) {
         sb.append("## ").append(Candidates.MODELS.get(model)).append("\n\n");
         boolean env = model.equals(Candidates.ENVELOPE);
@@ -169,18 +196,7 @@ public final class AccuracyMarkdown {
     }
 
     private static String switchPoint(SwitchPoint s) {
-        return s.from().label() + "->" + s.to().label() + " " + bytes(s.bytes());
-    }
-
-    /** Binary units, as nccl-tests sizes are. */
-    static String bytes(double b) {
-        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
-        int u = 0;
-        while (b >= 1024 && u < units.length - 1) {
-            b /= 1024;
-            u++;
-        }
-        return String.format(Locale.ROOT, "%.3g %s", b, units[u]);
+        return s.from().label() + "->" + s.to().label() + " " + Sizes.binary(s.bytes());
     }
 
     private static String pct(Rmspe r) {

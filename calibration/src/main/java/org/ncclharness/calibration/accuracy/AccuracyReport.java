@@ -22,7 +22,11 @@ import org.ncclharness.calibration.fit.SingleTierEstimator;
 import org.ncclharness.calibration.fit.SingleTierEstimator.BetaChoice;
 import org.ncclharness.calibration.fit.SingleTierEstimator.Choice;
 import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.model.LatencyRule;
+import org.ncclharness.calibration.model.RingSteps;
+import org.ncclharness.calibration.model.RingTree;
+import org.ncclharness.calibration.nccl.NcclTunerModel;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.nccl.NcclBaseline;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
@@ -39,7 +43,19 @@ import org.ncclharness.calibration.twotier.TwoTierFit;
  * @param skipped    datasets with no usable times, with the reason
  * @param crossScale one entry per joint group and model
  */
-public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped, List<CrossScale> crossScale) {
+public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped, List<CrossScale> crossScale,
+                             List<Crossover> crossovers) {
+
+    /**
+     * Ring against Tree for one system and N (SPEC §3): the ideal forms with method B's per-step latency
+     * L = α/(2(N−1)) and β_eff, binary tree, root links as fast as the ring's; and NCCL's own tables' crossover.
+     */
+    public record Crossover(String id, int ranks, double stepUs, double betaGBps, OptionalDouble idealBytes,
+                            OptionalDouble ncclBytes, List<OptionalDouble> idealAtScale) {
+    }
+
+    /** The larger N the crossover is also predicted at (per-step L and β carried over). */
+    public static final List<Integer> CROSSOVER_SCALES = List.of(64, 1024);
 
     /** A dataset left out of the report. */
     public record Skipped(String id, String reason) {
@@ -83,6 +99,7 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
     public static AccuracyReport of(DatasetCatalog catalog, HardwareFacts facts) {
         List<DatasetScores> scored = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
+        List<Crossover> crossovers = new ArrayList<>();
         List<CalibrationInput> inputs = catalog.all().stream().map(AccuracyReport::input).toList();
         TwoTierScores twoTier = new TwoTierScores(new TwoTierCalibrator(facts), inputs);
         for (Dataset d : catalog.all()) {
@@ -94,14 +111,16 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
             int n = d.sweep().hardware().ranks();
             FitPoints points = FitPoints.from(d.sweep(), n);
             List<ModelScores> models = new ArrayList<>();
-            for (Candidate c : Candidates.forDataset(d, points, facts)) {
+            List<Candidate> candidates = Candidates.forDataset(d, points, facts);
+            for (Candidate c : candidates) {
                 models.add(score(c, points));
             }
+            crossover(d.id(), n, candidates, points).ifPresent(crossovers::add);
             models.add(d.metadata().multiDomain() ? twoTier(twoTier, input(d), points)
                     : ModelScores.none(Candidates.TWO_TIER, "single domain: no second tier"));
             scored.add(new DatasetScores(d.id(), n, points.size(), models));
         }
-        return new AccuracyReport(scored, skipped, crossScale(catalog, twoTier));
+        return new AccuracyReport(scored, skipped, crossScale(catalog, twoTier), crossovers);
     }
 
     private static Optional<String> unusable(Dataset d) {
@@ -116,6 +135,28 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
             return Optional.of("fewer than 2 points with a time or busbw");
         }
         return Optional.empty();
+    }
+
+    /** The crossover of an AllReduce whose data determine method B's ℓ_link and β. */
+    private static Optional<Crossover> crossover(String id, int n, List<Candidate> candidates, FitPoints points) {
+        Optional<SingleTierEstimator> b = candidates.stream()
+                .filter(c -> c.model().equals(Candidates.METHOD_B) && c.estimator() instanceof SingleTierEstimator)
+                .map(c -> (SingleTierEstimator) c.estimator())
+                .filter(e -> e.latency() == Choice.FITTED && e.beta() == BetaChoice.SEED)
+                .filter(e -> e.model().collective() == Collective.ALL_REDUCE).findFirst();
+        if (b.isEmpty()) {
+            return Optional.empty();
+        }
+        double[] theta = b.get().estimate(points);
+        double step = b.get().model().alphaUs(theta) / RingSteps.of(Collective.ALL_REDUCE, n);
+        OptionalDouble ideal = new RingTree(n, 2, theta[1], theta[1], step).crossoverBytes();
+        OptionalDouble nccl = candidates.stream().filter(c -> c.estimator() != null
+                        && c.estimator().model() instanceof NcclTunerModel)
+                .map(c -> ((NcclTunerModel) c.estimator().model()).treeRingCrossoverBytes()).findFirst()
+                .orElse(OptionalDouble.empty());
+        List<OptionalDouble> scaled = CROSSOVER_SCALES.stream()
+                .map(m -> new RingTree(m, 2, theta[1], theta[1], step).crossoverBytes()).toList();
+        return Optional.of(new Crossover(id, n, step, theta[1], ideal, nccl, scaled));
     }
 
     static CalibrationInput input(Dataset d) {

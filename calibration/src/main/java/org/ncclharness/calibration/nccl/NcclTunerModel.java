@@ -1,11 +1,15 @@
 package org.ncclharness.calibration.nccl;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.RingSteps;
+import org.ncclharness.calibration.model.RingTree;
 import org.ncclharness.calibration.protocol.Protocol;
 
 /**
@@ -30,6 +34,8 @@ public record NcclTunerModel(Collective collective, int ranks, int nodes, int sm
 
     public static final String FORM = "nccl-tuner";
     private static final String NET = "NET";
+    /** The Ring/Tree crossover is searched over 1 B .. 2^40 B. */
+    private static final int SCAN_POWERS = 40;
 
     public NcclTunerModel {
         if (ranks < 2 || nodes < 1 || ranks % nodes != 0) {
@@ -107,7 +113,7 @@ public record NcclTunerModel(Collective collective, int ranks, int nodes, int sm
     /** Every candidate NCCL's tables give this collective, in NCCL's order. */
     public List<Candidate> candidates() {
         NcclTuning t = tuning();
-        java.util.ArrayList<Candidate> out = new java.util.ArrayList<>();
+        List<Candidate> out = new ArrayList<>();
         for (Algorithm a : Algorithm.values()) {
             if (a == Algorithm.TREE && collective != Collective.ALL_REDUCE) {
                 continue;
@@ -212,6 +218,36 @@ public record NcclTunerModel(Collective collective, int ranks, int nodes, int sm
         }
         Map<String, Double> f = tuning().ringSimpleMultiNodeLatencyFactor();
         return c.latencyUs() * (sm >= 80 ? f.get("sm80AndNewer") : f.get("older"));
+    }
+
+    /** The fastest candidate of one algorithm at this size, empty when the tables offer none. */
+    public Optional<Candidate> fastest(Algorithm a, double bytes) {
+        return candidates().stream().filter(c -> c.algorithm() == a)
+                .min((x, y) -> Double.compare(time(x, bytes), time(y, bytes)));
+    }
+
+    /**
+     * Where NCCL's best Tree and best Ring change places, scanning powers of two from 1 B to 1 TiB (the tree
+     * correction factors make the curves irregular, so there is no closed form): the first crossing, empty when
+     * there is none or the collective has no Tree.
+     */
+    public OptionalDouble treeRingCrossoverBytes() {
+        int k = SCAN_POWERS + 1;
+        double[] bytes = new double[k];
+        double[] ring = new double[k];
+        double[] tree = new double[k];
+        for (int i = 0; i < k; i++) {
+            bytes[i] = Math.pow(2, i);
+            Optional<Candidate> r = fastest(Algorithm.RING, bytes[i]);
+            Optional<Candidate> t = fastest(Algorithm.TREE, bytes[i]);
+            if (r.isEmpty() || t.isEmpty()) {
+                return OptionalDouble.empty();
+            }
+            ring[i] = time(r.get(), bytes[i]);
+            tree[i] = time(t.get(), bytes[i]);
+        }
+        List<Double> x = RingTree.measuredCrossovers(bytes, ring, tree);
+        return x.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(x.get(0));
     }
 
     @Override

@@ -1,6 +1,5 @@
 package org.ncclharness.calibration.predict;
 
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import org.ncclharness.calibration.measure.Collective;
@@ -38,9 +37,6 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
      */
     public record Alternative(String algorithm, double timeUs, OptionalDouble crossoverBytes, String basis) {
     }
-
-    /** NCCL's Ring/Tree crossover is searched over 1 B .. 2^40 B. */
-    private static final int SCAN_POWERS = 40;
 
     public static Prediction of(PredictionModel pm, double bytes) {
         double t = pm.timeUs(bytes);
@@ -81,36 +77,10 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
 
     private static Optional<Alternative> otherAlgorithm(NcclTunerModel n, NcclTunerModel.Choice chosen, double bytes) {
         Algorithm other = chosen.algorithm() == Algorithm.RING ? Algorithm.TREE : Algorithm.RING;
-        Optional<Candidate> best = fastest(n, other, bytes);
+        Optional<Candidate> best = n.fastest(other, bytes);
         return best.map(c -> new Alternative(other.label() + "/" + c.protocol().label(), n.time(c, bytes),
-                treeRingCrossover(n), "NCCL's tuner tables, fastest protocol of " + other.label()));
+                n.treeRingCrossoverBytes(), "NCCL's tuner tables, fastest protocol of " + other.label()));
     }
 
-    private static Optional<Candidate> fastest(NcclTunerModel n, Algorithm a, double bytes) {
-        return n.candidates().stream().filter(c -> c.algorithm() == a)
-                .min((x, y) -> Double.compare(n.time(x, bytes), n.time(y, bytes)));
-    }
 
-    /**
-     * Where NCCL's best Tree and best Ring change places, scanning powers of two up to 1 TiB (the tree correction
-     * factors make the curves irregular, so there is no closed form): the first crossing, empty when none.
-     */
-    private static OptionalDouble treeRingCrossover(NcclTunerModel n) {
-        int k = SCAN_POWERS + 1;
-        double[] bytes = new double[k];
-        double[] ring = new double[k];
-        double[] tree = new double[k];
-        for (int i = 0; i < k; i++) {
-            bytes[i] = Math.pow(2, i);
-            Optional<Candidate> r = fastest(n, Algorithm.RING, bytes[i]);
-            Optional<Candidate> t = fastest(n, Algorithm.TREE, bytes[i]);
-            if (r.isEmpty() || t.isEmpty()) {
-                return OptionalDouble.empty();
-            }
-            ring[i] = n.time(r.get(), bytes[i]);
-            tree[i] = n.time(t.get(), bytes[i]);
-        }
-        List<Double> x = RingTree.measuredCrossovers(bytes, ring, tree);
-        return x.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(x.get(0));
-    }
 }
