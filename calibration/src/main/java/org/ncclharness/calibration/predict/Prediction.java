@@ -6,6 +6,7 @@ import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.model.RingSteps;
 import org.ncclharness.calibration.model.RingTree;
 import org.ncclharness.calibration.model.SingleTierModel;
+import org.ncclharness.calibration.model.TwoTierCostModel;
 import org.ncclharness.calibration.nccl.NcclTunerModel;
 import org.ncclharness.calibration.nccl.NcclTunerModel.Algorithm;
 import org.ncclharness.calibration.nccl.NcclTunerModel.Candidate;
@@ -58,7 +59,11 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
             return new Prediction(bytes, t, c.latencyUs(), t - c.latencyUs(), c.algorithm().label(),
                     Optional.of(c.protocol().label()), otherAlgorithm(n, c, bytes));
         }
-        return new Prediction(bytes, t, Double.NaN, Double.NaN, pm.model().form(), Optional.empty(), Optional.empty());
+        // Any other model (two-tier): its latency term is its time at zero bytes.
+        double latency = pm.timeUs(0);
+        String algorithm = pm.model() instanceof TwoTierCostModel tt ? "two-tier " + tt.shape().id()
+                : pm.model().form();
+        return new Prediction(bytes, t, latency, t - latency, algorithm, Optional.empty(), Optional.empty());
     }
 
     /**

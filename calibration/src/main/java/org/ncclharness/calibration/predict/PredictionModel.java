@@ -6,8 +6,10 @@ import java.util.Locale;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.SingleTierModel;
+import org.ncclharness.calibration.model.TwoTierCostModel;
 import org.ncclharness.calibration.nccl.NcclTunerModel;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
+import org.ncclharness.calibration.twotier.TwoTierConfig;
 
 /**
  * A model ready to predict: the cost model and θ, where θ came from, and the configuration and sizes it was
@@ -65,6 +67,19 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
             moved = s.withRanks(ranks);
         } else if (model instanceof ProtocolEnvelopeModel e) {
             moved = e.withRanks(ranks);
+        } else if (model instanceof TwoTierCostModel t) {
+            // A two-tier model keeps its domain size; --nodes counts NVLink domains.
+            int g = t.config().gpusPerDomain();
+            int d = nodes != null ? nodes : ranks / g;
+            if (d < 1 || d * g != ranks) {
+                throw new IllegalArgumentException(ranks + " GPUs are not " + (nodes != null ? nodes + " domains" : "whole domains")
+                        + " of " + g + " GPUs (the calibrated domain size)");
+            }
+            moved = t.at(new TwoTierConfig(d, g));
+            if (d != t.config().domains()) {
+                n.add(String.format(Locale.ROOT, "%d domains of %d GPUs lie outside what was calibrated (%s):"
+                        + " per-tier parameters carried over", d, g, t.config().label()));
+            }
         } else if (model instanceof NcclTunerModel t) {
             int d = nodes != null ? nodes : t.nodes();
             if (ranks % d != 0) {
@@ -81,7 +96,8 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
                     + " parameters carried over", ranks, calibratedRanks));
         }
         Integer d = nodes != null ? nodes : calibratedNodes;
-        if (nodes != null && calibratedNodes != null && !nodes.equals(calibratedNodes)) {
+        if (nodes != null && calibratedNodes != null && !nodes.equals(calibratedNodes)
+                && !(model instanceof TwoTierCostModel)) {
             n.add(String.format(Locale.ROOT, "%d node%s lie%s outside what was calibrated (%d node%s)%s", nodes,
                     nodes == 1 ? "" : "s", nodes == 1 ? "s" : "", calibratedNodes, calibratedNodes == 1 ? "" : "s",
                     model instanceof NcclTunerModel ? "" : ": this single-tier model has no term for another tier"));

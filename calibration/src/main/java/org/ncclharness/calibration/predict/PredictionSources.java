@@ -24,7 +24,9 @@ import org.ncclharness.calibration.hardware.Interconnect;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.model.LatencyRule;
+import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.SingleTierModel;
+import org.ncclharness.calibration.model.TwoTierCostModel;
 import org.ncclharness.calibration.nccl.NcclTunerModel;
 import org.ncclharness.calibration.report.CalibrationEntry;
 import org.ncclharness.calibration.report.CalibrationFile;
@@ -32,6 +34,10 @@ import org.ncclharness.calibration.report.CalibrationInput;
 import org.ncclharness.calibration.report.CalibrationOptions;
 import org.ncclharness.calibration.report.SingleTierCalibration;
 import org.ncclharness.calibration.report.SingleTierCalibrator;
+import org.ncclharness.calibration.report.TwoTierCalibration;
+import org.ncclharness.calibration.report.TwoTierCalibrator;
+import org.ncclharness.calibration.twotier.TwoTierConfig;
+import org.ncclharness.calibration.twotier.TwoTierFit;
 
 /**
  * Where {@code predict} takes its model from: a calibration report ({@code calibrate --json}), a bundled dataset
@@ -43,6 +49,7 @@ public final class PredictionSources {
     /** The name of the raw ring formula T = 2(N−1)·(M/(N·B) + L). */
     public static final String RING_FORMULA = "ring formula";
     private static final String ALPHA_BETA_FITTED = SingleTierCalibrator.METHOD_B_FITTED_BETA;
+    private static final String TWO_TIER = "two-tier";
 
     private PredictionSources() {
     }
@@ -121,13 +128,26 @@ public final class PredictionSources {
                 names.add(c.model());
             }
         }
-        Fit chosen;
+        List<Scored> scored = new ArrayList<>();
+        fits.forEach(f -> scored.add(new Scored(f.name(), f.model(), f.theta(), score(f))));
+        if (d.metadata().multiDomain()) {
+            CalibrationEntry e = new TwoTierCalibrator(facts).calibrate(input(d), DatasetCatalog.bundled().all()
+                    .stream().map(PredictionSources::input).toList());
+            if (e instanceof TwoTierCalibration t) {
+                TwoTierFit best = t.best();
+                TwoTierCostModel m = new TwoTierCostModel(best.form(), new TwoTierConfig(d.sweep().hardware().domains(),
+                        d.sweep().hardware().domainSize()), t.fabric().betaNvGBps(), t.fabric().hops());
+                scored.add(new Scored(TWO_TIER, m, TwoTierCostModel.theta(best.params()), best.comparisonPct()));
+                names.add(TWO_TIER);
+            }
+        }
+        Scored chosen;
         if (modelName != null) {
-            chosen = fits.stream().filter(f -> f.name().equals(modelName)).findFirst().orElseThrow(() ->
+            chosen = scored.stream().filter(f -> f.name().equals(modelName)).findFirst().orElseThrow(() ->
                     new InputException("--model", 0, "dataset " + id + " has no model " + modelName + "; it has: "
                             + String.join(", ", names)));
         } else {
-            chosen = fits.stream().min(Comparator.comparingDouble(PredictionSources::score)).orElseThrow();
+            chosen = scored.stream().min(Comparator.comparingDouble(Scored::pct)).orElseThrow();
         }
         int nodes = d.sweep().hardware().hosts() == null ? 1 : d.sweep().hardware().hosts();
         String source = chosen.model() instanceof NcclTunerModel
@@ -135,6 +155,14 @@ public final class PredictionSources {
                 : "dataset " + id + " (calibrated now" + (modelName == null ? ", lowest leave-one-out RMSPE" : "") + ")";
         return new PredictionModel(chosen.name(), chosen.model(), chosen.theta(), source, n, nodes,
                 points.bytes()[0], points.bytes()[points.largest()], List.of());
+    }
+
+    /** A candidate model with the score the default choice ranks by (leave-one-out where scored, else in-sample). */
+    private record Scored(String name, CostModel model, double[] theta, double pct) {
+    }
+
+    private static CalibrationInput input(Dataset d) {
+        return new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags());
     }
 
     private static double score(Fit f) {

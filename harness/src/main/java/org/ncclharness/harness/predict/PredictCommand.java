@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.NcclTestsTableWriter;
+import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.predict.PredictedSweep;
 import org.ncclharness.calibration.predict.Prediction;
@@ -79,7 +80,8 @@ public final class PredictCommand implements Callable<Integer> {
     @Option(names = "--gpus", paramLabel = "N", description = "predict at N GPUs instead of the calibrated N")
     Integer gpus;
 
-    @Option(names = "--nodes", paramLabel = "D", description = "predict at D nodes")
+    @Option(names = "--nodes", paramLabel = "D", description = "predict at D nodes (for a two-tier model: D NVLink"
+            + " domains of the calibrated domain size)")
     Integer nodes;
 
     @Override
@@ -202,7 +204,8 @@ public final class PredictCommand implements Callable<Integer> {
                             Sizes.binary(x), x),
                     () -> out.println("  Ring/Tree      : no crossover in this model"));
         } else {
-            out.println("  alternative    : not modelled for " + pm.collective().testName());
+            out.println("  alternative    : not modelled by " + pm.name() + (pm.collective() == Collective.ALL_REDUCE ? ""
+                    : " for " + pm.collective().testName()));
         }
     }
 

@@ -150,6 +150,19 @@ class PredictCommandTest {
     }
 
     @Test
+    void aTwoTierModelMovesToMoreDomains() {
+        CliRun r = CliRun.of("predict", "--dataset", "h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion", "--model",
+                "two-tier", "--gpus", "64", "--bytes", "1G");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("# 8 domains of 8 GPUs lie outside what was calibrated (4x8)")
+                .contains("algorithm      : two-tier");
+        CliRun bad = CliRun.of("predict", "--dataset", "h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion",
+                "--model", "two-tier", "--gpus", "60", "--bytes", "1G");
+        assertThat(bad.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(bad.err()).contains("domain size");
+    }
+
+    @Test
     void badInputIsOneLineAndExitTwo() {
         for (String[] args : List.of(
                 new String[] {"predict", "--bytes", "14XB", "--gpus", "8", "--bandwidth", "25GB/s", "--step-latency", "1us"},
