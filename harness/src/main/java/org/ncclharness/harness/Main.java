@@ -3,11 +3,15 @@ package org.ncclharness.harness;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.gpu.GpuEnvironmentException;
+import org.ncclharness.gpu.GpuJobException;
 import org.ncclharness.harness.accuracy.AccuracyCommand;
 import org.ncclharness.harness.bench.BenchCommand;
 import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.convert.ConvertCommand;
 import org.ncclharness.harness.datasets.DatasetsCommand;
+import org.ncclharness.harness.doctor.DoctorCommand;
+import org.ncclharness.harness.plot.PlotCommand;
 import org.ncclharness.harness.predict.PredictCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -23,9 +27,12 @@ import picocli.CommandLine.Command;
             DatasetsCommand.class,
             ConvertCommand.class,
             CalibrateCommand.class,
+            PlotCommand.class,
             BenchCommand.class,
             AccuracyCommand.class,
             PredictCommand.class,
+            GpusCommand.class,
+            DoctorCommand.class,
         })
 public final class Main implements Runnable {
 
@@ -61,6 +68,9 @@ public final class Main implements Runnable {
         if (ex instanceof HarnessException || ex instanceof InputException) {
             return ex.getMessage();
         }
+        if (ex instanceof GpuEnvironmentException || ex instanceof GpuJobException) {
+            return "error: " + ex.getMessage();
+        }
         if (ex instanceof UncheckedIOException u) {
             return "error: " + u.getMessage();
         }
@@ -70,6 +80,12 @@ public final class Main implements Runnable {
     private static int exitCodeOf(Throwable ex) {
         if (ex instanceof HarnessException h) {
             return h.exitCode();
+        }
+        if (ex instanceof GpuEnvironmentException) {
+            return ExitCode.ENVIRONMENT;
+        }
+        if (ex instanceof GpuJobException) {
+            return ExitCode.JOB;
         }
         if (ex instanceof InputException || ex instanceof CommandLine.ParameterException) {
             return ExitCode.USAGE;

@@ -36,7 +36,6 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage("org.ncclharness.calibration.fit..",
                         "org.ncclharness.calibration.model..", "org.ncclharness.calibration.twotier..",
                         "org.ncclharness.calibration.io..", "org.ncclharness.harness..", "picocli..")
-                .allowEmptyShould(true)
                 .check(CLASSES);
     }
 }

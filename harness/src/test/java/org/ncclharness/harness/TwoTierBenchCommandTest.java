@@ -23,6 +23,18 @@ class TwoTierBenchCommandTest {
     }
 
     @Test
+    void aBundledDatasetCanBeTheBenchmarksData() {
+        CommandLine cl = Main.commandLine();
+        StringWriter out = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        assertThat(cl.execute("bench", "two-tier", "--points", "3", "--threads", "1", "--dataset",
+                "h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion")).isEqualTo(ExitCode.OK);
+        assertThat(out.toString()).contains("dataset h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion (measured),"
+                + " 4x8, 14 points, NVLink4 beta_NV 450 GB/s, hops 2").doesNotContain(" NO");
+        assertThat(usageError("bench", "two-tier", "--dataset", "nope")).contains("no bundled dataset nope");
+    }
+
+    @Test
     void badArgumentsAreUsageErrorsWithTheReason() {
         assertThat(usageError("bench", "two-tier", "--points", "1")).contains("--points: 1 points per axis");
         assertThat(usageError("bench", "two-tier", "--form", "tree")).contains("expected hierarchical or flat-ring");

@@ -4,11 +4,13 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.datasets.DatasetMetadata;
+import org.ncclharness.calibration.fit.SizeBand;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Interconnect;
 import org.ncclharness.calibration.io.InputException;
@@ -24,6 +26,7 @@ import org.ncclharness.calibration.twotier.SingleDomainPrior;
 import org.ncclharness.calibration.twotier.TwoTierConfig;
 import org.ncclharness.calibration.twotier.TwoTierFit;
 import org.ncclharness.calibration.twotier.TwoTierFitter;
+import org.ncclharness.calibration.twotier.TwoTierParam;
 import org.ncclharness.calibration.twotier.TwoTierProblem;
 import org.ncclharness.calibration.twotier.TwoTierRun;
 import org.ncclharness.calibration.twotier.TwoTierRuns;
@@ -64,8 +67,9 @@ public final class TwoTierCalibrator {
         List<Prior> priors = priorFor(in, all, f);
         List<String> notes = new ArrayList<>();
         if (!priors.isEmpty()) {
-            notes.add("priors on " + String.join(", ", priors.stream().map(p -> p.param().id()).toList())
-                    + " from the single-domain run " + priors.get(0).source() + " (T_sw held at 0 there)");
+            notes.add("priors from single-domain runs (T_sw held at 0 there): " + String.join("; ", priors.stream()
+                    .map(p -> String.format(Locale.ROOT, "%s = %.4g +- %.2g from %s", p.param().id(), p.value(),
+                            p.sigma(), p.source())).toList()));
         }
         return entry(info, TwoTierCalibration.KIND, List.of(in), f, priors, notes);
     }
@@ -181,7 +185,10 @@ public final class TwoTierCalibrator {
                 TwoTierFitter.better(fits).map(TwoTierFit::form), allNotes);
     }
 
-    /** The single-domain AllReduce input of the same GPU class and fabric with the most points. */
+    /**
+     * The single-domain AllReduce input of the same GPU class and fabric with the most points, among those that
+     * reach the bandwidth-bound sizes.
+     */
     private List<Prior> priorFor(CalibrationInput in, List<CalibrationInput> all, Fabric f) {
         Hardware h = in.info().hardware();
         if (h.gpuModel() == null) {
@@ -194,7 +201,7 @@ public final class TwoTierCalibrator {
                     return ch.domains() != null && ch.domains() == 1 && ch.domainSize() != null && ch.domainSize() > 1
                             && ch.gpuModel() != null && JointGroups.gpuClass(ch.gpuModel()).equals(gpu)
                             && Objects.equals(ch.intra(), h.intra()) && unusable(c).isEmpty()
-                            && !c.flags().contains("mixed-configurations");
+                            && !c.flags().contains("mixed-configurations") && reachesBandwidthBound(c);
                 })
                 .max(Comparator.comparingInt((CalibrationInput c) -> c.sweep().rows().size())
                         .thenComparing(CalibrationInput::id, Comparator.reverseOrder()));
@@ -202,7 +209,24 @@ public final class TwoTierCalibrator {
             return List.of();
         }
         TwoTierRun run = TwoTierRuns.of(best.get().sweep(), best.get().id(), config(best.get().info().hardware())).run();
-        return SingleDomainPrior.from(TwoTierProblem.of(run, f.betaNvGBps(), f.hops()), best.get().id());
+        List<Prior> priors = SingleDomainPrior.from(TwoTierProblem.of(run, f.betaNvGBps(), f.hops()), best.get().id());
+        Double inNetworkUr = facts.interconnect(f.name()).map(ic -> facts.topologyOf(ic).inNetworkUr()).orElse(null);
+        List<Prior> out = new ArrayList<>();
+        for (Prior p : priors) {
+            // Above the line rate the single-domain run used in-network reduction (NVLS), which a ring across
+            // domains does not get: SPEC §3's conservative utilisation stands in for it.
+            boolean aboveLineRate = p.param() == TwoTierParam.U_NV && p.value() > 1 && inNetworkUr != null;
+            out.add(aboveLineRate ? new Prior(p.param(), inNetworkUr, SingleDomainPrior.MIN_RELATIVE_SIGMA * inNetworkUr,
+                    p.source() + " (u_NV " + String.format(Locale.ROOT, "%.3f", p.value()) + " > 1 there: NVLS; "
+                            + inNetworkUr + " used)") : p);
+        }
+        return out;
+    }
+
+    /** u_NV means a bandwidth only where the run reaches sizes above 128 MiB, where bandwidth dominates. */
+    private static boolean reachesBandwidthBound(CalibrationInput c) {
+        return c.sweep().rows().stream().anyMatch(r -> SizeBand.of(r.sizeBytes()) == SizeBand.LARGE
+                && (r.outOfPlace().hasTime() || r.inPlace().hasTime()));
     }
 
     private static String interOf(List<CalibrationInput> members) {

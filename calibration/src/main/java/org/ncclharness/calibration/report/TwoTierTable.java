@@ -3,7 +3,9 @@ package org.ncclharness.calibration.report;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.fit.Rmspe;
+import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.fit.SizeBand;
 import org.ncclharness.calibration.twotier.ConfigSummary;
 import org.ncclharness.calibration.twotier.InterDomainBandwidth;
@@ -94,6 +96,23 @@ public final class TwoTierTable {
                     cell(f, TwoTierParam.ELL_IB), cell(f, TwoTierParam.T_SW)));
         }
         return sb.toString();
+    }
+
+    /**
+     * {@code java -cp harness.jar org.ncclharness.calibration.report.TwoTierTable [--joint]}: the Markdown table of
+     * every bundled multi-domain dataset fitted alone (the same fits {@code calibrate} prints), or of the bundled
+     * joint groups, for the documentation.
+     */
+    public static void main(String[] args) {
+        List<CalibrationInput> inputs = DatasetCatalog.bundled().all().stream()
+                .map(d -> new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags())).toList();
+        TwoTierCalibrator two = new TwoTierCalibrator(HardwareFacts.bundled());
+        List<TwoTierCalibration> entries = args.length > 0 && args[0].equals("--joint") ? two.bundledJoint(inputs)
+                : inputs.stream().filter(in -> SingleTierCalibrator.multiDomain(in.info().hardware())
+                        && !in.flags().contains("mixed-configurations"))
+                        .map(in -> two.calibrate(in, inputs)).filter(e -> e instanceof TwoTierCalibration)
+                        .map(e -> (TwoTierCalibration) e).toList();
+        System.out.print(markdown(entries));
     }
 
     private static String score(TwoTierFit f) {

@@ -18,6 +18,7 @@ import java.util.Locale;
 public final class JointGroups {
 
     private static final String RESOURCE = "/twotier/joint-groups.json";
+    private static final List<String> BRAND_WORDS = List.of("NVIDIA", "AMD", "INSTINCT", "TESLA", "GEFORCE");
 
     /**
      * @param name  short name for headings
@@ -50,14 +51,16 @@ public final class JointGroups {
         }
     }
 
-    /** GPU model without the vendor prefix, upper case: "GB200" and "NVIDIA GB200" are one class. */
+    /**
+     * The GPU class of a model name: its first word after the vendor and brand words, upper case, so that
+     * "NVIDIA H100 80GB HBM3", "H100" and "NVIDIA H100-SXM" are one class and H20 is not H200.
+     */
     public static String gpuClass(String gpuModel) {
-        String g = gpuModel.trim();
-        for (String vendor : List.of("NVIDIA ", "AMD ")) {
-            if (g.regionMatches(true, 0, vendor, 0, vendor.length())) {
-                g = g.substring(vendor.length());
+        for (String w : gpuModel.trim().split("[\\s-]+")) {
+            if (!w.isEmpty() && !BRAND_WORDS.contains(w.toUpperCase(Locale.ROOT))) {
+                return w.toUpperCase(Locale.ROOT);
             }
         }
-        return g.toUpperCase(Locale.ROOT);
+        return gpuModel.trim().toUpperCase(Locale.ROOT);
     }
 }

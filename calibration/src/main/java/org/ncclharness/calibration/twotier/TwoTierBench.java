@@ -102,16 +102,24 @@ public final class TwoTierBench {
         return new double[] {elapsed / 1e9 / calls, calls};
     }
 
-    /** The table the benchmark prints. */
+    /** The table the benchmark prints, for the synthetic run. */
     public static String format(TwoTierProblem p, TwoTierForm form, int threads, List<Row> rows) {
+        return format(form, threads, rows, String.format(Locale.ROOT,
+                "synthetic run (a model prediction, not a measurement) %s, %d points, beta_NV %.0f GB/s, hops %d%n"
+                        + "# truth u_NV %.2f, beta_IB %.0f GB/s, ell_nv %.2f us, ell_ib %.2f us, T_sw %.1f us; 0.5%%"
+                        + " noise", CONFIG.label(), p.points(), BETA_NV_GBPS, HOPS, TRUTH.uNv(), TRUTH.betaIbGBps(),
+                TRUTH.ellNvUs(), TRUTH.ellIbUs(), TRUTH.tSwUs()));
+    }
+
+    /**
+     * The table the benchmark prints.
+     *
+     * @param data what was fitted, one line (or two, joined by a newline and {@code # })
+     */
+    public static String format(TwoTierForm form, int threads, List<Row> rows, String data) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT,
-                "# two-tier benchmark: %s form, synthetic run (a model prediction, not a measurement) %s, %d points,"
-                        + " beta_NV %.0f GB/s, hops %d%n", form.id(), CONFIG.label(), p.points(), BETA_NV_GBPS, HOPS));
-        sb.append(String.format(Locale.ROOT,
-                "# truth u_NV %.2f, beta_IB %.0f GB/s, ell_nv %.2f us, ell_ib %.2f us, T_sw %.1f us; 0.5%% noise;"
-                        + " grid on %d threads%n",
-                TRUTH.uNv(), TRUTH.betaIbGBps(), TRUTH.ellNvUs(), TRUTH.ellIbUs(), TRUTH.tSwUs(), threads));
+        sb.append(String.format(Locale.ROOT, "# two-tier benchmark: %s form, %s; grid on %d threads%n", form.id(), data,
+                threads));
         sb.append("# grid evals = model evaluations (combinations x points); fast evals = least-squares faces solved\n");
         sb.append(String.format(Locale.ROOT, "%4s %12s %10s %12s %11s | %10s %10s %11s | %9s %s%n", "R",
                 "grid combos", "grid s", "grid eval/s", "grid RMSPE", "fast ms", "fast ev/s", "fast RMSPE", "speedup",

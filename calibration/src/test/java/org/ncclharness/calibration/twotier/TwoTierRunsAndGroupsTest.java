@@ -52,4 +52,13 @@ class TwoTierRunsAndGroupsTest {
             assertThat(g.why()).isNotBlank();
         }
     }
+
+    @Test
+    void theGpuClassIgnoresVendorBrandAndVariant() {
+        assertThat(JointGroups.gpuClass("NVIDIA H100 80GB HBM3")).isEqualTo("H100");
+        assertThat(JointGroups.gpuClass("NVIDIA A100-SXM4-40GB")).isEqualTo("A100");
+        assertThat(JointGroups.gpuClass("AMD Instinct MI325X")).isEqualTo("MI325X");
+        assertThat(JointGroups.gpuClass("GB200")).isEqualTo(JointGroups.gpuClass("NVIDIA GB200"));
+        assertThat(JointGroups.gpuClass("NVIDIA H20")).isNotEqualTo(JointGroups.gpuClass("NVIDIA H200"));
+    }
 }

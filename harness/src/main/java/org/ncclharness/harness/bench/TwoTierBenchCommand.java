@@ -3,10 +3,17 @@ package org.ncclharness.harness.bench;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.ncclharness.calibration.datasets.Dataset;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.report.TwoTierCalibrator;
+import org.ncclharness.calibration.twotier.Fabric;
 import org.ncclharness.calibration.twotier.TwoTierBench;
 import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierProblem;
+import org.ncclharness.calibration.twotier.TwoTierRuns;
 import org.ncclharness.harness.ExitCode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -40,11 +47,26 @@ public final class TwoTierBenchCommand implements Callable<Integer> {
             description = "hierarchical or flat-ring (default: ${DEFAULT-VALUE}).")
     private String form;
 
+    @Option(names = "--dataset", paramLabel = "ID",
+            description = "fit a bundled multi-domain AllReduce dataset (measured) instead of the synthetic run")
+    private String dataset;
+
     @Mixin
     private GridRangeOptions ranges;
 
     @Spec
     private CommandSpec spec;
+
+    /** A bundled dataset as the two-tier problem {@code calibrate} fits, β_NV and hops from the hardware facts. */
+    private TwoTierProblem measured(String id) {
+        Dataset d = DatasetCatalog.bundled().find(id).orElseThrow(() -> new CommandLine.ParameterException(
+                spec.commandLine(), "--dataset: no bundled dataset " + id + " (list them: harness.jar datasets)"));
+        String intra = d.metadata().intra();
+        Fabric fabric = new TwoTierCalibrator(HardwareFacts.bundled()).fabric(intra).orElseThrow(() ->
+                new CommandLine.ParameterException(spec.commandLine(), "--dataset: " + id + " names no intra-domain"
+                        + " fabric with a physical bandwidth (" + intra + ")"));
+        return TwoTierProblem.of(TwoTierRuns.of(d.sweep(), id).run(), fabric.betaNvGBps(), fabric.hops());
+    }
 
     @Override
     public Integer call() {
@@ -61,11 +83,14 @@ public final class TwoTierBenchCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--threads: " + n + "; give at least 1");
         }
         PrintStream err = System.err;
-        TwoTierProblem p = TwoTierBench.syntheticProblem(f);
+        TwoTierProblem p = dataset == null ? TwoTierBench.syntheticProblem(f) : measured(dataset);
         List<TwoTierBench.Row> rows = TwoTierBench.run(p, f, points, n, ranges.ranges(),
                 r -> new GridProgressBar("grid R=" + r, err));
         PrintWriter out = spec.commandLine().getOut();
-        out.print(TwoTierBench.format(p, f, n, rows));
+        out.print(dataset == null ? TwoTierBench.format(p, f, n, rows) : TwoTierBench.format(f, n, rows,
+                String.format(Locale.ROOT, "dataset %s (measured), %s, %d points, %s beta_NV %.0f GB/s, hops %d",
+                        dataset, p.configurations().get(0).label(), p.points(),
+                        DatasetCatalog.bundled().get(dataset).metadata().intra(), p.betaNvGBps(), p.hops())));
         out.flush();
         return ExitCode.OK;
     }

@@ -1,6 +1,7 @@
 package org.ncclharness.harness.calibrate;
 
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,6 +18,7 @@ import org.ncclharness.calibration.report.CalibrationOptions;
 import org.ncclharness.calibration.report.CalibrationReport;
 import org.ncclharness.calibration.report.CalibrationTable;
 import org.ncclharness.calibration.report.SingleTierCalibrator;
+import org.ncclharness.calibration.report.TwoTierCalibration;
 import org.ncclharness.calibration.report.TwoTierCalibrator;
 import org.ncclharness.harness.ExitCode;
 import picocli.CommandLine.Command;
@@ -25,8 +27,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code calibrate [FILE...]}: fits the α-β model of SPEC §3 to every bundled dataset, or to the files given. */
 @Command(name = "calibrate", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Fit the single-tier alpha-beta model T(M) = alpha + f*M/beta_eff to nccl-tests"
-                + " measurements and say how wrong each way of choosing alpha and beta is (SPEC section 3).",
+        description = {"Fit the alpha-beta model of SPEC section 3 to nccl-tests measurements: one tier,"
+                + " T(M) = alpha + f*M/beta_eff, saying how wrong each way of choosing alpha and beta is; two tiers"
+                + " (NVLink domain + inter-domain fabric) for multi-domain runs.",
             "Without FILE: every bundled dataset. Multi-domain runs (NVLink domains joined by IB/RoCE) get the two-tier"
                 + " fit, both forms (hierarchical, flat-ring), with each parameter's 1%% profile and whether the data"
                 + " determine it; they are never fitted with one tier.",
@@ -83,13 +86,20 @@ public final class CalibrateCommand implements Callable<Integer> {
             + CalibrationReport.SCHEMA + ")")
     Path json;
 
-    @Option(names = "--force", description = "overwrite an existing --json file")
+    @Option(names = "--report", paramLabel = "DIR", description = "also write a page that opens from disk:"
+            + " DIR/index.html with the verdicts, the table and one figure per dataset (DIR/<id>.png)")
+    Path report;
+
+    @Option(names = "--force", description = "overwrite an existing --json file or --report page")
     boolean force;
 
     @Override
     public Integer call() {
         if (json != null) {
             OutputFile.checkWritable(json, force);
+        }
+        if (report != null) {
+            OutputFile.checkWritable(report.resolve("index.html"), force);
         }
         HardwareFacts facts = HardwareFacts.bundled();
         if (topology != null && facts.topology(topology).isEmpty()) {
@@ -99,13 +109,22 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (linkLatencyUs != null && !(linkLatencyUs >= 0)) {
             throw new InputException("--link-latency", 0, "must be zero or positive");
         }
-        CalibrationReport report = joint ? joint(facts)
-                : run(facts, inputs(facts), new CalibrationOptions(linkLatencyUs, topology));
+        List<CalibrationInput> in = joint ? jointInputs(facts) : inputs(facts);
+        CalibrationReport calibration = joint ? joint(facts, in)
+                : run(facts, in, new CalibrationOptions(linkLatencyUs, topology));
+        StringWriter table = new StringWriter();
+        CalibrationTable.write(new PrintWriter(table), calibration);
         PrintWriter out = new PrintWriter(System.out, true);
-        CalibrationTable.write(out, report);
+        out.print(table);
+        out.flush();
         if (json != null) {
-            OutputFile.write(json, force, o -> CalibrationJson.write(report, o));
+            OutputFile.write(json, force, o -> CalibrationJson.write(calibration, o));
             out.println("# report written to " + json);
+        }
+        if (report != null) {
+            List<CalibrationInput> shown = joint ? firstMembers(calibration, in) : in;
+            Path page = CalibrationReportPage.of(shown, calibration, table.toString()).write(report, force);
+            out.println("# page written to " + page);
         }
         return ExitCode.OK;
     }
@@ -121,14 +140,23 @@ public final class CalibrateCommand implements Callable<Integer> {
         return new CalibrationInputs.Flags(gpus, nodes, interconnect, intra, inter, domainSize);
     }
 
+    /** {@code --joint}: the runs given (bundled ids or files), or every bundled dataset for the bundled groups. */
+    private List<CalibrationInput> jointInputs(HardwareFacts facts) {
+        return files.isEmpty() ? CalibrationInputs.bundled()
+                : CalibrationInputs.bundledOrFiles(files, flags(), configs, facts);
+    }
+
     /** {@code --joint}: one entry for the runs given, or one per bundled joint group. */
-    private CalibrationReport joint(HardwareFacts facts) {
+    private CalibrationReport joint(HardwareFacts facts, List<CalibrationInput> in) {
         TwoTierCalibrator two = new TwoTierCalibrator(facts);
-        if (files.isEmpty()) {
-            return new CalibrationReport(List.copyOf(two.bundledJoint(CalibrationInputs.bundled())));
-        }
-        List<CalibrationInput> members = CalibrationInputs.bundledOrFiles(files, flags(), configs, facts);
-        return new CalibrationReport(List.of(two.joint("joint", members)));
+        return new CalibrationReport(files.isEmpty() ? List.copyOf(two.bundledJoint(in))
+                : List.of(two.joint("joint", in)));
+    }
+
+    /** For the page, which draws one sweep per entry: each joint entry's first member. */
+    private static List<CalibrationInput> firstMembers(CalibrationReport calibration, List<CalibrationInput> in) {
+        return calibration.entries().stream().map(e -> ((TwoTierCalibration) e).members().get(0))
+                .map(id -> in.stream().filter(x -> x.id().equals(id)).findFirst().orElseThrow()).toList();
     }
 
     /** Calibrates every input; the benchmark calls this too, so it measures exactly what the command does. */

@@ -21,13 +21,19 @@ import org.ncclharness.calibration.report.CalibrationInput;
  * nccl-tests/rccl-tests log of any generation, the project CSV, nccl-tests' or our JSON; {@link Inputs} tells
  * them apart) whose missing configuration comes from the command-line flags. A missing fact is named in the error, never guessed.
  */
-final class CalibrationInputs {
+public final class CalibrationInputs {
 
     /**
      * What the flags say about files that do not say it themselves: one tier ({@code interconnect}) or two
      * ({@code intra}, {@code inter}, {@code domainSize}).
      */
-    record Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter, Integer domainSize) {
+    public record Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter,
+                        Integer domainSize) {
+
+        /** One tier: what {@code --gpus}, {@code --nodes}, {@code --interconnect} say. */
+        public Flags(Integer gpus, Integer nodes, String interconnect) {
+            this(gpus, nodes, interconnect, null, null, null);
+        }
 
         Flags withConfiguration(Integer g, Integer n) {
             return new Flags(g, n, interconnect, intra, inter, domainSize);
@@ -40,9 +46,18 @@ final class CalibrationInputs {
     static List<CalibrationInput> bundled() {
         List<CalibrationInput> out = new ArrayList<>();
         for (Dataset d : DatasetCatalog.bundled().all()) {
-            out.add(new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags()));
+            out.add(of(d));
         }
         return out;
+    }
+
+    /** A bundled dataset with what its metadata adds (the forced algorithm, the flags). */
+    public static CalibrationInput of(Dataset d) {
+        return new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags());
+    }
+
+    public static List<CalibrationInput> files(List<Path> files, Flags flags, HardwareFacts facts) {
+        return files(files, flags, Map.of(), facts);
     }
 
     /**
@@ -98,8 +113,7 @@ final class CalibrationInputs {
         for (Path p : args) {
             Optional<Dataset> d = Files.exists(p) ? Optional.empty() : catalog.find(p.toString());
             if (d.isPresent()) {
-                out.add(new CalibrationInput(d.get().id(), d.get().sweep(), d.get().metadata().algo(),
-                        d.get().metadata().flags()));
+                out.add(of(d.get()));
             } else {
                 out.addAll(read(List.of(p), flags, configs));
             }

@@ -1,0 +1,107 @@
+package org.ncclharness.calibration.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.ncclharness.calibration.datasets.Dataset;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.model.TwoTierCostModel;
+import org.ncclharness.calibration.twotier.TwoTierFit;
+import org.ncclharness.calibration.twotier.TwoTierForm;
+import org.ncclharness.calibration.twotier.TwoTierModel;
+import org.ncclharness.calibration.twotier.TwoTierParam;
+import org.ncclharness.calibration.twotier.TwoTierRun;
+
+class TwoTierCalibratorTest {
+
+    private static final TwoTierCalibrator TWO = new TwoTierCalibrator(HardwareFacts.bundled());
+
+    private static CalibrationInput input(String id) {
+        Dataset d = DatasetCatalog.bundled().get(id);
+        return new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags());
+    }
+
+    @Test
+    void aMultiDomainDatasetIsFittedWithBothFormsAndASingleDomainPriorOfItsClass() {
+        CalibrationInput multi = input("h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk");
+        CalibrationInput single = input("h100_allreduce_8gpu_1node_aws_p5_batch");
+        CalibrationEntry e = TWO.calibrate(multi, List.of(multi, single));
+        assertThat(e).isInstanceOf(TwoTierCalibration.class);
+        TwoTierCalibration t = (TwoTierCalibration) e;
+        assertThat(t.kind()).isEqualTo("two-tier");
+        assertThat(t.fabric().betaNvGBps()).isEqualTo(450);
+        assertThat(t.fabric().hops()).isEqualTo(2);
+        assertThat(t.inter()).isEqualTo("IB-NDR");
+        assertThat(t.nicsPerDomain()).isEqualTo(8);
+        assertThat(t.fits()).extracting(TwoTierFit::form).containsExactly(TwoTierForm.values());
+        assertThat(t.fit(TwoTierForm.HIERARCHICAL).priors()).isNotEmpty()
+                .allSatisfy(p -> assertThat(p.source()).startsWith(single.id()));
+        // The single-node H100 run reads above the NVLink line rate (NVLS): SPEC's 0.92 stands in for its u_NV.
+        assertThat(t.fit(TwoTierForm.HIERARCHICAL).priors()).filteredOn(p -> p.param() == TwoTierParam.U_NV)
+                .singleElement().satisfies(p -> {
+                    assertThat(p.value()).isEqualTo(0.92);
+                    assertThat(p.source()).contains("NVLS");
+                });
+        assertThat(t.notes()).anySatisfy(n -> assertThat(n).startsWith("priors from single-domain runs")
+                .contains(single.id()));
+    }
+
+    @Test
+    void theJsonEntryRebuildsBothFormsAsCostModelsThatPredictWhatWasFitted() {
+        CalibrationInput multi = input("h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion");
+        TwoTierCalibration t = (TwoTierCalibration) TWO.calibrate(multi, List.of(multi));
+        CalibrationReport report = new CalibrationReport(List.of(t));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertThat(CalibrationJson.toJson(report).toString()).contains("\"kind\":\"two-tier\"");
+        CalibrationFile.Entry back = CalibrationFile.parse("r.json", CalibrationJson.toJson(report).toString())
+                .dataset(multi.id());
+        assertThat(back.best()).isEqualTo(t.best().form().id());
+        TwoTierRun run = t.runs().get(0);
+        for (TwoTierFit f : t.fits()) {
+            CalibrationFile.CalibratedModel m = back.model(f.form().id()).orElseThrow();
+            assertThat(m.model()).isEqualTo(new TwoTierCostModel(f.form(), run.config(), 450, 2));
+            for (double b : run.bytes()) {
+                assertThat(m.timeUs(b)).isEqualTo(TwoTierModel.timeUs(f.form(), run.config(), 450, 2, f.params(), b));
+            }
+            assertThat(m.inSampleRmspePct()).isCloseTo(f.rmspePct(), within(1e-12));
+        }
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    @Test
+    void theBundledJointGroupsBecomeOneEntryEach() {
+        List<CalibrationInput> all = DatasetCatalog.bundled().all().stream()
+                .filter(d -> d.id().startsWith("gb200") || d.id().startsWith("mi325x"))
+                .map(d -> input(d.id())).toList();
+        List<TwoTierCalibration> joint = TWO.bundledJoint(all);
+        assertThat(joint).extracting(e -> e.dataset().id()).containsExactly("mi325x-aac11", "gb200-coreweave");
+        TwoTierCalibration gb = joint.get(1);
+        assertThat(gb.kind()).isEqualTo("joint");
+        assertThat(gb.runs()).hasSize(3);
+        assertThat(gb.fit(TwoTierForm.HIERARCHICAL).configurations()).hasSize(3);
+        assertThat(gb.dataset().provenance().label()).startsWith("joint fit of gb200_allreduce_nvl72_coreweave");
+    }
+
+    @Test
+    void whatCannotBeFittedSaysWhy() {
+        CalibrationInput multi = input("h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion");
+        Hardware h = multi.sweep().hardware();
+        CalibrationInput noFabric = new CalibrationInput("x", multi.sweep().withHardware(new Hardware(h.gpuModel(),
+                h.ranks(), h.hosts(), h.domainSize(), h.domains(), null, h.inter())), null, List.of());
+        CalibrationEntry e = TWO.calibrate(noFabric, List.of(noFabric));
+        assertThat(e).isInstanceOf(DeferredCalibration.class);
+        assertThat(((DeferredCalibration) e).reason()).contains("pass --intra NAME");
+        assertThatThrownBy(() -> TWO.joint("j", List.of(multi, multi)))
+                .isInstanceOf(InputException.class).hasMessageContaining("needs at least two configurations");
+        assertThatThrownBy(() -> TWO.joint("j", List.of(multi)))
+                .isInstanceOf(InputException.class).hasMessageContaining("at least two runs");
+    }
+}

@@ -1,0 +1,94 @@
+package org.ncclharness.harness.calibrate;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.ncclharness.calibration.fit.Fit;
+import org.ncclharness.calibration.fit.Rmspe;
+import org.ncclharness.calibration.report.CalibrationEntry;
+import org.ncclharness.calibration.report.CalibrationInput;
+import org.ncclharness.calibration.report.CalibrationReport;
+import org.ncclharness.calibration.report.DeferredCalibration;
+import org.ncclharness.calibration.report.SingleTierCalibration;
+import org.ncclharness.calibration.report.TwoTierCalibration;
+import org.ncclharness.harness.plot.CalibratedSeries;
+import org.ncclharness.harness.plot.Figure;
+import org.ncclharness.harness.plot.FigureSeries;
+import org.ncclharness.harness.plot.ReportPage;
+
+/**
+ * {@code calibrate --report DIR}: the calibration as a page. A verdict line per dataset (the best model, the
+ * in-network flag, why a dataset was not fitted), a summary table, the text table exactly as printed, and one
+ * figure per dataset with every fitted model over its points and the residuals beneath.
+ */
+final class CalibrationReportPage {
+
+    private CalibrationReportPage() {
+    }
+
+    /** @param inputs the inputs in report order (entry i calibrates input i) */
+    static ReportPage of(List<CalibrationInput> inputs, CalibrationReport report, String printedTable) {
+        List<String> provenance = new ArrayList<>();
+        List<ReportPage.Verdict> verdicts = new ArrayList<>();
+        List<List<String>> rows = new ArrayList<>();
+        List<ReportPage.ReportFigure> figures = new ArrayList<>();
+        for (int i = 0; i < report.entries().size(); i++) {
+            CalibrationEntry e = report.entries().get(i);
+            CalibrationInput in = inputs.get(i);
+            String id = e.dataset().id();
+            provenance.add(e.dataset().provenance().label());
+            FigureSeries series = CalibratedSeries.of(in.sweep(), e, List.of());
+            if (series.points().isEmpty()) {
+                verdicts.add(new ReportPage.Verdict(ReportPage.Level.NOTE, id, "no point with a bus bandwidth to draw"));
+                continue;
+            }
+            Figure figure = Figure.of(List.of(series));
+            if (e instanceof SingleTierCalibration s) {
+                Fit best = s.fit(s.best()).orElseThrow();
+                boolean loo = "leave-one-out".equals(s.bestBasis());
+                verdicts.add(new ReportPage.Verdict(ReportPage.Level.NOTE, id, "best model " + s.best() + ", RMSPE "
+                        + pct(loo ? best.leaveOneOut() : best.inSample()) + " (" + s.bestBasis() + ")"));
+                if (s.inNetworkFlag() != null) {
+                    verdicts.add(new ReportPage.Verdict(ReportPage.Level.WARN, id, CalibratedSeries.flagOf(s)
+                            + ": the α-β ring model cannot represent this run"));
+                }
+                rows.add(List.of(id, s.interconnect(), String.valueOf(s.ranks()),
+                        s.seed().betaPhysGBps() == null ? "-" : num("%.1f", s.seed().betaPhysGBps()),
+                        num("%.2f", s.seed().busBwPeakGBps()), s.seed().ur() == null ? "-" : num("%.3f", s.seed().ur()),
+                        s.inNetworkFlag() == null ? "" : s.inNetworkFlag(), s.best(),
+                        pct(loo ? best.leaveOneOut() : best.inSample()), s.bestBasis()));
+                figure = figure.withResiduals(series.points().stream().anyMatch(p -> p.timeUs() != null)
+                        && !series.models().isEmpty());
+            } else if (e instanceof TwoTierCalibration t) {
+                verdicts.add(new ReportPage.Verdict(ReportPage.Level.NOTE, id, "two-tier (" + t.kind() + "): "
+                        + t.better().map(f -> "better form " + f.id()).orElse("the forms are indistinguishable")
+                        + ", RMSPE " + num("%.1f%%", t.best().rmspePct()) + " in-sample; the table gives the profiles"));
+            } else if (e instanceof DeferredCalibration d) {
+                verdicts.add(new ReportPage.Verdict(ReportPage.Level.NOTE, id, "not calibrated: " + d.reason()));
+            }
+            figures.add(new ReportPage.ReportFigure(id, caption(e, series), figure));
+        }
+        List<ReportPage.Table> tables = rows.isEmpty() ? List.of() : List.of(new ReportPage.Table(
+                "Single-tier calibration: the best model per dataset",
+                List.of("dataset", "interconnect", "N", "β_phys (GB/s)", "BusBW_peak (GB/s)", "u_r", "in-network",
+                        "best model", "RMSPE", "scored"), rows));
+        int n = report.entries().size();
+        return new ReportPage("calibrate: " + n + (n == 1 ? " dataset" : " datasets"), provenance, verdicts, tables,
+                List.of(new ReportPage.Text("The table calibrate printed", printedTable)), figures);
+    }
+
+    private static String caption(CalibrationEntry e, FigureSeries series) {
+        String what = series.models().isEmpty() ? "measured points only"
+                : "models " + String.join(", ", series.models().stream().map(m -> m.name()).toList())
+                        + " over the points; residuals are (T_model − T_measured)/T_measured";
+        return e.dataset().provenance().label() + ". " + what + ".";
+    }
+
+    private static String pct(Rmspe r) {
+        return r == null || r.overallPct().isEmpty() ? "-" : num("%.1f %%", r.overallPct().getAsDouble());
+    }
+
+    private static String num(String format, double v) {
+        return String.format(Locale.ROOT, format, v);
+    }
+}

@@ -1,0 +1,140 @@
+package org.ncclharness.harness.doctor;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.ncclharness.harness.NcclLibOption;
+import org.ncclharness.harness.VersionInfo;
+import org.ncclharness.harness.launch.JobGroup;
+import org.ncclharness.harness.launch.JobIdentity;
+import org.ncclharness.harness.launch.JobOptions;
+import org.ncclharness.harness.launch.Launch;
+import org.ncclharness.harness.launch.LaunchOptions;
+import org.ncclharness.harness.launch.Place;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code harness.jar doctor}: the bring-up check, alone or under the launcher. Each rank prints its place, host,
+ * GPUs, versions and rendezvous (lines {@code rank K/N ...}), joins the others for real, and rank 0 prints the
+ * job summary. Measures nothing.
+ */
+@Command(name = "doctor",
+        description = {
+            "Check that a GPU sweep could run: each rank's place in the job, host, visible GPUs, driver, CUDA and"
+                    + " NCCL versions, and the rendezvous, which it exercises for real; rank 0 prints the job"
+                    + " summary with one line per problem and its fix. Measures nothing.",
+            "Run it the way you will run the sweep: mpirun -np 16 java -jar harness.jar doctor"},
+        footer = {"%nExit: 0 if a GPU sweep could run (warnings are printed), else the worst problem's code:"
+                + " 2 usage (e.g. two ranks on one GPU), 3 environment (no driver, GPU or NCCL), 4 job (a rank"
+                + " missing or lost). All ranks exit with rank 0's verdict."})
+public final class DoctorCommand implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Mixin
+    LaunchOptions launch;
+
+    @Mixin
+    NcclLibOption ncclLib;
+
+    @Spec
+    CommandSpec spec;
+
+    private final GpuInfoSource gpuInfo;
+
+    public DoctorCommand() {
+        this(new NativeGpuInfo());
+    }
+
+    DoctorCommand(GpuInfoSource gpuInfo) {
+        this.gpuInfo = gpuInfo;
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        JobOptions options = launch.jobOptions();
+        Launch l = Launch.resolve(launch);
+        Place p = l.place();
+        String me = p.label();
+        ncclLib.apply();
+        GpuFacts gpus = gpuInfo.probe();
+        out.println(me + " place: launcher " + p.launcher().label() + " (" + p.evidence() + "), local "
+                + (p.localKnown() ? p.localRank() + "/" + p.localSize() : "from host ids") + ", job " + p.jobId());
+        out.println(me + " host: " + l.self(gpus.visibleBusIds()).host() + ", host id " + l.hostId().value() + " ("
+                + l.hostId().source() + "), pid " + ProcessHandle.current().pid() + ", cpus "
+                + Runtime.getRuntime().availableProcessors());
+        out.println(me + " gpus: " + gpus.visibleCount() + " visible" + (gpus.visibleBusIds().isEmpty() ? ""
+                : " " + gpus.visibleBusIds()));
+        out.println(me + " versions: driver " + orNone(gpus.driverVersion()) + ", CUDA " + gpus.cudaVersion()
+                + ", NCCL " + orNone(gpus.ncclVersion()) + ", harness " + VersionInfo.projectVersion() + " ("
+                + gpus.source() + ")");
+        if (l.hostId().overridden()) {
+            out.println(me + " nccl: pass NCCL_HOSTID=" + l.hostId().value() + " to NCCL so it groups hosts as"
+                    + " the harness does");
+        }
+        out.println(me + " rendezvous: " + l.rendezvous().describe());
+        for (String hint : p.hints()) {
+            out.println(me + " hint: " + hint);
+        }
+        for (Problem problem : gpus.problems()) {
+            out.println(me + " " + problem.line());
+        }
+        out.flush();
+
+        long t0 = System.nanoTime();
+        PrintStream log = System.err;
+        try (JobGroup group = l.join(gpus.visibleBusIds(), JobIdentity.hashArguments(List.of("doctor")),
+                VersionInfo.projectVersion(), options, log)) {
+            out.println(me + " joined: " + group.size() + " rank(s) in "
+                    + Math.round((System.nanoTime() - t0) / 1e6) + " ms");
+            out.flush();
+            RankReport mine = new RankReport(p.rank(), gpus, p.hints(), gpus.problems());
+            List<byte[]> all = group.gather(encode(mine));
+            byte[] verdict = new byte[1];
+            if (group.rank() == 0) {
+                List<RankReport> reports = new ArrayList<>();
+                for (byte[] b : all) {
+                    reports.add(decode(b));
+                }
+                DoctorSummary summary = DoctorSummary.of(group.members(), reports, "launcher "
+                        + p.launcher().label() + ", job " + p.jobId() + ", rendezvous " + l.rendezvous().describe()
+                        + ", harness " + VersionInfo.projectVersion());
+                summary.lines().forEach(out::println);
+                out.flush();
+                verdict[0] = (byte) summary.exitCode();
+            }
+            int code = group.broadcast(verdict)[0];
+            group.barrier(); // every rank has printed before any exits: mpirun kills the rest on a non-zero exit
+            return code;
+        }
+    }
+
+    private static String orNone(String s) {
+        return s == null ? "none" : s;
+    }
+
+    private static byte[] encode(RankReport r) {
+        try {
+            return JSON.writeValueAsBytes(r);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static RankReport decode(byte[] b) {
+        try {
+            return JSON.readValue(b, RankReport.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException("a rank's doctor report is unreadable", e);
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package org.ncclharness.harness.launch;
+
+import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.HarnessException;
+
+/** The job cannot go on: a rank was lost, refused, timed out or diverged. Exit code 4 (SPEC §5). */
+public final class JobFailedException extends HarnessException {
+    private static final long serialVersionUID = 1L;
+
+    public JobFailedException(String message) {
+        super(ExitCode.JOB, message);
+    }
+}

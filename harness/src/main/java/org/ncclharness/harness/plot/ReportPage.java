@@ -1,0 +1,132 @@
+package org.ncclharness.harness.plot;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.jfree.chart.JFreeChart;
+import org.ncclharness.calibration.io.OutputFile;
+
+/**
+ * A results page for {@code --report DIR}: one self-contained {@code index.html} (inline style and script, no
+ * fonts, scripts or styles from the network) with the verdicts, the results tables and one figure per dataset,
+ * the figures written as PNG files beside it under names derived from their ids. The page opens from disk on a
+ * machine with no network. Commands fill it with what they already print; it never computes anything.
+ *
+ * @param title      page title, e.g. {@code calibrate: 3 datasets}
+ * @param provenance one line per input saying where its numbers came from (replays and predictions as such)
+ * @param verdicts   health or fit verdicts, shown first
+ * @param tables     result tables, in order
+ * @param texts      preformatted blocks (a command's text table exactly as it printed it), in order
+ * @param figures    one figure per dataset, in order; ids must be unique
+ */
+public record ReportPage(String title, List<String> provenance, List<Verdict> verdicts, List<Table> tables,
+                         List<Text> texts, List<ReportFigure> figures) {
+
+    /** How a verdict reads: the words a {@code check} prints, plus NOTE for plain remarks. */
+    public enum Level { PASS, WARN, FAIL, NOTE }
+
+    /** One verdict line: {@code FAIL  node-3: busbw 40 % below the reference at 1G}. */
+    public record Verdict(Level level, String subject, String text) { }
+
+    /** A results table; cells are shown exactly as given (numbers already formatted by the caller). */
+    public record Table(String caption, List<String> header, List<List<String>> rows) {
+
+        public Table {
+            header = List.copyOf(header);
+            rows = rows.stream().map(List::copyOf).toList();
+            for (List<String> row : rows) {
+                if (row.size() != header.size()) {
+                    throw new IllegalArgumentException("table " + caption + ": a row has " + row.size()
+                            + " cells for " + header.size() + " columns");
+                }
+            }
+        }
+    }
+
+    /** A block shown exactly as given, in a fixed-width font. */
+    public record Text(String caption, String body) { }
+
+    /**
+     * One figure: its image is written beside the page under a name made from the id ({@link #fileNames}).
+     *
+     * @param id      stable name: a dataset id, or the input file as the user named it
+     * @param caption text under the image
+     * @param figure  what to draw
+     */
+    public record ReportFigure(String id, String caption, Figure figure) {
+
+        /**
+         * The id's last path component with anything outside {@code [A-Za-z0-9._-]} replaced, so the name is safe
+         * on any file system and a dataset's figure is simply {@code <id>.png}.
+         */
+        String stem() {
+            String last = id.substring(Math.max(id.lastIndexOf('/'), id.lastIndexOf('\\')) + 1);
+            String stem = last.replaceAll("[^A-Za-z0-9._-]", "-");
+            return stem.isEmpty() || stem.startsWith(".") ? "figure-" + stem : stem;
+        }
+    }
+
+    /** Figure size on the page; the residual panel gets extra height so the main panel keeps its size. */
+    static final int FIGURE_WIDTH_PX = 960;
+    static final int FIGURE_HEIGHT_PX = 560;
+    static final int FIGURE_WITH_RESIDUALS_HEIGHT_PX = 740;
+
+    public ReportPage {
+        provenance = List.copyOf(provenance);
+        verdicts = List.copyOf(verdicts);
+        tables = List.copyOf(tables);
+        texts = List.copyOf(texts);
+        figures = List.copyOf(figures);
+    }
+
+    /**
+     * The image file of each figure, in order: {@code <stem>.png}, and {@code <stem>-2.png}, {@code -3} ... for a
+     * later figure whose stem is taken (compared ignoring case, for the file systems where those are one file).
+     * The same page always gives the same names.
+     */
+    public List<String> fileNames() {
+        Set<String> taken = new HashSet<>();
+        List<String> names = new ArrayList<>();
+        for (ReportFigure f : figures) {
+            String name = f.stem() + ".png";
+            for (int k = 2; !taken.add(name.toLowerCase(Locale.ROOT)); k++) {
+                name = f.stem() + "-" + k + ".png";
+            }
+            names.add(name);
+        }
+        return names;
+    }
+
+    /**
+     * Writes the images, then {@code index.html} last, so a page never points at an image not yet there. Refuses
+     * before writing anything when a file exists and {@code force} is not set.
+     *
+     * @return the page's path
+     */
+    public Path write(Path dir, boolean force) {
+        Path index = dir.resolve("index.html");
+        List<String> names = fileNames();
+        OutputFile.checkWritable(index, force);
+        for (String name : names) {
+            OutputFile.checkWritable(dir.resolve(name), force);
+        }
+        for (int i = 0; i < figures.size(); i++) {
+            Figure f = figures.get(i).figure();
+            int height = heightOf(f);
+            JFreeChart chart = BusBwChart.build(f, FIGURE_WIDTH_PX);
+            OutputFile.write(dir.resolve(names.get(i)), force,
+                    out -> ChartFile.writeTo(chart, ChartFile.Format.PNG, FIGURE_WIDTH_PX, height, out));
+        }
+        byte[] html = ReportHtml.render(this).getBytes(StandardCharsets.UTF_8);
+        OutputFile.write(index, force, out -> out.write(html));
+        return index;
+    }
+
+    static int heightOf(Figure f) {
+        return f.residuals() ? FIGURE_WITH_RESIDUALS_HEIGHT_PX : FIGURE_HEIGHT_PX;
+    }
+}

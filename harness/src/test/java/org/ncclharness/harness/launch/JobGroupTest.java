@@ -1,0 +1,435 @@
+package org.ncclharness.harness.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The control plane in one JVM: ranks are threads, traffic is loopback, every wait is bounded. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class JobGroupTest {
+
+    static final JobOptions FAST = new JobOptions(Duration.ofSeconds(5), Duration.ofSeconds(5),
+            Duration.ofMillis(200), Duration.ofSeconds(2), 1 << 16, null);
+    static final JobIdentity ID = new JobIdentity("job-token", "1.0", "args");
+
+    @TempDir
+    Path tmp;
+
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+    private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
+    private final PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
+
+    @AfterEach
+    void stop() {
+        pool.shutdownNow();
+    }
+
+    private Path file() {
+        return tmp.resolve("rdzv");
+    }
+
+    private static Place place(int rank, int size) {
+        return new Place(Launcher.FLAGS, rank, size, -1, -1, "test-job", true, "test", List.of());
+    }
+
+    private static Member member(int rank) {
+        return new Member(rank, "localhost", "host-a", 1000 + rank, -1, -1, 2, List.of());
+    }
+
+    private JobGroup join(int rank, int size, JobOptions options) {
+        return JobGroups.join(place(rank, size), new RendezvousSpec.File(file(), true, "test"), member(rank), ID,
+                options, null, log);
+    }
+
+    /** Runs {@code body} on ranks {@code ranks} of a job of {@code size}, each in its own thread. */
+    private <T> List<Future<T>> run(int size, List<Integer> ranks, JobOptions options, Function<JobGroup, T> body) {
+        List<Future<T>> out = new ArrayList<>();
+        for (int r : ranks) {
+            out.add(pool.submit(() -> {
+                try (JobGroup g = join(r, size, options)) {
+                    return body.apply(g);
+                }
+            }));
+        }
+        return out;
+    }
+
+    private static List<Integer> ranks(int... r) {
+        return Arrays.stream(r).boxed().toList();
+    }
+
+    private static Throwable failureOf(Future<?> f) throws InterruptedException {
+        try {
+            f.get(20, TimeUnit.SECONDS);
+            throw new AssertionError("expected the rank to fail");
+        } catch (java.util.concurrent.ExecutionException e) {
+            return e.getCause();
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("the rank hung", e);
+        }
+    }
+
+    private record Seen(double[] sum, double[] min, double[] max, byte[] id, List<String> gathered,
+            List<Member> members) {
+    }
+
+    @Test
+    void collectivesAcrossFourRanks() throws Exception {
+        byte[] uniqueId = new byte[128];
+        new Random(7).nextBytes(uniqueId);
+        List<Future<Seen>> fs = run(4, ranks(0, 1, 2, 3), FAST, g -> {
+            g.barrier();
+            double[] mine = {g.rank(), g.rank() * 1.5, -g.rank()};
+            double[] sum = g.allreduce(mine, JobGroup.Op.SUM);
+            double[] min = g.allreduce(mine, JobGroup.Op.MIN);
+            double[] max = g.allreduce(mine, JobGroup.Op.MAX);
+            byte[] id = g.broadcast(g.rank() == 0 ? uniqueId : null);
+            List<String> gathered = g.gather(("r" + g.rank()).getBytes(StandardCharsets.UTF_8)).stream()
+                    .map(b -> new String(b, StandardCharsets.UTF_8)).toList();
+            g.barrier();
+            return new Seen(sum, min, max, id, gathered, g.members());
+        });
+        for (Future<Seen> f : fs) {
+            Seen s = f.get(20, TimeUnit.SECONDS);
+            assertThat(s.sum()).containsExactly(6, 9, -6);
+            assertThat(s.min()).containsExactly(0, 0, -3);
+            assertThat(s.max()).containsExactly(3, 4.5, 0);
+            assertThat(s.id()).isEqualTo(uniqueId);
+            assertThat(s.gathered()).containsExactly("r0", "r1", "r2", "r3");
+            assertThat(s.members()).extracting(Member::rank).containsExactly(0, 1, 2, 3);
+            assertThat(s.members()).extracting(Member::localRank).containsExactly(0, 1, 2, 3);
+            assertThat(s.members()).extracting(Member::pid).containsExactly(1000L, 1001L, 1002L, 1003L);
+        }
+        assertThat(Files.exists(file())).as("rank 0 deletes the rendezvous file").isFalse();
+        assertThat(logBytes.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    @Test
+    void overTcpWithTheJobTokenAndAWrongTokenIsRefused() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        RendezvousSpec tcp = new RendezvousSpec.Tcp("127.0.0.1", port, "test");
+        Future<double[]> root = pool.submit(() -> {
+            try (JobGroup g = JobGroups.join(place(0, 2), tcp, member(0), ID, FAST, null, log)) {
+                return g.allreduce(new double[] {2}, JobGroup.Op.SUM);
+            }
+        });
+        JobIdentity otherJob = new JobIdentity("other-job", "1.0", "args");
+        assertThatThrownBy(() -> JobGroups.join(place(1, 2), tcp, member(1), otherJob, FAST, null, log))
+                .isInstanceOf(JobFailedException.class)
+                .hasMessageStartingWith("rank 1/2: rank 0 at /127.0.0.1:" + port + " refused this rank: wrong job"
+                        + " token: this rendezvous belongs to another job");
+        try (JobGroup g = JobGroups.join(place(1, 2), tcp, member(1), ID, FAST, null, log)) {
+            assertThat(g.allreduce(new double[] {3}, JobGroup.Op.SUM)).containsExactly(5);
+        }
+        assertThat(root.get(10, TimeUnit.SECONDS)).containsExactly(5);
+    }
+
+    @Test
+    void strangersAreRefusedWithAReasonAndTheJobGoesOn() throws Exception {
+        List<Future<double[]>> real = run(3, ranks(0, 1), FAST, g -> {
+            g.barrier();
+            return g.allreduce(new double[] {1}, JobGroup.Op.SUM);
+        });
+        FileRendezvous.Content c = RawPeer.awaitFile(file());
+        int port = c.addresses().get(0).getPort();
+        String token = c.token();
+        List<String> reasons = new ArrayList<>();
+        try (RawPeer p = new RawPeer(port)) {
+            reasons.add(p.rejection(p.hello("1.0", "guess", "args", 3, RawPeer.member(2))));
+        }
+        try (RawPeer p = new RawPeer(port)) {
+            reasons.add(p.rejection(p.hello("0.9", token, "args", 3, RawPeer.member(2))));
+        }
+        try (RawPeer p = new RawPeer(port)) {
+            reasons.add(p.rejection(p.hello("1.0", token, "other-args", 3, RawPeer.member(2))));
+        }
+        try (RawPeer p = new RawPeer(port)) {
+            reasons.add(p.rejection(p.hello("1.0", token, "args", 4, RawPeer.member(2))));
+        }
+        try (RawPeer p = new RawPeer(port)) {
+            reasons.add(p.rejection(p.hello("1.0", token, "args", 3, RawPeer.member(7))));
+        }
+        try (RawPeer p = new RawPeer(port)) { // a length prefix far over the handshake limit
+            p.out.writeInt(1 << 20);
+            p.out.flush();
+            reasons.add(p.rejection(p.next()));
+        }
+        try (RawPeer p = new RawPeer(port)) {
+            p.out.write("GET / HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            p.out.flush();
+            reasons.add(p.rejection(p.next()));
+        }
+        assertThat(reasons).containsExactly(
+                "wrong job token: this rendezvous belongs to another job (check MASTER_PORT, --rendezvous and the"
+                        + " job id)",
+                "harness version 0.9 != rank 0's 1.0: use the same harness.jar on every node",
+                "arguments differ from rank 0's (hash other-args != args): start every rank with the same"
+                        + " arguments",
+                "world size 4 != rank 0's 3",
+                "rank 7 is not one of ranks 1..2",
+                "a handshake of 1048576 bytes, over the 4096-byte limit",
+                "a handshake of 1195725856 bytes, over the 4096-byte limit");
+        // The job's own rank 2 joins, then a second rank 2 is refused; the job completes.
+        try (RawPeer two = new RawPeer(port)) {
+            assertThat(two.hello("1.0", token, "args", 3, RawPeer.member(2)).type()).isEqualTo(Wire.WELCOME);
+            assertThat(two.next().type()).isEqualTo(Wire.START);
+            try (RawPeer dup = new RawPeer(port)) {
+                assertThat(dup.rejection(dup.hello("1.0", token, "args", 3, RawPeer.member(2))))
+                        .isEqualTo("rank 2 already joined: rank 2 (host=raw-host, pid=9002)");
+            }
+            two.op(1, Wire.Kind.BARRIER, new byte[0]);
+            byte[] sum = two.op(2, Wire.Kind.ALLREDUCE, Ops.encodeReduce(new double[] {1}, JobGroup.Op.SUM));
+            assertThat(Ops.decodeValues(sum)).containsExactly(3);
+            for (Future<double[]> f : real) {
+                assertThat(f.get(10, TimeUnit.SECONDS)).containsExactly(3);
+            }
+        }
+        assertThat(logBytes.toString(StandardCharsets.UTF_8).lines().toList()).hasSize(8)
+                .allMatch(l -> l.startsWith("rank 0/3: refused a connection from /127.0.0.1:"));
+    }
+
+    @Test
+    void aRankThatDiesIsNamedOnEveryOtherRank() throws Exception {
+        List<String> hooks = new CopyOnWriteArrayList<>();
+        List<Future<Object>> real = run(3, ranks(0, 1), FAST, g -> {
+            g.onFailure(hooks::add);
+            g.barrier();
+            return null;
+        });
+        FileRendezvous.Content c = RawPeer.awaitFile(file());
+        long t0;
+        try (RawPeer two = new RawPeer(c.addresses().get(0).getPort())) {
+            two.hello("1.0", c.token(), "args", 3, RawPeer.member(2));
+            two.next(); // START
+            Thread.sleep(300); // let ranks 0 and 1 enter the barrier
+            t0 = System.nanoTime();
+        } // closed without BYE: what the kernel does for a killed process
+        String lost = "rank 2 (host=raw-host, pid=9002) was lost during barrier #1: connection closed (the process"
+                + " died or was killed)";
+        assertThat(failureOf(real.get(0))).isInstanceOf(JobFailedException.class).hasMessage("rank 0/3: " + lost);
+        assertThat(failureOf(real.get(1))).hasMessage("rank 1/3: " + lost + " (reported by rank 0)");
+        assertThat((System.nanoTime() - t0) / 1e9).isLessThan(3);
+        Thread.sleep(200);
+        assertThat(hooks).containsExactlyInAnyOrder(lost, lost + " (reported by rank 0)");
+    }
+
+    @Test
+    void aResetConnectionIsALostRankToo() throws Exception {
+        List<Future<Object>> real = run(2, ranks(0), FAST, g -> {
+            g.allreduce(new double[] {1}, JobGroup.Op.MAX);
+            return null;
+        });
+        FileRendezvous.Content c = RawPeer.awaitFile(file());
+        RawPeer one = new RawPeer(c.addresses().get(0).getPort());
+        one.hello("1.0", c.token(), "args", 2, RawPeer.member(1));
+        one.next();
+        one.socket.setSoLinger(true, 0);
+        one.close();
+        assertThat(failureOf(real.get(0))).hasMessageStartingWith("rank 0/2: rank 1 (host=raw-host, pid=9001) was"
+                + " lost during allreduce #1: connection");
+    }
+
+    @Test
+    void aRankThatNeverArrivesEndsTheJobAfterTheStartupTimeout() throws Exception {
+        JobOptions quick = new JobOptions(Duration.ofSeconds(1), FAST.opTimeout(), FAST.heartbeatInterval(),
+                FAST.heartbeatTimeout(), FAST.maxMessageBytes(), null);
+        List<Future<Object>> real = run(3, ranks(0, 1), quick, g -> null);
+        String msg = "timeout after 1 s waiting for ranks [2] to join via file " + file() + " (test): check that"
+                + " every rank started (see the launcher's output), or raise --startup-timeout";
+        assertThat(failureOf(real.get(0))).hasMessage("rank 0/3: " + msg);
+        assertThat(failureOf(real.get(1))).hasMessage("rank 1/3: " + msg + " (reported by rank 0)");
+    }
+
+    @Test
+    void withoutRankZeroTheOthersGiveUpAfterTheStartupTimeout() {
+        JobOptions quick = new JobOptions(Duration.ofSeconds(1), FAST.opTimeout(), FAST.heartbeatInterval(),
+                FAST.heartbeatTimeout(), FAST.maxMessageBytes(), null);
+        long t0 = System.nanoTime();
+        assertThatThrownBy(() -> join(1, 2, quick)).isInstanceOf(JobFailedException.class)
+                .hasMessage("rank 1/2: could not reach rank 0 via file " + file() + " (test) within 1 s (last: no"
+                        + " rendezvous file " + file() + " yet): check that rank 0 started and that this host can"
+                        + " reach it, or raise --startup-timeout");
+        assertThat((System.nanoTime() - t0) / 1e9).isBetween(0.9, 3.0);
+    }
+
+    @Test
+    void aRankThatStopsCallingEndsTheJobAfterTheOperationTimeout() throws Exception {
+        JobOptions quick = new JobOptions(FAST.startupTimeout(), Duration.ofSeconds(1), FAST.heartbeatInterval(),
+                FAST.heartbeatTimeout(), FAST.maxMessageBytes(), null);
+        List<Future<Object>> real = run(3, ranks(0, 1, 2), quick, g -> {
+            if (g.rank() == 2) {
+                try {
+                    Thread.sleep(2500); // busy elsewhere; heartbeats continue
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                g.barrier();
+            } else {
+                g.barrier();
+            }
+            return null;
+        });
+        String msg = "timeout after 1 s in barrier #1 waiting for rank 2 (host=localhost, pid=1002): check that"
+                + " rank, or raise --op-timeout if one step takes this long";
+        assertThat(failureOf(real.get(0))).hasMessage("rank 0/3: " + msg);
+        assertThat(failureOf(real.get(1))).hasMessage("rank 1/3: " + msg + " (reported by rank 0)");
+        assertThat(failureOf(real.get(2))).hasMessageStartingWith("rank 2/3: " + msg);
+    }
+
+    @Test
+    void aHungRankIsCaughtByTheHeartbeat() throws Exception {
+        JobOptions quick = FAST.withHeartbeat(Duration.ofMillis(100), Duration.ofSeconds(1));
+        List<Future<Object>> real = run(2, ranks(0), quick, g -> {
+            g.barrier();
+            return null;
+        });
+        FileRendezvous.Content c = RawPeer.awaitFile(file());
+        try (RawPeer one = new RawPeer(c.addresses().get(0).getPort())) {
+            one.hello("1.0", c.token(), "args", 2, RawPeer.member(1));
+            long t0 = System.nanoTime();
+            // connected, silent: a SIGSTOPped process whose kernel still acknowledges TCP
+            assertThat(failureOf(real.get(0))).hasMessage("rank 0/2: rank 1 (host=raw-host, pid=9001) was lost"
+                    + " during barrier #1: no message or heartbeat for 1 s (the process hung, or its host or the"
+                    + " network is down)");
+            assertThat((System.nanoTime() - t0) / 1e9).isBetween(0.9, 4.0);
+        }
+    }
+
+    @Test
+    void ranksThatCallDifferentOperationsAreStopped() throws Exception {
+        List<Future<Object>> real = run(3, ranks(0, 1, 2), FAST, g -> {
+            if (g.rank() == 1) {
+                g.allreduce(new double[] {1}, JobGroup.Op.SUM);
+            } else {
+                g.barrier();
+            }
+            return null;
+        });
+        String msg = "ranks diverged: rank 1 (host=localhost, pid=1001) called allreduce #1 while rank 0 called"
+                + " barrier #1";
+        assertThat(failureOf(real.get(0))).hasMessage("rank 0/3: " + msg);
+        assertThat(failureOf(real.get(1))).hasMessage("rank 1/3: " + msg + " (reported by rank 0)");
+        assertThat(failureOf(real.get(2))).hasMessage("rank 2/3: " + msg + " (reported by rank 0)");
+    }
+
+    @Test
+    void aRankThatAbortsTakesTheOthersDownNamingItself() throws Exception {
+        List<Future<Object>> real = run(3, ranks(0, 1, 2), FAST, g -> {
+            if (g.rank() == 2) {
+                g.abort("ncclCommInitRank failed: unhandled system error");
+            }
+            g.barrier();
+            return null;
+        });
+        String msg = "rank 2 (host=localhost, pid=1002) aborted the job: ncclCommInitRank failed: unhandled system"
+                + " error";
+        assertThat(failureOf(real.get(2))).hasMessage("rank 2/3: " + msg);
+        assertThat(failureOf(real.get(0))).hasMessage("rank 0/3: rank 2 (host=localhost, pid=1002) gave up: " + msg);
+        assertThat(failureOf(real.get(1))).hasMessage("rank 1/3: rank 2 (host=localhost, pid=1002) gave up: " + msg
+                + " (reported by rank 0)");
+    }
+
+    @Test
+    void anOversizeMessageFromAMemberEndsTheJobNamingIt() throws Exception {
+        JobOptions big = FAST.withMaxMessageBytes(1 << 20);
+        Future<Object> root = run(2, ranks(0), FAST, g -> {
+            g.gather(new byte[1]);
+            return null;
+        }).get(0);
+        Future<Object> peer = run(2, ranks(1), big, g -> {
+            g.gather(new byte[200_000]);
+            return null;
+        }).get(0);
+        assertThat(failureOf(root)).hasMessage("rank 0/2: rank 1 (host=localhost, pid=1001) was lost during"
+                + " gather #1: it sent a message of 200006 bytes, over the 65600-byte limit");
+        assertThat(failureOf(peer)).hasMessageStartingWith("rank 1/2: rank 1 (host=localhost, pid=1001) was lost");
+        try (JobGroup solo = JobGroups.join(place(0, 1), new RendezvousSpec.None(), member(0), ID, FAST, null,
+                log)) {
+            assertThat(solo.gather(new byte[3])).hasSize(1);
+        }
+        assertThatThrownBy(() -> run(2, ranks(0, 1), FAST, g -> g.broadcast(new byte[1 << 17])).get(0)
+                .get(10, TimeUnit.SECONDS)).hasRootCauseInstanceOf(IllegalArgumentException.class)
+                .hasRootCauseMessage("a control-plane message of 131072 bytes exceeds the 65536-byte limit");
+    }
+
+    @Test
+    void aStaleFileOfAnotherJobIsIgnored() throws Exception {
+        Files.writeString(file(), "job=old-job\ntoken=0000\naddr=127.0.0.1 9\n");
+        Future<double[]> peer = run(2, ranks(1), FAST, g -> g.allreduce(new double[] {1}, JobGroup.Op.SUM)).get(0);
+        Thread.sleep(300);
+        Future<double[]> root = run(2, ranks(0), FAST, g -> g.allreduce(new double[] {1}, JobGroup.Op.SUM)).get(0);
+        assertThat(peer.get(10, TimeUnit.SECONDS)).containsExactly(2);
+        assertThat(root.get(10, TimeUnit.SECONDS)).containsExactly(2);
+    }
+
+    @Test
+    void launcherLocalRanksThatHostIdsContradictStopTheJob() throws Exception {
+        List<Future<Object>> fs = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            int rank = r;
+            // each says it is alone on its host (local 0/1), but both have host id host-a
+            Member m = new Member(rank, "localhost", "host-a", 1000 + rank, 0, 1, 2, List.of());
+            fs.add(pool.submit(() -> {
+                try (JobGroup g = JobGroups.join(place(rank, 2), new RendezvousSpec.File(file(), true, "test"), m,
+                        ID, FAST, null, log)) {
+                    return null;
+                }
+            }));
+        }
+        assertThat(failureOf(fs.get(0))).hasMessageStartingWith("rank 0/2: local ranks from the launcher disagree"
+                + " with host ids: rank 0 (host=localhost, pid=1000) is local 0/1 by the launcher but 0/2");
+        assertThat(failureOf(fs.get(1))).hasMessageEndingWith("(reported by rank 0)");
+    }
+
+    @Test
+    void anotherServiceOnThePortIsNamedAndAPortInUseStopsRankZero() throws Exception {
+        JobOptions quick = new JobOptions(Duration.ofSeconds(1), FAST.opTimeout(), FAST.heartbeatInterval(),
+                FAST.heartbeatTimeout(), FAST.maxMessageBytes(), null);
+        try (ServerSocket store = new ServerSocket(0)) { // like torchrun's agent store on MASTER_PORT
+            Thread acceptor = new Thread(() -> {
+                while (!store.isClosed()) {
+                    try {
+                        store.accept().close();
+                    } catch (java.io.IOException e) {
+                        return;
+                    }
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            RendezvousSpec tcp = new RendezvousSpec.Tcp("127.0.0.1", store.getLocalPort(), "test");
+            assertThatThrownBy(() -> JobGroups.join(place(1, 2), tcp, member(1), ID, quick, null, log))
+                    .isInstanceOf(JobFailedException.class)
+                    .hasMessageContaining("did not answer the harness handshake")
+                    .hasMessageContaining("e.g. torchrun's agent store on MASTER_PORT?");
+            assertThatThrownBy(() -> JobGroups.join(place(0, 2), tcp, member(0), ID, quick, null, log))
+                    .isInstanceOf(JobFailedException.class)
+                    .hasMessageStartingWith("rank 0/2: rank 0 cannot listen on 127.0.0.1:" + store.getLocalPort()
+                            + " (");
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package org.ncclharness.harness.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Starting the shaded jar and mpirun from integration tests: every process bounded, output in files. */
+final class Processes {
+
+    static final Path JAR = Path.of("target", "harness.jar").toAbsolutePath();
+    static final Path TEST_CLASSES = Path.of("target", "test-classes").toAbsolutePath();
+    static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    /** Small, fast-starting JVMs: up to 4 of them share 2 cores in CI. */
+    static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m");
+
+    record Result(int rc, String out, String err, double seconds) {
+        List<String> outLines() {
+            return out.lines().toList();
+        }
+    }
+
+    private Processes() {
+    }
+
+    static List<String> harness(String... args) {
+        List<String> cmd = new ArrayList<>(List.of(JAVA));
+        cmd.addAll(JVM_FLAGS);
+        cmd.addAll(List.of("-jar", JAR.toString()));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    static List<String> member(String... args) {
+        List<String> cmd = new ArrayList<>(List.of(JAVA));
+        cmd.addAll(JVM_FLAGS);
+        cmd.addAll(List.of("-cp", JAR + File.pathSeparator + TEST_CLASSES, JobMemberMain.class.getName()));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    /** mpirun as root on an oversubscribed 2-core machine, each line tagged {@code [1,K]<stdout>:}. */
+    static List<String> mpirun(int np, List<String> extra, List<String> command) {
+        String mpirun = findMpirun();
+        List<String> cmd = new ArrayList<>(List.of(mpirun, "--allow-run-as-root", "--oversubscribe",
+                "--tag-output", "-np", Integer.toString(np)));
+        cmd.addAll(extra);
+        cmd.addAll(command);
+        return cmd;
+    }
+
+    static String findMpirun() {
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator)) {
+            Path p = Path.of(dir, "mpirun");
+            if (Files.isExecutable(p)) {
+                return p.toString();
+            }
+        }
+        throw new AssertionError("mpirun not found: these tests need Open MPI (apt-get install -y openmpi-bin,"
+                + " as .ci/run does)");
+    }
+
+    static ProcessBuilder builder(List<String> cmd, Map<String, String> env, Path dir) {
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        // a clean launcher environment: the build itself may run under one
+        pb.environment().keySet().removeIf(k -> k.startsWith("OMPI_") || k.startsWith("PMIX_")
+                || k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("HARNESS_")
+                || List.of("RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT")
+                        .contains(k));
+        pb.environment().putAll(env);
+        pb.environment().put("TMPDIR", dir.toString());
+        return pb;
+    }
+
+    static Process start(List<String> cmd, Map<String, String> env, Path dir, String name) throws IOException {
+        ProcessBuilder pb = builder(cmd, env, dir);
+        pb.redirectOutput(dir.resolve(name + ".out").toFile());
+        pb.redirectError(dir.resolve(name + ".err").toFile());
+        return pb.start();
+    }
+
+    static Result run(List<String> cmd, Map<String, String> env, Path dir, String name, int timeoutS)
+            throws Exception {
+        long t0 = System.nanoTime();
+        Process p = start(cmd, env, dir, name);
+        boolean done = p.waitFor(timeoutS, TimeUnit.SECONDS);
+        if (!done) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+        Result r = result(p, dir, name, (System.nanoTime() - t0) / 1e9);
+        assertThat(done).as("%s finished within %d s; stdout:%n%s%nstderr:%n%s", name, timeoutS, r.out(), r.err())
+                .isTrue();
+        return r;
+    }
+
+    static Result result(Process p, Path dir, String name, double seconds) throws IOException {
+        return new Result(p.isAlive() ? -1 : p.exitValue(),
+                Files.readString(dir.resolve(name + ".out"), StandardCharsets.UTF_8),
+                Files.readString(dir.resolve(name + ".err"), StandardCharsets.UTF_8), seconds);
+    }
+
+    static String read(Path dir, String file) throws IOException {
+        return Files.readString(dir.resolve(file), StandardCharsets.UTF_8);
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** The reference's ssh stand-in: drops ssh options and the host, runs the command here as that "host". */
+    static Path fakeSsh(Path dir) throws IOException {
+        Path p = dir.resolve("fake-ssh");
+        Files.writeString(p, """
+                #!/bin/sh
+                while [ $# -gt 0 ]; do case "$1" in -*) shift ;; *) break ;; esac; done
+                host="$1"; shift
+                HARNESS_HOST_ID="fake-$host"; export HARNESS_HOST_ID
+                exec sh -c "$*"
+                """);
+        p.toFile().setExecutable(true);
+        return p;
+    }
+}

@@ -1,0 +1,180 @@
+package org.ncclharness.harness.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.ncclharness.harness.ExitCode;
+
+/**
+ * Real processes and real signals: ranks started torchrun-style (RANK, WORLD_SIZE, MASTER_ADDR on loopback), one
+ * of them killed with SIGKILL after it joined while the others wait in a barrier, and the same under mpirun.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class RankFailureIT {
+
+    @TempDir
+    Path tmp;
+
+    private static final double BOUND_S = 10;
+
+    private List<Process> startRanks(int size, int port, List<Integer> hanging, List<Integer> ranks, String... flags)
+            throws Exception {
+        List<Process> ps = new ArrayList<>();
+        for (int r : ranks) {
+            Map<String, String> env = new HashMap<>(Map.of("RANK", "" + r, "WORLD_SIZE", "" + size, "LOCAL_RANK",
+                    "" + r, "LOCAL_WORLD_SIZE", "" + size, "MASTER_ADDR", "127.0.0.1", "MASTER_PORT", "" + port));
+            List<String> args = new ArrayList<>(List.of(flags));
+            if (hanging.contains(r)) {
+                args.add("--hang");
+            }
+            ps.add(Processes.start(Processes.member(args.toArray(String[]::new)), env, tmp, "r" + r));
+        }
+        return ps;
+    }
+
+    private void awaitJoined(int rank) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(tmp.resolve("r" + rank + ".out"))
+                    && Processes.read(tmp, "r" + rank + ".out").startsWith("joined rank " + rank + " pid ")) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("rank " + rank + " did not join: " + Processes.read(tmp, "r" + rank + ".err"));
+    }
+
+    private void killAndExpectTheOthersToExit4(int size, int victim) throws Exception {
+        int port = Processes.freePort();
+        List<Integer> all = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            all.add(r);
+        }
+        List<Process> ps = startRanks(size, port, List.of(victim), all);
+        try {
+            for (int r = 0; r < size; r++) {
+                awaitJoined(r);
+            }
+            Thread.sleep(300); // the others are now in barrier #1, the victim is not
+            Process v = ps.get(victim);
+            long t0 = System.nanoTime();
+            v.destroyForcibly(); // SIGKILL
+            String named = "rank " + victim + " (host=" + Launch.hostName() + ", pid=" + v.pid() + ") was lost"
+                    + " during barrier #1: connection closed (the process died or was killed)";
+            for (int r = 0; r < size; r++) {
+                if (r == victim) {
+                    continue;
+                }
+                Process p = ps.get(r);
+                assertThat(p.waitFor((long) BOUND_S, TimeUnit.SECONDS)).as("rank %d exits", r).isTrue();
+                double s = (System.nanoTime() - t0) / 1e9;
+                Processes.Result res = Processes.result(p, tmp, "r" + r, s);
+                System.out.printf("rank %d exited %d, %.3f s after rank %d was killed%n", r, res.rc(), s, victim);
+                assertThat(res.rc()).as("rank %d: %s", r, res.err()).isEqualTo(ExitCode.JOB);
+                assertThat(res.err().strip()).isEqualTo("rank " + r + "/" + size + ": " + named
+                        + (r == 0 || victim == 0 ? "" : " (reported by rank 0)"));
+            }
+        } finally {
+            ps.forEach(Process::destroyForcibly);
+        }
+    }
+
+    @Test
+    void killingARankThatJoinedMakesTheOthersExit4NamingIt() throws Exception {
+        killAndExpectTheOthersToExit4(4, 2);
+    }
+
+    @Test
+    void killingRankZeroMakesTheOthersExit4NamingIt() throws Exception {
+        killAndExpectTheOthersToExit4(3, 0);
+    }
+
+    /** A rank busy outside the control plane (as in a native NCCL call) when the job fails is halted, exit 4. */
+    @Test
+    void aRankStuckOutsideTheControlPlaneIsHaltedWithExit4() throws Exception {
+        int port = Processes.freePort();
+        List<Process> ps = startRanks(3, port, List.of(0, 1), List.of(0, 1, 2));
+        try {
+            for (int r = 0; r < 3; r++) {
+                awaitJoined(r);
+            }
+            Thread.sleep(300);
+            long t0 = System.nanoTime();
+            ps.get(0).destroyForcibly();
+            assertThat(ps.get(2).waitFor((long) BOUND_S, TimeUnit.SECONDS)).isTrue();
+            assertThat(ps.get(2).exitValue()).isEqualTo(ExitCode.JOB);
+            assertThat(ps.get(1).waitFor((long) BOUND_S, TimeUnit.SECONDS)).isTrue();
+            double s = (System.nanoTime() - t0) / 1e9;
+            System.out.printf("the stuck rank 1 was halted %.3f s after rank 0 was killed%n", s);
+            assertThat(ps.get(1).exitValue()).isEqualTo(ExitCode.JOB);
+            assertThat(Processes.read(tmp, "r1.err").strip()).isEqualTo("rank 1/3: rank 0 (host=" + Launch.hostName()
+                    + ", pid=" + ps.get(0).pid() + ") was lost during idle after start-up: connection closed (the"
+                    + " process died or was killed); still running 5 s after the failure, halting with exit code 4");
+            assertThat(s).isBetween(5.0, 5.0 + BOUND_S);
+        } finally {
+            ps.forEach(Process::destroyForcibly);
+        }
+    }
+
+    @Test
+    void aRankThatNeverArrivesEndsTheJobAtTheStartupTimeout() throws Exception {
+        int port = Processes.freePort();
+        List<Process> ps = startRanks(4, port, List.of(), List.of(0, 1, 2), "--startup-timeout", "3");
+        try {
+            long t0 = System.nanoTime();
+            for (int r = 0; r < 3; r++) {
+                assertThat(ps.get(r).waitFor(20, TimeUnit.SECONDS)).as("rank %d exits", r).isTrue();
+                Processes.Result res = Processes.result(ps.get(r), tmp, "r" + r, (System.nanoTime() - t0) / 1e9);
+                assertThat(res.rc()).isEqualTo(ExitCode.JOB);
+                assertThat(res.err()).contains("timeout after 3 s waiting for ranks [3] to join via tcp://127.0.0.1:"
+                        + port + " (MASTER_ADDR/MASTER_PORT)");
+                assertThat(res.seconds()).isLessThan(3 + BOUND_S);
+            }
+        } finally {
+            ps.forEach(Process::destroyForcibly);
+        }
+    }
+
+    @Test
+    void underMpirunAKilledRankEndsTheJobAndIsNamed() throws Exception {
+        String member = String.join(" ", Processes.member());
+        List<String> cmd = List.of("sh", "-c", "if [ \"$OMPI_COMM_WORLD_RANK\" = 2 ]; then exec " + member
+                + " --hang; else exec " + member + "; fi");
+        Process mpirun = Processes.start(Processes.mpirun(4, List.of(), cmd), Map.of(), tmp, "mpirun-kill");
+        try {
+            long pid = -1;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+            while (pid < 0 && System.nanoTime() < deadline) {
+                String out = Processes.read(tmp, "mpirun-kill.out");
+                long joined = out.lines().filter(l -> l.contains("<stdout>:joined rank ")).count();
+                if (joined == 4) {
+                    pid = Long.parseLong(out.lines().filter(l -> l.startsWith("[1,2]<stdout>:joined rank 2 pid "))
+                            .findFirst().orElseThrow().replaceAll(".* pid ", ""));
+                }
+                Thread.sleep(20);
+            }
+            assertThat(pid).as("all 4 ranks joined").isPositive();
+            Thread.sleep(300);
+            long t0 = System.nanoTime();
+            ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+            assertThat(mpirun.waitFor((long) BOUND_S, TimeUnit.SECONDS)).isTrue();
+            double s = (System.nanoTime() - t0) / 1e9;
+            System.out.printf("mpirun exited %d, %.3f s after rank 2 was killed%n", mpirun.exitValue(), s);
+            assertThat(mpirun.exitValue()).isNotZero();
+            assertThat(Processes.read(tmp, "mpirun-kill.err")).contains("rank 2 (host=" + Launch.hostName()
+                    + ", pid=" + pid + ") was lost during barrier #1");
+        } finally {
+            mpirun.descendants().forEach(ProcessHandle::destroyForcibly);
+            mpirun.destroyForcibly();
+        }
+    }
+}

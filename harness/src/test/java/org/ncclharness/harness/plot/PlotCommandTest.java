@@ -1,0 +1,117 @@
+package org.ncclharness.harness.plot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.ncclharness.harness.CliRun;
+import org.ncclharness.harness.ExitCode;
+
+class PlotCommandTest {
+    private static final String ID = "h100_allreduce_16gpu_2node_aws_p5_efa_slurm";
+    private static final Path RAW = Path.of("../datasets/raw");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void drawsABundledDatasetAtTheRequestedSize() throws Exception {
+        Path png = dir.resolve("f.png");
+        CliRun run = CliRun.of("plot", ID, "--out", png.toString(), "--width", "640", "--height", "400");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("wrote " + png, "dataset: " + ID + " · N=16");
+        BufferedImage img = Images.readPng(png);
+        assertThat(img.getWidth()).isEqualTo(640);
+        assertThat(img.getHeight()).isEqualTo(400);
+    }
+
+    @Test
+    void oneSeriesPerInputWhateverItsKind() throws Exception {
+        Path csv = dir.resolve("run.csv");
+        assertThat(CliRun.of("convert", RAW.resolve(ID + ".txt").toString(), "--csv", csv.toString()).exitCode())
+                .isZero();
+        Path svg = dir.resolve("f.svg");
+        CliRun run = CliRun.of("plot", ID, RAW.resolve("h100_allreduce_8gpu_1node_aws_p5_batch.txt").toString(),
+                csv.toString(), "--out", svg.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(BusBwChartTest.legendEntries(Images.texts(Images.parseSvg(svg)))).containsExactly(
+                "dataset: " + ID + " · N=16", "stored: h100_allreduce_8gpu_1node_aws_p5_batch.txt", "stored: run.csv");
+    }
+
+    @Test
+    void modelsAreCalibratedAndDrawnOverThePointsWithResiduals() throws Exception {
+        Path svg = dir.resolve("m.svg");
+        CliRun run = CliRun.of("plot", "h100_allreduce_8gpu_azure_ndv5", "--model", "B,naive", "--residuals",
+                "--out", svg.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(BusBwChartTest.legendEntries(Images.texts(Images.parseSvg(svg)))).containsExactlyInAnyOrder(
+                "dataset: h100_allreduce_8gpu_azure_ndv5 · N=8 (in-place) [NVLS: busbw 479 GB/s above β_phys 450 GB/s]",
+                "model B", "model naive", "β_phys NVLink4: 450 GB/s");
+        assertThat(Images.parseSvg(svg).getDocumentElement().getAttribute("height")).isEqualTo("800.0");
+    }
+
+    @Test
+    void saysWhichModelsItCouldNotDraw() throws Exception {
+        Path png = dir.resolve("m.png");
+        CliRun run = CliRun.of("plot", "h100_allreduce_8gpu_azure_ndv5", ID, "--model", "A,B", "--out",
+                png.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).contains("h100_allreduce_8gpu_azure_ndv5: model A not drawn: no profile for")
+                .contains(ID + ": no model drawn, awaiting the two-tier fit");
+    }
+
+    @Test
+    void modelOptionsAreChecked() {
+        CliRun unknown = CliRun.of("plot", ID, "--model", "B,nope", "--out", dir.resolve("f.png").toString());
+        assertThat(unknown.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(unknown.err().strip()).isEqualTo("--model: unknown model nope; known: A, B, B+beta, naive, envelope");
+
+        CliRun lonely = CliRun.of("plot", ID, "--residuals", "--out", dir.resolve("f.png").toString());
+        assertThat(lonely.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(lonely.err()).contains("--residuals: residuals are a model's errors: name the models with --model");
+
+        CliRun file = CliRun.of("plot", RAW.resolve("h100_allreduce_8gpu_1node_aws_p5_batch.txt").toString(),
+                "--model", "B", "--gpus", "8", "--out", dir.resolve("f.png").toString());
+        assertThat(file.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(file.err()).contains("pass --interconnect NAME");
+        assertThat(dir).isEmptyDirectory();
+    }
+
+    @Test
+    void neverOverwritesWithoutForce() throws Exception {
+        Path png = dir.resolve("f.png");
+        Files.writeString(png, "keep me");
+
+        CliRun refused = CliRun.of("plot", ID, "--out", png.toString());
+        assertThat(refused.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(refused.err()).contains(png + ": already exists; pass --force");
+        assertThat(Files.readString(png)).isEqualTo("keep me");
+
+        assertThat(CliRun.of("plot", ID, "--out", png.toString(), "--force").exitCode()).isZero();
+        assertThat(Images.readPng(png).getWidth()).isEqualTo(1000);
+    }
+
+    @Test
+    void badInputIsOneLineAndExitTwo() {
+        CliRun unknown = CliRun.of("plot", "no_such_dataset", "--out", dir.resolve("f.png").toString());
+        assertThat(unknown.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(unknown.err().strip()).isEqualTo(
+                "no_such_dataset: neither a file nor a bundled dataset id; `harness.jar datasets` lists the ids");
+
+        CliRun format = CliRun.of("plot", ID, "--out", dir.resolve("f.jpg").toString());
+        assertThat(format.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(format.err()).contains("f.jpg: unknown image format: name the file .png or .svg");
+
+        CliRun size = CliRun.of("plot", ID, "--out", dir.resolve("f.png").toString(), "--width", "10");
+        assertThat(size.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(size.err()).contains("image size 10x600 is outside");
+        assertThat(dir).isEmptyDirectory();
+    }
+}

@@ -1,0 +1,513 @@
+package org.ncclharness.gpu;
+
+import static org.bytedeco.cuda.global.cudart.cudaDeviceSynchronize;
+import static org.bytedeco.cuda.global.cudart.cudaErrorNotReady;
+import static org.bytedeco.cuda.global.cudart.cudaEventCreate;
+import static org.bytedeco.cuda.global.cudart.cudaEventDestroy;
+import static org.bytedeco.cuda.global.cudart.cudaEventElapsedTime;
+import static org.bytedeco.cuda.global.cudart.cudaEventRecord;
+import static org.bytedeco.cuda.global.cudart.cudaFree;
+import static org.bytedeco.cuda.global.cudart.cudaGraphDestroy;
+import static org.bytedeco.cuda.global.cudart.cudaGraphExecDestroy;
+import static org.bytedeco.cuda.global.cudart.cudaGraphInstantiate;
+import static org.bytedeco.cuda.global.cudart.cudaGraphLaunch;
+import static org.bytedeco.cuda.global.cudart.cudaMalloc;
+import static org.bytedeco.cuda.global.cudart.cudaMemcpy;
+import static org.bytedeco.cuda.global.cudart.cudaMemcpyDeviceToHost;
+import static org.bytedeco.cuda.global.cudart.cudaMemcpyHostToDevice;
+import static org.bytedeco.cuda.global.cudart.cudaMemset;
+import static org.bytedeco.cuda.global.cudart.cudaSetDevice;
+import static org.bytedeco.cuda.global.cudart.cudaStreamBeginCapture;
+import static org.bytedeco.cuda.global.cudart.cudaStreamCaptureModeThreadLocal;
+import static org.bytedeco.cuda.global.cudart.cudaStreamCreateWithFlags;
+import static org.bytedeco.cuda.global.cudart.cudaStreamDestroy;
+import static org.bytedeco.cuda.global.cudart.cudaStreamEndCapture;
+import static org.bytedeco.cuda.global.cudart.cudaStreamNonBlocking;
+import static org.bytedeco.cuda.global.cudart.cudaStreamQuery;
+import static org.bytedeco.cuda.global.nccl.ncclAllGather;
+import static org.bytedeco.cuda.global.nccl.ncclAllReduce;
+import static org.bytedeco.cuda.global.nccl.ncclBroadcast;
+import static org.bytedeco.cuda.global.nccl.ncclCommAbort;
+import static org.bytedeco.cuda.global.nccl.ncclCommDestroy;
+import static org.bytedeco.cuda.global.nccl.ncclCommGetAsyncError;
+import static org.bytedeco.cuda.global.nccl.ncclCommInitRank;
+import static org.bytedeco.cuda.global.nccl.ncclGetErrorString;
+import static org.bytedeco.cuda.global.nccl.ncclGetLastError;
+import static org.bytedeco.cuda.global.nccl.ncclGetUniqueId;
+import static org.bytedeco.cuda.global.nccl.ncclGroupEnd;
+import static org.bytedeco.cuda.global.nccl.ncclGroupStart;
+import static org.bytedeco.cuda.global.nccl.ncclMemAlloc;
+import static org.bytedeco.cuda.global.nccl.ncclMemFree;
+import static org.bytedeco.cuda.global.nccl.ncclRecv;
+import static org.bytedeco.cuda.global.nccl.ncclReduce;
+import static org.bytedeco.cuda.global.nccl.ncclReduceScatter;
+import static org.bytedeco.cuda.global.nccl.ncclSend;
+
+import java.nio.ByteBuffer;
+import org.bytedeco.cuda.cudart.CUevent_st;
+import org.bytedeco.cuda.cudart.CUgraphExec_st;
+import org.bytedeco.cuda.cudart.CUgraph_st;
+import org.bytedeco.cuda.cudart.CUstream_st;
+import org.bytedeco.cuda.nccl.ncclComm;
+import org.bytedeco.cuda.nccl.ncclUniqueId;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.Pointer;
+import org.ncclharness.calibration.measure.Collective;
+
+/**
+ * The real {@link CollectiveBackend}: JavaCPP bindings to the CUDA runtime and NCCL, one communicator,
+ * stream and buffer pair per local GPU. Created only from a probe that found everything
+ * ({@link GpuProbe#requireOk()}), so the bindings are known to load and every call newer than
+ * {@link NcclFeature#BASELINE} is gated on the loaded version.
+ *
+ * <p>Nothing on the timed path allocates: the device pointers handed to NCCL are JavaCPP {@code Pointer}
+ * views created once, moved with {@code position(byteOffset)} before each call; the status array of the
+ * completion wait is a field. Errors there allocate only to build their message.
+ */
+public final class CudaNcclBackend implements CollectiveBackend {
+    private final NcclVersion version;
+    private final int[] devices;
+    private final int nranks;
+    private final int firstRank;
+    private final boolean nullStream;
+    private final ncclComm[] comms;
+    private final CUstream_st[] streams;
+    private final Pointer[] sendBuf;
+    private final Pointer[] recvBuf;
+    /** Views positioned per call: send buffer, receive buffer, and the receive buffer as an in-place source. */
+    private final BytePointer[] sendView;
+    private final BytePointer[] recvView;
+    private final BytePointer[] inPlaceSendView;
+    private final CUgraph_st[] graphs;
+    private final CUgraphExec_st[] graphExecs;
+    private final boolean[] done;
+    private final int[] asyncError = new int[1];
+    private final float[] elapsedMs = new float[1];
+    private CUevent_st[][] events = new CUevent_st[0][];
+    private boolean usedNcclMemAlloc;
+    private boolean aborted;
+    private boolean closed;
+
+    private Collective collective = Collective.ALL_REDUCE;
+    private int dtype;
+    private int eltBytes;
+    private int redop;
+    private int root;
+
+    private CudaNcclBackend(GpuProbe probe, CommSpec spec) {
+        this.version = probe.ncclVersion();
+        this.devices = spec.devices();
+        this.nranks = spec.nranks();
+        this.firstRank = spec.firstRank();
+        this.nullStream = spec.nullStream();
+        int n = devices.length;
+        comms = new ncclComm[n];
+        streams = new CUstream_st[n];
+        sendBuf = new Pointer[n];
+        recvBuf = new Pointer[n];
+        sendView = new BytePointer[n];
+        recvView = new BytePointer[n];
+        inPlaceSendView = new BytePointer[n];
+        graphs = new CUgraph_st[n];
+        graphExecs = new CUgraphExec_st[n];
+        done = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            graphs[i] = new CUgraph_st();
+            graphExecs[i] = new CUgraphExec_st();
+        }
+    }
+
+    /** A fresh unique id from {@code ncclGetUniqueId}; this process then hosts the bootstrap root. */
+    public static UniqueId newUniqueId(GpuProbe probe) {
+        probe.requireOk();
+        ncclUniqueId id = new ncclUniqueId();
+        int rc = ncclGetUniqueId(id);
+        if (rc != 0) {
+            throw new GpuJobException("ncclGetUniqueId: " + ncclError(rc, probe.ncclVersion(), null));
+        }
+        byte[] b = new byte[UniqueId.BYTES];
+        id.internal().get(b);
+        id.close();
+        return new UniqueId(b);
+    }
+
+    /**
+     * Creates the streams and communicators of {@code spec}: nccl-tests' grouped init, {@code ncclGroupStart},
+     * per GPU {@code cudaSetDevice} + {@code ncclCommInitRank}, {@code ncclGroupEnd}. On failure every
+     * communicator created is aborted and a {@link GpuJobException} names the call and NCCL's reason.
+     */
+    public static CudaNcclBackend open(GpuProbe probe, CommSpec spec) {
+        probe.requireOk();
+        CudaNcclBackend be = new CudaNcclBackend(probe, spec);
+        try {
+            be.createStreams();
+            be.initCommunicators(spec.uniqueId());
+            return be;
+        } catch (RuntimeException e) {
+            be.abort();
+            be.close();
+            throw e;
+        }
+    }
+
+    private void createStreams() {
+        for (int i = 0; i < devices.length; i++) {
+            cuda(cudaSetDevice(devices[i]), "cudaSetDevice");
+            if (nullStream) {
+                streams[i] = null;
+            } else {
+                streams[i] = new CUstream_st();
+                cuda(cudaStreamCreateWithFlags(streams[i], cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+            }
+        }
+    }
+
+    private void initCommunicators(UniqueId id) {
+        ncclUniqueId nid = new ncclUniqueId();
+        nid.internal().put(id.bytes());
+        nccl(ncclGroupStart(), "ncclGroupStart");
+        int failed = 0;
+        for (int i = 0; i < devices.length; i++) {
+            cuda(cudaSetDevice(devices[i]), "cudaSetDevice");
+            comms[i] = new ncclComm();
+            int rc = ncclCommInitRank(comms[i], nranks, nid, firstRank + i);
+            failed = failed != 0 ? failed : rc;
+        }
+        int rc = ncclGroupEnd();
+        nid.close();
+        if (failed != 0 || rc != 0) {
+            throw new GpuJobException("ncclCommInitRank (ranks " + firstRank + ".." + (firstRank + devices.length - 1)
+                    + " of " + nranks + "): " + ncclError(failed != 0 ? failed : rc, version, null));
+        }
+    }
+
+    @Override
+    public int localRanks() {
+        return devices.length;
+    }
+
+    @Override
+    public int rank(int local) {
+        return firstRank + local;
+    }
+
+    @Override
+    public int nranks() {
+        return nranks;
+    }
+
+    /** Allocates with ncclMemAlloc where NCCL has it (2.19+, as nccl-tests does: it enables NVLS buffer paths). */
+    @Override
+    public void allocate(long sendBytes, long recvBytes) {
+        usedNcclMemAlloc = NcclFeature.MEM_ALLOC.isAvailable(version);
+        for (int i = 0; i < devices.length; i++) {
+            cuda(cudaSetDevice(devices[i]), "cudaSetDevice");
+            sendBuf[i] = deviceAlloc(sendBytes);
+            recvBuf[i] = deviceAlloc(recvBytes);
+            sendView[i] = new BytePointer(sendBuf[i]);
+            recvView[i] = new BytePointer(recvBuf[i]);
+            inPlaceSendView[i] = new BytePointer(recvBuf[i]);
+        }
+    }
+
+    private Pointer deviceAlloc(long bytes) {
+        Pointer p = new Pointer();
+        if (usedNcclMemAlloc) {
+            nccl(ncclMemAlloc(p, bytes), "ncclMemAlloc(" + bytes + ")");
+        } else {
+            cuda(cudaMalloc(p, bytes), "cudaMalloc(" + bytes + ")");
+        }
+        return p;
+    }
+
+    @Override
+    public void configure(Collective c, DataType type, ReduceOp op, int rootRank) {
+        type.needs().ifPresent(f -> f.require(version));
+        if (c.reduces()) {
+            op.needs().ifPresent(f -> f.require(version));
+        }
+        this.collective = c;
+        this.dtype = type.ncclCode();
+        this.eltBytes = type.bytes();
+        this.redop = op.ncclCode();
+        this.root = rootRank;
+    }
+
+    @Override
+    public void groupStart() {
+        nccl(ncclGroupStart(), "ncclGroupStart");
+    }
+
+    @Override
+    public void groupEnd() {
+        nccl(ncclGroupEnd(), "ncclGroupEnd");
+    }
+
+    @Override
+    public void launch(int l, boolean sendFromRecv, long sendOffset, long recvOffset, long count) {
+        BytePointer s = sendFromRecv ? inPlaceSendView[l] : sendView[l];
+        BytePointer r = recvView[l];
+        s.position(sendOffset);
+        r.position(recvOffset);
+        ncclComm comm = comms[l];
+        CUstream_st st = streams[l];
+        int rc = switch (collective) {
+            case ALL_REDUCE -> ncclAllReduce(s, r, count, dtype, redop, comm, st);
+            case ALL_GATHER -> ncclAllGather(s, r, count, dtype, comm, st);
+            case REDUCE_SCATTER -> ncclReduceScatter(s, r, count, dtype, redop, comm, st);
+            case BROADCAST -> ncclBroadcast(s, r, count, dtype, root, comm, st);
+            case REDUCE -> ncclReduce(s, r, count, dtype, redop, root, comm, st);
+            case ALL_TO_ALL -> allToAll(s, r, sendOffset, recvOffset, count, comm, st);
+            case SEND_RECV -> sendRecv(s, r, count, rank(l), comm, st);
+        };
+        if (rc != 0) {
+            nccl(rc, collective.ncclName());
+        }
+    }
+
+    /**
+     * nccl-tests' alltoall: a group of one send and one receive per peer, {@code count} elements each. The
+     * same form works on every supported NCCL; {@code ncclAlltoAll} exists only from 2.29.
+     */
+    private int allToAll(BytePointer s, BytePointer r, long sendOffset, long recvOffset, long count, ncclComm comm,
+                         CUstream_st st) {
+        long block = count * eltBytes;
+        int rc = ncclGroupStart();
+        for (int peer = 0; peer < nranks && rc == 0; peer++) {
+            s.position(sendOffset + peer * block);
+            r.position(recvOffset + peer * block);
+            rc = ncclSend(s, count, dtype, peer, comm, st);
+            rc = rc != 0 ? rc : ncclRecv(r, count, dtype, peer, comm, st);
+        }
+        int end = ncclGroupEnd();
+        return rc != 0 ? rc : end;
+    }
+
+    /** nccl-tests' sendrecv: a ring, send to rank + 1 and receive from rank − 1, grouped. */
+    private int sendRecv(BytePointer s, BytePointer r, long count, int rank, ncclComm comm, CUstream_st st) {
+        int rc = ncclGroupStart();
+        rc = rc != 0 ? rc : ncclSend(s, count, dtype, (rank + 1) % nranks, comm, st);
+        rc = rc != 0 ? rc : ncclRecv(r, count, dtype, (rank - 1 + nranks) % nranks, comm, st);
+        int end = ncclGroupEnd();
+        return rc != 0 ? rc : end;
+    }
+
+    /** nccl-tests' testStreamSynchronize: poll every stream, check NCCL's async error, honour -T. */
+    @Override
+    public void waitAll(long timeoutNanos) {
+        long start = System.nanoTime();
+        int remaining = devices.length;
+        for (int i = 0; i < done.length; i++) {
+            done[i] = false;
+        }
+        while (remaining > 0) {
+            boolean idle = true;
+            for (int i = 0; i < devices.length; i++) {
+                if (done[i]) {
+                    continue;
+                }
+                int rc = cudaStreamQuery(streams[i]);
+                if (rc == 0) {
+                    done[i] = true;
+                    remaining--;
+                    idle = false;
+                    continue;
+                }
+                if (rc != cudaErrorNotReady) {
+                    abort();
+                    throw new GpuJobException("cudaStreamQuery: " + CudaErrors.describe(rc));
+                }
+                nccl(ncclCommGetAsyncError(comms[i], asyncError), "ncclCommGetAsyncError");
+                if (asyncError[0] != 0) {
+                    int err = asyncError[0];
+                    abort();
+                    throw new GpuJobException("NCCL asynchronous error on rank " + rank(i) + ": "
+                            + ncclError(err, version, null));
+                }
+                if (timeoutNanos > 0 && System.nanoTime() - start > timeoutNanos) {
+                    abort();
+                    throw new GpuJobException("timeout: operations on rank " + rank(i) + " did not complete within "
+                            + timeoutNanos / 1_000_000_000L + " s (-T); communicators aborted");
+                }
+            }
+            if (idle) {
+                Thread.yield();
+            }
+        }
+    }
+
+    @Override
+    public void beginCapture() {
+        if (nullStream) {
+            throw new IllegalStateException("-G needs a stream that can be captured: drop -y 1");
+        }
+        for (int i = 0; i < devices.length; i++) {
+            cuda(cudaStreamBeginCapture(streams[i], cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+        }
+    }
+
+    @Override
+    public void endCaptureAndInstantiate() {
+        for (int i = 0; i < devices.length; i++) {
+            cuda(cudaStreamEndCapture(streams[i], graphs[i]), "cudaStreamEndCapture");
+        }
+        for (int i = 0; i < devices.length; i++) {
+            cuda(cudaGraphInstantiate(graphExecs[i], graphs[i], 0L), "cudaGraphInstantiate");
+        }
+    }
+
+    @Override
+    public void launchGraph() {
+        for (int i = 0; i < devices.length; i++) {
+            cuda(cudaGraphLaunch(graphExecs[i], streams[i]), "cudaGraphLaunch");
+        }
+    }
+
+    @Override
+    public void destroyGraph() {
+        for (int i = 0; i < devices.length; i++) {
+            cuda(cudaGraphExecDestroy(graphExecs[i]), "cudaGraphExecDestroy");
+            cuda(cudaGraphDestroy(graphs[i]), "cudaGraphDestroy");
+        }
+    }
+
+    @Override
+    public void prepareEvents(int slots) {
+        destroyEvents();
+        events = new CUevent_st[devices.length][slots];
+        for (int i = 0; i < devices.length; i++) {
+            cuda(cudaSetDevice(devices[i]), "cudaSetDevice");
+            for (int s = 0; s < slots; s++) {
+                events[i][s] = new CUevent_st();
+                cuda(cudaEventCreate(events[i][s]), "cudaEventCreate");
+            }
+        }
+    }
+
+    @Override
+    public void recordEvent(int slot) {
+        for (int i = 0; i < devices.length; i++) {
+            cuda(cudaEventRecord(events[i][slot], streams[i]), "cudaEventRecord");
+        }
+    }
+
+    @Override
+    public double elapsedMillisMaxOverLocal(int slot) {
+        double max = 0;
+        for (int i = 0; i < devices.length; i++) {
+            cuda(cudaEventElapsedTime(elapsedMs, events[i][slot], events[i][slot + 1]), "cudaEventElapsedTime");
+            max = Math.max(max, elapsedMs[0]);
+        }
+        return max;
+    }
+
+    @Override
+    public void zero(int l, boolean recvBuffer, long bytes) {
+        cuda(cudaSetDevice(devices[l]), "cudaSetDevice");
+        cuda(cudaMemset(recvBuffer ? recvBuf[l] : sendBuf[l], 0, bytes), "cudaMemset");
+        // the loop's streams are non-blocking, so they do not wait for legacy-stream work: finish it here
+        cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    }
+
+    @Override
+    public void upload(int l, boolean recvBuffer, long offset, ByteBuffer src) {
+        cuda(cudaSetDevice(devices[l]), "cudaSetDevice");
+        try (BytePointer dst = new BytePointer(recvBuffer ? recvBuf[l] : sendBuf[l]);
+             BytePointer host = new BytePointer(src.slice())) {
+            dst.position(offset);
+            cuda(cudaMemcpy(dst, host, src.remaining(), cudaMemcpyHostToDevice), "cudaMemcpy H2D");
+        }
+        cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    }
+
+    /** @param dst a direct buffer (JavaCPP would copy a heap buffer, and the data would not come back) */
+    @Override
+    public void download(int l, long offset, ByteBuffer dst) {
+        if (!dst.isDirect()) {
+            throw new IllegalArgumentException("download needs a direct ByteBuffer");
+        }
+        cuda(cudaSetDevice(devices[l]), "cudaSetDevice");
+        try (BytePointer srcDev = new BytePointer(recvBuf[l]); BytePointer host = new BytePointer(dst.slice())) {
+            srcDev.position(offset);
+            cuda(cudaMemcpy(host, srcDev, dst.remaining(), cudaMemcpyDeviceToHost), "cudaMemcpy D2H");
+        }
+    }
+
+    @Override
+    public void abort() {
+        if (aborted) {
+            return;
+        }
+        aborted = true;
+        for (ncclComm c : comms) {
+            if (c != null && !c.isNull()) {
+                ncclCommAbort(c);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        destroyEvents();
+        for (int i = 0; i < devices.length; i++) {
+            cudaSetDevice(devices[i]);
+            free(sendBuf[i]);
+            free(recvBuf[i]);
+            if (!aborted && comms[i] != null && !comms[i].isNull()) {
+                ncclCommDestroy(comms[i]);
+            }
+            if (streams[i] != null && !streams[i].isNull()) {
+                cudaStreamDestroy(streams[i]);
+            }
+        }
+    }
+
+    private void free(Pointer p) {
+        if (p != null && !p.isNull()) {
+            if (usedNcclMemAlloc) {
+                ncclMemFree(p);
+            } else {
+                cudaFree(p);
+            }
+        }
+    }
+
+    private void destroyEvents() {
+        for (CUevent_st[] perDevice : events) {
+            for (CUevent_st e : perDevice) {
+                if (e != null && !e.isNull()) {
+                    cudaEventDestroy(e);
+                }
+            }
+        }
+        events = new CUevent_st[0][];
+    }
+
+    private static void cuda(int rc, String call) {
+        if (rc != 0) {
+            throw new GpuJobException(call + ": " + CudaErrors.describe(rc));
+        }
+    }
+
+    private void nccl(int rc, String call) {
+        if (rc != 0) {
+            throw new GpuJobException(call + ": " + ncclError(rc, version, comms.length > 0 ? comms[0] : null));
+        }
+    }
+
+    /** NCCL's error string, plus {@code ncclGetLastError}'s detail where the library has it (2.13+). */
+    private static String ncclError(int rc, NcclVersion version, ncclComm comm) {
+        String text = ncclGetErrorString(rc).getString() + " (" + rc + ")";
+        if (version != null && NcclFeature.GET_LAST_ERROR.isAvailable(version)) {
+            String last = ncclGetLastError(comm).getString();
+            if (last != null && !last.isBlank()) {
+                text += ": " + last.trim();
+            }
+        }
+        return text;
+    }
+}

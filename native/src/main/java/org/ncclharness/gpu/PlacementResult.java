@@ -1,0 +1,13 @@
+package org.ncclharness.gpu;
+
+/**
+ * One placement of one size as the loop measured it, before any formatting.
+ *
+ * @param timeUs    per-operation completion time, combined across processes per {@code -a}
+ * @param cpuTimeUs per-operation launch time (taken before the final stream wait), for {@code -C}
+ * @param wrong     #wrong summed over all ranks, null when not checked (N/A)
+ * @param perIteration the -I summary, null without -I
+ */
+public record PlacementResult(double timeUs, double cpuTimeUs, double algBwGBps, double busBwGBps, Long wrong,
+                              IterationStats perIteration) {
+}

@@ -1,0 +1,300 @@
+package org.ncclharness.gpu;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+import org.ncclharness.calibration.measure.Half;
+import org.ncclharness.calibration.measure.Measurement;
+
+/**
+ * The one timed loop, for every collective, in nccl-tests' order (reference A.3; common.cu's TimeTest,
+ * BenchTime, startColl and completeColl):
+ *
+ * <ol>
+ *   <li>barrier; warm-up: for sizes doubling from the minimum, {@code -w} out-of-place operations, then wait;</li>
+ *   <li>per size, out-of-place then in-place: (with -c) initialise the buffers; one untimed operation and
+ *       wait; barrier; (-G) begin capture; read the steady clock; {@code -n} iterations of {@code -m}
+ *       operations (grouped when {@code -m > 1}); (-G) end capture, instantiate, barrier, read the clock
+ *       again, launch the graph {@code -G} times; CPU time; wait for the streams; read the clock;
+ *       time per operation = elapsed / (n·m) [/ G]; combine across processes per {@code -a};</li>
+ *   <li>barrier; {@code -c} check repetitions, each: initialise, one operation, wait, count #wrong, sum
+ *       across processes, stop at the first failure.</li>
+ * </ol>
+ *
+ * Every operation uses a different buffer offset, {@code stride · (iter mod (maxBytes / stride))}, to defeat
+ * caches. Between the two clock reads the loop only calls the backend with primitives: no allocation, no
+ * logging, no formatting. Any failure aborts the communicators before it propagates, so no peer hangs.
+ */
+public final class TimedLoop {
+    /** nccl-tests initialises the buffers of timed runs with seed 99 and its checks with the repetition. */
+    private static final long TIMING_SEED = 99;
+
+    private final CollectiveBackend be;
+    private final JobGroup group;
+    private final LongSupplier clockNanos;
+    private int checkRepetition;
+    /** Per-run constants the timed path reads (computed once: the option accessors may allocate). */
+    private long maxBytes;
+    private int blocking;
+    private long timeoutNanos;
+
+    public TimedLoop(CollectiveBackend backend, JobGroup group) {
+        this(backend, group, System::nanoTime);
+    }
+
+    /** @param clockNanos a steady clock in nanoseconds (tests pass one that records where it is read) */
+    TimedLoop(CollectiveBackend backend, JobGroup group, LongSupplier clockNanos) {
+        this.be = backend;
+        this.group = group;
+        this.clockNanos = clockNanos;
+    }
+
+    /**
+     * Runs one sweep (one cycle). The backend's buffers must hold {@code options.maxBytes()} (see
+     * {@link #bufferBytes}).
+     *
+     * @return one result per size, in the order of {@code options.sizes()}
+     * @throws GpuJobException           on a CUDA/NCCL failure or timeout (communicators aborted)
+     * @throws IllegalArgumentException if the root is not a rank, or the data check cannot be exact for
+     *                                  this type, op and rank count
+     */
+    public List<SizeResult> run(LoopOptions o) {
+        return run(o, 1);
+    }
+
+    /**
+     * nccl-tests {@code -N}: one warm-up, then the whole size list {@code cycles} times.
+     *
+     * @return {@code cycles × sizes} results, cycle by cycle, in size order within a cycle
+     */
+    public List<SizeResult> run(LoopOptions o, int cycles) {
+        if (cycles < 1) {
+            throw new IllegalArgumentException("-N " + cycles + ": the harness runs a bounded number of cycles, at least 1");
+        }
+        if (o.collective().rooted() && (o.root() < 0 || o.root() >= be.nranks())) {
+            throw new IllegalArgumentException("-r " + o.root() + ": the root must be a rank, 0.." + (be.nranks() - 1));
+        }
+        DataCheck check = o.checkIters() > 0
+                ? new DataCheck(o.collective(), o.type(), o.op(), o.root(), be.nranks(), o.maxBytes()) : null;
+        be.configure(o.collective(), o.type(), o.op(), o.root());
+        maxBytes = o.maxBytes();
+        blocking = o.effectiveBlocking();
+        timeoutNanos = o.timeoutNanos();
+        if (o.effectivePerIterTiming()) {
+            be.prepareEvents(o.iters() + 1);
+        }
+        try {
+            warmUp(o);
+            List<SizeResult> out = new ArrayList<>(o.sizes().size() * cycles);
+            for (int cycle = 0; cycle < cycles; cycle++) {
+                for (long size : o.sizes()) {
+                    SizeSetup s = SizeSetup.of(o.collective(), o.type(), size, be.nranks());
+                    PlacementResult oop = bench(o, s, false, check);
+                    PlacementResult ip = bench(o, s, true, check);
+                    out.add(new SizeResult(measurement(o, s, oop, ip), oop, ip));
+                }
+            }
+            return out;
+        } catch (RuntimeException | Error e) {
+            be.abort();
+            throw e;
+        }
+    }
+
+    /** Bytes each local send and receive buffer needs for a sweep up to {@code maxBytes}. */
+    public static long bufferBytes(long maxBytes) {
+        return Math.max(1, maxBytes);
+    }
+
+    private void warmUp(LoopOptions o) {
+        group.barrier();
+        for (long size : SizeList.warmupSizes(o.minBytes(), o.maxBytes())) {
+            SizeSetup s = SizeSetup.of(o.collective(), o.type(), size, be.nranks());
+            for (int iter = 0; iter < o.warmupIters(); iter++) {
+                startColl(s, false, iter);
+            }
+            completeColl();
+        }
+    }
+
+    private PlacementResult bench(LoopOptions o, SizeSetup s, boolean inPlace, DataCheck check) {
+        if (check != null) {
+            check.seed(TIMING_SEED);
+            for (int l = 0; l < be.localRanks(); l++) {
+                check.initialise(be, l, s, inPlace);
+            }
+        }
+        startColl(s, inPlace, 0);
+        completeColl();
+        group.barrier();
+
+        final boolean graph = o.graphLaunches() > 0;
+        final boolean perIter = o.effectivePerIterTiming();
+        final int iters = o.iters();
+        final int agg = o.aggIters();
+        if (graph) {
+            be.beginCapture();
+        }
+        // ---- timed region: primitives and backend calls only ----
+        long excluded = 0;
+        long t0 = clockNanos.getAsLong();
+        for (int iter = 0; iter < iters; iter++) {
+            if (perIter) {
+                be.recordEvent(iter);
+            }
+            if (agg > 1) {
+                be.groupStart();
+            }
+            for (int a = 0; a < agg; a++) {
+                startColl(s, inPlace, iter * agg + a);
+            }
+            if (agg > 1) {
+                be.groupEnd();
+            }
+            if (blocking == 3) {
+                be.waitAll(timeoutNanos);
+                long b0 = clockNanos.getAsLong();
+                group.barrier();
+                excluded += clockNanos.getAsLong() - b0;
+            }
+        }
+        if (perIter) {
+            be.recordEvent(iters);
+        }
+        if (graph) {
+            be.endCaptureAndInstantiate();
+            group.barrier();
+            t0 = clockNanos.getAsLong();
+            for (int l = 0; l < o.graphLaunches(); l++) {
+                be.launchGraph();
+            }
+        }
+        long cpuNanos = clockNanos.getAsLong() - t0;
+        completeColl();
+        long deltaNanos = clockNanos.getAsLong() - t0 - excluded;
+        // ---- end of timed region ----
+
+        double ops = (double) iters * agg;
+        double timeSec = deltaNanos / 1e9 / ops / (graph ? o.graphLaunches() : 1);
+        double cpuSec = cpuNanos / 1e9 / ops;
+        timeSec = combine(timeSec, o.average());
+        cpuSec = combine(cpuSec, LoopOptions.Average.RANK0); // nccl-tests prints rank 0's own CPU time
+        IterationStats stats = perIter ? iterationStats(o, agg) : null;
+        if (graph) {
+            be.destroyGraph();
+        }
+        double algBw = s.counts().printedBytes() / 1e9 / timeSec;
+        double busBw = algBw * o.collective().busFactor(be.nranks());
+        group.barrier();
+
+        Long wrong = check != null && check.checks(inPlace) ? countWrong(o, s, inPlace, check, graph) : null;
+        return new PlacementResult(timeSec * 1e6, cpuSec * 1e6, algBw, busBw, wrong, stats);
+    }
+
+    private long countWrong(LoopOptions o, SizeSetup s, boolean inPlace, DataCheck check, boolean graph) {
+        checkRepetition++;
+        long wrong = 0;
+        for (int c = 0; c < o.checkIters(); c++) {
+            check.seed(checkRepetition);
+            for (int l = 0; l < be.localRanks(); l++) {
+                check.initialise(be, l, s, inPlace);
+            }
+            if (graph) {
+                be.beginCapture();
+            }
+            startColl(s, inPlace, 0);
+            if (graph) {
+                be.endCaptureAndInstantiate();
+                be.launchGraph();
+            }
+            completeColl();
+            if (graph) {
+                be.destroyGraph();
+            }
+            long local = 0;
+            for (int l = 0; l < be.localRanks(); l++) {
+                local += check.countWrong(be, l, s, inPlace);
+            }
+            double[] sum = {local};
+            group.allreduce(sum, JobGroup.Reduction.SUM);
+            wrong = (long) sum[0];
+            if (wrong != 0) {
+                break;
+            }
+        }
+        return wrong;
+    }
+
+    private IterationStats iterationStats(LoopOptions o, int agg) {
+        double[] us = new double[o.iters()];
+        for (int i = 0; i < us.length; i++) {
+            us[i] = be.elapsedMillisMaxOverLocal(i) * 1000.0 / agg;
+        }
+        group.allreduce(us, JobGroup.Reduction.MAX);
+        return IterationStats.of(us, o.perIterSkip());
+    }
+
+    private double combine(double local, LoopOptions.Average how) {
+        double[] v = {local};
+        switch (how) {
+            case MEAN -> {
+                group.allreduce(v, JobGroup.Reduction.SUM);
+                v[0] /= group.processCount();
+            }
+            case MIN -> group.allreduce(v, JobGroup.Reduction.MIN);
+            case MAX -> group.allreduce(v, JobGroup.Reduction.MAX);
+            case RANK0 -> {
+                v[0] = group.processIndex() == 0 ? local : 0.0;
+                group.allreduce(v, JobGroup.Reduction.SUM);
+            }
+        }
+        return v[0];
+    }
+
+    /** nccl-tests' startColl: one operation on every local rank, grouped when this process drives several. */
+    private void startColl(SizeSetup s, boolean inPlace, int iter) {
+        long stride = s.strideBytes();
+        long steps = stride == 0 ? 1 : Math.max(1, maxBytes / stride);
+        long shift = stride * (iter % steps);
+        long count = s.counts().paramCount();
+        int locals = be.localRanks();
+        if (locals > 1) {
+            be.groupStart();
+        }
+        for (int l = 0; l < locals; l++) {
+            if (inPlace) {
+                int rank = be.rank(l);
+                be.launch(l, true, shift + s.sendInPlaceOffset(rank), shift + s.recvInPlaceOffset(rank), count);
+            } else {
+                be.launch(l, false, shift, shift, count);
+            }
+        }
+        if (locals > 1) {
+            be.groupEnd();
+        }
+        if (blocking == 1 || blocking == 2) {
+            be.waitAll(timeoutNanos);
+        }
+        if (blocking == 1) {
+            group.barrier();
+        }
+    }
+
+    /** nccl-tests' completeColl: wait for the streams, unless every operation already waited (-z 1, -z 2). */
+    private void completeColl() {
+        if (blocking == 1 || blocking == 2) {
+            return;
+        }
+        be.waitAll(timeoutNanos);
+    }
+
+    private Measurement measurement(LoopOptions o, SizeSetup s, PlacementResult oop, PlacementResult ip) {
+        return new Measurement(s.counts().printedBytes(), s.counts().paramCount(), o.type().testName(),
+                o.collective().reduces() ? o.op().testName() : "none",
+                o.collective().rooted() ? o.root() : -1, half(oop), half(ip));
+    }
+
+    private static Half half(PlacementResult p) {
+        return new Half(p.timeUs(), p.algBwGBps(), p.busBwGBps(), p.wrong() == null ? null : p.wrong().doubleValue());
+    }
+}
