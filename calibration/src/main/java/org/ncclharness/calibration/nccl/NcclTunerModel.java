@@ -10,7 +10,6 @@ import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.RingSteps;
 import org.ncclharness.calibration.model.RingTree;
-import org.ncclharness.calibration.protocol.Protocol;
 
 /**
  * What NCCL's own tuner would predict (reference D.3–D.5): per (algorithm, protocol) a latency from the

@@ -7,10 +7,10 @@ import org.ncclharness.calibration.model.RingSteps;
 import org.ncclharness.calibration.model.RingTree;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.model.TwoTierCostModel;
-import org.ncclharness.calibration.nccl.NcclTunerModel;
 import org.ncclharness.calibration.nccl.NcclTunerModel.Algorithm;
 import org.ncclharness.calibration.nccl.NcclTunerModel.Candidate;
-import org.ncclharness.calibration.protocol.Protocol;
+import org.ncclharness.calibration.nccl.NcclTunerModel;
+import org.ncclharness.calibration.nccl.Protocol;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 
 /**

@@ -5,6 +5,7 @@ import org.apache.commons.math3.exception.TooManyEvaluationsException;
 import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.RelativeLeastSquares;
+import org.ncclharness.calibration.nccl.NcclTuning;
 
 /**
  * Fits the {@link ProtocolEnvelopeModel} by least squares on relative error (Commons Math LM through
@@ -22,9 +23,7 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
     /** Ratios ℓ_LL128/ℓ_LL and ℓ_Simple/ℓ_LL tried as starts (NCCL's own latencies span about 1 : 2.5 : 4). */
     private static final double[][] LATENCY_RATIOS = {{1.5, 2}, {2.5, 4}, {4, 10}, {8, 30}};
     private static final double EFFICIENCY_FLOOR = 0.05;
-    /** NCCL's ring LL and LL128 shares of the bus bandwidth (reference D.3), the starting η. */
-    private static final double NCCL_LL_EFFICIENCY = 0.5;
-    private static final double NCCL_LL128_EFFICIENCY = 0.92;
+
 
     @Override
     public List<String> freeParameters() {
@@ -47,13 +46,15 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
         lower[ProtocolEnvelopeModel.BETA_INDEX] = 1e-9;
         lower[4] = EFFICIENCY_FLOOR;
         lower[5] = EFFICIENCY_FLOOR;
+        // Start η from NCCL's own ring LL and LL128 shares of the bus bandwidth (reference D.3).
+        NcclTuning nccl = NcclTuning.forVersion(null).tuning();
         boolean[] free = new boolean[k];
         java.util.Arrays.fill(free, true);
         double[] best = null;
         double bestCost = Double.POSITIVE_INFINITY;
         for (double[] r : LATENCY_RATIOS) {
-            double[] theta0 = {lowest, lowest * r[0], lowest * r[1], beta0, NCCL_LL_EFFICIENCY,
-                NCCL_LL128_EFFICIENCY};
+            double[] theta0 = {lowest, lowest * r[0], lowest * r[1], beta0, nccl.ringLLBusBwFactor(),
+                nccl.ringLL128BusBwFactor()};
             double[] theta;
             try {
                 theta = RelativeLeastSquares.fit(model, theta0, free, lower, points);

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.RingSteps;
+import org.ncclharness.calibration.nccl.Protocol;
 
 /**
  * The protocol-aware ring model: NCCL picks the fastest of LL, LL128 and Simple for each size, so the time is the

@@ -16,7 +16,7 @@ import org.ncclharness.calibration.fit.SizeBand;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.model.SingleTierModel;
-import org.ncclharness.calibration.protocol.Protocol;
+import org.ncclharness.calibration.nccl.Protocol;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 
 /**

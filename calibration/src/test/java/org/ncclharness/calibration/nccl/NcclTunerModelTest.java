@@ -10,7 +10,6 @@ import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.model.CostModels;
 import org.ncclharness.calibration.nccl.NcclTunerModel.Algorithm;
 import org.ncclharness.calibration.nccl.NcclTunerModel.Candidate;
-import org.ncclharness.calibration.protocol.Protocol;
 
 class NcclTunerModelTest {
 

@@ -1,8 +1,5 @@
 package org.ncclharness.calibration.protocol;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
-
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.ForAll;
@@ -15,7 +12,11 @@ import org.ncclharness.calibration.fit.Fitter;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.model.CostModels;
+import org.ncclharness.calibration.nccl.Protocol;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel.SwitchPoint;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 
 class ProtocolEnvelopeTest {
 

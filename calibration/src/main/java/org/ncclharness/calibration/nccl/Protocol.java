@@ -1,4 +1,4 @@
-package org.ncclharness.calibration.protocol;
+package org.ncclharness.calibration.nccl;
 
 /** NCCL's three wire protocols (reference D.1), in NCCL's index order (the order its tuner breaks ties in). */
 public enum Protocol {
