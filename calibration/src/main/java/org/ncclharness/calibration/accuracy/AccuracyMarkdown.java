@@ -103,11 +103,16 @@ public final class AccuracyMarkdown {
 
     private static void envelopeAgainstB(StringBuilder sb, AccuracyReport r) {
         sb.append("## Protocol envelope against method B, leave-one-out\n\n");
+        against(sb, r, Candidates.ENVELOPE);
+        against(sb, r, Candidates.ENVELOPE_NCCL_ETA);
+    }
+
+    private static void against(StringBuilder sb, AccuracyReport r, String envelope) {
         List<String> lose = new ArrayList<>();
         int both = 0;
         for (DatasetScores d : r.datasets()) {
             ModelScores b = d.model(Candidates.METHOD_B).orElseThrow();
-            ModelScores e = d.model(Candidates.ENVELOPE).orElseThrow();
+            ModelScores e = d.model(envelope).orElseThrow();
             if (b.leaveOneOutPct().isPresent() && e.leaveOneOutPct().isPresent()) {
                 both++;
                 double bp = b.leaveOneOutPct().getAsDouble();
@@ -117,8 +122,8 @@ public final class AccuracyMarkdown {
                 }
             }
         }
-        sb.append(String.format(Locale.ROOT, "Datasets where both are scored leave-one-out: %d. The envelope is lower"
-                + " on %d of them", both, both - lose.size()));
+        sb.append(String.format(Locale.ROOT, "`%s`: datasets where it and B are both scored leave-one-out: %d; it is"
+                + " lower on %d of them", envelope, both, both - lose.size()));
         sb.append(lose.isEmpty() ? ".\n\n" : "; not on: " + String.join(", ", lose) + ".\n\n");
     }
 

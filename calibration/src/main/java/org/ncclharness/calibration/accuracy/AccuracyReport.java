@@ -210,7 +210,7 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
                     Choice.FITTED, 0, BetaChoice.FITTED, 0, null, null);
             out.add(new CrossScale(name, CROSS_ALPHA_BETA, from.id(), nFrom, to.id(), nTo,
                     HeldOut.crossScale(alphaBeta, fitOn, m -> ((SingleTierModel) m).withRanks(nTo), predict)));
-            Estimator env = new ProtocolEnvelopeEstimator(Candidates.ENVELOPE, "",
+            Estimator env = ProtocolEnvelopeEstimator.fitted(Candidates.ENVELOPE, "",
                     new ProtocolEnvelopeModel(from.collective(), nFrom, 1));
             out.add(new CrossScale(name, Candidates.ENVELOPE, from.id(), nFrom, to.id(), nTo,
                     HeldOut.crossScale(env, fitOn, m -> ((ProtocolEnvelopeModel) m).withRanks(nTo), predict)));

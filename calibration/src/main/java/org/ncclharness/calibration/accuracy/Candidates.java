@@ -38,6 +38,7 @@ public final class Candidates {
     public static final String DATASHEET = "datasheet";
     public static final String METHOD_B = "B";
     public static final String ENVELOPE = "envelope";
+    public static final String ENVELOPE_NCCL_ETA = "envelope-nccl-eta";
     public static final String NCCL = "nccl";
     public static final String TWO_TIER = "two-tier";
     /** Report order, with the one-line description each table is headed by. */
@@ -54,6 +55,8 @@ public final class Candidates {
         m.put(METHOD_B, "(b) method B: l_link fitted, beta_eff = beta_phys x measured u_r (calibrate's model B)");
         m.put(ENVELOPE, "(c) protocol envelope: min over LL/LL128/Simple of alpha_p + f*M/(eta_p*beta), l_p, beta and"
                 + " eta fitted (k = 6); on multi-domain runs an effective single tier (2 hops per step)");
+        m.put(ENVELOPE_NCCL_ETA, "(c') the same envelope with NCCL's eta held fixed (LL 0.5, LL128 0.92 of the bus"
+                + " bandwidth, reference D.3), k = 4: the first version, kept to show why eta is fitted");
         m.put(NCCL, "(d) NCCL's own tuner (Ring/Tree x LL/LL128/Simple): an estimate from NCCL's constants, not fitted");
         m.put(TWO_TIER, "(e) two-tier fit (calibrate's two-tier calibrator, the better of its hierarchical and flat"
                 + " forms, k = 5): multi-domain runs only; leave-one-out overall only");
@@ -87,8 +90,10 @@ public final class Candidates {
                 ? Candidate.of(METHOD_B, methodB(d, s, facts))
                 : Candidate.none(METHOD_B, "not fitted by calibrate")).orElse(Candidate.none(METHOD_B, whyNot)));
         int hops = single.map(SingleTierCalibration::hops).orElse(SWITCHED_HOPS);
-        out.add(Candidate.of(ENVELOPE, new ProtocolEnvelopeEstimator(ENVELOPE, MODELS.get(ENVELOPE),
+        out.add(Candidate.of(ENVELOPE, ProtocolEnvelopeEstimator.fitted(ENVELOPE, MODELS.get(ENVELOPE),
                 new ProtocolEnvelopeModel(c, n, hops))));
+        out.add(Candidate.of(ENVELOPE_NCCL_ETA, new ProtocolEnvelopeEstimator(ENVELOPE_NCCL_ETA,
+                MODELS.get(ENVELOPE_NCCL_ETA), new ProtocolEnvelopeModel(c, n, hops), false)));
         NcclBaseline nccl = NcclBaseline.of(c, hw, d.metadata().ncclVersion(), d.metadata().nicsPerHost(),
                 d.metadata().nicGbps());
         out.add(nccl.model().map(m -> Candidate.of(NCCL, new FixedEstimator(NCCL, MODELS.get(NCCL), m)))

@@ -13,21 +13,28 @@ import org.ncclharness.calibration.nccl.NcclTuning;
  * one start can settle with a protocol that never wins. Every start is derived from the points alone, so the fit is
  * deterministic and leave-one-out re-derives it without the held-out point.
  *
- * @param name        report key
- * @param description one line for the report
- * @param model       the envelope
+ * @param name           report key
+ * @param description    one line for the report
+ * @param model          the envelope
+ * @param fitEfficiency  true: η_LL and η_LL128 are fitted (k = 6); false: held at NCCL's ring factors (k = 4)
  */
-public record ProtocolEnvelopeEstimator(String name, String description, ProtocolEnvelopeModel model)
-        implements Estimator {
+public record ProtocolEnvelopeEstimator(String name, String description, ProtocolEnvelopeModel model,
+                                        boolean fitEfficiency) implements Estimator {
+
+    /** The estimator the project uses: η fitted (with NCCL's η held fixed it lost to method B, see the report). */
+    public static ProtocolEnvelopeEstimator fitted(String name, String description, ProtocolEnvelopeModel model) {
+        return new ProtocolEnvelopeEstimator(name, description, model, true);
+    }
 
     /** Ratios ℓ_LL128/ℓ_LL and ℓ_Simple/ℓ_LL tried as starts (NCCL's own latencies span about 1 : 2.5 : 4). */
     private static final double[][] LATENCY_RATIOS = {{1.5, 2}, {2.5, 4}, {4, 10}, {8, 30}};
     private static final double EFFICIENCY_FLOOR = 0.05;
-
+    private static final int LATENCIES_AND_BETA = 4;
 
     @Override
     public List<String> freeParameters() {
-        return model.parameterNames();
+        List<String> names = model.parameterNames();
+        return fitEfficiency ? names : names.subList(0, LATENCIES_AND_BETA);
     }
 
     @Override
@@ -49,7 +56,9 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
         // Start η from NCCL's own ring LL and LL128 shares of the bus bandwidth (reference D.3).
         NcclTuning nccl = NcclTuning.forVersion(null).tuning();
         boolean[] free = new boolean[k];
-        java.util.Arrays.fill(free, true);
+        java.util.Arrays.fill(free, 0, LATENCIES_AND_BETA, true);
+        free[4] = fitEfficiency;
+        free[5] = fitEfficiency;
         double[] best = null;
         double bestCost = Double.POSITIVE_INFINITY;
         for (double[] r : LATENCY_RATIOS) {

@@ -15,9 +15,10 @@ import org.ncclharness.calibration.nccl.Protocol;
  * α_p = steps·hops·ℓ_p (method B's pipeline rule, per protocol), so ℓ_p and β_eff carry over to another N.
  *
  * <p>θ = (ℓ_LL, ℓ_LL128, ℓ_Simple, β_eff, η_LL, η_LL128); η_Simple = 1 by definition (β_eff is Simple's
- * bandwidth). The η are fitted, starting from NCCL's own (0.5 and 0.92, reference D.3): with them fixed the
- * envelope lost to method B on one dataset (see the accuracy report), because NCCL's LL is also capped at
- * llMaxBw and the measured LL/LL128 shares differ per system.
+ * bandwidth). The estimator fits the η from NCCL's own (0.5 and 0.92, reference D.3) or holds them there
+ * ({@link ProtocolEnvelopeEstimator#fitEfficiency()}); held, the envelope loses to method B on one bundled dataset
+ * (docs/model-accuracy.md): NCCL also caps LL at llMaxBw and trims channels, so the measured shares differ per
+ * system.
  *
  * @param collective the collective timed
  * @param ranks      N

@@ -191,7 +191,7 @@ public final class SingleTierCalibrator {
         }
         // The protocol envelope (issue 5) needs both alpha and beta from the data: its latencies and bandwidth.
         if (ident.alpha() && ident.beta()) {
-            fits.add(Fitter.fit(new ProtocolEnvelopeEstimator(ENVELOPE, "protocol envelope: min over LL/LL128/Simple"
+            fits.add(Fitter.fit(ProtocolEnvelopeEstimator.fitted(ENVELOPE, "protocol envelope: min over LL/LL128/Simple"
                     + " of alpha_p + f*M/(eta_p*beta_eff), alpha_p = 2(N-1) x hops x l_p; l_p, beta_eff, eta fitted",
                     new ProtocolEnvelopeModel(in.sweep().collective(), n, topo.hopsPerStep())), points, marks));
         } else {

@@ -96,7 +96,7 @@ class ProtocolEnvelopeTest {
     @Test
     void recoversAnExactEnvelopeAndItsSwitchPoints() {
         FitPoints pts = synthetic(THETA);
-        Fit fit = Fitter.fit(new ProtocolEnvelopeEstimator("envelope", "test", M), pts, List.of());
+        Fit fit = Fitter.fit(ProtocolEnvelopeEstimator.fitted("envelope", "test", M), pts, List.of());
         assertThat(fit.inSample().overallPct().getAsDouble()).isLessThan(0.5);
         List<SwitchPoint> truth = M.switchPoints(THETA);
         List<SwitchPoint> fitted = M.switchPoints(fit.theta());
@@ -113,7 +113,7 @@ class ProtocolEnvelopeTest {
         theta[0] *= scale;
         theta[3] /= scale;
         FitPoints pts = synthetic(theta);
-        ProtocolEnvelopeEstimator e = new ProtocolEnvelopeEstimator("envelope", "test", M);
+        ProtocolEnvelopeEstimator e = ProtocolEnvelopeEstimator.fitted("envelope", "test", M);
         assertThat(e.estimate(pts)).containsExactly(e.estimate(pts));
     }
 }

@@ -40,7 +40,7 @@ public final class EnvelopeBench implements Callable<Integer> {
             FitPoints p = FitPoints.from(d.sweep(), n);
             if (p.size() >= Fitter.leaveOneOutMinimum(6)) {
                 points.add(p);
-                estimators.add(new ProtocolEnvelopeEstimator("envelope", "bench",
+                estimators.add(ProtocolEnvelopeEstimator.fitted("envelope", "bench",
                         new ProtocolEnvelopeModel(d.collective(), n, HOPS)));
             }
         }
