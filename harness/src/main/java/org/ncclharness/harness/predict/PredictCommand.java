@@ -107,6 +107,12 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     private PredictionModel resolve() {
+        if (gpus != null && gpus < 2) {
+            throw usage("--gpus must be at least 2 (a collective needs two ranks), got " + gpus);
+        }
+        if (nodes != null && nodes < 1) {
+            throw usage("--nodes must be at least 1, got " + nodes);
+        }
         HardwareFacts facts = HardwareFacts.bundled();
         PredictionModel pm;
         if (source == null) {
