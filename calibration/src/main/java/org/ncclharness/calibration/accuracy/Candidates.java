@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.FitPoints;
+import org.ncclharness.calibration.fit.Identifiability;
 import org.ncclharness.calibration.fit.SingleTierEstimator;
 import org.ncclharness.calibration.fit.SingleTierEstimator.BetaChoice;
 import org.ncclharness.calibration.fit.SingleTierEstimator.Choice;
@@ -90,15 +91,31 @@ public final class Candidates {
                 ? Candidate.of(METHOD_B, methodB(d, s, facts))
                 : Candidate.none(METHOD_B, "not fitted by calibrate")).orElse(Candidate.none(METHOD_B, whyNot)));
         int hops = single.map(SingleTierCalibration::hops).orElse(SWITCHED_HOPS);
-        out.add(Candidate.of(ENVELOPE, ProtocolEnvelopeEstimator.fitted(ENVELOPE, MODELS.get(ENVELOPE),
-                new ProtocolEnvelopeModel(c, n, hops))));
-        out.add(Candidate.of(ENVELOPE_NCCL_ETA, new ProtocolEnvelopeEstimator(ENVELOPE_NCCL_ETA,
-                MODELS.get(ENVELOPE_NCCL_ETA), new ProtocolEnvelopeModel(c, n, hops), false)));
+        ProtocolEnvelopeModel envelope = new ProtocolEnvelopeModel(c, n, hops);
+        out.add(envelope(ProtocolEnvelopeEstimator.fitted(ENVELOPE, MODELS.get(ENVELOPE), envelope), points));
+        out.add(envelope(new ProtocolEnvelopeEstimator(ENVELOPE_NCCL_ETA, MODELS.get(ENVELOPE_NCCL_ETA), envelope,
+                false), points));
         NcclBaseline nccl = NcclBaseline.of(c, hw, d.metadata().ncclVersion(), d.metadata().nicsPerHost(),
                 d.metadata().nicGbps());
         out.add(nccl.model().map(m -> Candidate.of(NCCL, new FixedEstimator(NCCL, MODELS.get(NCCL), m)))
                 .orElse(Candidate.none(NCCL, String.join("; ", nccl.notes()))));
         return out;
+    }
+
+    /**
+     * The envelope where the data can determine it: latencies and bandwidth both visible (as {@code calibrate}
+     * requires), and more points than parameters.
+     */
+    private static Candidate envelope(ProtocolEnvelopeEstimator e, FitPoints points) {
+        int k = e.freeParameters().size();
+        if (points.size() <= k) {
+            return Candidate.none(e.name(), k + " parameters need more than " + points.size() + " points");
+        }
+        Identifiability id = Identifiability.of(points.timeUs(), points.busBwGBps());
+        if (!id.alpha() || !id.beta()) {
+            return Candidate.none(e.name(), "the data calibrate " + id.label() + ", the envelope needs both");
+        }
+        return Candidate.of(e.name(), e);
     }
 
     private static String reason(CalibrationEntry e) {

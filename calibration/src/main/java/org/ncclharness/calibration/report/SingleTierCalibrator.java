@@ -189,14 +189,17 @@ public final class SingleTierCalibrator {
         for (SingleTierEstimator e : estimators) {
             fits.add(Fitter.fit(e, points, marks));
         }
-        // The protocol envelope (issue 5) needs both alpha and beta from the data: its latencies and bandwidth.
-        if (ident.alpha() && ident.beta()) {
-            fits.add(Fitter.fit(ProtocolEnvelopeEstimator.fitted(ENVELOPE, "protocol envelope: min over LL/LL128/Simple"
-                    + " of alpha_p + f*M/(eta_p*beta_eff), alpha_p = 2(N-1) x hops x l_p; l_p, beta_eff, eta fitted",
-                    new ProtocolEnvelopeModel(in.sweep().collective(), n, topo.hopsPerStep())), points, marks));
+        // The protocol envelope (issue 5) needs alpha and beta from the data and more points than its parameters.
+        ProtocolEnvelopeModel envelope = new ProtocolEnvelopeModel(in.sweep().collective(), n, topo.hopsPerStep());
+        int k = envelope.parameterNames().size();
+        if (ident.alpha() && ident.beta() && points.size() > k) {
+            fits.add(Fitter.fit(ProtocolEnvelopeEstimator.fitted(ENVELOPE, "protocol envelope: min over"
+                    + " LL/LL128/Simple of alpha_p + f*M/(eta_p*beta_eff), alpha_p = 2(N-1) x hops x l_p; l_p, beta_eff,"
+                    + " eta fitted", envelope), points, marks));
         } else {
-            unavailable.put(ENVELOPE, "needs alpha and beta from the data (this data calibrates "
-                    + ident.label() + ")");
+            unavailable.put(ENVELOPE, ident.alpha() && ident.beta()
+                    ? k + " parameters need more than " + points.size() + " points"
+                    : "needs alpha and beta from the data (this data calibrates " + ident.label() + ")");
         }
         return finish(in, info, ic, topo, chip, seed, flag, points, ident, fits, unavailable, notes);
     }
