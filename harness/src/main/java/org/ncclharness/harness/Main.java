@@ -7,9 +7,11 @@ import org.ncclharness.gpu.GpuEnvironmentException;
 import org.ncclharness.gpu.GpuJobException;
 import org.ncclharness.harness.accuracy.AccuracyCommand;
 import org.ncclharness.harness.bench.BenchCommand;
+import org.ncclharness.harness.check.CheckCommand;
 import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.convert.ConvertCommand;
 import org.ncclharness.harness.datasets.DatasetsCommand;
+import org.ncclharness.harness.sweep.SweepCommand;
 import org.ncclharness.harness.doctor.DoctorCommand;
 import org.ncclharness.harness.plot.PlotCommand;
 import org.ncclharness.harness.predict.PredictCommand;
@@ -29,6 +31,8 @@ import picocli.CommandLine.Command;
             CalibrateCommand.class,
             PlotCommand.class,
             BenchCommand.class,
+            SweepCommand.class,
+            CheckCommand.class,
             AccuracyCommand.class,
             PredictCommand.class,
             GpusCommand.class,

@@ -17,12 +17,17 @@ public final class NcclTestsTableWriter {
 
     static final String BANNER = "#                                                              out-of-place"
             + "                       in-place          ";
-    static final String COLUMNS = String.format("# %10s  %12s  %8s  %6s  %6s", "size", "count", "type", "redop", "root")
-            + half("time", "algbw", "busbw", "#wrong") + half("time", "algbw", "busbw", "#wrong") + " ";
+    static final String COLUMNS = columns("time");
     static final String UNITS = String.format("# %10s  %12s  %8s  %6s  %6s", "(B)", "(elements)", "", "", "")
             + half("(us)", "(GB/s)", "(GB/s)", "") + half("(us)", "(GB/s)", "(GB/s)", "") + " ";
 
     private NcclTestsTableWriter() {
+    }
+
+    /** The column-name line; {@code -C 1} names the time column {@code cputime}. */
+    static String columns(String timeLabel) {
+        return String.format("# %10s  %12s  %8s  %6s  %6s", "size", "count", "type", "redop", "root")
+                + half(timeLabel, "algbw", "busbw", "#wrong") + half(timeLabel, "algbw", "busbw", "#wrong") + " ";
     }
 
     private static String half(String time, String alg, String bus, String wrong) {
@@ -31,6 +36,9 @@ public final class NcclTestsTableWriter {
 
     /** Preamble lines (run facts and devices), as nccl-tests prints them before the table. */
     public static void preamble(PrintWriter out, RunInfo run, List<Device> devices) {
+        if (run != null && run.program() != null) {
+            out.println("# Collective test starting: " + run.program());
+        }
         if (run != null && run.nThread() != null) {
             out.printf("# nThread %d nGpus %d minBytes %d maxBytes %d step: %s warmup iters: %d iters: %d "
                             + "agg iters: %d validation: %d graph: %d unalign: 0%n",
@@ -55,8 +63,13 @@ public final class NcclTestsTableWriter {
 
     /** The three column-header lines. */
     public static void header(PrintWriter out) {
+        header(out, "time");
+    }
+
+    /** @param timeLabel {@code time}, or {@code cputime} for a {@code -C 1} table */
+    public static void header(PrintWriter out, String timeLabel) {
         out.println(BANNER);
-        out.println(COLUMNS);
+        out.println(columns(timeLabel));
         out.println(UNITS);
     }
 
@@ -78,23 +91,49 @@ public final class NcclTestsTableWriter {
 
     /** The trailer: out-of-bounds count and the average bus bandwidth over every printed result. */
     public static void trailer(PrintWriter out, List<Measurement> rows) {
+        trailer(out, rows, "");
+    }
+
+    /**
+     * @param minBwStatus nccl-tests' status after the average: {@code ""} when NCCL_TESTS_MIN_BW is unset,
+     *                    {@code "OK"} or {@code "FAILED"} otherwise
+     */
+    public static void trailer(PrintWriter out, List<Measurement> rows, String minBwStatus) {
         long bad = 0;
-        double sum = 0;
-        int n = 0;
         for (Measurement m : rows) {
             for (Half h : new Half[] {m.outOfPlace(), m.inPlace()}) {
                 if (h.wrong() != null && h.wrong() > 0) {
                     bad++;
                 }
+            }
+        }
+        out.printf("# Out of bounds values : %d %s%n", bad, bad == 0 ? "OK" : "FAILED");
+        out.printf("# Avg bus bandwidth    : %s %s%n", CFormat.g(averageBusBw(rows)), minBwStatus);
+        out.println("#");
+    }
+
+    /** nccl-tests' "Avg bus bandwidth": the mean busbw over every printed result, both placements (A.5). */
+    public static double averageBusBw(List<Measurement> rows) {
+        double sum = 0;
+        int n = 0;
+        for (Measurement m : rows) {
+            for (Half h : new Half[] {m.outOfPlace(), m.inPlace()}) {
                 if (h.busBwGBps() != null) {
                     sum += h.busBwGBps();
                     n++;
                 }
             }
         }
-        out.printf("# Out of bounds values : %d %s%n", bad, bad == 0 ? "OK" : "FAILED");
-        out.printf("# Avg bus bandwidth    : %s %n", CFormat.g(n == 0 ? 0 : sum / n));
-        out.println("#");
+        return n == 0 ? 0 : sum / n;
+    }
+
+    /** nccl-tests' closing lines after the trailer (B.4), when the program is known. */
+    public static void conclusion(PrintWriter out, RunInfo run) {
+        if (run != null && run.program() != null) {
+            out.println("# Collective test concluded: " + run.program());
+            out.println("#");
+            out.println();
+        }
     }
 
     /**
@@ -103,11 +142,23 @@ public final class NcclTestsTableWriter {
      * @param heading comment lines printed first (each must start with {@code #})
      */
     public static void write(PrintWriter out, Sweep sweep, List<String> heading) {
+        write(out, sweep, heading, "");
+    }
+
+    /** As {@link #write(PrintWriter, Sweep, List)}, with nccl-tests' OK/FAILED after the average (NCCL_TESTS_MIN_BW). */
+    public static void write(PrintWriter out, Sweep sweep, List<String> heading, String minBwStatus) {
+        write(out, sweep, heading, minBwStatus, "time");
+    }
+
+    /** @param timeLabel {@code time}, or {@code cputime} when the rows hold CPU launch times ({@code -C 1}) */
+    public static void write(PrintWriter out, Sweep sweep, List<String> heading, String minBwStatus,
+                             String timeLabel) {
         heading.forEach(out::println);
         preamble(out, sweep.run(), sweep.devices());
-        header(out);
+        header(out, timeLabel);
         sweep.rows().forEach(r -> out.println(row(r)));
-        trailer(out, sweep.rows());
+        trailer(out, sweep.rows(), minBwStatus);
+        conclusion(out, sweep.run());
         out.flush();
     }
 }

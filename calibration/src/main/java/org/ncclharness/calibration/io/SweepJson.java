@@ -41,9 +41,45 @@ public final class SweepJson {
         return text.stripLeading().startsWith("{");
     }
 
+    /**
+     * What a run knows beyond its sweep: nccl-tests' top-level fields and our additions.
+     *
+     * @param startTime      {@code %Y-%m-%d %H:%M:%S}, null when unknown (a replay, a converted log)
+     * @param args           the full command line
+     * @param env            {@code K=V} strings of the environment that shaped the run
+     * @param ncclVersion    the NCCL version code (23007), null when unknown
+     * @param minBwOkay      nccl-tests' {@code average_bus_bandwidth.okay}: {@code unchecked}, {@code true},
+     *                       {@code false}
+     * @param harness        fields added to the {@code nccl_harness} object (calibration, algorithm, ...)
+     */
+    public record Context(String startTime, String endTime, List<String> args, List<String> env,
+                          Integer ncclVersion, String minBwOkay, ObjectNode harness) {
+
+        public static Context none() {
+            return new Context(null, null, List.of(), List.of(), null, "unchecked", MAPPER.createObjectNode());
+        }
+    }
+
+    /** A fresh object for {@link Context#harness()}. */
+    public static ObjectNode object() {
+        return MAPPER.createObjectNode();
+    }
+
     public static String write(Sweep sweep, List<PerIteration> perIteration) {
+        return write(sweep, perIteration, Context.none());
+    }
+
+    public static String write(Sweep sweep, List<PerIteration> perIteration, Context ctx) {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("version", NCCL_TESTS_JSON_VERSION);
+        if (ctx.startTime() != null) {
+            root.put("start_time", ctx.startTime());
+        }
+        root.set("args", MAPPER.valueToTree(ctx.args()));
+        root.set("env", MAPPER.valueToTree(ctx.env()));
+        if (ctx.ncclVersion() != null) {
+            root.put("nccl_version", ctx.ncclVersion());
+        }
         ObjectNode config = root.putObject("config");
         RunInfo run = sweep.run();
         if (run != null) {
@@ -51,6 +87,7 @@ public final class SweepJson {
             putIfSet(config, "ngpus", run.nGpus());
             putIfSet(config, "minimum_bytes", run.minBytes());
             putIfSet(config, "maximum_bytes", run.maxBytes());
+            step(config, run.step());
             putIfSet(config, "warmup_iters", run.warmupIters());
             putIfSet(config, "iterations", run.iters());
             putIfSet(config, "aggregated_iterations", run.aggIters());
@@ -83,6 +120,18 @@ public final class SweepJson {
             perIter(r, "in_place_per_iter", perIteration, i, Placement.IN_PLACE);
             r.put("experiment_name", "");
         }
+        long bad = sweep.rows().stream().flatMap(m -> java.util.stream.Stream.of(m.outOfPlace(), m.inPlace()))
+                .filter(h -> h.wrong() != null && h.wrong() > 0).count();
+        ObjectNode oob = root.putObject("out_of_bounds");
+        oob.put("count", bad);
+        oob.put("okay", bad == 0 ? "true" : "false");
+        ObjectNode avg = root.putObject("average_bus_bandwidth");
+        avg.put("bandwidth", NcclTestsTableWriter.averageBusBw(sweep.rows()));
+        avg.put("okay", ctx.minBwOkay());
+        root.putArray("errors");
+        if (ctx.endTime() != null) {
+            root.put("end_time", ctx.endTime());
+        }
         ObjectNode ours = root.putObject("nccl_harness");
         ours.put("schema", SCHEMA);
         ours.set("provenance", MAPPER.valueToTree(sweep.provenance()));
@@ -90,10 +139,22 @@ public final class SweepJson {
         ours.set("hardware", MAPPER.valueToTree(sweep.hardware()));
         ours.set("run", MAPPER.valueToTree(sweep.run()));
         ours.set("notes", MAPPER.valueToTree(sweep.notes()));
+        ours.setAll(ctx.harness());
         try {
             return MAPPER.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("sweep JSON could not be written", e);
+        }
+    }
+
+    /** RunInfo keeps the preamble's {@code 2(factor)} / {@code 1048576(bytes)}; -J splits it in two fields. */
+    private static void step(ObjectNode config, String step) {
+        if (step == null) {
+            return;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)\\((factor|bytes)\\)").matcher(step);
+        if (m.matches()) {
+            config.put(m.group(2).equals("factor") ? "step_factor" : "step_bytes", Long.parseLong(m.group(1)));
         }
     }
 

@@ -47,6 +47,16 @@ class NcclTestsTableWriterTest {
     }
 
     @Test
+    void theWholeBlockAfterTheVersionLinePrintsByteForByte() throws IOException {
+        List<String> ref = synthetic();
+        Sweep sweep = new NcclTestsLogReader("synthetic", null).read(ref).get(0);
+        StringWriter sw = new StringWriter();
+        NcclTestsTableWriter.write(new PrintWriter(sw), sweep, List.of());
+        // Line 1 names the program that printed the table; ours is not nccl-tests, so the writer leaves it out.
+        assertThat(sw.toString()).isEqualTo(String.join("\n", ref.subList(1, ref.size())) + "\n");
+    }
+
+    @Test
     void devicesPrintAsTheyWereRead() throws IOException {
         List<String> ref = synthetic();
         Sweep sweep = new NcclTestsLogReader("synthetic", null).read(ref).get(0);

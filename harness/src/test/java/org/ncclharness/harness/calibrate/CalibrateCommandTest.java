@@ -3,19 +3,14 @@ package org.ncclharness.harness.calibrate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ncclharness.calibration.io.NcclTestsTableWriter;
@@ -30,42 +25,29 @@ import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.report.CalibrationFile;
 import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.Main;
+import org.ncclharness.harness.CliRun;
 
 class CalibrateCommandTest {
 
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream oldOut;
-    private PrintStream oldErr;
+    /** The last command line run, with what it printed. */
+    private CliRun last;
 
-    @BeforeEach
-    void capture() {
-        oldOut = System.out;
-        oldErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
 
-    @AfterEach
-    void restore() {
-        System.setOut(oldOut);
-        System.setErr(oldErr);
-    }
 
     private int run(String... args) {
-        return Main.execute(args);
+        last = CliRun.of(args);
+        return last.exitCode();
     }
 
     private String stdout() {
-        return out.toString(StandardCharsets.UTF_8);
+        return last.out();
     }
 
     private String stderr() {
-        return err.toString(StandardCharsets.UTF_8);
+        return last.err();
     }
 
     @Test

@@ -3,18 +3,13 @@ package org.ncclharness.harness.calibrate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ncclharness.calibration.io.NcclTestsTableWriter;
@@ -33,7 +28,7 @@ import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierModel;
 import org.ncclharness.calibration.twotier.TwoTierParams;
 import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.Main;
+import org.ncclharness.harness.CliRun;
 
 /** {@code calibrate} on multi-domain logs: --intra/--inter/--domain-size, --joint, --config. */
 class CalibrateTwoTierTest {
@@ -43,30 +38,16 @@ class CalibrateTwoTierTest {
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream oldOut;
-    private PrintStream oldErr;
+    /** The last command line run, with what it printed. */
+    private CliRun last;
 
-    @BeforeEach
-    void capture() {
-        oldOut = System.out;
-        oldErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
 
-    @AfterEach
-    void restore() {
-        System.setOut(oldOut);
-        System.setErr(oldErr);
-    }
 
     @Test
     void aTwoNodeLogGetsBothFormsAndTheReportRebuildsThem() throws IOException {
         Path log = log("2x8.txt", new TwoTierConfig(2, 8), true);
         Path json = dir.resolve("cal.json");
-        assertThat(Main.execute("calibrate", log.toString(), "--intra", "NVLink4", "--inter", "IB-NDR",
+        assertThat(run("calibrate", log.toString(), "--intra", "NVLink4", "--inter", "IB-NDR",
                 "--json", json.toString())).isEqualTo(ExitCode.OK);
         assertThat(stdout()).contains("# " + log + " (two-tier): 2x8").contains("NVLink4 b_NV 450 GB/s, hops 2")
                 .contains("inter IB-NDR").contains("better form: indistinguishable");
@@ -87,7 +68,7 @@ class CalibrateTwoTierTest {
         Path b = log("2x8.txt", new TwoTierConfig(2, 8), true);
         Path c = log("4x4.txt", new TwoTierConfig(4, 4), false);
         Path json = dir.resolve("joint.json");
-        assertThat(Main.execute("calibrate", "--joint", a.toString(), b.toString(), c.toString(), "--intra", "NVLink4",
+        assertThat(run("calibrate", "--joint", a.toString(), b.toString(), c.toString(), "--intra", "NVLink4",
                 "--config", c + "=16x4", "--json", json.toString())).as(this::stderr).isEqualTo(ExitCode.OK);
         CalibrationFile f = CalibrationFile.read(json);
         assertThat(f.datasets()).hasSize(1);
@@ -101,7 +82,7 @@ class CalibrateTwoTierTest {
 
     @Test
     void theBundledJointGroupsAreFittedWithoutArguments() {
-        assertThat(Main.execute("calibrate", "--joint")).isEqualTo(ExitCode.OK);
+        assertThat(run("calibrate", "--joint")).isEqualTo(ExitCode.OK);
         assertThat(stdout()).contains("# mi325x-aac11 (joint): 1x8,2x8,4x8,8x8")
                 .contains("# gb200-coreweave (joint): 1x72,2x64,20x72");
     }
@@ -109,14 +90,14 @@ class CalibrateTwoTierTest {
     @Test
     void badTwoTierInputsAreUsageErrorsNamingTheFlag() throws IOException {
         Path a = log("2x8.txt", new TwoTierConfig(2, 8), true);
-        assertThat(Main.execute("calibrate", "--joint", a.toString(), "--intra", "NVLink4")).isEqualTo(ExitCode.USAGE);
+        assertThat(run("calibrate", "--joint", a.toString(), "--intra", "NVLink4")).isEqualTo(ExitCode.USAGE);
         assertThat(stderr()).contains("--joint: a joint fit needs at least two runs");
-        assertThat(Main.execute("calibrate", a.toString(), "--intra", "NVLink9")).isEqualTo(ExitCode.USAGE);
+        assertThat(run("calibrate", a.toString(), "--intra", "NVLink9")).isEqualTo(ExitCode.USAGE);
         assertThat(stderr()).contains("--intra: unknown interconnect NVLink9");
-        assertThat(Main.execute("calibrate", a.toString(), "--intra", "NVLink4", "--config", a + "=16by2"))
+        assertThat(run("calibrate", a.toString(), "--intra", "NVLink4", "--config", a + "=16by2"))
                 .isEqualTo(ExitCode.USAGE);
         assertThat(stderr()).contains("--config: '16by2': expected GPUSxHOSTS");
-        assertThat(Main.execute("calibrate", a.toString(), "--intra", "NVLink4", "--domain-size", "5"))
+        assertThat(run("calibrate", a.toString(), "--intra", "NVLink4", "--domain-size", "5"))
                 .isEqualTo(ExitCode.USAGE);
         assertThat(stderr()).contains("16 GPUs do not split into domains of 5");
     }
@@ -148,11 +129,16 @@ class CalibrateTwoTierTest {
         return p;
     }
 
+    private int run(String... args) {
+        last = CliRun.of(args);
+        return last.exitCode();
+    }
+
     private String stdout() {
-        return out.toString(StandardCharsets.UTF_8);
+        return last.out();
     }
 
     private String stderr() {
-        return err.toString(StandardCharsets.UTF_8);
+        return last.err();
     }
 }

@@ -1,0 +1,37 @@
+package org.ncclharness.calibration.check;
+
+import java.util.List;
+import org.ncclharness.calibration.measure.Provenance;
+
+/**
+ * What {@code check} concluded about one run: per-size figures, the findings and the verdict.
+ *
+ * @param run        the run as the user named it (dataset id or file)
+ * @param provenance where the run's numbers came from
+ * @param reference  the baseline or model compared with, null when none was given
+ * @param sizes      one line per size of the run
+ * @param findings   in rule order; WARN and FAIL findings are the verdict's reasons
+ */
+public record CheckReport(String run, Provenance provenance, Reference reference, List<SizeLine> sizes,
+                          List<Finding> findings, Verdict verdict) {
+
+    public CheckReport {
+        sizes = List.copyOf(sizes);
+        findings = List.copyOf(findings);
+    }
+
+    /**
+     * One size of the run.
+     *
+     * @param referenceGBps the reference's busbw at this size, null where it has none
+     * @param pctOfReference run / reference × 100, null where there is no reference value
+     * @param dip            true when this size is a dip
+     */
+    public record SizeLine(long sizeBytes, Double busBwGBps, Double referenceGBps, Double pctOfReference,
+                           boolean dip) { }
+
+    /** The findings that decide the verdict (WARN and FAIL). */
+    public List<Finding> reasons() {
+        return findings.stream().filter(f -> f.severity() != Severity.INFO).toList();
+    }
+}

@@ -1,0 +1,118 @@
+package org.ncclharness.calibration.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.measure.Half;
+import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Sweep;
+
+/** The verdict rules of issue 8 on the bundled OCI A100 2-node run and on doctored copies of it. */
+class HealthCheckTest {
+
+    static final String OCI = "a100_allreduce_16gpu_2node_oci_roce";
+    static final long MIB = 1 << 20;
+
+    private final HealthCheck check = new HealthCheck(HardwareFacts.bundled(), CheckRules.defaults());
+
+    static Sweep oci() {
+        return DatasetCatalog.bundled().get(OCI).sweep();
+    }
+
+    @Test
+    void theOciRunAgainstItselfPassesTheBaselineRulesButWarnsOnItsTwoDips() {
+        CheckReport r = check.check(OCI, oci(), Reference.baseline(OCI, oci()));
+        assertThat(r.verdict()).isEqualTo(Verdict.WARN);
+        assertThat(r.reasons()).extracting(Finding::rule).containsOnly("dip");
+        assertThat(r.reasons()).extracting(Finding::sizeBytes).containsExactly(16 * MIB, 64 * MIB);
+        assertThat(r.sizes()).allMatch(s -> s.pctOfReference() == null ? s.busBwGBps() == 0 : Math.abs(s.pctOfReference() - 100) < 1e-9);
+    }
+
+    @Test
+    void minBusBwFollowsNcclTestsRule() {
+        CheckReport r = new HealthCheck(HardwareFacts.bundled(), CheckRules.defaults().withMinBusBw(200.0))
+                .check(OCI, oci(), null);
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(r.reasons()).anyMatch(f -> f.rule().equals("min-busbw") && f.message().contains("0.9 x 200"));
+        // The OCI run averages about 30 GB/s over every printed result: 0.9 x 33 = 29.7 passes, 0.9 x 40 fails.
+        double avg = org.ncclharness.calibration.io.NcclTestsTableWriter.averageBusBw(oci().rows());
+        CheckReport ok = new HealthCheck(HardwareFacts.bundled(), CheckRules.defaults().withMinBusBw(avg / 0.9 - 0.01))
+                .check(OCI, oci(), null);
+        assertThat(ok.reasons()).noneMatch(f -> f.rule().equals("min-busbw"));
+    }
+
+    @Test
+    void halfTheBandwidthAtTheLargestSizeFails() {
+        Sweep run = scaled(oci(), oci().rows().size() - 1, 0.5);
+        CheckReport r = check.check("copy", run, Reference.baseline(OCI, oci()));
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(r.reasons()).anyMatch(f -> f.rule().equals("largest-below-reference")
+                && f.sizeBytes() == 8192 * MIB);
+    }
+
+    @Test
+    void halfTheBandwidthAtTheMiddleSizeWarns() {
+        int middle = oci().rows().size() / 2;
+        Sweep run = scaled(oci(), middle, 0.5);
+        long size = run.rows().get(middle).sizeBytes();
+        CheckReport r = check.check("copy", run, Reference.baseline(OCI, oci()));
+        assertThat(r.verdict()).isEqualTo(Verdict.WARN);
+        assertThat(r.reasons()).anyMatch(f -> f.rule().equals("below-reference") && f.sizeBytes() == size);
+    }
+
+    @Test
+    void anyWrongElementFails() {
+        List<Measurement> rows = new ArrayList<>(oci().rows());
+        Measurement m = rows.get(3);
+        Half h = m.inPlace();
+        rows.set(3, new Measurement(m.sizeBytes(), m.count(), m.type(), m.redop(), m.root(), m.outOfPlace(),
+                new Half(h.timeUs(), h.algBwGBps(), h.busBwGBps(), 2.0)));
+        CheckReport r = check.check("copy", oci().withRows(rows), null);
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(r.reasons()).anyMatch(f -> f.rule().equals("wrong") && f.message().contains("in-place"));
+    }
+
+    @Test
+    void noSizeInCommonIsBadInput() {
+        Sweep small = oci().withRows(oci().rows().subList(0, 3));
+        Sweep large = oci().withRows(oci().rows().subList(10, 13));
+        assertThatThrownBy(() -> check.check("small", small, Reference.baseline("large", large)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no size in common");
+    }
+
+    @Test
+    void coarseBusBwValuesAreNotCalledDips() {
+        assertThat(SizeBusBw.printedSignificantDigits(0.05)).isEqualTo(1);
+        assertThat(SizeBusBw.printedSignificantDigits(0.17)).isEqualTo(2);
+        assertThat(SizeBusBw.printedSignificantDigits(0.0)).isZero();
+        assertThat(SizeBusBw.printedSignificantDigits(71.56)).isEqualTo(4);
+        // 64 B .. 2 KiB print 0, 0.01, 0.03: no dip may be reported there although 0.01 < 0.7 x 0.02.
+        CheckReport r = check.check(OCI, oci(), null);
+        assertThat(r.reasons()).allMatch(f -> f.sizeBytes() >= MIB);
+    }
+
+    @Test
+    void peakIsReportedAgainstTheBottleneckInterconnect() {
+        CheckReport r = check.check(OCI, oci(), null);
+        assertThat(r.findings().get(0).message()).contains("8 GiB").contains("71.56 GB/s").contains("RoCE-100G");
+    }
+
+    /** A copy of a sweep whose row {@code index} has {@code factor} times the bandwidth (time divided). */
+    static Sweep scaled(Sweep s, int index, double factor) {
+        List<Measurement> rows = new ArrayList<>(s.rows());
+        Measurement m = rows.get(index);
+        rows.set(index, new Measurement(m.sizeBytes(), m.count(), m.type(), m.redop(), m.root(),
+                scale(m.outOfPlace(), factor), scale(m.inPlace(), factor)));
+        return s.withRows(rows);
+    }
+
+    static Half scale(Half h, double f) {
+        return new Half(h.timeUs() == null ? null : h.timeUs() / f, h.algBwGBps() == null ? null : h.algBwGBps() * f,
+                h.busBwGBps() == null ? null : h.busBwGBps() * f, h.wrong());
+    }
+}

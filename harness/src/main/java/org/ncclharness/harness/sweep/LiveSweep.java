@@ -1,0 +1,301 @@
+package org.ncclharness.harness.sweep;
+
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.stream.IntStream;
+import org.ncclharness.calibration.io.PerIteration;
+import org.ncclharness.calibration.io.SweepJson;
+import org.ncclharness.calibration.measure.Device;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Placement;
+import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.measure.RunInfo;
+import org.ncclharness.calibration.measure.SourceKind;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.gpu.CollectiveBackend;
+import org.ncclharness.gpu.CommSpec;
+import org.ncclharness.gpu.CudaNcclBackend;
+import org.ncclharness.gpu.DataType;
+import org.ncclharness.gpu.GpuDevice;
+import org.ncclharness.gpu.GpuJobException;
+import org.ncclharness.gpu.GpuProbe;
+import org.ncclharness.gpu.IterationStats;
+import org.ncclharness.gpu.JobGroup;
+import org.ncclharness.gpu.LoopOptions;
+import org.ncclharness.gpu.MemoryCap;
+import org.ncclharness.gpu.PlacementResult;
+import org.ncclharness.gpu.ReduceOp;
+import org.ncclharness.gpu.SizeResult;
+import org.ncclharness.gpu.TimedLoop;
+import org.ncclharness.gpu.UniqueId;
+import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.HarnessException;
+import org.ncclharness.harness.VersionInfo;
+import org.ncclharness.harness.launch.JobIdentity;
+import org.ncclharness.harness.launch.Launch;
+import org.ncclharness.harness.launch.LaunchOptions;
+
+/**
+ * A sweep measured now: every process of the job (one under no launcher; mpirun, srun or torchrun-style
+ * otherwise) drives {@code -t × -g} local GPUs through native's timed loop over every cycle, datatype, op and
+ * root, with the launch layer's group for barriers and the reduction of times; rank 0 then goes through the
+ * same outputs a replay goes through. An {@code --algo/--proto} matrix runs as child processes
+ * ({@link CombinationRuns}).
+ */
+final class LiveSweep {
+
+    /** A combination's child sweep is ended after this long (each operation is bounded by -T where given). */
+    private static final long CHILD_TIMEOUT_S = 6 * 3600;
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+    private final SweepPlan plan;
+    private final GpuProbe probe;
+    private final PrintWriter out;
+
+    LiveSweep(SweepPlan plan, GpuProbe probe, PrintWriter out) {
+        this.plan = plan;
+        this.probe = probe;
+        this.out = out;
+    }
+
+    /**
+     * Joins the job (a single process needs no rendezvous), creates the communicators from rank 0's unique id,
+     * measures, and on rank 0 prints and writes; the other ranks print nothing.
+     */
+    int run(Launch launch, LaunchOptions launchOptions) {
+        if (plan.isMatrix()) {
+            return matrix(launch);
+        }
+        List<String> notOffered = new ArrayList<>();
+        for (Object[] f : new Object[][] {{"-p", plan.parallelInit()}, {"-R", plan.localRegister()},
+                {"-S", plan.timestamps() ? 1 : 0}, {"-M", plan.memory() ? 1 : 0}}) {
+            if ((int) f[1] != 0) {
+                notOffered.add(f[0] + " " + f[1]);
+            }
+        }
+        if (!notOffered.isEmpty()) {
+            throw new HarnessException(ExitCode.USAGE, String.join(", ", notOffered) + ": not offered by this"
+                    + " harness's GPU path (accepted for nccl-tests command lines, they would change nothing here)");
+        }
+        int local = plan.localGpus();
+        try (org.ncclharness.harness.launch.JobGroup job = launch.join(List.of(),
+                JobIdentity.hashArguments(sharedArgs(plan.args())), VersionInfo.projectVersion(),
+                launchOptions.jobOptions(), System.err)) {
+            int rank = job.rank();
+            int localRank = job.members().get(rank).localRank();
+            // nccl-tests: GPU i of this process is NCCL_TESTS_DEVICE + i, else localRank·(-t·-g) + i.
+            int first = plan.testsDevice() != null ? plan.testsDevice() : localRank * local;
+            if (first + local > probe.devices().size()) {
+                throw new HarnessException(ExitCode.ENVIRONMENT, "Invalid number of GPUs: " + (first + local)
+                        + " requested but only " + probe.devices().size() + " were found.");
+            }
+            List<GpuDevice> gpus = probe.devices().subList(first, first + local);
+            List<String> heading = new ArrayList<>();
+            heading.add("# nccl-harness version " + VersionInfo.projectVersion() + " (nccl-tests 2.19.6 output"
+                    + " format) nccl-library=" + probe.ncclVersion().code());
+            double[] mem = {gpus.stream().mapToLong(GpuDevice::totalMemBytes).min().orElseThrow()};
+            long minMem = (long) job.allreduce(mem, org.ncclharness.harness.launch.JobGroup.Op.MIN)[0];
+            List<Long> sizes = capped(plan.sizes(), minMem, heading);
+            String start = LocalDateTime.now().format(TIME);
+            byte[] id = job.broadcast(rank == 0 ? CudaNcclBackend.newUniqueId(probe).bytes() : null);
+            int[] devices = IntStream.range(first, first + local).toArray();
+            Measured m;
+            try (CudaNcclBackend be = CudaNcclBackend.open(probe, new CommSpec(devices, job.size() * local,
+                    rank * local, new UniqueId(id), plan.streamNull()));
+                 SweepProgress progress = rank == 0 ? SweepProgress.start(units(plan, job.size() * local)
+                         * sizes.size()) : SweepProgress.start(0)) {
+                job.onFailure(reason -> be.abort());
+                long max = sizes.stream().mapToLong(Long::longValue).max().orElseThrow();
+                be.allocate(TimedLoop.bufferBytes(max), TimedLoop.bufferBytes(max));
+                m = measure(plan, be, new JobGroupBridge(job), sizes, progress, probe);
+            } catch (GpuJobException e) {
+                job.abort(e.getMessage());
+                throw new HarnessException(ExitCode.JOB, e.getMessage(), e);
+            }
+            List<Device> devs = devices(job, rank, local, gpus);
+            int hosts = (int) job.members().stream().map(x -> x.hostId()).distinct().count();
+            if (rank != 0) {
+                return ExitCode.OK;
+            }
+            String host = hostname();
+            RunInfo run = new RunInfo(null, "nccl-harness", Integer.toString(probe.ncclVersion().code()),
+                    plan.collective().testName() + "_perf", plan.threads(), plan.gpusPerThread(), sizes.get(0),
+                    sizes.get(sizes.size() - 1), plan.step(), plan.warmupIters(), plan.iters(), plan.aggIters(),
+                    plan.check(), plan.graph());
+            int n = job.size() * local;
+            Hardware hw = hosts == 1 ? new Hardware(gpus.get(0).name(), n, 1, n, 1, plan.interconnect(), null)
+                    : new Hardware(gpus.get(0).name(), n, hosts, n % hosts == 0 ? n / hosts : null, hosts, null,
+                            plan.interconnect());
+            Sweep sweep = new Sweep(new Provenance(SourceKind.MEASURED, host, null, "measured now on " + hosts
+                    + " host(s) from " + host + " by nccl-harness"), plan.collective(), run, hw, devs, m.rows(),
+                    List.of());
+            return new SweepOutputs(plan, out).emit(List.of(new SweepResult(Combination.auto(), List.of(), sweep,
+                    m.perIteration())), heading, new SweepOutputs.RunFacts(start, LocalDateTime.now().format(TIME),
+                    probe.ncclVersion().code(), null, List.of(), SweepJson.object()));
+        }
+    }
+
+    /**
+     * The matrix, one child process per combination. Under a launcher every rank would start its own children,
+     * which would need a rendezvous of their own per combination: not offered, said in one line.
+     */
+    private int matrix(Launch launch) {
+        if (launch.place().worldSize() > 1) {
+            throw new HarnessException(ExitCode.USAGE, "--algo/--proto run one child process per combination, which"
+                    + " this harness offers for a single process (-g N GPUs) only; under " + launch.place().launcher()
+                    + " run one sweep per combination with NCCL_ALGO/NCCL_PROTO exported");
+        }
+        Path work;
+        try {
+            work = Files.createTempDirectory("nccl-harness-matrix");
+        } catch (IOException e) {
+            throw new HarnessException(ExitCode.ENVIRONMENT, "cannot create a work directory: " + e.getMessage(), e);
+        }
+        String start = LocalDateTime.now().format(TIME);
+        List<SweepResult> results = new CombinationRuns(work, CHILD_TIMEOUT_S).run(plan, plan.localGpus());
+        List<String> heading = List.of("# nccl-harness version " + VersionInfo.projectVersion() + " (nccl-tests"
+                + " 2.19.6 output format) nccl-library=" + probe.ncclVersion().code(), "# --algo/--proto matrix: "
+                + results.size() + " combinations, one process each; child outputs in " + work);
+        return new SweepOutputs(plan, out).emit(results, heading, new SweepOutputs.RunFacts(start,
+                LocalDateTime.now().format(TIME), probe.ncclVersion().code(), null, List.of(), SweepJson.object()));
+    }
+
+    /** nccl-tests' memory cap (reference A.2), announced as it announces it. */
+    private List<Long> capped(List<Long> sizes, long minMem, List<String> heading) {
+        OptionalLong cap = MemoryCap.reducedMax(plan.maxBytes(), minMem, plan.check() > 0);
+        if (cap.isEmpty()) {
+            return sizes;
+        }
+        heading.add("# Reducing maxBytes to " + cap.getAsLong() + " due to memory limitation");
+        List<Long> kept = sizes.stream().filter(s -> s <= cap.getAsLong()).toList();
+        return kept.isEmpty() ? List.of(cap.getAsLong()) : kept;
+    }
+
+    /** The {@code # Using devices} lines of every rank, gathered in rank order (nccl-tests' MPI_Gather). */
+    private static List<Device> devices(org.ncclharness.harness.launch.JobGroup job, int rank, int local,
+                                        List<GpuDevice> gpus) {
+        StringBuilder mine = new StringBuilder();
+        String host = hostname();
+        for (int i = 0; i < local; i++) {
+            GpuDevice g = gpus.get(i);
+            mine.append(rank * local + i).append('\t').append(ProcessHandle.current().pid()).append('\t').append(host)
+                    .append('\t').append(g.index()).append('\t').append(busId(g.pciBusId())).append('\t')
+                    .append(g.name()).append('\n');
+        }
+        List<Device> out = new ArrayList<>();
+        for (byte[] b : job.gather(mine.toString().getBytes(StandardCharsets.UTF_8))) {
+            for (String line : new String(b, StandardCharsets.UTF_8).split("\n")) {
+                String[] f = line.split("\t", 6);
+                if (f.length == 6) {
+                    out.add(new Device(Integer.parseInt(f[0]), 0, Long.parseLong(f[1]), f[2], Integer.parseInt(f[3]),
+                            f[4], f[5]));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The arguments every rank must share: all but the per-rank launch flags. */
+    static List<String> sharedArgs(List<String> args) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+            if (List.of("--rank", "--local-rank", "--host-id").contains(name)) {
+                if (!a.contains("=")) {
+                    i++;
+                }
+                continue;
+            }
+            out.add(a);
+        }
+        return out;
+    }
+
+    /** Rows and -I samples of one process's sweep. */
+    record Measured(List<Measurement> rows, List<PerIteration> perIteration) { }
+
+    /**
+     * nccl-tests' outer loops around the timed loop: datatypes, then ops, then roots (-r -1: every rank in
+     * turn), each one warm-up and then {@code -N} cycles of the size list; a non-reducing collective runs one
+     * op, a non-rooted one root -1. With {@code -C 1} the rows carry the CPU launch time.
+     */
+    static Measured measure(SweepPlan plan, CollectiveBackend be, JobGroup group, List<Long> sizes,
+                            SweepProgress progress, GpuProbe probe) {
+        TimedLoop loop = new TimedLoop(be, group);
+        List<Measurement> rows = new ArrayList<>();
+        List<PerIteration> per = new ArrayList<>();
+        List<ReduceOp> ops = plan.collective().reduces() ? plan.ops() : List.of(ReduceOp.SUM);
+        List<Integer> roots = !plan.collective().rooted() ? List.of(-1) : plan.root() >= 0 ? List.of(plan.root())
+                : IntStream.range(0, be.nranks()).boxed().toList();
+        for (DataType type : plan.types()) {
+            for (ReduceOp op : ops) {
+                for (int root : roots) {
+                    LoopOptions o = new LoopOptions(plan.collective(), type, op, root, sizes, plan.warmupIters(),
+                            plan.iters(), plan.aggIters(), plan.check(), plan.blocking(), plan.graph(),
+                            plan.perIter(), plan.perIterSkip(), LoopOptions.Average.ofFlag(plan.average()),
+                            plan.timeoutS() * 1_000_000_000L);
+                    if (probe != null) {
+                        o.requireSupportedBy(probe.ncclVersion());
+                    }
+                    for (SizeResult r : loop.run(o, plan.cycles())) {
+                        int row = rows.size();
+                        rows.add(plan.cpuTime() ? r.withCpuTime() : r.measurement());
+                        perIteration(row, Placement.OUT_OF_PLACE, r.outOfPlace(), per);
+                        perIteration(row, Placement.IN_PLACE, r.inPlace(), per);
+                    }
+                    progress.advance(sizes.size() * plan.cycles(), type.testName()
+                            + (ops.size() > 1 ? " " + op.testName() : ""));
+                }
+            }
+        }
+        return new Measured(rows, per);
+    }
+
+    private static void perIteration(int row, Placement p, PlacementResult r, List<PerIteration> out) {
+        IterationStats s = r == null ? null : r.perIteration();
+        if (s == null) {
+            return;
+        }
+        List<Double> times = new ArrayList<>();
+        for (double t : s.timesUs()) {
+            times.add(t);
+        }
+        out.add(new PerIteration(row, p, s.skipped(), s.minUs(), s.maxUs(), s.avgUs(), s.p50Us(), s.p95Us(),
+                s.p99Us(), s.stdevUs(), s.cvPct(), times, List.of()));
+    }
+
+    /** Timed-loop calls of one sweep: cycles × types × ops × roots. */
+    static int units(SweepPlan plan, int nranks) {
+        int ops = plan.collective().reduces() ? plan.ops().size() : 1;
+        int roots = plan.collective().rooted() && plan.root() < 0 ? nranks : 1;
+        return plan.cycles() * plan.types().size() * ops * roots;
+    }
+
+    /** {@code 0000:18:00.0} → {@code 0000:18:00}, as nccl-tests prints it. */
+    static String busId(String pci) {
+        return pci != null && pci.matches(".*\\.\\d+$") ? pci.substring(0, pci.lastIndexOf('.')).toLowerCase()
+                : pci;
+    }
+
+    /** nccl-tests prints the hostname up to the first dot. */
+    static String hostname() {
+        try {
+            String h = InetAddress.getLocalHost().getHostName();
+            return h.contains(".") ? h.substring(0, h.indexOf('.')) : h;
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
+}

@@ -1,0 +1,294 @@
+package org.ncclharness.harness.sweep;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.io.OutputFile;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.gpu.DataType;
+import org.ncclharness.gpu.GpuProbe;
+import org.ncclharness.gpu.Gpus;
+import org.ncclharness.gpu.ReduceOp;
+import org.ncclharness.gpu.SizeList;
+import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.HarnessException;
+import org.ncclharness.harness.NcclLibOption;
+import org.ncclharness.harness.launch.Launch;
+import org.ncclharness.harness.launch.LaunchOptions;
+import org.ncclharness.harness.launch.Place;
+import org.ncclharness.harness.launch.PlaceDetector;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code sweep}: nccl-tests' flags, its table on stdout, our JSON/CSV and the calibration after it; without a
+ * GPU, a labelled replay of a bundled dataset through the same writers (SPEC §2).
+ */
+@Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run an nccl-tests style sweep of one collective and print the nccl-tests 2.19.6 table,"
+                + " then the calibrated alpha-beta model.",
+            "Flags keep nccl-tests' letters and meanings; sizes take K, M, G (powers of 1024).",
+            "One deliberate difference: when neither -f nor -i is given the step is -f 2 (nccl-tests' default"
+                + " +1M increment would turn -b 1K -e 8G into 8,192 sizes).",
+            "Without a GPU (no driver, no device, no NCCL) it says why in one line, then replays the bundled"
+                + " dataset chosen by --dataset, or the one whose GPU count is closest to the job's among those"
+                + " covering most requested sizes; the replay is labelled as such in every output.",
+            "Environment read as nccl-tests reads it: NCCL_TESTS_DEVICE, NCCL_TESTS_SPLIT,"
+                + " NCCL_TESTS_SPLIT_MASK, NCCL_TESTS_MIN_BW.",
+            "Exit 1 when the average busbw is below 0.9 x --min-busbw / NCCL_TESTS_MIN_BW or any #wrong is above 0"
+                + " (the trailer says FAILED), as nccl-tests fails both."},
+        footer = {"", ExitCode.TABLE})
+public final class SweepCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    LaunchOptions launchOptions = new LaunchOptions();
+
+    @Mixin
+    NcclLibOption ncclLib = new NcclLibOption();
+
+    @Option(names = {"-t", "--nthreads"}, paramLabel = "N", description = "threads per process (default 1)")
+    int threads = 1;
+    @Option(names = {"-g", "--ngpus"}, paramLabel = "N", description = "GPUs per thread (default 1)")
+    int gpus = 1;
+    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", description = "smallest size (default 32M)")
+    String minBytes = "32M";
+    @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", description = "largest size (default 32M)")
+    String maxBytes = "32M";
+    @Option(names = {"-i", "--stepbytes"}, paramLabel = "SIZE", description = "additive step (used when -f is not given)")
+    String stepBytes;
+    @Option(names = {"-f", "--stepfactor"}, paramLabel = "N",
+            description = "multiplicative step, an integer (default 2 when neither -f nor -i is given)")
+    String stepFactor;
+    @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "timed iterations (default 20)")
+    int iters = 20;
+    @Option(names = {"-w", "--warmup_iters"}, paramLabel = "N", description = "warm-up iterations (default 1)")
+    int warmup = 1;
+    @Option(names = {"-m", "--agg_iters"}, paramLabel = "N", description = "operations per iteration (default 1)")
+    int agg = 1;
+    @Option(names = {"-N", "--run_cycles"}, paramLabel = "N", description = "repeat the whole sweep N times (default 1)")
+    int cycles = 1;
+    @Option(names = {"-p", "--parallel_init"}, paramLabel = "0/1", description = "threads create their communicators concurrently")
+    int parallelInit;
+    @Option(names = {"-c", "--check"}, paramLabel = "N", description = "data-check iterations (default 1; 0 = #wrong N/A)")
+    int check = 1;
+    @Option(names = {"-o", "--op"}, paramLabel = "OP", description = "sum, prod, max, min, avg or all (default sum)")
+    String op = "sum";
+    @Option(names = {"-d", "--datatype"}, paramLabel = "TYPE",
+            description = "int8 uint8 int32 uint32 int64 uint64 half float double bfloat16 f8e4m3 f8e5m2 or all (default float)")
+    String type = "float";
+    @Option(names = {"-r", "--root"}, paramLabel = "N", description = "root rank of rooted collectives; -1 = every root (default 0)")
+    int root;
+    @Option(names = {"-z", "--blocking"}, paramLabel = "0-3", description = "0 none, 1 sync+barrier per op, 2 sync per op, 3 sync+barrier per iteration")
+    int blocking;
+    @Option(names = {"-y", "--stream_null"}, paramLabel = "0/1", description = "use the NULL stream")
+    int streamNull;
+    @Option(names = {"-T", "--timeout"}, paramLabel = "S", description = "seconds before a stuck operation aborts the run (0 = none)")
+    int timeout;
+    @Option(names = {"-G", "--cudagraph"}, paramLabel = "N", description = "capture the timed loop in a CUDA graph, launch it N times")
+    int graph;
+    @Option(names = {"-C", "--report_cputime"}, paramLabel = "0/1", description = "report CPU launch time instead of completion time")
+    int cpuTime;
+    @Option(names = {"-a", "--average"}, paramLabel = "0-3", description = "combine ranks' times: 0 rank 0, 1 mean (default), 2 min, 3 max")
+    int average = 1;
+    @Option(names = {"-R", "--local_register"}, paramLabel = "0-2", description = "register buffers: 1 ncclCommRegister, 2 symmetric window")
+    int localRegister;
+    @Option(names = {"-S", "--report_timestamps"}, paramLabel = "0/1", description = "append a timestamp to each row")
+    int timestamps;
+    @Option(names = {"-M", "--memory"}, paramLabel = "0/1", description = "print GPU memory usage")
+    int memory;
+    @Option(names = {"-I", "--per_iter_timing"}, paramLabel = "0/1", description = "per-iteration CUDA-event timing")
+    int perIter;
+    @Option(names = {"-K", "--per_iter_skip"}, paramLabel = "N", description = "drop the first N samples from the -I summary")
+    int perIterSkip;
+    @Option(names = {"-J", "--json", "--output_file"}, paramLabel = "OUT", description = "write the sweep as JSON (nccl-tests -J layout plus ours)")
+    Path json;
+
+    @Option(names = "--collective", paramLabel = "NAME",
+            description = "allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv (default allreduce)")
+    String collective;
+    @Option(names = "--algo", paramLabel = "LIST", description = "NCCL_ALGO values to sweep, e.g. Ring,Tree,NVLS (one table each)")
+    String algo;
+    @Option(names = "--proto", paramLabel = "LIST", description = "NCCL_PROTO values to sweep, e.g. LL,LL128,Simple")
+    String proto;
+    @Option(names = "--csv", paramLabel = "OUT", description = "write the rows as CSV (a replay's file name must contain 'replay')")
+    Path csv;
+    @Option(names = "--no-calibrate", description = "skip the calibration after the table")
+    boolean noCalibrate;
+    @Option(names = "--dataset", paramLabel = "ID", description = "the bundled dataset to replay when there is no GPU")
+    String dataset;
+    @Option(names = "--min-busbw", paramLabel = "GB/s",
+            description = "exit 1 when the average busbw is below 0.9 x this (nccl-tests' NCCL_TESTS_MIN_BW rule)")
+    Double minBusBw;
+    @Option(names = "--interconnect", paramLabel = "NAME",
+            description = "interconnect of a live run's GPUs, for its calibration (e.g. NVLink4; see hardware/interconnects.json)")
+    String interconnect;
+    @Option(names = "--force", description = "overwrite existing output files")
+    boolean force;
+
+    @Override
+    public Integer call() {
+        SweepPlan plan = plan(System.getenv());
+        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        ncclLib.apply();
+        GpuProbe probe = Gpus.probe();
+        if (!probe.ok()) {
+            // A replay measures nothing together, so it needs where-am-I but no rendezvous.
+            Place place = PlaceDetector.detect(System.getenv(), launchOptions.placeFlags(),
+                    ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L));
+            if (place.rank() != 0) {
+                return ExitCode.OK; // only rank 0 prints
+            }
+            return new ReplaySweep(plan, out, DatasetCatalog.bundled(), place.worldSize() * plan.localGpus())
+                    .run(probe.firstProblem().orElseThrow());
+        }
+        return new LiveSweep(plan, probe, out).run(Launch.resolve(launchOptions), launchOptions);
+    }
+
+    /** Validates every flag and the nccl-tests environment; a bad one is one line and exit 2, before any work. */
+    SweepPlan plan(Map<String, String> env) {
+        long min = size(minBytes, "minbytes");
+        long max = size(maxBytes, "maxbytes");
+        long factor;
+        long step;
+        String stepText;
+        if (stepFactor != null) {
+            factor = integer(stepFactor, "-f");
+            if (factor < 1) {
+                throw usage("invalid step factor '" + stepFactor + "' (-f): expected an integer of at least 2,"
+                        + " or 1 with -i for an additive step");
+            }
+            step = stepBytes == null ? 1L << 20 : size(stepBytes, "stepbytes");
+        } else if (stepBytes != null) {
+            factor = 1;
+            step = size(stepBytes, "stepbytes");
+        } else {
+            factor = 2;
+            step = 1L << 20;
+        }
+        stepText = factor > 1 ? factor + "(factor)" : step + "(bytes)";
+        List<Long> sizes;
+        try {
+            sizes = SizeList.sizes(min, max, step, factor);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        Collective coll = collective == null ? Collective.ALL_REDUCE : Collective.byName(collective).orElseThrow(() ->
+                usage("invalid --collective '" + collective + "': expected allreduce, allgather, reducescatter,"
+                        + " broadcast, reduce, alltoall or sendrecv"));
+        positive("-t", threads, 1);
+        positive("-g", gpus, 1);
+        positive("-n", iters, 1);
+        positive("-w", warmup, 0);
+        positive("-m", agg, 1);
+        positive("-c", check, 0);
+        positive("-G", graph, 0);
+        positive("-T", timeout, 0);
+        if (cycles < 1) {
+            throw usage("invalid -N " + cycles + ": expected a count of at least 1 (nccl-tests' -N 0, run forever,"
+                    + " is not offered: a sweep that never ends has no table to print)");
+        }
+        range("-z", blocking, 3);
+        range("-a", average, 3);
+        range("-R", localRegister, 2);
+        for (String[] f : new String[][] {{"-p", "" + parallelInit}, {"-y", "" + streamNull}, {"-C", "" + cpuTime},
+                {"-S", "" + timestamps}, {"-M", "" + memory}, {"-I", "" + perIter}}) {
+            range(f[0], Integer.parseInt(f[1]), 1);
+        }
+        if (perIterSkip < 0 || perIterSkip >= iters) {
+            throw usage("invalid -K " + perIterSkip + ": expected 0 <= K < iters (" + iters + ")");
+        }
+        if (perIterSkip > 0 && perIter == 0) {
+            throw usage("-K " + perIterSkip + " needs -I 1");
+        }
+        if (root < -1) {
+            throw usage("invalid -r " + root + ": expected a rank, or -1 for every root");
+        }
+        List<DataType> types = type.equalsIgnoreCase("all") ? Arrays.asList(DataType.values())
+                : List.of(DataType.byName(type).orElseThrow(() -> usage("invalid type '" + type + "' (-d): expected"
+                        + " int8, uint8, int32, uint32, int64, uint64, half, float, double, bfloat16, f8e4m3, f8e5m2"
+                        + " or all")));
+        List<ReduceOp> ops = op.equalsIgnoreCase("all") ? Arrays.asList(ReduceOp.values())
+                : List.of(ReduceOp.byName(op).orElseThrow(() -> usage("invalid op '" + op + "' (-o): expected sum,"
+                        + " prod, max, min, avg or all")));
+        List<Combination> combinations = Combination.matrix(algo, proto);
+        Integer device = null;
+        String dev = env.get("NCCL_TESTS_DEVICE");
+        if (dev != null && !dev.isBlank()) {
+            device = (int) integer(dev, "NCCL_TESTS_DEVICE");
+            if (device < 0) {
+                throw usage("invalid NCCL_TESTS_DEVICE='" + dev + "': expected a device index of 0 or more");
+            }
+        }
+        Double minBw = minBusBw;
+        String envMin = env.get("NCCL_TESTS_MIN_BW");
+        if (minBw == null && envMin != null && !envMin.isBlank()) {
+            try {
+                minBw = Double.valueOf(envMin.trim());
+            } catch (NumberFormatException e) {
+                throw usage("invalid NCCL_TESTS_MIN_BW='" + envMin + "': expected a bandwidth in GB/s");
+            }
+        }
+        if (minBw != null && !(minBw >= 0)) {
+            throw usage("invalid --min-busbw " + minBw + ": expected a bandwidth of 0 GB/s or more");
+        }
+        if (json != null) {
+            OutputFile.checkWritable(json, force);
+        }
+        if (csv != null) {
+            OutputFile.checkWritable(csv, force);
+        }
+        List<String> args = new ArrayList<>(List.of("harness.jar", "sweep"));
+        args.addAll(spec.commandLine().getParseResult().originalArgs());
+        return new SweepPlan(sizes, min, max, stepText, coll, collective != null, types, ops, root, combinations,
+                threads, gpus, warmup, iters, agg, cycles, check, blocking, streamNull == 1, timeout, graph,
+                cpuTime == 1, average, localRegister, timestamps == 1, parallelInit, memory == 1, perIter == 1, perIterSkip,
+                device, SplitRule.fromEnvironment(env), csv, json, force, !noCalibrate, dataset, minBw, interconnect,
+                args);
+    }
+
+    private static long size(String text, String option) {
+        try {
+            return SizeList.parseSize(text, option);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    /** nccl-tests reads -f with strtol; we refuse what strtol would silently truncate (1.5 → 1). */
+    private static long integer(String text, String option) {
+        try {
+            return Long.decode(text.trim());
+        } catch (NumberFormatException e) {
+            throw usage("invalid " + option + " '" + text + "': expected an integer");
+        }
+    }
+
+    private static void positive(String flag, int v, int least) {
+        if (v < least) {
+            throw usage(String.format(Locale.ROOT, "invalid %s %d: expected %d or more", flag, v, least));
+        }
+    }
+
+    private static void range(String flag, int v, int most) {
+        if (v < 0 || v > most) {
+            throw usage(String.format(Locale.ROOT, "invalid %s %d: expected 0 to %d", flag, v, most));
+        }
+    }
+
+    private static HarnessException usage(String message) {
+        return new HarnessException(ExitCode.USAGE, message);
+    }
+}

@@ -1,0 +1,20 @@
+package org.ncclharness.harness.sweep;
+
+import java.util.List;
+import org.ncclharness.calibration.io.PerIteration;
+import org.ncclharness.calibration.measure.Sweep;
+
+/**
+ * One table of a sweep: one combination's rows (every type, op, root and cycle, in nccl-tests' order).
+ *
+ * @param requested    the NCCL_ALGO/NCCL_PROTO asked for
+ * @param actual       the algorithm/protocol pairs NCCL logged as run, in order; empty when unknown
+ * @param perIteration the -I samples, empty without -I
+ */
+public record SweepResult(Combination requested, List<String> actual, Sweep sweep, List<PerIteration> perIteration) {
+
+    public SweepResult {
+        actual = List.copyOf(actual);
+        perIteration = List.copyOf(perIteration);
+    }
+}

@@ -1,0 +1,192 @@
+package org.ncclharness.harness.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.io.PerIteration;
+import org.ncclharness.calibration.io.SweepJson;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Device;
+import org.ncclharness.calibration.measure.Half;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Placement;
+import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.measure.RunInfo;
+import org.ncclharness.calibration.measure.SourceKind;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.harness.CliRun;
+
+/** The done-means of issue 8 for {@code check}, on bundled runs and on doctored copies written by our writer. */
+class CheckCommandTest {
+
+    static final String OCI = "a100_allreduce_16gpu_2node_oci_roce";
+    static final String HEALTHY = "h100_allreduce_8gpu_1node_aws_p5_batch";
+
+    @Test
+    void aHealthyBundledRunPassesAgainstItself() {
+        CliRun r = CliRun.of("check", HEALTHY, "--baseline", HEALTHY);
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("Verdict: PASS");
+    }
+
+    @Test
+    void theOciRunFailsMinBusBw200() {
+        CliRun r = CliRun.of("check", OCI, "--min-busbw", "200");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.out()).contains("FAIL: average busbw").contains("Verdict: FAIL");
+    }
+
+    @Test
+    void theOciRunWarnsOnItsTwoDips() {
+        CliRun r = CliRun.of("check", OCI);
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("WARN: dip at 16 MiB").contains("WARN: dip at 64 MiB").contains("Verdict: WARN");
+        assertThat(r.out().lines().filter(l -> l.startsWith("WARN: dip"))).hasSize(2);
+    }
+
+    @Test
+    void halfTheBandwidthAtTheLargestSizeFailsAgainstTheHealthyBaseline(@TempDir Path dir) throws IOException {
+        Sweep healthy = DatasetCatalog.bundled().get(HEALTHY).sweep();
+        Path copy = write(dir.resolve("largest-halved.json"), scaled(healthy, healthy.rows().size() - 1, 0.5));
+        CliRun r = CliRun.of("check", copy.toString(), "--baseline", HEALTHY);
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.out()).contains("FAIL: largest common size 16 GiB").contains("50.0 % of the baseline");
+    }
+
+    @Test
+    void halfTheBandwidthAtTheMiddleSizeWarns(@TempDir Path dir) throws IOException {
+        Sweep healthy = DatasetCatalog.bundled().get(HEALTHY).sweep();
+        int middle = healthy.rows().size() / 2;
+        Path copy = write(dir.resolve("middle-halved.json"), scaled(healthy, middle, 0.5));
+        CliRun r = CliRun.of("check", copy.toString(), "--baseline", HEALTHY);
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("Verdict: WARN").contains("WARN: " + sizeText(healthy.rows().get(middle)));
+        assertThat(r.out()).doesNotContain("FAIL");
+    }
+
+    @Test
+    void noSizeInCommonIsExitTwo(@TempDir Path dir) throws IOException {
+        Sweep healthy = DatasetCatalog.bundled().get(HEALTHY).sweep();
+        Path small = write(dir.resolve("small.json"), healthy.withRows(healthy.rows().subList(0, 3)));
+        CliRun r = CliRun.of("check", small.toString(), "--baseline", OCI + "x");
+        assertThat(r.exitCode()).isEqualTo(2);
+        Path large = write(dir.resolve("large.json"), healthy.withRows(healthy.rows().subList(10, 13)));
+        CliRun none = CliRun.of("check", small.toString(), "--baseline", large.toString());
+        assertThat(none.exitCode()).isEqualTo(2);
+        assertThat(none.err()).contains("no size in common");
+    }
+
+    @Test
+    void markdownIsWrittenOnceAndNotOverwrittenWithoutForce(@TempDir Path dir) throws IOException {
+        Path md = dir.resolve("bringup.md");
+        assertThat(CliRun.of("check", OCI, "--markdown", md.toString()).exitCode()).isZero();
+        assertThat(Files.readString(md)).startsWith("# Bring-up check: " + OCI).contains("**Verdict: WARN**")
+                .contains("| 16777216 | 33.41 | dip |");
+        CliRun again = CliRun.of("check", OCI, "--markdown", md.toString());
+        assertThat(again.exitCode()).isEqualTo(2);
+        assertThat(again.err()).contains("--force");
+    }
+
+    @Test
+    void aLogWithoutMetadataTakesItFromTheFlags(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("run.txt");
+        Files.copy(Path.of("../datasets/raw/" + OCI + ".txt"), log);
+        CliRun r = CliRun.of("check", log.toString(), "--nodes", "2", "--interconnect", "RoCE-100G");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("of beta_phys RoCE-100G").contains("WARN: dip at 64 MiB");
+        CliRun bad = CliRun.of("check", log.toString(), "--interconnect", "Carrier-Pigeon");
+        assertThat(bad.exitCode()).isEqualTo(2);
+    }
+
+    @Test
+    void aCalibratedModelIsAReferenceLabelledAsAPrediction(@TempDir Path dir) {
+        Path cal = dir.resolve("cal.json");
+        CliRun c = CliRun.of("calibrate", "../datasets/" + HEALTHY + ".csv", "--gpus", "8", "--interconnect", "NVLink4",
+                "--json", cal.toString());
+        assertThat(c.exitCode()).as(c.err()).isZero();
+        CliRun r = CliRun.of("check", HEALTHY, "--calibration", cal.toString());
+        assertThat(r.exitCode()).as(r.err()).isIn(0, 1);
+        assertThat(r.out()).contains("# reference: PREDICTION of model").contains("a prediction (not a measurement)");
+    }
+
+    // --- per-iteration: synthetic samples, labelled as test data, written by our own JSON writer ---
+
+    @Test
+    void perIterationFindsTheSlowHostTheSpikeAndTheFirstIteration(@TempDir Path dir) throws IOException {
+        Path json = write(dir.resolve("per-iter.json"), syntheticSweep(), syntheticSamples());
+        CliRun r = CliRun.of("check", json.toString(), "--per-iteration");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("slowest process 3 on nodeb").contains("WARN: 1 MiB out-of-place: slowest process 3");
+        assertThat(r.out()).contains("2 of 10 iterations slower than 2 x the median 13 us: #0 39 us, #6 40 us");
+        assertThat(r.out()).contains("first iteration 39 us = 3.00 x the median of the rest");
+        assertThat(r.out()).contains("per-host spread").contains("slowest nodeb");
+        assertThat(r.out()).contains("Verdict: WARN");
+        assertThat(CliRun.of("check", HEALTHY, "--per-iteration").exitCode()).isEqualTo(2);
+    }
+
+    static Sweep syntheticSweep() {
+        Measurement m = new Measurement(1 << 20, 1 << 18, "float", "sum", -1, new Half(10.0, 104.86, 157.29, 0.0),
+                new Half(10.0, 104.86, 157.29, 0.0));
+        List<Device> devices = List.of(new Device(0, 0, 100, "nodea", 0, "0000:18:00", "synthetic GPU"),
+                new Device(1, 0, 101, "nodea", 1, "0000:2a:00", "synthetic GPU"),
+                new Device(2, 0, 200, "nodeb", 0, "0000:18:00", "synthetic GPU"),
+                new Device(3, 0, 201, "nodeb", 1, "0000:2a:00", "synthetic GPU"));
+        return new Sweep(new Provenance(SourceKind.STORED, "test", null, "synthetic test data, not a measurement"),
+                Collective.ALL_REDUCE, RunInfo.unknown(), new Hardware("synthetic GPU", 4, 2, 2, 2, null, null),
+                devices, List.of(m), List.of("synthetic test data"));
+    }
+
+    /** 10 iterations of 10 us; process 3 runs at 13 us; iteration 0 is 39 us, iteration 6 is 40 us. */
+    static List<PerIteration> syntheticSamples() {
+        List<List<Double>> perProcess = new ArrayList<>();
+        for (int p = 0; p < 4; p++) {
+            List<Double> t = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                t.add(i == 0 ? 39.0 : i == 6 ? 40.0 : p == 3 ? 13.0 : 10.0);
+            }
+            perProcess.add(t);
+        }
+        List<Double> max = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            final int k = i;
+            max.add(perProcess.stream().mapToDouble(l -> l.get(k)).max().orElseThrow());
+        }
+        return List.of(new PerIteration(0, Placement.OUT_OF_PLACE, 0, 13, 40, 18.3, 13, 40, 40, 11.1, 60.7, max,
+                perProcess));
+    }
+
+    static Path write(Path p, Sweep s) throws IOException {
+        return write(p, s, List.of());
+    }
+
+    static Path write(Path p, Sweep s, List<PerIteration> per) throws IOException {
+        Files.writeString(p, SweepJson.write(s, per));
+        return p;
+    }
+
+    static String sizeText(Measurement m) {
+        return org.ncclharness.calibration.check.Sizes.human(m.sizeBytes());
+    }
+
+    static Sweep scaled(Sweep s, int index, double factor) {
+        List<Measurement> rows = new ArrayList<>(s.rows());
+        Measurement m = rows.get(index);
+        rows.set(index, new Measurement(m.sizeBytes(), m.count(), m.type(), m.redop(), m.root(),
+                scale(m.outOfPlace(), factor), scale(m.inPlace(), factor)));
+        return s.withRows(rows).withProvenance(new Provenance(SourceKind.STORED, "test", null,
+                "test data: " + s.provenance().datasetId() + " with row " + index + " at " + factor + "x bandwidth"));
+    }
+
+    static Half scale(Half h, double f) {
+        return new Half(h.timeUs() == null ? null : h.timeUs() / f, h.algBwGBps() == null ? null : h.algBwGBps() * f,
+                h.busBwGBps() == null ? null : h.busBwGBps() * f, h.wrong());
+    }
+}

@@ -1,0 +1,169 @@
+package org.ncclharness.harness.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.ncclharness.calibration.io.Inputs;
+import org.ncclharness.calibration.io.MeasurementCsv;
+import org.ncclharness.calibration.io.NcclTestsLogReader;
+import org.ncclharness.calibration.io.NcclTestsTableWriter;
+import org.ncclharness.calibration.io.SweepJson;
+import org.ncclharness.calibration.measure.SourceKind;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.gpu.Gpus;
+import org.ncclharness.harness.CliRun;
+
+/** {@code sweep} on a machine without a GPU: the replay, its outputs, and nccl-tests-style flag errors. */
+class SweepCommandTest {
+
+    static final String OCI = "a100_allreduce_16gpu_2node_oci_roce";
+
+    @BeforeAll
+    static void onlyWithoutAGpu() {
+        // On a GPU machine sweep measures; these tests are about the replay.
+        assumeFalse(Gpus.probe().ok(), "a GPU is present: the replay path is not taken");
+    }
+
+    static List<String> rows(String out) {
+        return out.lines().filter(l -> !l.startsWith("#") && l.trim().matches("\\d+\\s.*")).toList();
+    }
+
+    @Test
+    void theMissionCommandPrintsTheReasonTheReplayTableAndTheCalibration() {
+        CliRun r = CliRun.of("sweep", "-b", "1K", "-e", "8G");
+        assertThat(r.exitCode()).isZero();
+        List<String> lines = r.out().lines().toList();
+        assertThat(lines.get(0)).startsWith("# no GPU: ");
+        assertThat(lines).anyMatch(l -> l.startsWith("# replay of stored measurements: "));
+        assertThat(lines).anyMatch(l -> l.startsWith("# replaying ") && l.contains("covers 24 of the 24 requested"));
+        assertThat(lines).anyMatch(l -> l.startsWith("#       size         count      type   redop    root     time"));
+        assertThat(rows(r.out())).hasSize(24).first().asString().startsWith("        1024");
+        // grep "# Avg bus bandwidth" | awk '{print $NF}'
+        List<String> avg = lines.stream().filter(l -> l.contains("# Avg bus bandwidth")).toList();
+        assertThat(avg).hasSize(1);
+        String[] f = avg.get(0).trim().split("\\s+");
+        assertThat(Double.parseDouble(f[f.length - 1])).isPositive();
+        assertThat(r.out()).contains("# single-tier alpha-beta calibration");
+        // Our own reader reads our output back: the same rows.
+        Sweep back = Inputs.parse("stdout", r.out()).get(0);
+        assertThat(back.rows()).hasSize(24);
+        assertThat(back.rows().stream().map(NcclTestsTableWriter::row).toList()).isEqualTo(rows(r.out()));
+    }
+
+    @Test
+    void aReplayPrintsTheRowsOfTheRawLogItCameFrom() throws IOException {
+        CliRun r = CliRun.of("sweep", "--dataset", OCI, "-b", "64", "-e", "8G", "--no-calibrate");
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("# replay of stored measurements: " + OCI + " (");
+        Sweep raw;
+        try (InputStream in = SweepCommandTest.class.getResourceAsStream("/datasets/raw/" + OCI + ".txt")) {
+            raw = new NcclTestsLogReader(OCI, null).read(new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .lines().toList()).get(0);
+        }
+        assertThat(rows(r.out())).isEqualTo(raw.rows().stream().map(NcclTestsTableWriter::row).toList());
+        assertThat(r.out()).doesNotContain("# single-tier");
+    }
+
+    @Test
+    void theReplayIsRestrictedToTheRequestedSizes() {
+        CliRun r = CliRun.of("sweep", "--dataset", OCI, "-b", "1M", "-e", "4M", "--no-calibrate");
+        assertThat(rows(r.out())).extracting(l -> l.trim().split("\\s+")[0]).containsExactly("1048576", "2097152",
+                "4194304");
+    }
+
+    @Test
+    void jsonAndCsvReadBackIdenticallyAndSayReplay(@TempDir Path dir) throws IOException {
+        Path json = dir.resolve("run.json");
+        Path csv = dir.resolve("run.replay.csv");
+        CliRun r = CliRun.of("sweep", "--dataset", OCI, "-b", "64", "-e", "8G", "-J", json.toString(),
+                "--csv", csv.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("# Writing JSON output to " + json);
+        String text = Files.readString(json);
+        SweepJson.Read back = SweepJson.read(json.toString(), text);
+        assertThat(back.sweep().provenance().kind()).isEqualTo(SourceKind.REPLAY);
+        assertThat(back.sweep().rows()).isEqualTo(MeasurementCsv.read(csv.toString(), Files.readString(csv)));
+        assertThat(back.sweep().rows()).hasSize(28);
+        var root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(text);
+        assertThat(root.path("args").get(0).asText()).isEqualTo("harness.jar");
+        assertThat(root.path("average_bus_bandwidth").path("okay").asText()).isEqualTo("unchecked");
+        assertThat(root.path("nccl_harness").path("replay").path("dataset").asText()).isEqualTo(OCI);
+        assertThat(root.path("nccl_harness").path("calibration").path("schema").asText())
+                .isEqualTo("nccl-harness/calibration/1");
+        assertThat(root.path("nccl_harness").path("command_line").asText()).contains("-J " + json);
+    }
+
+    @Test
+    void aReplayCsvMustSayReplayInItsName(@TempDir Path dir) {
+        Path csv = dir.resolve("run.csv");
+        CliRun r = CliRun.of("sweep", "--dataset", OCI, "--csv", csv.toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("a CSV has no column to say so").contains("run.replay.csv");
+        assertThat(csv).doesNotExist();
+    }
+
+    @Test
+    void belowMinBusBwExitsOneAndPrintsFailed() {
+        CliRun r = CliRun.of("sweep", "--dataset", OCI, "-b", "64", "-e", "8G", "--min-busbw", "200", "--no-calibrate");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.out()).containsPattern("# Avg bus bandwidth    : [0-9.]+ FAILED\n");
+        CliRun ok = CliRun.of("sweep", "--dataset", OCI, "-b", "64", "-e", "8G", "--min-busbw", "10", "--no-calibrate");
+        assertThat(ok.exitCode()).isZero();
+        assertThat(ok.out()).containsPattern("# Avg bus bandwidth    : [0-9.]+ OK\n");
+    }
+
+    @Test
+    void badFlagsGiveNcclTestsStyleErrorsAndExitTwo() {
+        assertThat(CliRun.of("sweep", "-b", "8G", "-e", "1K")).satisfies(r -> {
+            assertThat(r.exitCode()).isEqualTo(2);
+            assertThat(r.err()).contains("invalid sizes for 'minbytes' and 'maxbytes': 8589934592 > 1024");
+        });
+        assertThat(CliRun.of("sweep", "-f", "0")).satisfies(r -> {
+            assertThat(r.exitCode()).isEqualTo(2);
+            assertThat(r.err()).contains("invalid step factor '0'");
+        });
+        assertThat(CliRun.of("sweep", "--algo", "Ring,Butterfly")).satisfies(r -> {
+            assertThat(r.exitCode()).isEqualTo(2);
+            assertThat(r.err()).contains("invalid --algo 'Butterfly'").contains("Ring");
+        });
+        assertThat(CliRun.of("sweep", "-b", "1X")).satisfies(r -> {
+            assertThat(r.exitCode()).isEqualTo(2);
+            assertThat(r.err()).contains("invalid size specified for 'minbytes'");
+        });
+        assertThat(CliRun.of("sweep", "-d", "float17").err()).contains("invalid type 'float17'");
+        assertThat(CliRun.of("sweep", "-N", "0").exitCode()).isEqualTo(2);
+        assertThat(CliRun.of("sweep", "-K", "3").err()).contains("-K 3 needs -I 1");
+    }
+
+    @Test
+    void helpSaysTheDefaultStepDiffers() {
+        CliRun r = CliRun.of("sweep", "--help");
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out().replaceAll("\\s+", " ")).contains("when neither -f nor -i is given the step is -f 2");
+    }
+
+    @Test
+    void onlyRankZeroPrintsAndTheJobsGpuCountChoosesTheDataset() {
+        CliRun other = CliRun.of("sweep", "--rank", "3", "--world-size", "16", "-b", "1K", "-e", "8G");
+        assertThat(other.exitCode()).isZero();
+        assertThat(other.out()).isEmpty();
+        CliRun zero = CliRun.of("sweep", "--rank", "0", "--world-size", "16", "-b", "1K", "-e", "8G", "--no-calibrate");
+        assertThat(zero.out()).contains("the same GPU count as the job (16)");
+    }
+
+    @Test
+    void aMatrixRequestIsNamedInTheReplay() {
+        CliRun r = CliRun.of("sweep", "--dataset", OCI, "--algo", "Ring,Tree", "--proto", "LL", "--no-calibrate");
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("# note: --algo/--proto need a GPU");
+    }
+}
