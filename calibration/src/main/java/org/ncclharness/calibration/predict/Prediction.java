@@ -1,5 +1,6 @@
 package org.ncclharness.calibration.predict;
 
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import org.ncclharness.calibration.measure.Collective;
@@ -35,8 +36,10 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
      * @param timeUs         what it would take
      * @param crossoverBytes where the two algorithms take equally long, empty when one always wins
      * @param basis          how it was computed
+     * @param crossover      the crossover in words ({@code Tree is faster below 8 MiB, Ring above})
      */
-    public record Alternative(String algorithm, double timeUs, OptionalDouble crossoverBytes, String basis) {
+    public record Alternative(String algorithm, double timeUs, OptionalDouble crossoverBytes, String basis,
+                              String crossover) {
     }
 
     public static Prediction of(PredictionModel pm, double bytes) {
@@ -75,16 +78,24 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
             return Optional.empty();
         }
         RingTree rt = new RingTree(ranks, 2, betaGBps, betaGBps, alphaUs / RingSteps.of(c, ranks));
-        return Optional.of(new Alternative("Tree", rt.treeUs(bytes), rt.crossoverBytes(),
+        OptionalDouble x = rt.crossoverBytes();
+        String words = x.isPresent() ? String.format(Locale.ROOT, "Tree is faster below %s (%.0f bytes), Ring above",
+                Sizes.binary(x.getAsDouble()), x.getAsDouble())
+                : rt.treeLatencyUs() < rt.ringLatencyUs() ? "Tree is faster at every size" : "Ring is faster at every size";
+        return Optional.of(new Alternative("Tree", rt.treeUs(bytes), x,
                 "T_tree = 2D/B_root + 2h*L, binary tree (h = " + rt.treeDepth() + "), B_root = B and L = alpha/(2(N-1))"
-                        + " of this ring"));
+                        + " of this ring", words));
     }
 
     private static Optional<Alternative> otherAlgorithm(NcclTunerModel n, NcclTunerModel.Choice chosen, double bytes) {
         Algorithm other = chosen.algorithm() == Algorithm.RING ? Algorithm.TREE : Algorithm.RING;
         Optional<Candidate> best = n.fastest(other, bytes);
-        return best.map(c -> new Alternative(other.label() + "/" + c.protocol().label(), n.time(c, bytes),
-                n.treeRingCrossoverBytes(), "NCCL's tuner tables, fastest protocol of " + other.label()));
+        OptionalDouble x = n.treeRingCrossoverBytes();
+        String words = x.isPresent() ? String.format(Locale.ROOT, "NCCL's best Ring and best Tree change places at"
+                + " %s (%.0f bytes)", Sizes.binary(x.getAsDouble()), x.getAsDouble())
+                : "in NCCL's tables one of Ring and Tree is faster at every size from 1 B to 1 TiB";
+        return best.map(c -> new Alternative(other.label() + "/" + c.protocol().label(), n.time(c, bytes), x,
+                "NCCL's tuner tables, fastest protocol of " + other.label(), words));
     }
 
 

@@ -205,10 +205,7 @@ public final class PredictCommand implements Callable<Integer> {
             Prediction.Alternative a = p.alternative().get();
             out.printf(Locale.ROOT, "  alternative    : %s would take %s (%s)%n", a.algorithm(), time(a.timeUs()),
                     a.basis());
-            a.crossoverBytes().ifPresentOrElse(
-                    x -> out.printf(Locale.ROOT, "  Ring/Tree      : the two change places at %s (%.0f bytes)%n",
-                            Sizes.binary(x), x),
-                    () -> out.println("  Ring/Tree      : no crossover in this model"));
+            out.println("  Ring/Tree      : " + a.crossover());
         } else {
             out.println("  alternative    : not modelled by " + pm.name() + (pm.collective() == Collective.ALL_REDUCE ? ""
                     : " for " + pm.collective().testName()));
