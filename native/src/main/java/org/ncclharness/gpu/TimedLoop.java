@@ -16,7 +16,8 @@ import org.ncclharness.calibration.measure.Measurement;
  *       wait; barrier; (-G) begin capture; read the steady clock; {@code -n} iterations of {@code -m}
  *       operations (grouped when {@code -m > 1}); (-G) end capture, instantiate, barrier, read the clock
  *       again, launch the graph {@code -G} times; CPU time; wait for the streams; read the clock;
- *       time per operation = elapsed / (n·m) [/ G]; combine across processes per {@code -a};</li>
+ *       time per operation = elapsed / (n·m) [/ G]; combine across processes per {@code -a}, and reduce
+ *       the fastest and slowest process's time (the harness's addition, after the clock stopped);</li>
  *   <li>barrier; {@code -c} check repetitions, each: initialise, one operation, wait, count #wrong, sum
  *       across processes, stop at the first failure.</li>
  * </ol>
@@ -37,6 +38,8 @@ public final class TimedLoop {
     private long maxBytes;
     private int blocking;
     private long timeoutNanos;
+    /** {max, −min} of the per-process times: one reduction gives both (one array for every placement). */
+    private final double[] spread = new double[2];
 
     public TimedLoop(CollectiveBackend backend, JobGroup group) {
         this(backend, group, System::nanoTime);
@@ -175,10 +178,14 @@ public final class TimedLoop {
         // ---- end of timed region ----
 
         double ops = (double) iters * agg;
-        double timeSec = deltaNanos / 1e9 / ops / (graph ? o.graphLaunches() : 1);
+        double localSec = deltaNanos / 1e9 / ops / (graph ? o.graphLaunches() : 1);
         double cpuSec = cpuNanos / 1e9 / ops;
-        timeSec = combine(timeSec, o.average());
+        double timeSec = combine(localSec, o.average());
         cpuSec = combine(cpuSec, LoopOptions.Average.RANK0); // nccl-tests prints rank 0's own CPU time
+        // The slowest and fastest process whatever -a reports: MAX of {t, −t} is {max, −min}.
+        spread[0] = localSec;
+        spread[1] = -localSec;
+        group.allreduce(spread, JobGroup.Reduction.MAX);
         IterationStats stats = perIter ? iterationStats(o, agg) : null;
         if (graph) {
             be.destroyGraph();
@@ -188,7 +195,8 @@ public final class TimedLoop {
         group.barrier();
 
         Long wrong = check != null && check.checks(inPlace) ? countWrong(o, s, inPlace, check, graph) : null;
-        return new PlacementResult(timeSec * 1e6, cpuSec * 1e6, algBw, busBw, wrong, stats);
+        return new PlacementResult(timeSec * 1e6, cpuSec * 1e6, algBw, busBw, wrong, stats, -spread[1] * 1e6,
+                spread[0] * 1e6);
     }
 
     private long countWrong(LoopOptions o, SizeSetup s, boolean inPlace, DataCheck check, boolean graph) {

@@ -42,11 +42,11 @@ class TimedLoopTest {
                 // time; wait; clock; cross-process combination of time (mean) and CPU time (rank 0's); barrier
                 "launch l0 out s0 r0 n2", "wait", "barrier",
                 "clock", "launch l0 out s0 r0 n2", "launch l0 out s8 r8 n2", "clock", "wait", "clock",
-                "allreduce SUM 1", "allreduce SUM 1", "barrier",
+                "allreduce SUM 1", "allreduce SUM 1", "allreduce MAX 2", "barrier",
                 // in-place after out-of-place
                 "launch l0 in s0 r0 n2", "wait", "barrier",
                 "clock", "launch l0 in s0 r0 n2", "launch l0 in s8 r8 n2", "clock", "wait", "clock",
-                "allreduce SUM 1", "allreduce SUM 1", "barrier");
+                "allreduce SUM 1", "allreduce SUM 1", "allreduce MAX 2", "barrier");
         List<String> expected = new ArrayList<>(List.of("configure ALL_REDUCE FLOAT SUM 0",
                 // warm-up: barrier, then per doubling size -w operations out-of-place and one wait
                 "barrier", "launch l0 out s0 r0 n2", "wait", "launch l0 out s0 r0 n4", "wait"));
@@ -67,6 +67,48 @@ class TimedLoopTest {
     }
 
     @Test
+    void theFastestAndSlowestProcessAreReducedOnceAfterTheClockStoppedWhateverMinusAReports() throws Exception {
+        // Two processes (threads) whose clocks tick 1 µs and 3 µs per read: per-operation times 1 µs and 3 µs.
+        PairGroup.Link link = new PairGroup.Link();
+        List<List<String>> logs = List.of(new ArrayList<>(), new ArrayList<>());
+        List<List<SizeResult>> results = new ArrayList<>(List.of(List.of(), List.of()));
+        Thread[] threads = new Thread[2];
+        for (int p = 0; p < 2; p++) {
+            final int proc = p;
+            final long tick = 1000L + 2000L * p;
+            threads[p] = new Thread(() -> {
+                List<String> own = logs.get(proc);
+                long[] t = {0};
+                LongSupplier c = () -> {
+                    own.add("clock");
+                    return t[0] += tick;
+                };
+                RecordingBackend be = new RecordingBackend(1, own);
+                be.allocate(8, 8);
+                own.clear();
+                results.set(proc, new TimedLoop(be, new PairGroup(link, proc, own), c)
+                        .run(allReduce(List.of(8L)).withAverage(LoopOptions.Average.RANK0)));
+            });
+            threads[p].start();
+        }
+        for (Thread t : threads) {
+            t.join(10_000);
+        }
+        for (int p = 0; p < 2; p++) {
+            PlacementResult oop = results.get(p).get(0).outOfPlace();
+            assertThat(oop.timeUs()).as("-a 0 reports process 0's time").isEqualTo(1.0);
+            assertThat(oop.minRankTimeUs()).isEqualTo(1.0);
+            assertThat(oop.maxRankTimeUs()).isEqualTo(3.0);
+            assertThat(results.get(p).get(0).inPlace().maxRankTimeUs()).isEqualTo(3.0);
+            List<String> log = logs.get(p);
+            int lastClock = log.subList(0, log.indexOf("allreduce MAX 2")).lastIndexOf("clock");
+            assertThat(log.subList(lastClock, log.indexOf("allreduce MAX 2") + 1)).as("after the last clock read")
+                    .containsExactly("clock", "allreduce SUM 1", "allreduce SUM 1", "allreduce MAX 2");
+            assertThat(log.stream().filter("allreduce MAX 2"::equals).count()).as("one per placement").isEqualTo(2);
+        }
+    }
+
+    @Test
     void graphModeCapturesTheIterationsThenResetsTheClockAndReplaysGTimes() {
         List<SizeResult> r = run(1, allReduce(List.of(8L)).withGraph(3));
         int begin = log.indexOf("beginCapture");
@@ -75,7 +117,7 @@ class TimedLoopTest {
                 "beginCapture", "clock", "launch l0 out s0 r0 n2", "launch l0 out s0 r0 n2",
                 "endCapture+instantiate", "barrier", "clock",
                 "launchGraph", "launchGraph", "launchGraph", "clock", "wait", "clock",
-                "allreduce SUM 1", "allreduce SUM 1", "destroyGraph", "barrier");
+                "allreduce SUM 1", "allreduce SUM 1", "allreduce MAX 2", "destroyGraph", "barrier");
         // 2 µs since the reset, over 2 iterations and 3 replays
         assertThat(r.get(0).outOfPlace().timeUs()).isEqualTo(2.0 / 2 / 3);
     }

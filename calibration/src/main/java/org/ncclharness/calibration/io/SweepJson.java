@@ -33,8 +33,8 @@ public final class SweepJson {
     private SweepJson() {
     }
 
-    /** A sweep as read from JSON, with the per-iteration objects when the file has them. */
-    public record Read(Sweep sweep, List<PerIteration> perIteration) { }
+    /** A sweep as read from JSON, with the per-iteration objects and per-process times when the file has them. */
+    public record Read(Sweep sweep, List<PerIteration> perIteration, List<RankTimes> rankTimes) { }
 
     /** True when a text looks like JSON (its first non-blank character is '{'). */
     public static boolean looksLikeJson(String text) {
@@ -70,6 +70,15 @@ public final class SweepJson {
     }
 
     public static String write(Sweep sweep, List<PerIteration> perIteration, Context ctx) {
+        return write(sweep, perIteration, List.of(), ctx);
+    }
+
+    /**
+     * @param rankTimes per row and placement, the fastest and slowest process: in the row's own
+     *                  {@code nccl_harness} object as {@code out_of_place_rank_time} / {@code in_place_rank_time}
+     *                  {@code {"min_us", "max_us"}}
+     */
+    public static String write(Sweep sweep, List<PerIteration> perIteration, List<RankTimes> rankTimes, Context ctx) {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("version", NCCL_TESTS_JSON_VERSION);
         if (ctx.startTime() != null) {
@@ -119,6 +128,7 @@ public final class SweepJson {
             half(r.putObject("in_place"), m.inPlace());
             perIter(r, "in_place_per_iter", perIteration, i, Placement.IN_PLACE);
             r.put("experiment_name", "");
+            rankTimes(r, rankTimes, i);
         }
         long bad = sweep.rows().stream().flatMap(m -> java.util.stream.Stream.of(m.outOfPlace(), m.inPlace()))
                 .filter(h -> h.wrong() != null && h.wrong() > 0).count();
@@ -196,6 +206,40 @@ public final class SweepJson {
         }
     }
 
+    private static String rankTimeField(Placement p) {
+        return p == Placement.OUT_OF_PLACE ? "out_of_place_rank_time" : "in_place_rank_time";
+    }
+
+    private static void rankTimes(ObjectNode r, List<RankTimes> all, int row) {
+        for (RankTimes t : all) {
+            if (t.row() == row) {
+                ObjectNode ours = r.has("nccl_harness") ? (ObjectNode) r.get("nccl_harness") : r.putObject("nccl_harness");
+                ObjectNode o = ours.putObject(rankTimeField(t.placement()));
+                o.put("min_us", t.minUs());
+                o.put("max_us", t.maxUs());
+            }
+        }
+    }
+
+    private static void readRankTimes(String file, JsonNode r, int row, String where, List<RankTimes> out) {
+        for (Placement p : Placement.values()) {
+            JsonNode o = r.path("nccl_harness").path(rankTimeField(p));
+            if (o.isObject()) {
+                String at = where + ".nccl_harness." + rankTimeField(p);
+                out.add(new RankTimes(row, p, required(file, o.get("min_us"), at + ".min_us"),
+                        required(file, o.get("max_us"), at + ".max_us")));
+            }
+        }
+    }
+
+    private static double required(String file, JsonNode n, String where) {
+        Double v = num(file, n, where);
+        if (v == null) {
+            throw new InputException(file, 0, where + " missing");
+        }
+        return v;
+    }
+
     /** Reads nccl-tests' {@code -J} JSON or ours; a missing field names its result index. */
     public static Read read(String file, String text) {
         JsonNode root;
@@ -211,6 +255,7 @@ public final class SweepJson {
         }
         List<Measurement> rows = new ArrayList<>();
         List<PerIteration> per = new ArrayList<>();
+        List<RankTimes> rankTimes = new ArrayList<>();
         for (int i = 0; i < results.size(); i++) {
             JsonNode r = results.get(i);
             String where = "results[" + i + "]";
@@ -221,6 +266,7 @@ public final class SweepJson {
                     readHalf(file, r.path("in_place"), where + ".in_place")));
             readPerIter(r.path("out_of_place_per_iter"), i, Placement.OUT_OF_PLACE, per);
             readPerIter(r.path("in_place_per_iter"), i, Placement.IN_PLACE, per);
+            readRankTimes(file, r, i, where, rankTimes);
         }
         List<Device> devices = new ArrayList<>();
         for (JsonNode d : root.path("config").path("devices")) {
@@ -238,7 +284,7 @@ public final class SweepJson {
             RunInfo run = ours.has("run") ? MAPPER.treeToValue(ours.get("run"), RunInfo.class) : RunInfo.unknown();
             List<String> notes = new ArrayList<>();
             ours.path("notes").forEach(n -> notes.add(n.asText()));
-            return new Read(new Sweep(prov, coll, run, hw, devices, rows, notes), per);
+            return new Read(new Sweep(prov, coll, run, hw, devices, rows, notes), per, rankTimes);
         } catch (JsonProcessingException e) {
             throw new InputException(file, 0, "the nccl_harness object is not valid: " + e.getOriginalMessage());
         }

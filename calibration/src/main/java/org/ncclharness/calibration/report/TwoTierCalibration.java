@@ -22,13 +22,14 @@ import org.ncclharness.calibration.twotier.TwoTierRun;
  * @param nicGBps        one NIC's physical rate from the hardware facts, null when the fabric or its rate is unknown
  * @param nicsPerDomain  NICs per host × hosts per domain where the metadata states it, else null
  * @param fits           hierarchical then flat ring
+ * @param grids          the reference grid search of each form, same order; empty unless {@code calibrate --grid}
  * @param better         the form the data support better; empty when they are within 1 % of each other
  * @param notes          what a reader must know (priors used, derived times, ...)
  */
 public record TwoTierCalibration(DatasetInfo dataset, String kind, List<String> members, List<TwoTierRun> runs,
                                  List<Placement> halves, boolean timeDerived, Fabric fabric, String inter,
                                  Double nicGBps, Integer nicsPerDomain, List<TwoTierFit> fits,
-                                 Optional<TwoTierForm> better, List<String> notes) implements CalibrationEntry {
+                                 List<GridFit> grids, Optional<TwoTierForm> better, List<String> notes) implements CalibrationEntry {
 
     public static final String KIND = "two-tier";
     public static final String JOINT = "joint";
@@ -38,6 +39,7 @@ public record TwoTierCalibration(DatasetInfo dataset, String kind, List<String> 
         runs = List.copyOf(runs);
         halves = List.copyOf(halves);
         fits = List.copyOf(fits);
+        grids = List.copyOf(grids);
         notes = List.copyOf(notes);
     }
 

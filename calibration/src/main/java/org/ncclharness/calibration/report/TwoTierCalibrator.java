@@ -19,6 +19,8 @@ import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.twotier.Fabric;
+import org.ncclharness.calibration.twotier.GridResult;
+import org.ncclharness.calibration.twotier.GridSearch;
 import org.ncclharness.calibration.twotier.JointGroups;
 import org.ncclharness.calibration.twotier.ParamRanges;
 import org.ncclharness.calibration.twotier.Prior;
@@ -26,6 +28,7 @@ import org.ncclharness.calibration.twotier.SingleDomainPrior;
 import org.ncclharness.calibration.twotier.TwoTierConfig;
 import org.ncclharness.calibration.twotier.TwoTierFit;
 import org.ncclharness.calibration.twotier.TwoTierFitter;
+import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierParam;
 import org.ncclharness.calibration.twotier.TwoTierProblem;
 import org.ncclharness.calibration.twotier.TwoTierRun;
@@ -35,14 +38,22 @@ import org.ncclharness.calibration.twotier.TwoTierRuns;
  * Calibrates what the single-tier calibrator deferred: each multi-domain AllReduce with both two-tier forms
  * ({@link TwoTierFitter}, exact, with profiles and identifiability marks), and joint groups of runs of the same
  * hardware as one entry. β_NV and hops come from the hardware facts; a single-domain run of the same GPU class
- * among the inputs lends its u_NV and ℓ_nv as priors to a dataset fitted alone.
+ * among the inputs lends its u_NV and ℓ_nv as priors to a dataset fitted alone. With {@link GridOptions}
+ * ({@code calibrate --grid}) each entry also gets the reference grid search of both forms ({@link GridFit}).
  */
 public final class TwoTierCalibrator {
 
     private final HardwareFacts facts;
+    private final Optional<GridOptions> grid;
 
     public TwoTierCalibrator(HardwareFacts facts) {
+        this(facts, Optional.empty());
+    }
+
+    /** With {@code grid}, every entry also gets the reference grid search of both forms ({@link GridFit}). */
+    public TwoTierCalibrator(HardwareFacts facts, Optional<GridOptions> grid) {
         this.facts = facts;
+        this.grid = grid;
     }
 
     /** The entries with every one deferred to the two-tier fit replaced by that fit (or a reason it cannot run). */
@@ -181,8 +192,22 @@ public final class TwoTierCalibrator {
             allNotes.add("times derived from busbw (the source gives busbw only)");
         }
         return new TwoTierCalibration(info, kind, members.stream().map(CalibrationInput::id).toList(), runs, halves,
-                derived, f, inter, nicGBps, nicsPerDomain(members), fits,
+                derived, f, inter, nicGBps, nicsPerDomain(members), fits, grids(info.id(), p),
                 TwoTierFitter.better(fits).map(TwoTierFit::form), allNotes);
+    }
+
+    /** The faithful grid of each form on the user's box, and the exact optimum of that box beside it. */
+    private List<GridFit> grids(String id, TwoTierProblem p) {
+        if (grid.isEmpty()) {
+            return List.of();
+        }
+        ParamRanges box = grid.get().box(p);
+        List<GridFit> out = new ArrayList<>();
+        for (TwoTierForm form : TwoTierForm.values()) {
+            GridResult g = GridSearch.run(p, form, box, grid.get().progress().apply(id, form));
+            out.add(new GridFit(box, g, TwoTierFitter.best(p, form, box)));
+        }
+        return out;
     }
 
     /**

@@ -7,19 +7,25 @@ import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.fit.SizeBand;
 import org.ncclharness.calibration.model.TwoTierCostModel;
 import org.ncclharness.calibration.twotier.ConfigSummary;
+import org.ncclharness.calibration.twotier.GridResult;
 import org.ncclharness.calibration.twotier.InterDomainBandwidth;
 import org.ncclharness.calibration.twotier.ParamProfile;
+import org.ncclharness.calibration.twotier.ParamRange;
 import org.ncclharness.calibration.twotier.Prior;
 import org.ncclharness.calibration.twotier.TwoTierFit;
 import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierModel;
+import org.ncclharness.calibration.twotier.TwoTierParam;
+import org.ncclharness.calibration.twotier.TwoTierParams;
 import org.ncclharness.calibration.twotier.TwoTierRun;
 
 /**
  * The JSON body of a {@link TwoTierCalibration} entry. Each form is a model like any other ({@code name},
  * {@code form} {@value TwoTierCostModel#FORM}, {@code configuration}, {@code parameters}, {@code rmspe}), so
  * {@link CalibrationFile} rebuilds it; beside that it carries the profiles, identifiability marks, the α terms
- * and busbw at every configuration, β_IB per domain/GPU/NIC, and the residuals.
+ * and busbw at every configuration, β_IB per domain/GPU/NIC, and the residuals. With {@code calibrate --grid} the
+ * reference grid's best of each form follows as a model of its own ({@code grid-hierarchical},
+ * {@code grid-flat-ring}), rebuilt the same way.
  */
 final class TwoTierJson {
 
@@ -52,6 +58,9 @@ final class TwoTierJson {
         for (TwoTierFit f : t.fits()) {
             models.add(model(t, f));
         }
+        for (GridFit g : t.grids()) {
+            models.add(gridModel(t, g));
+        }
         n.put("best", t.best().form().id());
         n.put("bestBasis", t.better().isEmpty() ? "the forms are within 1 % of each other; the lower score"
                 : t.best().looRmspePct().isPresent() ? "leave-one-out" : "in-sample");
@@ -59,23 +68,82 @@ final class TwoTierJson {
         t.notes().forEach(notes::add);
     }
 
-    private static ObjectNode model(TwoTierCalibration t, TwoTierFit f) {
+    /**
+     * What {@link CalibrationFile} rebuilds a model from: name, form {@value TwoTierCostModel#FORM}, the
+     * configuration (the entry's first multi-domain one) and the parameters.
+     */
+    private static ObjectNode rebuildable(TwoTierCalibration t, String name, String description, TwoTierForm form,
+                                          TwoTierParams p) {
         ObjectNode m = CalibrationJson.MAPPER.createObjectNode();
-        m.put("name", f.form().id());
-        m.put("description", f.form() == TwoTierForm.HIERARCHICAL
-                ? "T = T_sw + a_nv + a_ib + (2(g-1)/g) M/(u_NV b_NV) + (2(d-1)/d) M/b_IB"
-                : "T = T_sw + a_nv + a_ib + (2(N-1)/N) M/min(u_NV b_NV, b_IB)");
-        TwoTierRun at = t.runs().stream().filter(r -> r.config().domains() > 1).findFirst().orElse(t.runs().get(0));
-        TwoTierCostModel cm = new TwoTierCostModel(f.form(), at.config(), t.fabric().betaNvGBps(), t.fabric().hops());
+        m.put("name", name);
+        m.put("description", description);
+        TwoTierCostModel cm = costModel(t, form);
         m.put("form", cm.form());
         m.set("configuration", CalibrationJson.MAPPER.valueToTree(cm.configuration()));
-        ObjectNode params = m.putObject("parameters");
-        double[] theta = TwoTierCostModel.theta(f.params());
+        m.set("parameters", parameters(cm, p));
+        ArrayNode free = m.putArray("freeParameters");
+        cm.parameterNames().forEach(free::add);
+        return m;
+    }
+
+    /** The model at the entry's first multi-domain configuration (a joint entry's parameters hold at all of them). */
+    private static TwoTierCostModel costModel(TwoTierCalibration t, TwoTierForm form) {
+        TwoTierRun at = t.runs().stream().filter(r -> r.config().domains() > 1).findFirst().orElse(t.runs().get(0));
+        return new TwoTierCostModel(form, at.config(), t.fabric().betaNvGBps(), t.fabric().hops());
+    }
+
+    private static ObjectNode parameters(TwoTierCostModel cm, TwoTierParams p) {
+        ObjectNode params = CalibrationJson.MAPPER.createObjectNode();
+        double[] theta = TwoTierCostModel.theta(p);
         for (int i = 0; i < theta.length; i++) {
             params.put(cm.parameterNames().get(i), theta[i]);
         }
-        ArrayNode free = m.putArray("freeParameters");
-        cm.parameterNames().forEach(free::add);
+        return params;
+    }
+
+    private static String formula(TwoTierForm form) {
+        return form == TwoTierForm.HIERARCHICAL
+                ? "T = T_sw + a_nv + a_ib + (2(g-1)/g) M/(u_NV b_NV) + (2(d-1)/d) M/b_IB"
+                : "T = T_sw + a_nv + a_ib + (2(N-1)/N) M/min(u_NV b_NV, b_IB)";
+    }
+
+    /**
+     * The reference grid's best of one form as a model ({@code grid-hierarchical}, {@code grid-flat-ring}), with the
+     * box it enumerated, what it cost, and the exact optimum of the same box and objective beside it.
+     */
+    private static ObjectNode gridModel(TwoTierCalibration t, GridFit g) {
+        GridResult r = g.grid();
+        ObjectNode m = rebuildable(t, g.modelName(), formula(g.form()) + "; best point of the reference grid search"
+                + " (every combination scored by overall RMSPE, no priors)", g.form(), r.best());
+        ObjectNode rm = m.putObject("rmspe");
+        rm.set("inSample", rmspe(r.rmspe()));
+        rm.putNull("leaveOneOut");
+        rm.put("leaveOneOutNote", "not scored: the grid search is run once, on all points");
+        ObjectNode gn = m.putObject("grid");
+        ObjectNode box = gn.putObject("box");
+        for (TwoTierParam q : TwoTierParam.values()) {
+            ParamRange pr = g.box().get(q);
+            ObjectNode a = box.putObject(q.id());
+            a.put("min", pr.min());
+            a.put("max", pr.max());
+            a.put("points", pr.points());
+        }
+        gn.put("combinations", r.combinations());
+        gn.put("bestIndex", r.bestIndex());
+        gn.put("pointEvaluations", r.pointEvaluations());
+        gn.put("seconds", r.seconds());
+        gn.put("evaluationsPerSecond", r.evaluationsPerSecond());
+        gn.put("threads", r.threads());
+        ObjectNode exact = gn.putObject("exactOnBox");
+        exact.put("note", "TwoTierFitter on the same box and objective: never worse than the grid");
+        exact.put("rmspePct", g.exactOnBox().rmspePct());
+        exact.set("parameters", parameters(costModel(t, g.form()), g.exactOnBox().best()));
+        m.set("residuals", residuals(t, g.form(), r.best()));
+        return m;
+    }
+
+    private static ObjectNode model(TwoTierCalibration t, TwoTierFit f) {
+        ObjectNode m = rebuildable(t, f.form().id(), formula(f.form()), f.form(), f.params());
         ObjectNode r = m.putObject("rmspe");
         r.set("inSample", rmspe(f.rmspe()));
         r.set("leaveOneOut", f.looRmspePct().isPresent() ? overall(f.looRmspePct(), f.rmspe().points()) : null);
@@ -122,14 +190,20 @@ final class TwoTierJson {
         }
         ArrayNode marks = m.putArray("marks");
         f.notes().forEach(marks::add);
-        ArrayNode res = m.putArray("residuals");
+        m.set("residuals", residuals(t, f.form(), f.params()));
+        return m;
+    }
+
+    /** Each measured point of every member against the model at the member's own configuration. */
+    private static ArrayNode residuals(TwoTierCalibration t, TwoTierForm form, TwoTierParams params) {
+        ArrayNode res = CalibrationJson.MAPPER.createArrayNode();
         for (int i = 0; i < t.runs().size(); i++) {
             TwoTierRun run = t.runs().get(i);
             double[] b = run.bytes();
             double[] us = run.timeUs();
             for (int k = 0; k < b.length; k++) {
-                double pred = TwoTierModel.timeUs(f.form(), run.config(), t.fabric().betaNvGBps(), t.fabric().hops(),
-                        f.params(), b[k]);
+                double pred = TwoTierModel.timeUs(form, run.config(), t.fabric().betaNvGBps(), t.fabric().hops(),
+                        params, b[k]);
                 ObjectNode rn = res.addObject();
                 rn.put("member", t.members().get(i));
                 rn.put("bytes", b[k]);
@@ -138,7 +212,7 @@ final class TwoTierJson {
                 rn.put("relErrPct", (pred - us[k]) / us[k] * 100);
             }
         }
-        return m;
+        return res;
     }
 
     private static ObjectNode rmspe(Rmspe r) {

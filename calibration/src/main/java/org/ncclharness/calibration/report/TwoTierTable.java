@@ -8,11 +8,15 @@ import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.fit.SizeBand;
 import org.ncclharness.calibration.twotier.ConfigSummary;
+import org.ncclharness.calibration.twotier.GridResult;
 import org.ncclharness.calibration.twotier.InterDomainBandwidth;
 import org.ncclharness.calibration.twotier.ParamProfile;
+import org.ncclharness.calibration.twotier.ParamRange;
+import org.ncclharness.calibration.twotier.ParamRanges;
 import org.ncclharness.calibration.twotier.TwoTierFit;
 import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierParam;
+import org.ncclharness.calibration.twotier.TwoTierParams;
 import org.ncclharness.calibration.twotier.TwoTierRun;
 
 /**
@@ -68,7 +72,39 @@ public final class TwoTierTable {
                                     ", u_IB %.3f of %.4g GB/s", ib.uIb(), ib.nicGBps())));
             f.notes().forEach(n -> out.printf(Locale.ROOT, "#     note: %s%n", n));
         }
+        grids(out, e);
         e.notes().forEach(n -> out.printf(Locale.ROOT, "#   note: %s%n", n));
+    }
+
+    /**
+     * {@code calibrate --grid}: the box, then per form the grid's best combination and RMSPE beside the exact
+     * optimum of the same box and objective, and what the search cost.
+     */
+    private static void grids(PrintWriter out, TwoTierCalibration e) {
+        if (e.grids().isEmpty()) {
+            return;
+        }
+        ParamRanges box = e.grids().get(0).box();
+        StringBuilder axes = new StringBuilder();
+        for (TwoTierParam q : TwoTierParam.values()) {
+            ParamRange r = box.get(q);
+            axes.append(axes.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%s [%.4g, %.4g] x%d",
+                    q.id(), r.min(), r.max(), r.points()));
+        }
+        out.printf(Locale.ROOT, "#   grid search (reference method: every combination scored by overall RMSPE, no priors):"
+                + " %s = %d combinations%n", axes, box.combinations());
+        for (GridFit g : e.grids()) {
+            GridResult r = g.grid();
+            TwoTierParams b = r.best();
+            out.printf(Locale.ROOT, "#     %-17s RMSPE %s (exact fit on this box %s): u_NV %.4g, b_IB %.4g GB/s,"
+                            + " l_nv %.4g us, l_ib %.4g us, T_sw %.4g us; %.3f s, %.3g evals/s on %d threads%n",
+                    g.modelName(), pct(r.rmspePct()), pct(g.exactOnBox().rmspePct()), b.uNv(), b.betaIbGBps(),
+                    b.ellNvUs(), b.ellIbUs(), b.tSwUs(), r.seconds(), r.evaluationsPerSecond(), r.threads());
+        }
+        if (e.fits().stream().anyMatch(f -> !f.priors().isEmpty())) {
+            out.println("#     note: the fits above rest on priors; the grid and the exact optimum beside it score the data"
+                    + " alone, so their RMSPE can be lower");
+        }
     }
 
     /**

@@ -103,4 +103,23 @@ class RoundTripTest {
         assertThat(again.perIteration()).isEqualTo(r.perIteration());
         assertThat(again.sweep().rows()).isEqualTo(r.sweep().rows());
     }
+
+    @Test
+    void perProcessMinAndMaxTimesSitInTheRowsOwnObjectAndReadBack() throws Exception {
+        Dataset d = datasets().findFirst().orElseThrow();
+        List<RankTimes> times = List.of(new RankTimes(0, Placement.OUT_OF_PLACE, 10.5, 12.25),
+                new RankTimes(0, Placement.IN_PLACE, 10.0, 11.0), new RankTimes(2, Placement.IN_PLACE, 20.0, 31.5));
+        String json = SweepJson.write(d.sweep(), List.of(), times, SweepJson.Context.none());
+        var row0 = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json).path("results").get(0);
+        assertThat(row0.path("nccl_harness").path("out_of_place_rank_time").path("max_us").asDouble()).isEqualTo(12.25);
+        assertThat(row0.path("out_of_place").has("min_us")).as("nccl-tests' own fields untouched").isFalse();
+        SweepJson.Read back = SweepJson.read("json", json);
+        assertThat(back.rankTimes()).isEqualTo(times);
+        assertThat(back.sweep()).isEqualTo(d.sweep());
+        assertThat(SweepJson.read("json", SweepJson.write(d.sweep(), List.of())).rankTimes()).isEmpty();
+        String broken = json.replaceFirst("\"max_us\" : 12.25", "\"max_us\" : \"slow\"");
+        assertThat(broken).isNotEqualTo(json);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SweepJson.read("b.json", broken))
+                .hasMessageContaining("results[0].nccl_harness.out_of_place_rank_time.max_us is not a number");
+    }
 }

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
@@ -14,6 +17,8 @@ import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.model.TwoTierCostModel;
+import org.ncclharness.calibration.twotier.GridProgress;
+import org.ncclharness.calibration.twotier.ParamRange;
 import org.ncclharness.calibration.twotier.TwoTierFit;
 import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierModel;
@@ -52,6 +57,31 @@ class TwoTierCalibratorTest {
                 });
         assertThat(t.notes()).anySatisfy(n -> assertThat(n).startsWith("priors from single-domain runs")
                 .contains(single.id()));
+    }
+
+    @Test
+    void withGridOptionsEachFormGetsTheFaithfulGridOnTheUsersBoxBesideTheExactOptimum() {
+        CalibrationInput multi = input("h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk");
+        List<String> searched = new ArrayList<>();
+        GridOptions o = new GridOptions(5, Map.of(TwoTierParam.U_NV, new ParamRange(0.9, 1.0, 3)),
+                (id, form) -> {
+                    searched.add(id + " " + form.id());
+                    return GridProgress.NONE;
+                });
+        TwoTierCalibration t = (TwoTierCalibration) new TwoTierCalibrator(HardwareFacts.bundled(), Optional.of(o))
+                .calibrate(multi, List.of(multi));
+        assertThat(searched).containsExactly(multi.id() + " hierarchical", multi.id() + " flat-ring");
+        assertThat(t.grids()).extracting(GridFit::modelName).containsExactly("grid-hierarchical", "grid-flat-ring");
+        for (GridFit g : t.grids()) {
+            assertThat(g.box().uNv()).isEqualTo(new ParamRange(0.9, 1.0, 3));
+            assertThat(g.box().tSwUs().points()).isEqualTo(5);
+            assertThat(g.grid().combinations()).isEqualTo(3L * 5 * 5 * 5 * 5);
+            assertThat(g.exactOnBox().rmspePct()).isLessThanOrEqualTo(g.grid().rmspePct());
+            assertThat(g.box().uNv().values()).contains(g.grid().best().uNv());
+        }
+        assertThat(((TwoTierCalibration) TWO.calibrate(multi, List.of(multi))).grids()).isEmpty();
+        assertThatThrownBy(() -> new GridOptions(1, Map.of(), (id, form) -> GridProgress.NONE))
+                .isInstanceOf(InputException.class).hasMessageContaining("--grid-points");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.ncclharness.harness.calibrate;
 
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -7,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
@@ -17,13 +19,23 @@ import org.ncclharness.calibration.report.CalibrationJson;
 import org.ncclharness.calibration.report.CalibrationOptions;
 import org.ncclharness.calibration.report.CalibrationReport;
 import org.ncclharness.calibration.report.CalibrationTable;
+import org.ncclharness.calibration.report.GridOptions;
 import org.ncclharness.calibration.report.SingleTierCalibrator;
 import org.ncclharness.calibration.report.TwoTierCalibration;
 import org.ncclharness.calibration.report.TwoTierCalibrator;
+import org.ncclharness.calibration.twotier.ParamRange;
+import org.ncclharness.calibration.twotier.TwoTierForm;
+import org.ncclharness.calibration.twotier.TwoTierParam;
 import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.bench.GridProgressBar;
+import org.ncclharness.harness.bench.GridRangeOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code calibrate [FILE...]}: fits the α-β model of SPEC §3 to every bundled dataset, or to the files given. */
 @Command(name = "calibrate", mixinStandardHelpOptions = true, sortOptions = false,
@@ -36,7 +48,9 @@ import picocli.CommandLine.Parameters;
             "FILE: an nccl-tests or rccl-tests log (any generation), the project CSV or a sweep JSON; what the file does not"
                 + " say comes from --gpus, --nodes, --interconnect (one tier) or --intra/--inter/--domain-size (two).",
             "--joint [ID|FILE...]: one two-tier fit across runs of the same hardware at different configurations (bundled"
-                + " ids or files); without arguments, the bundled joint groups."})
+                + " ids or files); without arguments, the bundled joint groups.",
+            "--grid: the reference grid search too, beside every two-tier fit (box: --grid-points and the --grid-*"
+                + " MIN:MAX:POINTS ranges, as in bench two-tier)."})
 public final class CalibrateCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..*", paramLabel = "FILE", description = "logs, CSVs or sweep JSONs; - reads stdin (default: the bundled datasets)")
@@ -93,6 +107,26 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--force", description = "overwrite an existing --json file or --report page")
     boolean force;
 
+    @Option(names = "--grid", description = "two tiers: also run the reference grid search of SPEC section 3 (every"
+            + " combination of the five parameters scored by overall RMSPE, no priors) for each form and report its best"
+            + " beside the exact fit, as models grid-hierarchical and grid-flat-ring; a search over a second draws a"
+            + " progress bar on stderr")
+    boolean grid;
+
+    @Option(names = GridOptions.POINTS_FLAG, paramLabel = "R", defaultValue = "" + DEFAULT_GRID_POINTS,
+            description = "with --grid: points per axis for every axis not set by a --grid-* range (default:"
+                    + " ${DEFAULT-VALUE}; the box is the data's default)")
+    int gridPoints;
+
+    @Mixin
+    GridRangeOptions gridRanges;
+
+    static final int DEFAULT_GRID_POINTS = 20;
+    private static final int BAR_LABEL_CHARS = 36;
+
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() {
         if (json != null) {
@@ -109,9 +143,10 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (linkLatencyUs != null && !(linkLatencyUs >= 0)) {
             throw new InputException("--link-latency", 0, "must be zero or positive");
         }
+        Optional<GridOptions> gridOptions = gridOptions();
         List<CalibrationInput> in = joint ? jointInputs(facts) : inputs(facts);
-        CalibrationReport calibration = joint ? joint(facts, in)
-                : run(facts, in, new CalibrationOptions(linkLatencyUs, topology));
+        CalibrationReport calibration = joint ? joint(facts, in, gridOptions)
+                : run(facts, in, new CalibrationOptions(linkLatencyUs, topology), gridOptions);
         StringWriter table = new StringWriter();
         CalibrationTable.write(new PrintWriter(table), calibration);
         PrintWriter out = new PrintWriter(System.out, true);
@@ -127,6 +162,28 @@ public final class CalibrateCommand implements Callable<Integer> {
             out.println("# page written to " + page);
         }
         return ExitCode.OK;
+    }
+
+    /** {@code --grid} with its box; the --grid-* flags alone are a usage error (they would silently do nothing). */
+    private Optional<GridOptions> gridOptions() {
+        Map<TwoTierParam, ParamRange> ranges = gridRanges.ranges();
+        if (!grid) {
+            Optional<String> stray = spec.commandLine().getParseResult().matchedOptions().stream()
+                    .map(OptionSpec::longestName).filter(n -> n.startsWith("--grid-")).findFirst();
+            if (stray.isPresent()) {
+                throw new InputException(stray.get(), 0, "sets the grid search, which runs only with --grid; add --grid");
+            }
+            return Optional.empty();
+        }
+        PrintStream err = System.err;
+        return Optional.of(new GridOptions(gridPoints, ranges, (id, form) -> new GridProgressBar(barLabel(id, form), err)));
+    }
+
+    /** The bar's task name: the form and the entry, a file by its name alone, short enough to leave room for the bar. */
+    static String barLabel(String id, TwoTierForm form) {
+        String name = id.substring(id.lastIndexOf('/') + 1);
+        String label = "grid " + form.id() + " " + name;
+        return label.length() <= BAR_LABEL_CHARS ? label : label.substring(0, BAR_LABEL_CHARS - 3) + "...";
     }
 
     private List<CalibrationInput> inputs(HardwareFacts facts) {
@@ -147,8 +204,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
 
     /** {@code --joint}: one entry for the runs given, or one per bundled joint group. */
-    private CalibrationReport joint(HardwareFacts facts, List<CalibrationInput> in) {
-        TwoTierCalibrator two = new TwoTierCalibrator(facts);
+    private CalibrationReport joint(HardwareFacts facts, List<CalibrationInput> in, Optional<GridOptions> grid) {
+        TwoTierCalibrator two = new TwoTierCalibrator(facts, grid);
         return new CalibrationReport(files.isEmpty() ? List.copyOf(two.bundledJoint(in))
                 : List.of(two.joint("joint", in)));
     }
@@ -161,12 +218,18 @@ public final class CalibrateCommand implements Callable<Integer> {
 
     /** Calibrates every input; the benchmark calls this too, so it measures exactly what the command does. */
     public static CalibrationReport run(HardwareFacts facts, List<CalibrationInput> inputs, CalibrationOptions o) {
+        return run(facts, inputs, o, Optional.empty());
+    }
+
+    /** As {@link #run(HardwareFacts, List, CalibrationOptions)}, with the reference grid beside each two-tier fit. */
+    public static CalibrationReport run(HardwareFacts facts, List<CalibrationInput> inputs, CalibrationOptions o,
+                                        Optional<GridOptions> grid) {
         SingleTierCalibrator calibrator = new SingleTierCalibrator(facts, o);
         List<CalibrationEntry> entries = new ArrayList<>();
         for (CalibrationInput in : inputs) {
             entries.add(calibrator.calibrate(in));
         }
-        return new CalibrationReport(new TwoTierCalibrator(facts).complete(inputs, entries));
+        return new CalibrationReport(new TwoTierCalibrator(facts, grid).complete(inputs, entries));
     }
 
     /** The bundled datasets, as {@code calibrate} with no argument reads them. */

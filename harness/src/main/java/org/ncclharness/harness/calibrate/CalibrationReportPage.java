@@ -21,13 +21,13 @@ import org.ncclharness.harness.plot.ReportPage;
  * in-network flag, why a dataset was not fitted), a summary table, the text table exactly as printed, and one
  * figure per dataset with every fitted model over its points and the residuals beneath.
  */
-final class CalibrationReportPage {
+public final class CalibrationReportPage {
 
     private CalibrationReportPage() {
     }
 
     /** @param inputs the inputs in report order (entry i calibrates input i) */
-    static ReportPage of(List<CalibrationInput> inputs, CalibrationReport report, String printedTable) {
+    public static ReportPage of(List<CalibrationInput> inputs, CalibrationReport report, String printedTable) {
         List<String> provenance = new ArrayList<>();
         List<ReportPage.Verdict> verdicts = new ArrayList<>();
         List<List<String>> rows = new ArrayList<>();

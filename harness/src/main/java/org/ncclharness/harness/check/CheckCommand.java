@@ -1,8 +1,10 @@
 package org.ncclharness.harness.check;
 
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.check.CheckReport;
@@ -22,6 +24,8 @@ import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationFile;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
+import org.ncclharness.harness.plot.FigureSeries;
+import org.ncclharness.harness.plot.ModelCurve;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -85,22 +89,42 @@ public final class CheckCommand implements Callable<Integer> {
     double stragglerPct = 10;
     @Option(names = "--markdown", paramLabel = "OUT", description = "also write the report as Markdown")
     Path markdown;
-    @Option(names = "--force", description = "overwrite an existing --markdown file")
+    @Option(names = "--report", paramLabel = "DIR", description = "also write a page that opens from disk:"
+            + " DIR/index.html with the verdict, the findings, the per-size table and the figure of the run (and the"
+            + " reference)")
+    Path page;
+    @Option(names = "--force", description = "overwrite an existing --markdown file or --report page")
     boolean force;
+
+    /** A report and what its page draws: the run's rows and the reference as a series (null without one). */
+    private record Judged(CheckReport report, Sweep run, FigureSeries reference) { }
 
     @Override
     public Integer call() {
         if (markdown != null) {
             OutputFile.checkWritable(markdown, force);
         }
-        CheckReport report;
+        if (page != null) {
+            OutputFile.checkWritable(page.resolve("index.html"), force);
+        }
+        Judged judged;
         try {
-            report = perIteration ? perIterationReport() : healthReport();
+            judged = perIteration ? perIterationReport() : healthReport();
         } catch (IllegalArgumentException e) {
             throw new HarnessException(ExitCode.USAGE, e.getMessage());
         }
+        CheckReport report = judged.report();
+        StringWriter printed = new StringWriter();
+        CheckReportWriter.text(new PrintWriter(printed), report);
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
-        CheckReportWriter.text(out, report);
+        out.print(printed);
+        out.flush();
+        if (page != null) {
+            // Before the Markdown: the page refuses before writing any of its files, and then nothing is written.
+            Path index = CheckReportPage.of(report, judged.run(), judged.reference(), printed.toString())
+                    .write(page, force);
+            out.println("# page written to " + index);
+        }
         if (markdown != null) {
             String md = CheckReportWriter.markdown(report);
             OutputFile.write(markdown, force, o -> o.write(md.getBytes(StandardCharsets.UTF_8)));
@@ -109,7 +133,7 @@ public final class CheckCommand implements Callable<Integer> {
         return report.verdict() == Verdict.FAIL ? ExitCode.FAIL : ExitCode.OK;
     }
 
-    private CheckReport healthReport() {
+    private Judged healthReport() {
         HardwareFacts facts = HardwareFacts.bundled();
         if (interconnect != null && facts.interconnect(interconnect).isEmpty()) {
             throw new InputException("--interconnect", 0, "unknown interconnect " + interconnect + "; known: "
@@ -125,7 +149,9 @@ public final class CheckCommand implements Callable<Integer> {
         CheckRules rules = new CheckRules(warnBelow, failBelow, dip, minBusBw(), failOnWrong);
         Integer nics = nicsPerHost != null ? nicsPerHost : DatasetCatalog.bundled().find(run)
                 .map(d -> d.metadata().nicsPerHost()).orElse(null);
-        return new HealthCheck(facts, rules).check(run, sweep, reference(sweep), nics);
+        Ref ref = reference(sweep);
+        return new Judged(new HealthCheck(facts, rules).check(run, sweep, ref == null ? null : ref.rule(), nics),
+                sweep, ref == null ? null : ref.series());
     }
 
     private Double minBusBw() {
@@ -143,10 +169,15 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
-    private Reference reference(Sweep sweep) {
+    /** The reference and its series for the page. */
+    private record Ref(Reference rule, FigureSeries series) { }
+
+    private Ref reference(Sweep sweep) {
         if (reference.baseline != null) {
             Sweep base = RunSource.read(reference.baseline, RunSource.Flags.none());
-            return Reference.baseline(reference.baseline + " (" + base.provenance().label() + ")", base);
+            FigureSeries series = FigureSeries.of(base);
+            return new Ref(Reference.baseline(reference.baseline + " (" + base.provenance().label() + ")", base),
+                    series.withLabel(series.label() + " (baseline " + reference.baseline + ")"));
         }
         if (reference.calibration == null) {
             return null;
@@ -171,10 +202,12 @@ public final class CheckCommand implements Callable<Integer> {
         }
         String label = String.format(Locale.ROOT, "model %s of %s in %s (N = %d)", m.name(), entry.id(), file.file(),
                 ranks);
-        return Reference.model(label, sweep, sweep.collective(), ranks, m::timeUs);
+        return new Ref(Reference.model(label, sweep, sweep.collective(), ranks, m::timeUs),
+                FigureSeries.predicted("model " + m.name() + " of " + entry.id(), sweep.collective(), ranks,
+                        List.of(new ModelCurve(m.name(), b -> m.timeUs(b)))));
     }
 
-    private CheckReport perIterationReport() {
+    private Judged perIterationReport() {
         if (reference.baseline != null || reference.calibration != null) {
             throw new HarnessException(ExitCode.USAGE, "--per-iteration compares a run's own iterations;"
                     + " drop --baseline/--calibration");
@@ -187,6 +220,7 @@ public final class CheckCommand implements Callable<Integer> {
             throw new InputException(run, 1, "--per-iteration reads JSON with per-iteration objects (a sweep's"
                     + " -I 1 -J FILE, ours or nccl-tests'), not a table");
         }
-        return new PerIterationCheck(spikeFactor, stragglerPct).check(run, SweepJson.read(run, text));
+        SweepJson.Read read = SweepJson.read(run, text);
+        return new Judged(new PerIterationCheck(spikeFactor, stragglerPct).check(run, read), read.sweep(), null);
     }
 }

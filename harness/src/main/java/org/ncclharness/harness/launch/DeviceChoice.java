@@ -2,9 +2,11 @@ package org.ncclharness.harness.launch;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Which GPU a rank drives: {@code localRank % visibleDevices} (reference launch.md §4). Right both when the
@@ -49,24 +51,43 @@ public final class DeviceChoice {
      * ({@link LocalRanks#recompute}).
      */
     public static Optional<Clash> duplicates(List<Member> members) {
-        Map<String, List<Member>> byGpu = new LinkedHashMap<>();
+        return clash(members, m -> {
+            int d = device(m.localRank(), m.gpuBusIds().size());
+            return d < 0 ? List.of() : List.of(m.gpuBusIds().get(d));
+        }, "(device = local rank % visible GPUs)", "all map to", "start at most as many ranks per host as it"
+                        + " has GPUs (mpirun -npernode N, srun --gpus-per-task=1)");
+    }
+
+    /**
+     * The clash when two ranks chose one GPU, where each member's {@link Member#gpuBusIds} are the GPUs it chose
+     * to drive (a command's own rule, e.g. {@code sweep -g N} or NCCL_TESTS_DEVICE), not every GPU it sees.
+     *
+     * @param fix what to do about it, in the command's terms
+     */
+    public static Optional<Clash> sharedChoices(List<Member> members, String fix) {
+        return clash(members, Member::gpuBusIds, "(the GPUs each rank chose)", "all chose", fix);
+    }
+
+    private static Optional<Clash> clash(List<Member> members, Function<Member, List<String>> gpus, String rule,
+            String verb, String fix) {
+        // keyed by (host id, bus id): one physical GPU
+        Map<List<String>, List<Member>> byGpu = new LinkedHashMap<>();
         for (Member m : members) {
-            gpuOf(m).ifPresent(g -> byGpu.computeIfAbsent(g, k -> new ArrayList<>()).add(m));
-        }
-        List<String> clashes = new ArrayList<>();
-        for (List<Member> ranks : byGpu.values()) {
-            if (ranks.size() > 1) {
-                Member first = ranks.get(0);
-                clashes.add("ranks " + ranks.stream().map(m -> Integer.toString(m.rank())).toList()
-                        + " on host " + first.host() + " all map to GPU "
-                        + first.gpuBusIds().get(device(first.localRank(), first.gpuBusIds().size())));
+            for (String busId : new LinkedHashSet<>(gpus.apply(m))) {
+                byGpu.computeIfAbsent(List.of(m.hostId(), busId), k -> new ArrayList<>()).add(m);
             }
         }
+        List<String> clashes = new ArrayList<>();
+        byGpu.forEach((gpu, ranks) -> {
+            if (ranks.size() > 1) {
+                clashes.add("ranks " + ranks.stream().map(m -> Integer.toString(m.rank())).toList() + " on host "
+                        + ranks.get(0).host() + " " + verb + " GPU " + gpu.get(1));
+            }
+        });
         if (clashes.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new Clash("two or more ranks would drive one GPU (device = local rank % visible GPUs): "
-                + String.join("; ", clashes), "start at most as many ranks per host as it has GPUs (mpirun"
-                + " -npernode N, srun --gpus-per-task=1)"));
+        return Optional.of(new Clash("two or more ranks would drive one GPU " + rule + ": "
+                + String.join("; ", clashes), fix));
     }
 }

@@ -33,7 +33,7 @@ final class CombinationRuns {
 
     /** Our flags the children must not see: the matrix itself and the parent's outputs. */
     private static final Set<String> PARENT_ONLY = Set.of("--algo", "--proto", "--csv", "-J", "--json",
-            "--output_file", "--min-busbw");
+            "--output_file", "--min-busbw", "--report");
     private static final Set<String> PARENT_SWITCHES = Set.of("--force", "--no-calibrate");
     /** What the untimed TUNING pass overrides: one iteration, no warm-up, no check, one cycle. */
     private static final Set<String> TIMING = Set.of("-n", "--iters", "-w", "--warmup_iters", "-c", "--check",
@@ -65,7 +65,7 @@ final class CombinationRuns {
             targs.add("--no-calibrate");
             child(c, tag + "-tuning", targs, NcclEnvironment.tuningPass(c.algo(), c.proto(), prefix));
             out.add(new SweepResult(c, ran(plan, read.sweep().rows(), tuningLines(prefix), nranks), read.sweep(),
-                    read.perIteration()));
+                    read.perIteration(), read.rankTimes()));
         }
         return out;
     }

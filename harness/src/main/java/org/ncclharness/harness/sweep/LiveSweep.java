@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.stream.IntStream;
 import org.ncclharness.calibration.io.PerIteration;
+import org.ncclharness.calibration.io.RankTimes;
 import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Hardware;
@@ -89,18 +90,13 @@ final class LiveSweep {
                     + " harness's GPU path (accepted for nccl-tests command lines, they would change nothing here)");
         }
         int local = plan.localGpus();
-        try (org.ncclharness.harness.launch.JobGroup job = launch.join(List.of(),
+        try (org.ncclharness.harness.launch.JobGroup job = launch.join(SweepGpus.busIds(probe.devices()),
                 JobIdentity.hashArguments(sharedArgs(plan.args())), VersionInfo.projectVersion(),
                 launchOptions.jobOptions(), System.err)) {
             int rank = job.rank();
             int localRank = job.members().get(rank).localRank();
-            // nccl-tests: GPU i of this process is NCCL_TESTS_DEVICE + i, else localRank·(-t·-g) + i.
-            int first = plan.testsDevice() != null ? plan.testsDevice() : localRank * local;
-            if (first + local > probe.devices().size()) {
-                throw new HarnessException(ExitCode.ENVIRONMENT, "Invalid number of GPUs: " + (first + local)
-                        + " requested but only " + probe.devices().size() + " were found.");
-            }
-            List<GpuDevice> gpus = probe.devices().subList(first, first + local);
+            List<GpuDevice> gpus = SweepGpus.chosen(plan.testsDevice(), local, localRank, probe.devices());
+            SweepGpus.agree(job, gpus, plan.testsDevice());
             List<String> heading = new ArrayList<>();
             heading.add("# nccl-harness version " + VersionInfo.projectVersion() + " (nccl-tests 2.19.6 output"
                     + " format) nccl-library=" + probe.ncclVersion().code());
@@ -109,7 +105,7 @@ final class LiveSweep {
             List<Long> sizes = capped(plan.sizes(), minMem, heading);
             String start = LocalDateTime.now().format(TIME);
             byte[] id = job.broadcast(rank == 0 ? CudaNcclBackend.newUniqueId(probe).bytes() : null);
-            int[] devices = IntStream.range(first, first + local).toArray();
+            int[] devices = gpus.stream().mapToInt(GpuDevice::index).toArray();
             Measured m;
             try (CudaNcclBackend be = CudaNcclBackend.open(probe, new CommSpec(devices, job.size() * local,
                     rank * local, new UniqueId(id), plan.streamNull()));
@@ -141,7 +137,7 @@ final class LiveSweep {
                     + " host(s) from " + host + " by nccl-harness"), plan.collective(), run, hw, devs, m.rows(),
                     List.of());
             return new SweepOutputs(plan, out).emit(List.of(new SweepResult(Combination.auto(), List.of(), sweep,
-                    m.perIteration())), heading, new SweepOutputs.RunFacts(start, LocalDateTime.now().format(TIME),
+                    m.perIteration(), m.rankTimes())), heading, new SweepOutputs.RunFacts(start, LocalDateTime.now().format(TIME),
                     probe.ncclVersion().code(), null, List.of(), SweepJson.object()));
         }
     }
@@ -223,8 +219,8 @@ final class LiveSweep {
         return out;
     }
 
-    /** Rows and -I samples of one process's sweep. */
-    record Measured(List<Measurement> rows, List<PerIteration> perIteration) { }
+    /** Rows, -I samples and the fastest/slowest process's times of one process's sweep. */
+    record Measured(List<Measurement> rows, List<PerIteration> perIteration, List<RankTimes> rankTimes) { }
 
     /**
      * nccl-tests' outer loops around the timed loop: datatypes, then ops, then roots (-r -1: every rank in
@@ -236,6 +232,7 @@ final class LiveSweep {
         TimedLoop loop = new TimedLoop(be, group);
         List<Measurement> rows = new ArrayList<>();
         List<PerIteration> per = new ArrayList<>();
+        List<RankTimes> rankTimes = new ArrayList<>();
         List<ReduceOp> ops = plan.collective().reduces() ? plan.ops() : List.of(ReduceOp.SUM);
         List<Integer> roots = !plan.collective().rooted() ? List.of(-1) : plan.root() >= 0 ? List.of(plan.root())
                 : IntStream.range(0, be.nranks()).boxed().toList();
@@ -254,13 +251,17 @@ final class LiveSweep {
                         rows.add(plan.cpuTime() ? r.withCpuTime() : r.measurement());
                         perIteration(row, Placement.OUT_OF_PLACE, r.outOfPlace(), per);
                         perIteration(row, Placement.IN_PLACE, r.inPlace(), per);
+                        rankTimes.add(new RankTimes(row, Placement.OUT_OF_PLACE, r.outOfPlace().minRankTimeUs(),
+                                r.outOfPlace().maxRankTimeUs()));
+                        rankTimes.add(new RankTimes(row, Placement.IN_PLACE, r.inPlace().minRankTimeUs(),
+                                r.inPlace().maxRankTimeUs()));
                     }
                     progress.advance(sizes.size() * plan.cycles(), type.testName()
                             + (ops.size() > 1 ? " " + op.testName() : ""));
                 }
             }
         }
-        return new Measured(rows, per);
+        return new Measured(rows, per, rankTimes);
     }
 
     private static void perIteration(int row, Placement p, PlacementResult r, List<PerIteration> out) {

@@ -135,6 +135,9 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--interconnect", paramLabel = "NAME",
             description = "interconnect of a live run's GPUs, for its calibration (e.g. NVLink4; see hardware/interconnects.json)")
     String interconnect;
+    @Option(names = "--report", paramLabel = "DIR", description = "also write a page that opens from disk:"
+            + " DIR/index.html with the verdicts, the results table and the busbw figure with the calibrated models")
+    Path report;
     @Option(names = "--force", description = "overwrite existing output files")
     boolean force;
 
@@ -250,12 +253,15 @@ public final class SweepCommand implements Callable<Integer> {
         if (csv != null) {
             OutputFile.checkWritable(csv, force);
         }
+        if (report != null) {
+            OutputFile.checkWritable(report.resolve("index.html"), force);
+        }
         List<String> args = new ArrayList<>(List.of("harness.jar", "sweep"));
         args.addAll(spec.commandLine().getParseResult().originalArgs());
         return new SweepPlan(sizes, min, max, stepText, coll, collective != null, types, ops, root, combinations,
                 threads, gpus, warmup, iters, agg, cycles, check, blocking, streamNull == 1, timeout, graph,
                 cpuTime == 1, average, localRegister, timestamps == 1, parallelInit, memory == 1, perIter == 1, perIterSkip,
-                device, SplitRule.fromEnvironment(env), csv, json, force, !noCalibrate, dataset, minBw, interconnect,
+                device, SplitRule.fromEnvironment(env), csv, json, report, force, !noCalibrate, dataset, minBw, interconnect,
                 args);
     }
 

@@ -3,6 +3,7 @@ package org.ncclharness.harness.sweep;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -74,16 +75,28 @@ final class SweepOutputs {
         if (plan.cycles() > 1) {
             results.forEach(this::spread);
         }
-        CalibrationReport report = plan.calibrate() ? calibrate(results, facts) : null;
+        List<CalibrationInput> inputs = plan.calibrate() ? calibrationInputs(results, facts) : List.of();
+        CalibrationReport report = plan.calibrate() ? calibrate(inputs) : null;
+        String calibrationText = null;
         if (report != null) {
-            CalibrationTable.write(out, report);
+            StringWriter table = new StringWriter();
+            CalibrationTable.write(new PrintWriter(table), report);
+            calibrationText = table.toString();
+            out.print(calibrationText);
+        }
+        if (plan.report() != null) {
+            // Before the JSON and CSV: the page refuses before writing any of its files, and then nothing is written.
+            Path page = SweepReportPage.of(plan, results, inputs, report, calibrationText).write(plan.report(),
+                    plan.force());
+            out.println("# page written to " + page);
         }
         List<String> jsonNames = plan.json() == null ? List.of() : names(plan.json(), results);
         List<String> csvNames = plan.csv() == null ? List.of() : names(plan.csv(), results);
         for (int i = 0; i < results.size(); i++) {
             SweepResult r = results.get(i);
             if (plan.json() != null) {
-                String text = SweepJson.write(r.sweep(), r.perIteration(), context(r, facts, report, i));
+                String text = SweepJson.write(r.sweep(), r.perIteration(), r.rankTimes(),
+                        context(r, facts, report, i));
                 OutputFile.write(Path.of(jsonNames.get(i)), plan.force(),
                         o -> o.write(text.getBytes(StandardCharsets.UTF_8)));
             }
@@ -184,17 +197,21 @@ final class SweepOutputs {
      * Each table's first datatype/op/root group of the first cycle goes to the calibration: the model is fitted
      * to one sweep of sizes, never to sizes repeated by -N or -d all.
      */
-    private CalibrationReport calibrate(List<SweepResult> results, RunFacts facts) {
+    private static List<CalibrationInput> calibrationInputs(List<SweepResult> results, RunFacts facts) {
+        List<CalibrationInput> inputs = new ArrayList<>();
+        for (SweepResult r : results) {
+            String algo = r.requested().algo() != null ? r.requested().algo() : facts.forcedAlgo();
+            inputs.add(new CalibrationInput(SweepReportPage.subject(results, r), firstGroup(r.sweep()), algo,
+                    facts.flags()));
+        }
+        return inputs;
+    }
+
+    private static CalibrationReport calibrate(List<CalibrationInput> inputs) {
         SingleTierCalibrator calibrator = new SingleTierCalibrator(HardwareFacts.bundled(), CalibrationOptions.defaults());
         List<CalibrationEntry> entries = new ArrayList<>();
-        for (SweepResult r : results) {
-            Sweep s = firstGroup(r.sweep());
-            String id = s.provenance().datasetId() != null ? s.provenance().datasetId() : s.provenance().source();
-            if (results.size() > 1) {
-                id = id + " " + r.requested().label();
-            }
-            String algo = r.requested().algo() != null ? r.requested().algo() : facts.forcedAlgo();
-            entries.add(calibrator.calibrate(new CalibrationInput(id, s, algo, facts.flags())));
+        for (CalibrationInput in : inputs) {
+            entries.add(calibrator.calibrate(in));
         }
         return new CalibrationReport(entries);
     }

@@ -15,6 +15,7 @@ import org.ncclharness.gpu.ReduceOp;
  * @param cycles        {@code -N}
  * @param minBusBwGBps  {@code --min-busbw} or NCCL_TESTS_MIN_BW; null = not checked
  * @param interconnect  what the GPUs are connected by, for the calibration of a live run (null: not stated)
+ * @param report        {@code --report DIR}, null without
  * @param args          the full command line, for the JSON
  */
 public record SweepPlan(List<Long> sizes, long minBytes, long maxBytes, String step, Collective collective,
@@ -23,7 +24,7 @@ public record SweepPlan(List<Long> sizes, long minBytes, long maxBytes, String s
                         int aggIters, int cycles, int check, int blocking, boolean streamNull, int timeoutS,
                         int graph, boolean cpuTime, int average, int localRegister, boolean timestamps, int parallelInit,
                         boolean memory, boolean perIter, int perIterSkip, Integer testsDevice, SplitRule split,
-                        Path csv, Path json, boolean force, boolean calibrate, String datasetId,
+                        Path csv, Path json, Path report, boolean force, boolean calibrate, String datasetId,
                         Double minBusBwGBps, String interconnect, List<String> args) {
 
     public SweepPlan {
@@ -39,7 +40,7 @@ public record SweepPlan(List<Long> sizes, long minBytes, long maxBytes, String s
         return new SweepPlan(sizes, minBytes, maxBytes, step, collective, collectiveSet, types, ops, root,
                 List.of(Combination.auto()), threads, gpusPerThread, warmupIters, iters, aggIters, 1, check, blocking,
                 streamNull, timeoutS, graph, cpuTime, average, localRegister, timestamps, parallelInit, memory, perIter,
-                perIterSkip, testsDevice, split, csv, json, force, calibrate, datasetId, minBusBwGBps, interconnect, args);
+                perIterSkip, testsDevice, split, csv, json, report, force, calibrate, datasetId, minBusBwGBps, interconnect, args);
     }
 
     /** GPUs this process drives: {@code -t × -g}. */

@@ -2,6 +2,7 @@ package org.ncclharness.harness.sweep;
 
 import java.util.List;
 import org.ncclharness.calibration.io.PerIteration;
+import org.ncclharness.calibration.io.RankTimes;
 import org.ncclharness.calibration.measure.Sweep;
 
 /**
@@ -10,11 +11,19 @@ import org.ncclharness.calibration.measure.Sweep;
  * @param requested    the NCCL_ALGO/NCCL_PROTO asked for
  * @param actual       the algorithm/protocol pairs NCCL logged as run, in order; empty when unknown
  * @param perIteration the -I samples, empty without -I
+ * @param rankTimes    the fastest and slowest process per row and placement, empty when not measured (a replay)
  */
-public record SweepResult(Combination requested, List<String> actual, Sweep sweep, List<PerIteration> perIteration) {
+public record SweepResult(Combination requested, List<String> actual, Sweep sweep, List<PerIteration> perIteration,
+                          List<RankTimes> rankTimes) {
 
     public SweepResult {
         actual = List.copyOf(actual);
         perIteration = List.copyOf(perIteration);
+        rankTimes = List.copyOf(rankTimes);
+    }
+
+    /** A result without per-process times: a replay or a stored run. */
+    public SweepResult(Combination requested, List<String> actual, Sweep sweep, List<PerIteration> perIteration) {
+        this(requested, actual, sweep, perIteration, List.of());
     }
 }

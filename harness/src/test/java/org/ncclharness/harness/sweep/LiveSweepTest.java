@@ -66,6 +66,30 @@ class LiveSweepTest {
     }
 
     @Test
+    void theFastestAndSlowestProcessOfEveryRowReachTheJsonAndReadBack(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws java.io.IOException {
+        java.nio.file.Path json = dir.resolve("out.json");
+        SweepPlan p = plan(Map.of(), "-b", "1K", "-e", "2K", "-c", "0", "-n", "3", "--no-calibrate", "-J",
+                json.toString());
+        LiveSweep.Measured m = LiveSweep.measure(p, new NoGpuBackend(2), JobGroup.single(), p.sizes(), silent(), null);
+        assertThat(m.rankTimes()).hasSize(2 * m.rows().size());
+        // One process: its own time is the fastest and the slowest, and -a 1's mean of one.
+        assertThat(m.rankTimes()).allSatisfy(t -> {
+            var row = m.rows().get(t.row());
+            double reported = (t.placement() == org.ncclharness.calibration.measure.Placement.OUT_OF_PLACE
+                    ? row.outOfPlace() : row.inPlace()).timeUs();
+            assertThat(t.minUs()).isEqualTo(t.maxUs()).isCloseTo(reported, org.assertj.core.data.Offset.offset(1e-9));
+        });
+        Sweep s = new Sweep(new Provenance(SourceKind.STORED, "test", null, "test data"), Collective.ALL_REDUCE,
+                RunInfo.unknown(), Hardware.unknown(), List.of(), m.rows(), List.of());
+        new SweepOutputs(p, new PrintWriter(new StringWriter())).emit(List.of(new SweepResult(Combination.auto(),
+                List.of(), s, m.perIteration(), m.rankTimes())), List.of(), new SweepOutputs.RunFacts(null, null, null,
+                null, List.of(), org.ncclharness.calibration.io.SweepJson.object()));
+        var back = org.ncclharness.calibration.io.SweepJson.read(json.toString(), java.nio.file.Files.readString(json));
+        assertThat(back.rankTimes()).isEqualTo(m.rankTimes());
+    }
+
+    @Test
     void aMatrixPrintsOneTablePerCombinationThenTheFastest() {
         SweepPlan p = plan(Map.of(), "-b", "1K", "-e", "2K", "--algo", "Ring,Tree", "--no-calibrate", "-c", "0");
         List<SweepResult> results = List.of(result(p, "Ring", 1.0), result(p, "Tree", 0.5));

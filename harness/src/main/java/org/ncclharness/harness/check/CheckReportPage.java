@@ -1,0 +1,89 @@
+package org.ncclharness.harness.check;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.ncclharness.calibration.check.CheckReport;
+import org.ncclharness.calibration.check.Finding;
+import org.ncclharness.calibration.io.CFormat;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.harness.plot.Figure;
+import org.ncclharness.harness.plot.FigureSeries;
+import org.ncclharness.harness.plot.ReportPage;
+
+/**
+ * {@code check --report DIR}: the verdict and its findings as the page's verdicts, the per-size table, the text
+ * report exactly as printed, and the figure of the run with the reference beside it (a baseline as a second
+ * series, a model as a predicted curve).
+ */
+final class CheckReportPage {
+
+    private CheckReportPage() {
+    }
+
+    /**
+     * @param run       the run's rows, as judged
+     * @param reference the baseline's or the model's series, null without a reference
+     * @param printed   the text report as printed
+     */
+    static ReportPage of(CheckReport report, Sweep run, FigureSeries reference, String printed) {
+        List<ReportPage.Verdict> verdicts = new ArrayList<>();
+        verdicts.add(new ReportPage.Verdict(ReportPage.Level.valueOf(report.verdict().name()), report.run(),
+                "verdict " + report.verdict() + (report.reasons().isEmpty() ? "" : " (" + report.reasons().size()
+                        + (report.reasons().size() == 1 ? " reason)" : " reasons)"))));
+        for (Finding f : report.findings()) {
+            ReportPage.Level level = switch (f.severity()) {
+                case INFO -> ReportPage.Level.NOTE;
+                case WARN -> ReportPage.Level.WARN;
+                case FAIL -> ReportPage.Level.FAIL;
+            };
+            verdicts.add(new ReportPage.Verdict(level, f.rule(), f.message()));
+        }
+        List<String> provenance = new ArrayList<>(List.of(report.provenance().label()));
+        if (report.reference() != null) {
+            provenance.add((report.reference().predicted() ? "reference: PREDICTION of " : "reference: baseline ")
+                    + report.reference().label());
+        }
+        List<ReportPage.Table> tables = new ArrayList<>();
+        if (!report.sizes().isEmpty()) {
+            tables.add(sizes(report));
+        }
+        List<FigureSeries> series = new ArrayList<>(List.of(FigureSeries.of(run)));
+        if (reference != null) {
+            series.add(reference);
+        }
+        List<ReportPage.ReportFigure> figures = new ArrayList<>();
+        if (!series.get(0).points().isEmpty()) {
+            figures.add(new ReportPage.ReportFigure(report.run(), report.provenance().label()
+                    + (reference == null ? "." : "; beside it the reference: " + reference.label() + "."),
+                    Figure.of(series)));
+        }
+        return new ReportPage("check: " + report.run() + ": " + report.verdict(), provenance, verdicts, tables,
+                List.of(new ReportPage.Text("The report check printed", printed)), figures);
+    }
+
+    private static ReportPage.Table sizes(CheckReport report) {
+        boolean ref = report.reference() != null;
+        List<String> header = new ArrayList<>(List.of("size (B)", "busbw (GB/s)"));
+        if (ref) {
+            header.addAll(List.of(report.reference().predicted() ? "predicted (GB/s)" : "baseline (GB/s)",
+                    "% of reference"));
+        }
+        header.add("dip");
+        List<List<String>> rows = new ArrayList<>();
+        for (CheckReport.SizeLine s : report.sizes()) {
+            List<String> row = new ArrayList<>(List.of(Long.toString(s.sizeBytes()), num(s.busBwGBps())));
+            if (ref) {
+                row.add(num(s.referenceGBps()));
+                row.add(s.pctOfReference() == null ? "" : String.format(Locale.ROOT, "%.1f", s.pctOfReference()));
+            }
+            row.add(s.dip() ? "dip" : "");
+            rows.add(row);
+        }
+        return new ReportPage.Table("Per size: " + report.run(), header, rows);
+    }
+
+    private static String num(Double v) {
+        return v == null ? "" : CFormat.g(v);
+    }
+}
