@@ -54,7 +54,7 @@ class MpirunDoctorIT {
 
     @Test
     void fourRanksJoinAndRankZeroAlonePrintsTheVerdict() throws Exception {
-        Processes.Result r = Processes.run(Processes.mpirun(4, List.of(), Processes.harness("doctor")), Map.of(),
+        Processes.Result r = Processes.runMpirun(Processes.mpirun(4, List.of(), Processes.harness("doctor")), Map.of(),
                 tmp, "doctor", 60);
         for (int k = 0; k < 4; k++) {
             String me = "rank " + k + "/4 ";
@@ -86,7 +86,7 @@ class MpirunDoctorIT {
                 "--host", "127.0.0.2:2,127.0.0.3:2");
         List<String> withMaster = new ArrayList<>(hosts);
         withMaster.addAll(List.of("-x", "MASTER_ADDR=127.0.0.1", "-x", "MASTER_PORT=" + port));
-        Processes.Result r = Processes.run(Processes.mpirun(4, withMaster, Processes.harness("doctor")), Map.of(),
+        Processes.Result r = Processes.runMpirun(Processes.mpirun(4, withMaster, Processes.harness("doctor")), Map.of(),
                 tmp, "two-hosts", 60);
         assertVerdictOnceByRankZero(r, 4);
         assertThat(stdoutOf(r, 0)).anyMatch(l -> l.startsWith("# job: 4 rank(s) on 2 host(s)"))
@@ -100,7 +100,7 @@ class MpirunDoctorIT {
         }
 
         // Without a rendezvous, ranks on several hosts stop at once with the fix, exit 2.
-        Processes.Result auto = Processes.run(Processes.mpirun(4, hosts, Processes.harness("doctor")), Map.of(),
+        Processes.Result auto = Processes.runMpirun(Processes.mpirun(4, hosts, Processes.harness("doctor")), Map.of(),
                 tmp, "two-hosts-auto", 60);
         assertThat(auto.rc()).isEqualTo(ExitCode.USAGE);
         assertThat(auto.err().lines()).anyMatch(l -> l.matches("\\[1,\\d]<stderr>:rank \\d/4: ranks span several"

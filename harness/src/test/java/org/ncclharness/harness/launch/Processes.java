@@ -102,6 +102,25 @@ final class Processes {
         return r;
     }
 
+    /**
+     * Runs an mpirun command line, starting it again (at most twice more) when Open MPI itself failed before any
+     * rank printed a line: its daemons sometimes fail to start with several on one loaded machine (a segfault in
+     * hwloc, a TCP connect between daemons). A run in which any rank printed is returned as it is, so whatever
+     * the harness did is never retried away.
+     */
+    static Result runMpirun(List<String> cmd, Map<String, String> env, Path dir, String name, int timeoutS)
+            throws Exception {
+        Result r = run(cmd, env, dir, name, timeoutS);
+        for (int attempt = 1; attempt <= 2 && r.rc() != 0 && !anyRankPrinted(r); attempt++) {
+            r = run(cmd, env, dir, name, timeoutS);
+        }
+        return r;
+    }
+
+    private static boolean anyRankPrinted(Result r) {
+        return r.out().contains("[1,") || r.err().contains("[1,");
+    }
+
     static Result result(Process p, Path dir, String name, double seconds) throws IOException {
         return new Result(p.isAlive() ? -1 : p.exitValue(),
                 Files.readString(dir.resolve(name + ".out"), StandardCharsets.UTF_8),
