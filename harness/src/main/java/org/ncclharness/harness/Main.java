@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.gpu.GpuEnvironmentException;
 import org.ncclharness.gpu.GpuJobException;
+import org.ncclharness.harness.accuracy.AccuracyCommand;
 import org.ncclharness.harness.bench.BenchCommand;
 import org.ncclharness.harness.check.CheckCommand;
 import org.ncclharness.harness.calibrate.CalibrateCommand;
@@ -13,6 +14,7 @@ import org.ncclharness.harness.datasets.DatasetsCommand;
 import org.ncclharness.harness.sweep.SweepCommand;
 import org.ncclharness.harness.doctor.DoctorCommand;
 import org.ncclharness.harness.plot.PlotCommand;
+import org.ncclharness.harness.predict.PredictCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -31,6 +33,8 @@ import picocli.CommandLine.Command;
             BenchCommand.class,
             SweepCommand.class,
             CheckCommand.class,
+            AccuracyCommand.class,
+            PredictCommand.class,
             GpusCommand.class,
             DoctorCommand.class,
         })

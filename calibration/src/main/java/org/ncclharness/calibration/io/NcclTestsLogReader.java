@@ -15,6 +15,7 @@ import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.Sweep;
 
@@ -28,6 +29,9 @@ import org.ncclharness.calibration.measure.Sweep;
  * row that is recognisably a row but malformed is an error naming its line.
  */
 public final class NcclTestsLogReader {
+
+    /** How predict heads its tables ({@code # predicted by <model> from <source>}). */
+    public static final String PREDICTED_BY = "predicted by ";
 
     private static final Set<String> TYPES = Set.of("int8", "uint8", "int32", "uint32", "int64", "uint64",
             "half", "float", "double", "bfloat16", "bf16", "f8e4m3", "f8e5m2", "fp8_e4m3", "fp8_e5m2", "char",
@@ -107,6 +111,9 @@ public final class NcclTestsLogReader {
             s.devices.add(new Device(Integer.parseInt(m.group(1)),
                     m.group(2) == null ? null : Integer.valueOf(m.group(2)), Long.parseLong(m.group(3)),
                     m.group(4), Integer.parseInt(m.group(5)), m.group(6), m.group(7).trim()));
+        } else if (trimmed.startsWith(PREDICTED_BY)) {
+            s.newRunIfRowsSeen();
+            s.predictedBy = trimmed;
         } else if (trimmed.startsWith("Out of bounds values")) {
             s.flushTable();
         }
@@ -204,6 +211,8 @@ public final class NcclTestsLogReader {
         String libraryVersion;
         String program;
         String binaryHint;
+        /** The {@code # predicted by ...} heading of a table our predict command wrote, null for measurements. */
+        String predictedBy;
         Matcher nThread;
         boolean rowsSeenInRun;
         int headerLine;
@@ -244,6 +253,7 @@ public final class NcclTestsLogReader {
                 devices.clear();
                 layout = null;
                 rowsSeenInRun = false;
+                predictedBy = null;
             }
         }
 
@@ -264,7 +274,10 @@ public final class NcclTestsLogReader {
             }
             RunInfo run = runInfo();
             Hardware hw = hardware();
-            byTypeOp.values().forEach(group -> sweeps.add(new Sweep(Provenance.stored(file), collective, run, hw,
+            // A table predict wrote stays a prediction when read back, never a stored measurement.
+            Provenance provenance = predictedBy == null ? Provenance.stored(file)
+                    : new Provenance(SourceKind.PREDICTED, file, null, predictedBy + " (read back from " + file + ")");
+            byTypeOp.values().forEach(group -> sweeps.add(new Sweep(provenance, collective, run, hw,
                     devices, group, tableNotes)));
             rows.clear();
             notes.clear();

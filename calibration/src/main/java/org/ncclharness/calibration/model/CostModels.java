@@ -2,6 +2,8 @@ package org.ncclharness.calibration.model;
 
 import java.util.Map;
 import java.util.function.Function;
+import org.ncclharness.calibration.nccl.NcclTunerModel;
+import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 
 /**
  * Rebuilds a {@link CostModel} from the form name and configuration a calibration report stores. A new model
@@ -11,7 +13,9 @@ public final class CostModels {
 
     private static final Map<String, Function<Map<String, ?>, CostModel>> FORMS = Map.of(
             SingleTierModel.FORM, SingleTierModel::fromConfiguration,
-            TwoTierCostModel.FORM, TwoTierCostModel::fromConfiguration);
+            TwoTierCostModel.FORM, TwoTierCostModel::fromConfiguration,
+            ProtocolEnvelopeModel.FORM, ProtocolEnvelopeModel::fromConfiguration,
+            NcclTunerModel.FORM, NcclTunerModel::fromConfiguration);
 
     private CostModels() {
     }

@@ -16,6 +16,8 @@ import org.ncclharness.calibration.fit.SizeBand;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.model.SingleTierModel;
+import org.ncclharness.calibration.nccl.Protocol;
+import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 
 /**
  * Writes a {@link CalibrationReport} as the versioned JSON document of SPEC §5 ({@value CalibrationReport#SCHEMA}).
@@ -118,10 +120,14 @@ public final class CalibrationJson {
         for (Fit f : s.fits()) {
             ObjectNode m = fit(f);
             ObjectNode derived = m.putObject("derived");
-            double alpha = ((SingleTierModel) f.model()).alphaUs(f.theta());
-            derived.put("alphaUs", alpha);
-            if (seed.betaPhysGBps() != null) {
-                derived.put("uR", f.theta()[1] / seed.betaPhysGBps());
+            if (f.model() instanceof ProtocolEnvelopeModel pe) {
+                envelope(derived, pe, f.theta());
+            } else {
+                double alpha = ((SingleTierModel) f.model()).alphaUs(f.theta());
+                derived.put("alphaUs", alpha);
+                if (seed.betaPhysGBps() != null) {
+                    derived.put("uR", f.theta()[1] / seed.betaPhysGBps());
+                }
             }
             models.add(m);
         }
@@ -131,6 +137,20 @@ public final class CalibrationJson {
         n.put("bestBasis", s.bestBasis());
         ArrayNode notes = n.putArray("notes");
         s.notes().forEach(notes::add);
+    }
+
+    /** The envelope's α per protocol and its switch points (sizes where the chosen protocol changes). */
+    private static void envelope(ObjectNode derived, ProtocolEnvelopeModel pe, double[] theta) {
+        for (Protocol p : Protocol.values()) {
+            derived.put("alpha" + p.label() + "Us", pe.alphaUs(p, theta));
+        }
+        ArrayNode sw = derived.putArray("switchPoints");
+        for (ProtocolEnvelopeModel.SwitchPoint x : pe.switchPoints(theta)) {
+            ObjectNode o = sw.addObject();
+            o.put("from", x.from().label());
+            o.put("to", x.to().label());
+            o.put("bytes", x.bytes());
+        }
     }
 
     /** One fitted model: enough to rebuild it ({@code form}, {@code configuration}, {@code parameters}) and its scores. */

@@ -17,7 +17,7 @@ import org.ncclharness.calibration.model.SingleTierModel;
  */
 public final class CalibrationTable {
 
-    private static final String COLUMNS = " %-14s %4s %7s %8s %6s %7s %7s %8s %8s %-5s %-17s %-17s %-17s %-17s %s%n";
+    private static final String COLUMNS = " %-14s %4s %7s %8s %6s %7s %7s %8s %8s %-5s %-17s %-17s %-17s %-17s %-17s %s%n";
     private static final String NONE = "-";
 
     private CalibrationTable() {
@@ -37,7 +37,7 @@ public final class CalibrationTable {
             legend(out);
             String row = "%-" + idWidth(report) + "s" + COLUMNS;
             out.printf(Locale.ROOT, row, "# dataset", "interconnect", "N", "b_phys", "BusBWpk", "u_r", "b_fit",
-                    "l_link", "alpha_A", "alpha_B", "NVLS", "RMSPE A", "RMSPE B", "RMSPE B+beta", "RMSPE naive",
+                    "l_link", "alpha_A", "alpha_B", "NVLS", "RMSPE A", "RMSPE B", "RMSPE B+beta", "RMSPE naive", "RMSPE envelope",
                     "best (LOO RMSPE)");
             single.forEach(s -> row(out, row, s));
         }
@@ -79,7 +79,7 @@ public final class CalibrationTable {
         out.println("# b_phys, BusBWpk, b_fit in GB/s; l_link, alpha in us; u_r = BusBW_peak/b_phys (seed),"
                 + " 0.92 where NVLS on NVSwitch");
         out.println("# models: A = chip-profile alpha + seed beta; B = fitted l_link + seed beta; B+beta = l_link and"
-                + " beta fitted jointly; naive = u_r " + "0.95");
+                + " beta fitted jointly; naive = u_r " + "0.95; envelope = min over LL/LL128/Simple (issue 5)");
         out.println("# RMSPE % in-sample per band <1MiB/1-128MiB/>128MiB ('-': no points in the band; 'n/a':"
                 + " model not applicable, see notes)");
     }
@@ -103,7 +103,7 @@ public final class CalibrationTable {
                 a.map(f -> fmt("%.1f", alpha(f))).orElse(NONE),
                 bAlpha.map(f -> fmt("%.1f", alpha(f))).orElse(NONE),
                 s.inNetworkFlag() == null ? "" : s.inNetworkFlag(),
-                bands(a), bands(b), bands(bf), bands(naive), bestCell);
+                bands(a), bands(b), bands(bf), bands(naive), bands(s.fit(SingleTierCalibrator.ENVELOPE)), bestCell);
     }
 
     private static double alpha(Fit f) {

@@ -23,6 +23,8 @@ import org.ncclharness.calibration.hardware.Topology;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.model.LatencyRule;
 import org.ncclharness.calibration.model.SingleTierModel;
+import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
+import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 
 /**
  * The single-tier calibration method of SPEC §3, applied to one sweep: α by method A (chip profile) and method B
@@ -36,8 +38,9 @@ public final class SingleTierCalibrator {
     public static final String METHOD_B = "B";
     public static final String METHOD_B_FITTED_BETA = "B+beta";
     public static final String NAIVE = "naive";
+    public static final String ENVELOPE = "envelope";
     /** Model names in report order. */
-    public static final List<String> MODELS = List.of(METHOD_A, METHOD_B, METHOD_B_FITTED_BETA, NAIVE);
+    public static final List<String> MODELS = List.of(METHOD_A, METHOD_B, METHOD_B_FITTED_BETA, NAIVE, ENVELOPE);
 
     private static final String ABOVE_PEAK = "ABOVE-PEAK";
 
@@ -185,6 +188,18 @@ public final class SingleTierCalibrator {
         List<Fit> fits = new ArrayList<>();
         for (SingleTierEstimator e : estimators) {
             fits.add(Fitter.fit(e, points, marks));
+        }
+        // The protocol envelope (issue 5) needs alpha and beta from the data and more points than its parameters.
+        ProtocolEnvelopeModel envelope = new ProtocolEnvelopeModel(in.sweep().collective(), n, topo.hopsPerStep());
+        int k = envelope.parameterNames().size();
+        if (ident.alpha() && ident.beta() && points.size() > k) {
+            fits.add(Fitter.fit(ProtocolEnvelopeEstimator.fitted(ENVELOPE, "protocol envelope: min over"
+                    + " LL/LL128/Simple of alpha_p + f*M/(eta_p*beta_eff), alpha_p = 2(N-1) x hops x l_p; l_p, beta_eff,"
+                    + " eta fitted", envelope), points, marks));
+        } else {
+            unavailable.put(ENVELOPE, ident.alpha() && ident.beta()
+                    ? k + " parameters need more than " + points.size() + " points"
+                    : "needs alpha and beta from the data (this data calibrates " + ident.label() + ")");
         }
         return finish(in, info, ic, topo, chip, seed, flag, points, ident, fits, unavailable, notes);
     }

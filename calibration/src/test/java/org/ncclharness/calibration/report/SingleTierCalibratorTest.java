@@ -45,7 +45,7 @@ class SingleTierCalibratorTest {
         // The seed's u_r carries the bias the formula predicts, to the busbw's printed precision.
         double f = Collective.ALL_REDUCE.busFactor(8);
         assertThat(c.seed().ur()).isCloseTo(SeedUtilisation.expectedBias(alpha, beta, f, max, 450), within(1e-4));
-        assertThat(c.fits()).extracting(Fit::name).containsExactly("A", "B", "B+beta", "naive");
+        assertThat(c.fits()).extracting(Fit::name).containsExactly("A", "B", "B+beta", "naive", "envelope");
         // Method A: the H200 profile's 59.5 µs, whatever the data say.
         assertThat(alphaOf(c.fit("A").orElseThrow())).isCloseTo(59.5, within(1e-9));
         assertThat(c.inNetworkFlag()).isNull();

@@ -71,7 +71,7 @@ class PlotCommandTest {
     void modelOptionsAreChecked() {
         CliRun unknown = CliRun.of("plot", ID, "--model", "B,nope", "--out", dir.resolve("f.png").toString());
         assertThat(unknown.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(unknown.err().strip()).isEqualTo("--model: unknown model nope; known: A, B, B+beta, naive");
+        assertThat(unknown.err().strip()).isEqualTo("--model: unknown model nope; known: A, B, B+beta, naive, envelope");
 
         CliRun lonely = CliRun.of("plot", ID, "--residuals", "--out", dir.resolve("f.png").toString());
         assertThat(lonely.exitCode()).isEqualTo(ExitCode.USAGE);

@@ -1,0 +1,241 @@
+package org.ncclharness.calibration.accuracy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import org.ncclharness.calibration.accuracy.Candidates.Candidate;
+import org.ncclharness.calibration.accuracy.HeldOut.Score;
+import org.ncclharness.calibration.datasets.Dataset;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.fit.Estimator;
+import org.ncclharness.calibration.fit.Fit;
+import org.ncclharness.calibration.fit.FitPoints;
+import org.ncclharness.calibration.fit.Rmspe;
+import org.ncclharness.calibration.fit.Fitter;
+import org.ncclharness.calibration.fit.SingleTierEstimator;
+import org.ncclharness.calibration.fit.SingleTierEstimator.BetaChoice;
+import org.ncclharness.calibration.fit.SingleTierEstimator.Choice;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.model.LatencyRule;
+import org.ncclharness.calibration.model.RingSteps;
+import org.ncclharness.calibration.model.RingTree;
+import org.ncclharness.calibration.nccl.NcclTunerModel;
+import org.ncclharness.calibration.model.SingleTierModel;
+import org.ncclharness.calibration.nccl.NcclBaseline;
+import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
+import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
+import org.ncclharness.calibration.report.CalibrationInput;
+import org.ncclharness.calibration.report.TwoTierCalibrator;
+import org.ncclharness.calibration.twotier.TwoTierFit;
+
+/**
+ * The accuracy of every model on every bundled dataset with times: in-sample and leave-one-out RMSPE, and the
+ * held-out protocols of {@link HeldOut}. Deterministic: the same datasets give the same digits.
+ *
+ * @param datasets   one entry per dataset scored, catalog order
+ * @param skipped    datasets with no usable times, with the reason
+ * @param crossScale one entry per joint group and model
+ */
+public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped, List<CrossScale> crossScale,
+                             List<Crossover> crossovers) {
+
+    /**
+     * Ring against Tree for one system and N (SPEC §3): the ideal forms with method B's per-step latency
+     * L = α/(2(N−1)) and β_eff, binary tree, root links as fast as the ring's; and NCCL's own tables' crossover.
+     */
+    public record Crossover(String id, int ranks, double stepUs, double betaGBps, OptionalDouble idealBytes,
+                            OptionalDouble ncclBytes, List<OptionalDouble> idealAtScale) {
+    }
+
+    /** The larger N the crossover is also predicted at (per-step L and β carried over). */
+    public static final List<Integer> CROSSOVER_SCALES = List.of(64, 1024);
+
+    /** A dataset left out of the report. */
+    public record Skipped(String id, String reason) {
+    }
+
+    /** One dataset: its configuration and one {@link ModelScores} per model. */
+    public record DatasetScores(String id, int ranks, int points, List<ModelScores> models) {
+        public Optional<ModelScores> model(String name) {
+            return models.stream().filter(m -> m.model().equals(name)).findFirst();
+        }
+    }
+
+    /**
+     * One model on one dataset: RMSPE of the fit on all points (null with a reason when the model does not apply),
+     * leave-one-out (per band where the fit reports bands, else overall only; empty with a note when not scored),
+     * the held-out scores, and for the envelope its switch points.
+     */
+    public record ModelScores(String model, Rmspe inSample, Rmspe leaveOneOut, OptionalDouble leaveOneOutPct,
+                              String leaveOneOutNote, String reason, Score interleaved, Score extrapolation,
+                              List<ProtocolEnvelopeModel.SwitchPoint> switchPoints) {
+        public boolean applies() {
+            return inSample != null;
+        }
+
+        static ModelScores none(String model, String reason) {
+            return new ModelScores(model, null, null, OptionalDouble.empty(), null, reason, null, null, List.of());
+        }
+    }
+
+    /** One cross-scale score: a model fitted on {@code fittedOn}, predicting {@code predicted}. */
+    public record CrossScale(String group, String model, String fittedOn, int fittedRanks, String predicted,
+                             int predictedRanks, Score score) {
+    }
+
+    public static final String CROSS_ALPHA_BETA = "alpha-beta";
+
+    public static AccuracyReport bundled() {
+        return of(DatasetCatalog.bundled(), HardwareFacts.bundled());
+    }
+
+    public static AccuracyReport of(DatasetCatalog catalog, HardwareFacts facts) {
+        List<DatasetScores> scored = new ArrayList<>();
+        List<Skipped> skipped = new ArrayList<>();
+        List<Crossover> crossovers = new ArrayList<>();
+        List<CalibrationInput> inputs = catalog.all().stream().map(AccuracyReport::input).toList();
+        TwoTierScores twoTier = new TwoTierScores(new TwoTierCalibrator(facts), inputs);
+        for (Dataset d : catalog.all()) {
+            Optional<String> why = unusable(d);
+            if (why.isPresent()) {
+                skipped.add(new Skipped(d.id(), why.get()));
+                continue;
+            }
+            int n = d.sweep().hardware().ranks();
+            FitPoints points = FitPoints.from(d.sweep(), n);
+            List<ModelScores> models = new ArrayList<>();
+            List<Candidate> candidates = Candidates.forDataset(d, points, facts);
+            for (Candidate c : candidates) {
+                models.add(score(c, points));
+            }
+            crossover(d.id(), n, candidates, points).ifPresent(crossovers::add);
+            models.add(d.metadata().multiDomain() ? twoTier(twoTier, input(d), points)
+                    : ModelScores.none(Candidates.TWO_TIER, "single domain: no second tier"));
+            scored.add(new DatasetScores(d.id(), n, points.size(), models));
+        }
+        return new AccuracyReport(scored, skipped, crossScale(catalog, twoTier), crossovers);
+    }
+
+    private static Optional<String> unusable(Dataset d) {
+        if (d.metadata().hasFlag("mixed-configurations")) {
+            return Optional.of("rows from several configurations (mixed-configurations)");
+        }
+        Integer n = d.sweep().hardware().ranks();
+        if (n == null || n < 2) {
+            return Optional.of("N unknown");
+        }
+        if (FitPoints.from(d.sweep(), n).size() < 2) {
+            return Optional.of("fewer than 2 points with a time or busbw");
+        }
+        return Optional.empty();
+    }
+
+    /** The crossover of an AllReduce whose data determine method B's ℓ_link and β. */
+    private static Optional<Crossover> crossover(String id, int n, List<Candidate> candidates, FitPoints points) {
+        Optional<SingleTierEstimator> b = candidates.stream()
+                .filter(c -> c.model().equals(Candidates.METHOD_B) && c.estimator() instanceof SingleTierEstimator)
+                .map(c -> (SingleTierEstimator) c.estimator())
+                .filter(e -> e.latency() == Choice.FITTED && e.beta() == BetaChoice.SEED)
+                .filter(e -> e.model().collective() == Collective.ALL_REDUCE).findFirst();
+        if (b.isEmpty()) {
+            return Optional.empty();
+        }
+        double[] theta = b.get().estimate(points);
+        double step = b.get().model().alphaUs(theta) / RingSteps.of(Collective.ALL_REDUCE, n);
+        OptionalDouble ideal = new RingTree(n, 2, theta[1], theta[1], step).crossoverBytes();
+        OptionalDouble nccl = candidates.stream().filter(c -> c.estimator() != null
+                        && c.estimator().model() instanceof NcclTunerModel)
+                .map(c -> ((NcclTunerModel) c.estimator().model()).treeRingCrossoverBytes()).findFirst()
+                .orElse(OptionalDouble.empty());
+        List<OptionalDouble> scaled = CROSSOVER_SCALES.stream()
+                .map(m -> new RingTree(m, 2, theta[1], theta[1], step).crossoverBytes()).toList();
+        return Optional.of(new Crossover(id, n, step, theta[1], ideal, nccl, scaled));
+    }
+
+    static CalibrationInput input(Dataset d) {
+        return new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags());
+    }
+
+    private static ModelScores score(Candidate c, FitPoints points) {
+        if (c.estimator() == null) {
+            return ModelScores.none(c.model(), c.reason());
+        }
+        Estimator e = c.estimator();
+        Fit fit = Fitter.fit(e, points, List.of());
+        List<ProtocolEnvelopeModel.SwitchPoint> sw = fit.model() instanceof ProtocolEnvelopeModel m
+                ? m.switchPoints(fit.theta()) : List.of();
+        OptionalDouble loo = fit.leaveOneOut() == null ? OptionalDouble.empty() : fit.leaveOneOut().overallPct();
+        return new ModelScores(c.model(), fit.inSample(), fit.leaveOneOut(), loo, fit.leaveOneOutNote(), null,
+                HeldOut.interleaved(e, points), HeldOut.extrapolation(e, points), sw);
+    }
+
+    /** The two-tier fit's better form; leave-one-out overall only (the two-tier fit reports no bands for it). */
+    private static ModelScores twoTier(TwoTierScores t, CalibrationInput in, FitPoints points) {
+        TwoTierScores.Result r = t.fit(in);
+        if (r.calibration() == null) {
+            return ModelScores.none(Candidates.TWO_TIER, r.reason());
+        }
+        TwoTierFit best = r.calibration().best();
+        String note = best.looRmspePct().isPresent() ? null : "not scored: 5 free parameters need at least 18 points,"
+                + " the data has " + points.size();
+        return new ModelScores(Candidates.TWO_TIER, best.rmspe(), null, best.looRmspePct(), note, null,
+                t.interleaved(in, points), t.extrapolation(in, points), List.of());
+    }
+
+    private static List<CrossScale> crossScale(DatasetCatalog catalog, TwoTierScores twoTier) {
+        List<CrossScale> out = new ArrayList<>();
+        for (JsonNode g : groups()) {
+            List<Dataset> members = new ArrayList<>();
+            g.get("datasets").forEach(id -> catalog.find(id.asText()).ifPresent(members::add));
+            if (members.size() < 2) {
+                continue;
+            }
+            Dataset from = members.get(members.size() - 2);
+            Dataset to = members.get(members.size() - 1);
+            int nFrom = from.sweep().hardware().ranks();
+            int nTo = to.sweep().hardware().ranks();
+            FitPoints fitOn = FitPoints.from(from.sweep(), nFrom);
+            FitPoints predict = FitPoints.from(to.sweep(), nTo);
+            String name = g.get("name").asText();
+            // Per-hop parameters carry over; hops are the same on both sides, so one hop per step is used.
+            SingleTierModel ab = new SingleTierModel(from.collective(), nFrom, 1, LatencyRule.PIPELINE);
+            Estimator alphaBeta = new SingleTierEstimator(CROSS_ALPHA_BETA, "alpha-beta, l_link and beta fitted", ab,
+                    Choice.FITTED, 0, BetaChoice.FITTED, 0, null, null);
+            out.add(new CrossScale(name, CROSS_ALPHA_BETA, from.id(), nFrom, to.id(), nTo,
+                    HeldOut.crossScale(alphaBeta, fitOn, m -> ((SingleTierModel) m).withRanks(nTo), predict)));
+            Estimator env = ProtocolEnvelopeEstimator.fitted(Candidates.ENVELOPE, "",
+                    new ProtocolEnvelopeModel(from.collective(), nFrom, 1));
+            out.add(new CrossScale(name, Candidates.ENVELOPE, from.id(), nFrom, to.id(), nTo,
+                    HeldOut.crossScale(env, fitOn, m -> ((ProtocolEnvelopeModel) m).withRanks(nTo), predict)));
+            NcclBaseline nccl = NcclBaseline.of(to.collective(), to.sweep().hardware(), to.metadata().ncclVersion(),
+                    to.metadata().nicsPerHost(), to.metadata().nicGbps());
+            Score ns = nccl.model().<Score>map(m -> HeldOut.crossScale(new FixedEstimator(Candidates.NCCL, "", m),
+                    fitOn, x -> m, predict)).orElse(Score.none(String.join("; ", nccl.notes())));
+            out.add(new CrossScale(name, Candidates.NCCL, "(not fitted)", nTo, to.id(), nTo, ns));
+            List<Dataset> smaller = members.subList(0, members.size() - 1);
+            Score tt = twoTier.crossScale(name + " (smaller configurations)",
+                    smaller.stream().map(AccuracyReport::input).toList(), input(to), predict);
+            out.add(new CrossScale(name, Candidates.TWO_TIER, String.join(" + ", smaller.stream().map(Dataset::id)
+                    .toList()), nFrom, to.id(), nTo, tt));
+        }
+        return out;
+    }
+
+    private static JsonNode groups() {
+        try (InputStream in = AccuracyReport.class.getResourceAsStream("/accuracy/cross-scale.json")) {
+            if (in == null) {
+                throw new IOException("/accuracy/cross-scale.json is missing from the classpath");
+            }
+            return new ObjectMapper().readTree(in).get("groups");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

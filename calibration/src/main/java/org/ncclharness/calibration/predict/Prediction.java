@@ -1,0 +1,102 @@
+package org.ncclharness.calibration.predict;
+
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.model.RingSteps;
+import org.ncclharness.calibration.model.RingTree;
+import org.ncclharness.calibration.model.SingleTierModel;
+import org.ncclharness.calibration.model.TwoTierCostModel;
+import org.ncclharness.calibration.nccl.NcclTunerModel.Algorithm;
+import org.ncclharness.calibration.nccl.NcclTunerModel.Candidate;
+import org.ncclharness.calibration.nccl.NcclTunerModel;
+import org.ncclharness.calibration.nccl.Protocol;
+import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
+
+/**
+ * One predicted time, split into its latency and bandwidth terms, with the algorithm and protocol the model
+ * chose and what the other algorithm would take.
+ *
+ * @param bytes       the size (nccl-tests {@code size} column)
+ * @param timeUs      predicted time
+ * @param latencyUs   the latency term (α of the chosen algorithm/protocol)
+ * @param bandwidthUs the bandwidth term (time − latency)
+ * @param algorithm   {@code Ring}, or NCCL's choice
+ * @param protocol    the protocol chosen, empty where the model has one bandwidth for all
+ * @param alternative the other algorithm, empty where the model cannot say
+ */
+public record Prediction(double bytes, double timeUs, double latencyUs, double bandwidthUs, String algorithm,
+                         Optional<String> protocol, Optional<Alternative> alternative) {
+
+    /**
+     * The algorithm not chosen.
+     *
+     * @param algorithm      its name
+     * @param timeUs         what it would take
+     * @param crossoverBytes where the two algorithms take equally long, empty when one always wins
+     * @param basis          how it was computed
+     * @param crossover      the crossover in words ({@code Tree is faster below 8 MiB, Ring above})
+     */
+    public record Alternative(String algorithm, double timeUs, OptionalDouble crossoverBytes, String basis,
+                              String crossover) {
+    }
+
+    public static Prediction of(PredictionModel pm, double bytes) {
+        double t = pm.timeUs(bytes);
+        double[] theta = pm.theta();
+        if (pm.model() instanceof SingleTierModel s) {
+            double alpha = s.alphaUs(theta);
+            return new Prediction(bytes, t, alpha, t - alpha, "Ring", Optional.empty(),
+                    tree(s.collective(), s.ranks(), alpha, theta[1], bytes));
+        }
+        if (pm.model() instanceof ProtocolEnvelopeModel e) {
+            Protocol p = e.chosen(bytes, theta);
+            double alpha = e.alphaUs(p, theta);
+            double bw = ProtocolEnvelopeModel.efficiency(p, theta) * theta[3];
+            return new Prediction(bytes, t, alpha, t - alpha, "Ring", Optional.of(p.label()),
+                    tree(e.collective(), e.ranks(), alpha, bw, bytes));
+        }
+        if (pm.model() instanceof NcclTunerModel n) {
+            NcclTunerModel.Choice c = n.choose(bytes);
+            return new Prediction(bytes, t, c.latencyUs(), t - c.latencyUs(), c.algorithm().label(),
+                    Optional.of(c.protocol().label()), otherAlgorithm(n, c, bytes));
+        }
+        // Any other model (two-tier): its latency term is its time at zero bytes.
+        double latency = pm.timeUs(0);
+        String algorithm = pm.model() instanceof TwoTierCostModel tt ? "two-tier " + tt.shape().id()
+                : pm.model().form();
+        return new Prediction(bytes, t, latency, t - latency, algorithm, Optional.empty(), Optional.empty());
+    }
+
+    /**
+     * Tree in SPEC §3's ideal form with the ring's own per-step latency and bandwidth (root links as fast as the
+     * ring's, binary tree): AllReduce only.
+     */
+    private static Optional<Alternative> tree(Collective c, int ranks, double alphaUs, double betaGBps, double bytes) {
+        if (c != Collective.ALL_REDUCE) {
+            return Optional.empty();
+        }
+        RingTree rt = new RingTree(ranks, 2, betaGBps, betaGBps, alphaUs / RingSteps.of(c, ranks));
+        OptionalDouble x = rt.crossoverBytes();
+        String words = x.isPresent() ? String.format(Locale.ROOT, "Tree is faster below %s (%.0f bytes), Ring above",
+                Sizes.binary(x.getAsDouble()), x.getAsDouble())
+                : rt.treeLatencyUs() < rt.ringLatencyUs() ? "Tree is faster at every size" : "Ring is faster at every size";
+        return Optional.of(new Alternative("Tree", rt.treeUs(bytes), x,
+                "T_tree = 2D/B_root + 2h*L, binary tree (h = " + rt.treeDepth() + "), B_root = B and L = alpha/(2(N-1))"
+                        + " of this ring", words));
+    }
+
+    private static Optional<Alternative> otherAlgorithm(NcclTunerModel n, NcclTunerModel.Choice chosen, double bytes) {
+        Algorithm other = chosen.algorithm() == Algorithm.RING ? Algorithm.TREE : Algorithm.RING;
+        Optional<Candidate> best = n.fastest(other, bytes);
+        OptionalDouble x = n.treeRingCrossoverBytes();
+        String words = x.isPresent() ? String.format(Locale.ROOT, "NCCL's best Ring and best Tree change places at"
+                + " %s (%.0f bytes)", Sizes.binary(x.getAsDouble()), x.getAsDouble())
+                : "in NCCL's tables one of Ring and Tree is faster at every size from 1 B to 1 TiB";
+        return best.map(c -> new Alternative(other.label() + "/" + c.protocol().label(), n.time(c, bytes), x,
+                "NCCL's tuner tables, fastest protocol of " + other.label(), words));
+    }
+
+
+}

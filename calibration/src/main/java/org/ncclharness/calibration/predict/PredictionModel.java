@@ -1,0 +1,131 @@
+package org.ncclharness.calibration.predict;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.model.SingleTierModel;
+import org.ncclharness.calibration.model.TwoTierCostModel;
+import org.ncclharness.calibration.nccl.NcclTunerModel;
+import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
+import org.ncclharness.calibration.twotier.TwoTierConfig;
+
+/**
+ * A model ready to predict: the cost model and θ, where θ came from, and the configuration and sizes it was
+ * calibrated over (null where there was no calibration, as for the raw ring formula).
+ *
+ * @param name            the model's name ({@code B}, {@code envelope}, {@code ring formula})
+ * @param model           the cost model at the configuration predicted
+ * @param theta           its parameters
+ * @param source          where θ came from, one line ({@code calibration cal.json, dataset h200_...})
+ * @param calibratedRanks N the parameters were fitted at, null when not calibrated
+ * @param calibratedNodes nodes the parameters were fitted at, null when unknown
+ * @param minBytes        smallest calibrated size, null when not calibrated
+ * @param maxBytes        largest calibrated size, null when not calibrated
+ * @param notes           what a user must know (out-of-range configurations, borrowed parameters)
+ */
+public record PredictionModel(String name, CostModel model, double[] theta, String source, Integer calibratedRanks,
+                              Integer calibratedNodes, Double minBytes, Double maxBytes, List<String> notes) {
+
+    public PredictionModel {
+        theta = theta.clone();
+        notes = List.copyOf(notes);
+    }
+
+    @Override
+    public double[] theta() {
+        return theta.clone();
+    }
+
+    public double timeUs(double bytes) {
+        return model.timeUs(bytes, theta);
+    }
+
+    /** N of the configuration predicted. */
+    public int ranks() {
+        return ((Number) model.configuration().get("ranks")).intValue();
+    }
+
+    public Collective collective() {
+        return Collective.byName(String.valueOf(model.configuration().get("collective"))).orElseThrow();
+    }
+
+    /**
+     * The same parameters at another configuration: per-hop, per-step and per-channel parameters carry over, and
+     * a configuration outside the calibrated one is said in the notes.
+     *
+     * @param nodes the node count, null to keep the calibrated one
+     */
+    public PredictionModel at(int ranks, Integer nodes) {
+        if (ranks < 2) {
+            throw new IllegalArgumentException("--gpus must be at least 2, got " + ranks);
+        }
+        List<String> n = new ArrayList<>(notes);
+        CostModel moved;
+        if (model instanceof SingleTierModel s) {
+            moved = s.withRanks(ranks);
+        } else if (model instanceof ProtocolEnvelopeModel e) {
+            moved = e.withRanks(ranks);
+        } else if (model instanceof TwoTierCostModel t) {
+            // A two-tier model keeps its domain size; --nodes counts NVLink domains.
+            int g = t.config().gpusPerDomain();
+            int d = nodes != null ? nodes : ranks / g;
+            if (d < 1 || d * g != ranks) {
+                throw new IllegalArgumentException(ranks + " GPUs are not " + (nodes != null ? nodes + " domains" : "whole domains")
+                        + " of " + g + " GPUs (the calibrated domain size)");
+            }
+            moved = t.at(new TwoTierConfig(d, g));
+            if (d != t.config().domains()) {
+                n.add(String.format(Locale.ROOT, "%d domains of %d GPUs lie outside what was calibrated (%s):"
+                        + " per-tier parameters carried over", d, g, t.config().label()));
+            }
+        } else if (model instanceof NcclTunerModel t) {
+            int d = nodes != null ? nodes : t.nodes();
+            if (ranks % d != 0) {
+                throw new IllegalArgumentException(ranks + " GPUs do not split evenly over " + d + " nodes");
+            }
+            moved = new NcclTunerModel(t.collective(), ranks, d, t.sm(), t.intraLink(), t.channels(), t.bwIntraGBps(),
+                    t.bwInterGBps(), t.version());
+        } else {
+            throw new IllegalArgumentException("model " + name + " (" + model.form()
+                    + ") cannot be moved to another configuration");
+        }
+        if (calibratedRanks != null && ranks != calibratedRanks) {
+            n.add(String.format(Locale.ROOT, "N = %d lies outside what was calibrated (N = %d): per-hop and per-step"
+                    + " parameters carried over", ranks, calibratedRanks));
+        }
+        Integer d = nodes != null ? nodes : calibratedNodes;
+        if (nodes != null && calibratedNodes != null && !nodes.equals(calibratedNodes)
+                && !(model instanceof TwoTierCostModel)) {
+            n.add(String.format(Locale.ROOT, "%d node%s lie%s outside what was calibrated (%d node%s)%s", nodes,
+                    nodes == 1 ? "" : "s", nodes == 1 ? "s" : "", calibratedNodes, calibratedNodes == 1 ? "" : "s",
+                    model instanceof NcclTunerModel ? "" : ": this single-tier model has no term for another tier"));
+        }
+        return new PredictionModel(name, moved, theta, source, calibratedRanks, d == null ? calibratedNodes : d,
+                minBytes, maxBytes, n);
+    }
+
+    /** Comment-worthy notes for these sizes: the calibrated notes plus sizes outside the calibrated range. */
+    public List<String> notesFor(double[] sizes) {
+        List<String> out = new ArrayList<>(notes);
+        if (minBytes == null || maxBytes == null) {
+            return out;
+        }
+        int below = 0;
+        int above = 0;
+        for (double s : sizes) {
+            below += s < minBytes ? 1 : 0;
+            above += s > maxBytes ? 1 : 0;
+        }
+        if (below > 0) {
+            out.add(String.format(Locale.ROOT, "%d size%s below the calibrated range (%s to %s): extrapolated", below,
+                    below == 1 ? "" : "s", Sizes.binary(minBytes), Sizes.binary(maxBytes)));
+        }
+        if (above > 0) {
+            out.add(String.format(Locale.ROOT, "%d size%s above the calibrated range (%s to %s): extrapolated", above,
+                    above == 1 ? "" : "s", Sizes.binary(minBytes), Sizes.binary(maxBytes)));
+        }
+        return out;
+    }
+}

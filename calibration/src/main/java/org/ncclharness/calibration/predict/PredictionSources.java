@@ -1,0 +1,234 @@
+package org.ncclharness.calibration.predict;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
+import org.ncclharness.calibration.accuracy.Candidates;
+import org.ncclharness.calibration.accuracy.Candidates.Candidate;
+import org.ncclharness.calibration.datasets.Dataset;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.fit.Fit;
+import org.ncclharness.calibration.fit.FitPoints;
+import org.ncclharness.calibration.fit.Fitter;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.hardware.Interconnect;
+import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.model.LatencyRule;
+import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.model.SingleTierModel;
+import org.ncclharness.calibration.model.TwoTierCostModel;
+import org.ncclharness.calibration.nccl.NcclTunerModel;
+import org.ncclharness.calibration.report.CalibrationEntry;
+import org.ncclharness.calibration.report.CalibrationFile;
+import org.ncclharness.calibration.report.CalibrationInput;
+import org.ncclharness.calibration.report.CalibrationOptions;
+import org.ncclharness.calibration.report.SingleTierCalibration;
+import org.ncclharness.calibration.report.SingleTierCalibrator;
+import org.ncclharness.calibration.report.TwoTierCalibration;
+import org.ncclharness.calibration.report.TwoTierCalibrator;
+import org.ncclharness.calibration.twotier.TwoTierConfig;
+import org.ncclharness.calibration.twotier.TwoTierFit;
+
+/**
+ * Where {@code predict} takes its model from: a calibration report ({@code calibrate --json}), a bundled dataset
+ * calibrated on the fly, the bundled calibrations of one interconnect, or the raw ring formula. Every source says
+ * what it is, in the {@link PredictionModel#source()} line of the output.
+ */
+public final class PredictionSources {
+
+    /** The name of the raw ring formula T = 2(N−1)·(M/(N·B) + L). */
+    public static final String RING_FORMULA = "ring formula";
+    private static final String ALPHA_BETA_FITTED = SingleTierCalibrator.METHOD_B_FITTED_BETA;
+    private static final String TWO_TIER = "two-tier";
+
+    private PredictionSources() {
+    }
+
+    /** A model of a {@code calibrate --json} report, rebuilt exactly as it was fitted. */
+    public static PredictionModel calibration(Path file, String datasetId, String modelName) {
+        CalibrationFile cf = CalibrationFile.read(file);
+        CalibrationFile.Entry e;
+        if (datasetId != null) {
+            e = cf.dataset(datasetId);
+        } else if (cf.datasets().size() == 1) {
+            e = cf.datasets().get(0);
+        } else {
+            throw new InputException(file.toString(), 0, "the calibration holds " + cf.datasets().size()
+                    + " datasets: pick one with --dataset ID (" + cf.ids() + ")");
+        }
+        if (e.models().isEmpty()) {
+            throw new InputException(file.toString(), 0, "dataset " + e.id() + " has no calibrated model ("
+                    + e.kind() + (e.reason() == null ? "" : ": " + e.reason()) + ")");
+        }
+        CalibrationFile.CalibratedModel m = modelName == null ? e.bestModel().orElseThrow()
+                : e.model(modelName).orElseThrow(() -> new InputException(file.toString(), 0, "dataset " + e.id()
+                        + " has no model " + modelName + "; it has: "
+                        + e.models().stream().map(CalibrationFile.CalibratedModel::name).collect(Collectors.joining(", "))));
+        double[] range = sizeRange(file, e.id(), m.name());
+        return new PredictionModel(m.name(), m.model(), m.theta(), "calibration " + file + ", dataset " + e.id(),
+                e.ranks(), e.nodes(), Double.isNaN(range[0]) ? null : range[0],
+                Double.isNaN(range[1]) ? null : range[1], List.of());
+    }
+
+    /** Smallest and largest size the model's residuals cover. */
+    private static double[] sizeRange(Path file, String id, String model) {
+        try {
+            JsonNode root = new ObjectMapper().readTree(Files.readString(file));
+            for (JsonNode d : root.path("datasets")) {
+                if (!id.equals(d.path("id").asText())) {
+                    continue;
+                }
+                for (JsonNode m : d.path("models")) {
+                    if (model.equals(m.path("name").asText())) {
+                        double lo = Double.POSITIVE_INFINITY;
+                        double hi = Double.NEGATIVE_INFINITY;
+                        for (JsonNode r : m.path("residuals")) {
+                            lo = Math.min(lo, r.path("bytes").asDouble());
+                            hi = Math.max(hi, r.path("bytes").asDouble());
+                        }
+                        if (lo <= hi) {
+                            return new double[] {lo, hi};
+                        }
+                    }
+                }
+            }
+        } catch (IOException ex) {
+            throw new InputException(file.toString(), 0, "cannot read: " + ex.getMessage());
+        }
+        return new double[] {Double.NaN, Double.NaN};
+    }
+
+    /** The models of a bundled dataset, fitted now; the named one, or the lowest leave-one-out RMSPE. */
+    public static PredictionModel dataset(String id, String modelName, HardwareFacts facts) {
+        Dataset d = DatasetCatalog.bundled().find(id).orElseThrow(() -> new InputException("--dataset", 0,
+                "no bundled dataset " + id + "; list them with: harness.jar datasets"));
+        Integer n = d.sweep().hardware().ranks();
+        if (n == null || n < 2) {
+            throw new InputException("--dataset", 0, "dataset " + id + " does not state its GPU count");
+        }
+        FitPoints points = FitPoints.from(d.sweep(), n);
+        if (points.size() < 2) {
+            throw new InputException("--dataset", 0, "dataset " + id + " has fewer than 2 usable points");
+        }
+        List<Fit> fits = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (Candidate c : Candidates.forDataset(d, points, facts)) {
+            if (c.estimator() != null) {
+                fits.add(Fitter.fit(c.estimator(), points, List.of()));
+                names.add(c.model());
+            }
+        }
+        List<Scored> scored = new ArrayList<>();
+        fits.forEach(f -> scored.add(new Scored(f.name(), f.model(), f.theta(), score(f))));
+        if (d.metadata().multiDomain()) {
+            CalibrationEntry e = new TwoTierCalibrator(facts).calibrate(input(d), DatasetCatalog.bundled().all()
+                    .stream().map(PredictionSources::input).toList());
+            if (e instanceof TwoTierCalibration t) {
+                TwoTierFit best = t.best();
+                TwoTierCostModel m = new TwoTierCostModel(best.form(), new TwoTierConfig(d.sweep().hardware().domains(),
+                        d.sweep().hardware().domainSize()), t.fabric().betaNvGBps(), t.fabric().hops());
+                scored.add(new Scored(TWO_TIER, m, TwoTierCostModel.theta(best.params()), best.comparisonPct()));
+                names.add(TWO_TIER);
+            }
+        }
+        Scored chosen;
+        if (modelName != null) {
+            chosen = scored.stream().filter(f -> f.name().equals(modelName)).findFirst().orElseThrow(() ->
+                    new InputException("--model", 0, "dataset " + id + " has no model " + modelName + "; it has: "
+                            + String.join(", ", names)));
+        } else {
+            chosen = scored.stream().min(Comparator.comparingDouble(Scored::pct)).orElseThrow();
+        }
+        int nodes = d.sweep().hardware().hosts() == null ? 1 : d.sweep().hardware().hosts();
+        String source = chosen.model() instanceof NcclTunerModel
+                ? "NCCL's tuner constants at the configuration of dataset " + id + " (an estimate, not fitted)"
+                : "dataset " + id + " (calibrated now" + (modelName == null ? ", lowest leave-one-out RMSPE" : "") + ")";
+        return new PredictionModel(chosen.name(), chosen.model(), chosen.theta(), source, n, nodes,
+                points.bytes()[0], points.bytes()[points.largest()], List.of());
+    }
+
+    /** A candidate model with the score the default choice ranks by (leave-one-out where scored, else in-sample). */
+    private record Scored(String name, CostModel model, double[] theta, double pct) {
+    }
+
+    private static CalibrationInput input(Dataset d) {
+        return new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags());
+    }
+
+    private static double score(Fit f) {
+        return (f.leaveOneOut() != null ? f.leaveOneOut() : f.inSample()).overallPct().orElse(Double.MAX_VALUE);
+    }
+
+    /**
+     * Method B's ℓ_link and fitted β_eff borrowed from every bundled single-tier calibration of one interconnect
+     * whose data determine both (the median of each), at N GPUs.
+     */
+    public static PredictionModel interconnect(String name, int gpus, Integer nodes, HardwareFacts facts) {
+        Interconnect ic = facts.interconnect(name).orElseThrow(() -> new InputException("--interconnect", 0,
+                "unknown interconnect " + name + "; known: " + String.join(", ", facts.vocabulary())));
+        SingleTierCalibrator cal = new SingleTierCalibrator(facts, CalibrationOptions.defaults());
+        List<String> ids = new ArrayList<>();
+        List<Double> latency = new ArrayList<>();
+        List<Double> beta = new ArrayList<>();
+        int hops = facts.topologyOf(ic).hopsPerStep();
+        for (Dataset d : DatasetCatalog.bundled().all()) {
+            CalibrationEntry e = cal.calibrate(new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(),
+                    d.metadata().flags()));
+            if (e instanceof SingleTierCalibration s && s.interconnect().equals(ic.name())
+                    && s.identifiability().alpha() && s.identifiability().beta()) {
+                Optional<Fit> f = s.fit(ALPHA_BETA_FITTED);
+                if (f.isPresent()) {
+                    ids.add(d.id());
+                    latency.add(f.get().theta()[0]);
+                    beta.add(f.get().theta()[1]);
+                }
+            }
+        }
+        if (ids.isEmpty()) {
+            throw new InputException("--interconnect", 0, "no bundled single-tier calibration of " + ic.name()
+                    + " determines both alpha and beta; use --dataset or --calibration instead");
+        }
+        double l = median(latency);
+        double b = median(beta);
+        List<String> notes = new ArrayList<>();
+        notes.add(String.format(Locale.ROOT, "parameters borrowed from %d bundled calibration%s of %s (median of"
+                + " each): l_link = %.4g us, beta_eff = %.4g GB/s; datasets: %s", ids.size(), ids.size() == 1 ? "" : "s",
+                ic.name(), l, b, String.join(", ", ids)));
+        if (nodes != null && nodes > 1) {
+            notes.add(nodes + " nodes: " + ic.name() + " is one tier; the network between nodes is not in this model");
+        }
+        SingleTierModel m = new SingleTierModel(Collective.ALL_REDUCE, gpus, hops, LatencyRule.PIPELINE);
+        return new PredictionModel(ALPHA_BETA_FITTED, m, new double[] {l, b}, "the bundled calibrations of "
+                + ic.name(), null, nodes, null, null, notes);
+    }
+
+    private static double median(List<Double> v) {
+        return new Median().evaluate(v.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    /** T = 2(N−1)·(M/(N·B) + L): method B's form with one hop per step, ℓ = L and β_eff = B. */
+    public static PredictionModel ringFormula(double bandwidthGBps, double stepUs, int gpus) {
+        if (bandwidthGBps <= 0 || stepUs < 0 || gpus < 2) {
+            throw new IllegalArgumentException("the ring formula needs --bandwidth > 0, --step-latency >= 0 and"
+                    + " --gpus >= 2");
+        }
+        SingleTierModel m = new SingleTierModel(Collective.ALL_REDUCE, gpus, 1, LatencyRule.PIPELINE);
+        return new PredictionModel(RING_FORMULA, m, new double[] {stepUs, bandwidthGBps}, String.format(Locale.ROOT,
+                "T = 2(N-1)(M/(N*B) + L) with B = %s GB/s, L = %s us", trim(bandwidthGBps), trim(stepUs)), null, null,
+                null, null, List.of());
+    }
+
+    private static String trim(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v);
+    }
+}

@@ -1,0 +1,168 @@
+package org.ncclharness.calibration.protocol;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.model.RingSteps;
+import org.ncclharness.calibration.nccl.Protocol;
+
+/**
+ * The protocol-aware ring model: NCCL picks the fastest of LL, LL128 and Simple for each size, so the time is the
+ * lower envelope T(M) = min_p α_p + f·M/(η_p·β_eff), f the collective's bus factor (2(N−1)/N for AllReduce).
+ * α_p = steps·hops·ℓ_p (method B's pipeline rule, per protocol), so ℓ_p and β_eff carry over to another N.
+ *
+ * <p>θ = (ℓ_LL, ℓ_LL128, ℓ_Simple, β_eff, η_LL, η_LL128); η_Simple = 1 by definition (β_eff is Simple's
+ * bandwidth). The estimator fits the η from NCCL's own (0.5 and 0.92, reference D.3) or holds them there
+ * ({@link ProtocolEnvelopeEstimator#fitEfficiency()}); held, the envelope loses to method B on one bundled dataset
+ * (docs/model-accuracy.md): NCCL also caps LL at llMaxBw and trims channels, so the measured shares differ per
+ * system.
+ *
+ * @param collective the collective timed
+ * @param ranks      N
+ * @param hops       physical hops per ring step
+ */
+public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) implements CostModel {
+
+    public static final String FORM = "protocol-envelope";
+    public static final String BETA = "betaEffGBps";
+    static final int BETA_INDEX = 3;
+    private static final List<String> NAMES = List.of("llLinkLatencyUs", "ll128LinkLatencyUs",
+            "simpleLinkLatencyUs", BETA, "llEfficiency", "ll128Efficiency");
+    private static final double BYTES_PER_US_PER_GBPS = 1e3;
+    /** Crossings beyond 1 PB are not switch points any sweep could see. */
+    private static final double MAX_SWITCH_BYTES = 1e15;
+
+    public ProtocolEnvelopeModel {
+        if (ranks < 2) {
+            throw new IllegalArgumentException("a ring needs at least 2 ranks, got " + ranks);
+        }
+        if (hops < 1) {
+            throw new IllegalArgumentException("hops per step must be at least 1, got " + hops);
+        }
+    }
+
+    @Override
+    public String form() {
+        return FORM;
+    }
+
+    @Override
+    public Map<String, Object> configuration() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("collective", collective.testName());
+        m.put("ranks", ranks);
+        m.put("hops", hops);
+        return m;
+    }
+
+    @Override
+    public List<String> parameterNames() {
+        return NAMES;
+    }
+
+    /** α per unit of ℓ_p: steps·hops. */
+    public double latencyCoefficient() {
+        return (double) RingSteps.of(collective, ranks) * hops;
+    }
+
+    public static double efficiency(Protocol p, double[] theta) {
+        return p == Protocol.SIMPLE ? 1.0 : theta[4 + p.ordinal()];
+    }
+
+    public double alphaUs(Protocol p, double[] theta) {
+        return latencyCoefficient() * theta[p.ordinal()];
+    }
+
+    /** µs per byte of protocol p's bandwidth term. */
+    private double slope(Protocol p, double[] theta) {
+        return collective.busFactor(ranks) / (efficiency(p, theta) * theta[BETA_INDEX] * BYTES_PER_US_PER_GBPS);
+    }
+
+    /** The time protocol p alone would take. */
+    public double protocolTimeUs(Protocol p, double bytes, double[] theta) {
+        return alphaUs(p, theta) + slope(p, theta) * bytes;
+    }
+
+    /** The protocol the envelope takes at this size (NCCL's order LL, LL128, Simple breaks ties). */
+    public Protocol chosen(double bytes, double[] theta) {
+        Protocol best = Protocol.LL;
+        double t = Double.POSITIVE_INFINITY;
+        for (Protocol p : Protocol.values()) {
+            double tp = protocolTimeUs(p, bytes, theta);
+            if (tp < t) {
+                t = tp;
+                best = p;
+            }
+        }
+        return best;
+    }
+
+    @Override
+    public double timeUs(double bytes, double[] theta) {
+        return protocolTimeUs(chosen(bytes, theta), bytes, theta);
+    }
+
+    /** The gradient of the protocol on the envelope (the envelope is piecewise linear in ℓ). */
+    @Override
+    public double[] gradient(double bytes, double[] theta) {
+        Protocol p = chosen(bytes, theta);
+        double[] g = new double[NAMES.size()];
+        g[p.ordinal()] = latencyCoefficient();
+        double bandwidthUs = slope(p, theta) * bytes;
+        g[BETA_INDEX] = -bandwidthUs / theta[BETA_INDEX];
+        if (p != Protocol.SIMPLE) {
+            g[4 + p.ordinal()] = -bandwidthUs / theta[4 + p.ordinal()];
+        }
+        return g;
+    }
+
+    /**
+     * Sizes where the envelope changes protocol, ascending: walking up from 0 bytes, the nearest size where a
+     * protocol with a steeper-bandwidth (smaller) slope overtakes the current one. Empty where one protocol wins
+     * everywhere.
+     */
+    public List<SwitchPoint> switchPoints(double[] theta) {
+        List<SwitchPoint> out = new ArrayList<>();
+        double m = 0;
+        Protocol current = chosen(0, theta);
+        while (true) {
+            SwitchPoint next = null;
+            for (Protocol q : Protocol.values()) {
+                double gain = slope(current, theta) - slope(q, theta);
+                if (q == current || gain <= 0) {
+                    continue;
+                }
+                double x = (alphaUs(q, theta) - alphaUs(current, theta)) / gain;
+                if (x > m && (next == null || x < next.bytes())) {
+                    next = new SwitchPoint(current, q, x);
+                }
+            }
+            if (next == null || next.bytes() > MAX_SWITCH_BYTES) {
+                return out;
+            }
+            out.add(next);
+            m = next.bytes();
+            current = next.to();
+        }
+    }
+
+    /** The same model at another rank count (per-hop latencies, β_eff and η carry over). */
+    public ProtocolEnvelopeModel withRanks(int n) {
+        return new ProtocolEnvelopeModel(collective, n, hops);
+    }
+
+    /** Rebuilds a model from its {@link #configuration()}. */
+    public static ProtocolEnvelopeModel fromConfiguration(Map<String, ?> c) {
+        Collective coll = Collective.byName(String.valueOf(c.get("collective")))
+                .orElseThrow(() -> new IllegalArgumentException("unknown collective " + c.get("collective")));
+        return new ProtocolEnvelopeModel(coll, ((Number) c.get("ranks")).intValue(),
+                ((Number) c.get("hops")).intValue());
+    }
+
+    /** One protocol change on the envelope, at {@code bytes} (the nccl-tests size). */
+    public record SwitchPoint(Protocol from, Protocol to, double bytes) {
+    }
+}

@@ -1,0 +1,41 @@
+package org.ncclharness.calibration.predict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class SizesTest {
+
+    @Test
+    void binaryAsNcclTestsDecimalWhenSpelledSo() {
+        assertThat(Sizes.parse("1K")).isEqualTo(1024);
+        assertThat(Sizes.parse("1M")).isEqualTo(1 << 20);
+        assertThat(Sizes.parse("8G")).isEqualTo(8L << 30);
+        assertThat(Sizes.parse("2MiB")).isEqualTo(2 << 20);
+        assertThat(Sizes.parse("14GB")).isEqualTo(14_000_000_000L);
+        assertThat(Sizes.parse("1.5KB")).isEqualTo(1500);
+        assertThat(Sizes.parse("4096")).isEqualTo(4096);
+    }
+
+    @Test
+    void badSizesNameTheAcceptedForms() {
+        assertThatThrownBy(() -> Sizes.parse("14XB")).hasMessageContaining("1MiB");
+        assertThatThrownBy(() -> Sizes.parse("0.5")).hasMessageContaining("whole number");
+    }
+
+    @Test
+    void seriesIsNcclTestsSizeList() {
+        assertThat(Sizes.series(8, 64, 2)).containsExactly(8L, 16L, 32L, 64L);
+        assertThat(Sizes.series(1024, 5000, 4)).containsExactly(1024L, 4096L);
+        assertThatThrownBy(() -> Sizes.series(64, 8, 2)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void binaryPrintsThreeSignificantDigits() {
+        assertThat(Sizes.binary(8L << 30)).isEqualTo("8 GiB");
+        assertThat(Sizes.binary(1.5 * (1 << 20))).isEqualTo("1.5 MiB");
+        assertThat(Sizes.binary(100L << 20)).isEqualTo("100 MiB");
+        assertThat(Sizes.binary(1000L << 10)).isEqualTo("1000 KiB");
+    }
+}

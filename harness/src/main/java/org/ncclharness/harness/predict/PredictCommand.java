@@ -1,0 +1,225 @@
+package org.ncclharness.harness.predict;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.io.NcclTestsTableWriter;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.predict.PredictedSweep;
+import org.ncclharness.calibration.predict.Prediction;
+import org.ncclharness.calibration.predict.PredictionModel;
+import org.ncclharness.calibration.predict.PredictionSources;
+import org.ncclharness.calibration.predict.Sizes;
+import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.HarnessException;
+import org.ncclharness.harness.calibrate.LatencyConverter;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code predict}: collective times from a calibrated model, printed in nccl-tests' layout and labelled. */
+@Command(name = "predict", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Predict collective times from a cost model. The output is nccl-tests' table under a"
+                + " '# predicted by <model> from <source>' line (never a measurement; 'convert' reads it back), or"
+                + " with --bytes one answer with its latency and bandwidth terms, the chosen algorithm/protocol and"
+                + " the Ring/Tree alternative.",
+            "Sizes: -b/-e take K, M, G (powers of 1024, as nccl-tests; default -b 1K -e 8G -f 2); --bytes also takes"
+                + " KB, MB, GB (powers of 1000).",
+            "Configurations or sizes outside what was calibrated are named in '#' lines."})
+public final class PredictCommand implements Callable<Integer> {
+
+    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", description = "smallest size (default 1K)")
+    String minBytes;
+
+    @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", description = "largest size (default 8G)")
+    String maxBytes;
+
+    @Option(names = {"-f", "--stepfactor"}, paramLabel = "F", description = "multiply the size by F (default 2)")
+    Long stepFactor;
+
+    @Option(names = "--bytes", paramLabel = "SIZE", description = "one size: 14GB, 13GiB, 1M, 4096")
+    String bytes;
+
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    Source source;
+
+    /** Exactly one of these says where the model comes from. */
+    static final class Source {
+        @Option(names = "--calibration", paramLabel = "FILE",
+                description = "a report written by calibrate --json (pick with --dataset, --model)")
+        Path calibration;
+
+        @Option(names = "--interconnect", paramLabel = "NAME",
+                description = "borrow l_link and beta_eff from the bundled calibrations of this interconnect"
+                        + " (NVLink4, PCIe4, ...); needs --gpus")
+        String interconnect;
+
+        @Option(names = "--bandwidth", paramLabel = "BW", converter = BandwidthConverter.class,
+                description = "B of the raw ring formula, e.g. 25GB/s; needs --step-latency and --gpus")
+        Double bandwidthGBps;
+    }
+
+    @Option(names = "--dataset", paramLabel = "ID",
+            description = "a bundled dataset: calibrated now, or the dataset to take from --calibration")
+    String dataset;
+
+    @Option(names = "--model", paramLabel = "NAME", description = "the model to use (default: the best, lowest"
+            + " leave-one-out RMSPE): B, B+beta, A, naive, envelope, nccl, ...")
+    String model;
+
+    @Option(names = "--step-latency", paramLabel = "TIME", converter = LatencyConverter.class,
+            description = "L of the raw ring formula, e.g. 10us")
+    Double stepLatencyUs;
+
+    @Option(names = "--gpus", paramLabel = "N", description = "predict at N GPUs instead of the calibrated N")
+    Integer gpus;
+
+    @Option(names = "--nodes", paramLabel = "D", description = "predict at D nodes (for a two-tier model: D NVLink"
+            + " domains of the calibrated domain size)")
+    Integer nodes;
+
+    @Override
+    public Integer call() {
+        PredictionModel pm = resolve();
+        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        if (bytes != null) {
+            if (minBytes != null || maxBytes != null || stepFactor != null) {
+                throw usage("--bytes predicts one size; drop -b/-e/-f or drop --bytes");
+            }
+            one(out, pm, size(bytes, "--bytes"));
+        } else {
+            List<Long> sizes = sizes();
+            double[] s = sizes.stream().mapToDouble(Long::doubleValue).toArray();
+            List<String> heading = new ArrayList<>();
+            heading.add(PredictedSweep.heading(pm));
+            pm.notesFor(s).forEach(n -> heading.add("# " + n));
+            Hardware hw = new Hardware(null, pm.ranks(), pm.calibratedNodes(), null, null, null, null);
+            NcclTestsTableWriter.write(out, PredictedSweep.of(pm, sizes, hw), heading);
+        }
+        out.flush();
+        return ExitCode.OK;
+    }
+
+    private PredictionModel resolve() {
+        if (gpus != null && gpus < 2) {
+            throw usage("--gpus must be at least 2 (a collective needs two ranks), got " + gpus);
+        }
+        if (nodes != null && nodes < 1) {
+            throw usage("--nodes must be at least 1, got " + nodes);
+        }
+        HardwareFacts facts = HardwareFacts.bundled();
+        PredictionModel pm;
+        if (source == null) {
+            if (dataset == null) {
+                throw usage("say where the model comes from: --calibration FILE, --dataset ID, --interconnect NAME"
+                        + " or --bandwidth BW --step-latency L");
+            }
+            pm = PredictionSources.dataset(dataset, model, facts);
+        } else if (source.calibration != null) {
+            pm = PredictionSources.calibration(source.calibration, dataset, model);
+        } else if (source.interconnect != null) {
+            requireGpus("--interconnect");
+            noDataset("--interconnect");
+            return PredictionSources.interconnect(source.interconnect, gpus, nodes, facts);
+        } else if (source.bandwidthGBps != null) {
+            requireGpus("--bandwidth");
+            noDataset("--bandwidth");
+            if (stepLatencyUs == null) {
+                throw usage("--bandwidth needs --step-latency (the per-step latency L, e.g. 10us)");
+            }
+            if (nodes != null) {
+                throw usage("the raw ring formula has one tier: drop --nodes");
+            }
+            return PredictionSources.ringFormula(source.bandwidthGBps, stepLatencyUs, gpus);
+        } else {
+            throw new IllegalStateException("picocli admitted an empty source group");
+        }
+        return reconfigure(pm);
+    }
+
+    private PredictionModel reconfigure(PredictionModel pm) {
+        if (stepLatencyUs != null) {
+            throw usage("--step-latency belongs to --bandwidth (the raw ring formula)");
+        }
+        if (gpus == null && nodes == null) {
+            return pm;
+        }
+        try {
+            return pm.at(gpus != null ? gpus : pm.ranks(), nodes);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    private void requireGpus(String flag) {
+        if (gpus == null) {
+            throw usage(flag + " needs --gpus N");
+        }
+    }
+
+    private void noDataset(String flag) {
+        if (dataset != null || model != null) {
+            throw usage("--dataset and --model go with --calibration FILE, or --dataset alone; not with " + flag);
+        }
+    }
+
+    private List<Long> sizes() {
+        long lo = minBytes == null ? 1L << 10 : size(minBytes, "-b");
+        long hi = maxBytes == null ? 8L << 30 : size(maxBytes, "-e");
+        try {
+            return Sizes.series(lo, hi, stepFactor == null ? 2 : stepFactor);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    private static long size(String text, String flag) {
+        try {
+            return Sizes.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw usage(flag + ": " + e.getMessage());
+        }
+    }
+
+    private static HarnessException usage(String msg) {
+        return new HarnessException(ExitCode.USAGE, "predict: " + msg);
+    }
+
+    private static void one(PrintWriter out, PredictionModel pm, long size) {
+        Prediction p = Prediction.of(pm, size);
+        out.println(PredictedSweep.heading(pm));
+        pm.notesFor(new double[] {size}).forEach(n -> out.println("# " + n));
+        out.printf(Locale.ROOT, "%s of %d bytes (%s) on %d GPUs: %s%n", pm.collective().ncclName(), size,
+                Sizes.binary(size), pm.ranks(), time(p.timeUs()));
+        out.printf(Locale.ROOT, "  latency term   : %s%n", time(p.latencyUs()));
+        out.printf(Locale.ROOT, "  bandwidth term : %s%n", time(p.bandwidthUs()));
+        out.printf(Locale.ROOT, "  algorithm      : %s, protocol: %s%n", p.algorithm(),
+                p.protocol().orElse("not modelled (one bandwidth for every protocol)"));
+        if (p.alternative().isPresent()) {
+            Prediction.Alternative a = p.alternative().get();
+            out.printf(Locale.ROOT, "  alternative    : %s would take %s (%s)%n", a.algorithm(), time(a.timeUs()),
+                    a.basis());
+            out.println("  Ring/Tree      : " + a.crossover());
+        } else {
+            out.println("  alternative    : not modelled by " + pm.name() + (pm.collective() == Collective.ALL_REDUCE ? ""
+                    : " for " + pm.collective().testName()));
+        }
+    }
+
+    /** A time with a unit a person reads at a glance, and the exact µs. */
+    static String time(double us) {
+        if (us >= 1e5) {
+            return String.format(Locale.ROOT, "%.6g s (%.1f us)", us / 1e6, us);
+        }
+        if (us >= 1e3) {
+            return String.format(Locale.ROOT, "%.6g ms (%.1f us)", us / 1e3, us);
+        }
+        return String.format(Locale.ROOT, "%.4g us", us);
+    }
+}

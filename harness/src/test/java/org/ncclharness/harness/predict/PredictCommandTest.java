@@ -1,0 +1,203 @@
+package org.ncclharness.harness.predict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.ncclharness.calibration.io.Inputs;
+import org.ncclharness.calibration.io.NcclTestsTableWriter;
+import org.ncclharness.calibration.measure.Half;
+import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.SourceKind;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.predict.PredictionModel;
+import org.ncclharness.calibration.predict.PredictionSources;
+import org.ncclharness.harness.CliRun;
+import org.ncclharness.harness.ExitCode;
+
+class PredictCommandTest {
+
+    private static final String H200 = "h200_allreduce_8gpu_azure_ndv5";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theSpecWorkedExample() {
+        CliRun r = CliRun.of("predict", "--bytes", "14GB", "--gpus", "8", "--bandwidth", "25GB/s", "--step-latency",
+                "10us");
+        assertThat(r.exitCode()).isZero();
+        // 2(N-1)(D/(N B) + L) = 14 (14e9 / 200e9 s + 10 us) = 0.98 s + 0.14 ms.
+        assertThat(r.out()).startsWith("# predicted by ring formula from ")
+                .contains("AllReduce of 14000000000 bytes (13 GiB) on 8 GPUs: 0.980140 s (980140.0 us)")
+                .contains("latency term   : 140.0 us")
+                .contains("bandwidth term : 0.980000 s")
+                .contains("Tree would take");
+    }
+
+    @Test
+    void theTableIsNcclTestsLayoutAndConvertReadsItBackAsAPrediction() throws IOException {
+        CliRun r = CliRun.of("predict", "-b", "1K", "-e", "1G", "-f", "4", "--gpus", "8", "--bandwidth", "25GB/s",
+                "--step-latency", "10us");
+        assertThat(r.exitCode()).isZero();
+        Path table = dir.resolve("pred.txt");
+        Files.writeString(table, r.out());
+        List<Sweep> back = Inputs.read(table.toString());
+        assertThat(back).hasSize(1);
+        Sweep s = back.get(0);
+        assertThat(s.provenance().kind()).isEqualTo(SourceKind.PREDICTED);
+        assertThat(s.provenance().label()).startsWith("predicted by ring formula");
+        assertThat(s.rows()).extracting(Measurement::sizeBytes)
+                .containsExactly(1024L, 4096L, 16384L, 65536L, 262144L, 1048576L, 4194304L, 16777216L, 67108864L,
+                        268435456L, 1073741824L);
+        // 1 GiB: 14 * (2^30 / 200e3 + 10) us, as printed.
+        assertThat(s.rows().get(10).outOfPlace().timeUs()).isCloseTo(14 * ((1 << 30) / 200e3 + 10), within(0.05));
+
+        CliRun converted = CliRun.of("convert", table.toString());
+        assertThat(converted.exitCode()).isZero();
+        assertThat(converted.out()).startsWith("# predicted by ring formula").doesNotContain("stored measurements");
+    }
+
+    @Test
+    void aCalibrationReadBackReproducesTheFittedTimesExactly() throws IOException {
+        Path json = dir.resolve("cal.json");
+        assertThat(CliRun.of("calibrate", "--json", json.toString()).exitCode()).isZero();
+        int checked = 0;
+        for (JsonNode d : new ObjectMapper().readTree(json.toFile()).path("datasets")) {
+            for (JsonNode m : d.path("models")) {
+                PredictionModel pm = PredictionSources.calibration(json, d.path("id").asText(), m.path("name").asText());
+                for (JsonNode x : m.path("residuals")) {
+                    assertThat(pm.timeUs(x.path("bytes").asDouble()))
+                            .as("%s %s at %s bytes", d.path("id").asText(), m.path("name").asText(), x.path("bytes"))
+                            .isEqualTo(x.path("predictedUs").asDouble());
+                    checked++;
+                }
+            }
+        }
+        assertThat(checked).isGreaterThan(100);
+        CliRun one = CliRun.of("predict", "--calibration", json.toString(), "--dataset", H200, "--bytes", "1M");
+        assertThat(one.exitCode()).as(one.err()).isZero();
+        assertThat(one.out()).startsWith("# predicted by ").contains("from calibration " + json + ", dataset " + H200);
+    }
+
+    @Test
+    void theTableFromACalibrationCarriesTheFittedTimesRowByRow() throws IOException {
+        Path json = dir.resolve("cal.json");
+        assertThat(CliRun.of("calibrate", "--json", json.toString()).exitCode()).isZero();
+        CliRun r = CliRun.of("predict", "--calibration", json.toString(), "--dataset", H200, "--model", "B",
+                "-b", "8", "-e", "16G", "-f", "2");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        Path table = dir.resolve("t.txt");
+        Files.writeString(table, r.out());
+        Sweep s = Inputs.read(table.toString()).get(0);
+        JsonNode model = null;
+        for (JsonNode d : new ObjectMapper().readTree(json.toFile()).path("datasets")) {
+            if (d.path("id").asText().equals(H200)) {
+                for (JsonNode m : d.path("models")) {
+                    if (m.path("name").asText().equals("B")) {
+                        model = m;
+                    }
+                }
+            }
+        }
+        int matched = 0;
+        for (JsonNode x : model.path("residuals")) {
+            long b = x.path("bytes").asLong();
+            for (Measurement row : s.rows()) {
+                if (row.sizeBytes() == b) {
+                    double t = x.path("predictedUs").asDouble();
+                    Half fitted = new Half(t, row.outOfPlace().algBwGBps(), row.outOfPlace().busBwGBps(), null);
+                    assertThat(NcclTestsTableWriter.row(row)).isEqualTo(NcclTestsTableWriter.row(
+                            new Measurement(b, row.count(), row.type(), row.redop(), row.root(), fitted, fitted)));
+                    matched++;
+                }
+            }
+        }
+        assertThat(matched).isEqualTo(model.path("residuals").size());
+    }
+
+    @Test
+    void aReportWithSeveralDatasetsNeedsDataset() {
+        Path json = dir.resolve("cal.json");
+        assertThat(CliRun.of("calibrate", "--json", json.toString()).exitCode()).isZero();
+        CliRun r = CliRun.of("predict", "--calibration", json.toString(), "--bytes", "1M");
+        assertThat(r.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(r.err()).contains("pick one with --dataset ID").contains(H200);
+        CliRun m = CliRun.of("predict", "--calibration", json.toString(), "--dataset", H200, "--model", "nope",
+                "--bytes", "1M");
+        assertThat(m.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(m.err()).contains("has no model nope; it has: A, B, B+beta, naive, envelope");
+    }
+
+    @Test
+    void anotherConfigurationIsNamedAsOutsideTheCalibratedRange() {
+        CliRun r = CliRun.of("predict", "--dataset", H200, "--model", "B", "--gpus", "64", "-b", "1", "-e", "1T",
+                "-f", "1024");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("# N = 64 lies outside what was calibrated (N = 8)")
+                .containsPattern("# \\d+ sizes? below the calibrated range")
+                .containsPattern("# \\d+ sizes? above the calibrated range");
+    }
+
+    @Test
+    void borrowedParametersNameTheirDatasets() {
+        CliRun r = CliRun.of("predict", "--interconnect", "NVLink4", "--gpus", "8", "--bytes", "1G");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("# parameters borrowed from").contains(H200);
+    }
+
+    @Test
+    void theEnvelopeNamesItsProtocol() {
+        CliRun r = CliRun.of("predict", "--dataset", H200, "--model", "envelope", "--bytes", "1K");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("protocol: LL");
+    }
+
+    @Test
+    void aTwoTierModelMovesToMoreDomains() {
+        CliRun r = CliRun.of("predict", "--dataset", "h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion", "--model",
+                "two-tier", "--gpus", "64", "--bytes", "1G");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("# 8 domains of 8 GPUs lie outside what was calibrated (4x8)")
+                .contains("algorithm      : two-tier");
+        CliRun bad = CliRun.of("predict", "--dataset", "h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion",
+                "--model", "two-tier", "--gpus", "60", "--bytes", "1G");
+        assertThat(bad.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(bad.err()).contains("domain size");
+    }
+
+    @Test
+    void badInputIsNamedFirstAndExitsTwo() {
+        for (String[] args : List.of(
+                new String[] {"predict", "--bytes", "14XB", "--gpus", "8", "--bandwidth", "25GB/s", "--step-latency", "1us"},
+                new String[] {"predict", "--bytes", "1M", "--bandwidth", "25GB/s", "--step-latency", "1us"},
+                new String[] {"predict", "--bytes", "1M", "--gpus", "8", "--bandwidth", "25GB/s"},
+                new String[] {"predict", "--bytes", "1M"},
+                new String[] {"predict", "--dataset", "no_such_dataset", "--bytes", "1M"},
+                new String[] {"predict", "--dataset", H200, "--model", "nope", "--bytes", "1M"},
+                new String[] {"predict", "--calibration", "/no/such/file.json", "--bytes", "1M"},
+                new String[] {"predict", "--bytes", "1M", "--gpus", "1", "--bandwidth", "25GB/s", "--step-latency", "1us"},
+                new String[] {"predict", "-b", "1K", "-e", "1M", "-f", "1", "--gpus", "8", "--bandwidth", "25GB/s",
+                    "--step-latency", "1us"},
+                new String[] {"predict", "--bytes", "1M", "-b", "1K", "--gpus", "8", "--bandwidth", "25GB/s",
+                    "--step-latency", "1us"},
+                new String[] {"predict", "--bytes", "1M", "--gpus", "8", "--bandwidth", "25GB", "--step-latency", "1us"},
+                new String[] {"predict", "--interconnect", "NVLink9", "--gpus", "8", "--bytes", "1M"})) {
+            CliRun r = CliRun.of(args);
+            assertThat(r.exitCode()).as(Arrays.toString(args)).isEqualTo(ExitCode.USAGE);
+            assertThat(r.out()).as("no half-written prediction").isEmpty();
+            // The first line says what is wrong (picocli adds the usage after a malformed option value).
+            assertThat(r.err().lines().findFirst().orElse("")).as(r.err())
+                    .containsPattern("predict: |Invalid value|no such file|no bundled dataset|has no model|unknown interconnect");
+        }
+    }
+}
