@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.datasets.DatasetMetadata;
 import org.ncclharness.calibration.fit.SizeBand;
@@ -58,13 +59,14 @@ public final class TwoTierCalibrator {
 
     /** The entries with every one deferred to the two-tier fit replaced by that fit (or a reason it cannot run). */
     public List<CalibrationEntry> complete(List<CalibrationInput> inputs, List<CalibrationEntry> entries) {
-        List<CalibrationEntry> out = new ArrayList<>();
-        for (int i = 0; i < entries.size(); i++) {
+        // Entries are independent: on all cores, in entry order. The reference grid already uses every core and
+        // draws a progress bar per search, so with it the entries go one at a time.
+        IntStream indices = IntStream.range(0, entries.size());
+        return (grid.isPresent() ? indices : indices.parallel()).mapToObj(i -> {
             CalibrationEntry e = entries.get(i);
             boolean awaiting = e instanceof DeferredCalibration d && DeferredCalibration.TWO_TIER.equals(d.awaiting());
-            out.add(awaiting ? calibrate(inputs.get(i), inputs) : e);
-        }
-        return out;
+            return awaiting ? calibrate(inputs.get(i), inputs) : e;
+        }).toList();
     }
 
     /** One multi-domain input alone, with a single-domain prior from {@code all} where one fits. */
