@@ -3,6 +3,7 @@ package org.ncclharness.calibration.model;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
+import org.ncclharness.calibration.measure.Collective;
 
 /**
  * Ring against Tree AllReduce in the ideal forms of SPEC §3: T_ring = 2(N−1)·(D/(N·B) + L) and
@@ -24,6 +25,17 @@ public record RingTree(int ranks, int arity, double bwGBps, double rootGBps, dou
         if (ranks < 2 || arity < 2 || bwGBps <= 0 || rootGBps <= 0 || stepUs < 0) {
             throw new IllegalArgumentException("need N >= 2, k >= 2, B > 0, B_root > 0, L >= 0");
         }
+    }
+
+    /**
+     * Tree beside a calibrated AllReduce ring, with nothing more known: a binary tree whose root links are as fast
+     * as the ring's (B_root = B) and whose steps take the ring's per-step latency L = α/(2(N−1)).
+     *
+     * @param ringAlphaUs the ring's whole latency term α
+     * @param bwGBps      the ring's β_eff
+     */
+    public static RingTree besideRing(int ranks, double ringAlphaUs, double bwGBps) {
+        return new RingTree(ranks, 2, bwGBps, bwGBps, ringAlphaUs / RingSteps.of(Collective.ALL_REDUCE, ranks));
     }
 
     /** h = ⌈log_k N⌉, computed in integers so that N = k^j gives exactly j. */

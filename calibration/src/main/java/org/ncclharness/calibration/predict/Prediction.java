@@ -4,7 +4,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.model.RingSteps;
 import org.ncclharness.calibration.model.RingTree;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.model.TwoTierCostModel;
@@ -77,7 +76,7 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
         if (c != Collective.ALL_REDUCE) {
             return Optional.empty();
         }
-        RingTree rt = new RingTree(ranks, 2, betaGBps, betaGBps, alphaUs / RingSteps.of(c, ranks));
+        RingTree rt = RingTree.besideRing(ranks, alphaUs, betaGBps);
         OptionalDouble x = rt.crossoverBytes();
         String words = x.isPresent() ? String.format(Locale.ROOT, "Tree is faster below %s (%.0f bytes), Ring above",
                 Sizes.binary(x.getAsDouble()), x.getAsDouble())
@@ -85,6 +84,18 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
         return Optional.of(new Alternative("Tree", rt.treeUs(bytes), x,
                 "T_tree = 2D/B_root + 2h*L, binary tree (h = " + rt.treeDepth() + "), B_root = B and L = alpha/(2(N-1))"
                         + " of this ring", words));
+    }
+
+    /**
+     * Ring and Tree in SPEC §3's ideal forms for a single-tier α-β AllReduce model (the ring formula, A, B, B+beta,
+     * naive, datasheet), Tree {@link RingTree#besideRing beside the ring}; empty for any other model or collective.
+     */
+    public static Optional<RingTree> ringTree(PredictionModel pm) {
+        if (pm.model() instanceof SingleTierModel s && s.collective() == Collective.ALL_REDUCE) {
+            double[] theta = pm.theta();
+            return Optional.of(RingTree.besideRing(s.ranks(), s.alphaUs(theta), theta[1]));
+        }
+        return Optional.empty();
     }
 
     private static Optional<Alternative> otherAlgorithm(NcclTunerModel n, NcclTunerModel.Choice chosen, double bytes) {

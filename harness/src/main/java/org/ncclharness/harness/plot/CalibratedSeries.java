@@ -1,45 +1,188 @@
 package org.ncclharness.harness.plot;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
 import org.ncclharness.calibration.fit.Fit;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.model.TwoTierCostModel;
+import org.ncclharness.calibration.nccl.NcclBaseline;
+import org.ncclharness.calibration.nccl.NcclTunerModel;
 import org.ncclharness.calibration.report.CalibrationEntry;
+import org.ncclharness.calibration.report.DeferredCalibration;
 import org.ncclharness.calibration.report.SingleTierCalibration;
+import org.ncclharness.calibration.report.SingleTierCalibrator;
+import org.ncclharness.calibration.report.TwoTierCalibration;
+import org.ncclharness.calibration.twotier.TwoTierConfig;
+import org.ncclharness.calibration.twotier.TwoTierFit;
+import org.ncclharness.calibration.twotier.TwoTierForm;
 
 /**
- * A calibrated input as a figure series: its points on the half the fit used, each fit as a {@link ModelCurve},
- * β_phys as the dashed limit and the in-network-reduction flag in the legend. Entries that were not fitted (a
- * multi-domain run awaiting the two-tier fit, too few points) give the points alone.
+ * A calibrated input as a figure series: its points on the half the fit used, each fitted model as a
+ * {@link ModelCurve}, β_phys as the dashed limit and the in-network-reduction flag in the legend. One branch per
+ * entry kind: a single-tier entry draws calibrate's single-tier fits (A, B, B+beta, naive, envelope), a two-tier
+ * or joint entry its two-tier forms at this run's configuration, a deferred entry its points alone. NCCL's tuner
+ * estimate ({@value #NCCL}) is no calibration: the caller sets it up and it is drawn beside any entry.
  */
 public final class CalibratedSeries {
+
+    /** NCCL's own tuner model: an estimate from NCCL's constants, never fitted. */
+    public static final String NCCL = "nccl";
+    /** The better of the two two-tier forms (the one a prediction uses). */
+    public static final String TWO_TIER = "two-tier";
+    private static final List<String> FORMS = Stream.of(TwoTierForm.values()).map(TwoTierForm::id).toList();
+    /** Every name {@code plot --model} accepts, in help order. */
+    public static final List<String> MODELS = Stream.of(SingleTierCalibrator.MODELS.stream(),
+            Stream.of(NCCL, TWO_TIER), FORMS.stream()).flatMap(s -> s).toList();
 
     private CalibratedSeries() {
     }
 
     /**
-     * @param models the fits to draw, by name, in this order; empty for all of them
+     * The series, and every model asked for that could not be drawn with the reason.
+     *
+     * @param notDrawn model name → one line for the user
+     */
+    public record Drawn(FigureSeries series, Map<String, String> notDrawn) {
+        public Drawn {
+            notDrawn = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(notDrawn));
+        }
+    }
+
+    /**
+     * @param models the models to draw, by name, in this order; empty for every fitted one
      */
     public static FigureSeries of(Sweep sweep, CalibrationEntry entry, List<String> models) {
-        if (!(entry instanceof SingleTierCalibration s)) {
-            return FigureSeries.of(sweep);
+        return draw(sweep, entry, null, models).series();
+    }
+
+    /**
+     * @param nccl   NCCL's tuner estimate for this run, null when {@value #NCCL} is not asked for
+     * @param models the models to draw, by name ({@link #MODELS}), in this order; empty for every fitted one
+     */
+    public static Drawn draw(Sweep sweep, CalibrationEntry entry, NcclBaseline nccl, List<String> models) {
+        FigureSeries base;
+        List<String> names;
+        if (entry instanceof SingleTierCalibration s) {
+            base = singleTierBase(sweep, s);
+            names = models.isEmpty() ? s.fits().stream().map(Fit::name).toList() : models;
+        } else if (entry instanceof TwoTierCalibration t) {
+            base = FigureSeries.of(sweep, halfOf(sweep, t));
+            names = models.isEmpty() ? FORMS : models;
+        } else {
+            base = FigureSeries.of(sweep);
+            names = models;
         }
         List<ModelCurve> curves = new ArrayList<>();
-        List<String> names = models.isEmpty() ? s.fits().stream().map(Fit::name).toList() : models;
+        Map<String, String> notDrawn = new LinkedHashMap<>();
         for (String name : names) {
-            s.fit(name).ifPresent(f -> curves.add(new ModelCurve(name, f::timeUs)));
+            Optional<ModelCurve> c = name.equals(NCCL) ? ncclCurve(nccl, notDrawn) : curve(sweep, entry, name, notDrawn);
+            c.ifPresent(curves::add);
         }
-        FigureSeries series = FigureSeries.of(sweep, s.placement()).withModels(curves);
-        if (s.seed().betaPhysGBps() != null) {
-            series = series.withLimit(new PhysicalLimit(s.interconnect(), s.seed().betaPhysGBps()));
+        if (!curves.isEmpty() && base.ranks() == null) {
+            curves.forEach(c -> notDrawn.put(c.name(), "N is unknown, so its times cannot become bus bandwidth"));
+            curves.clear();
         }
-        return s.inNetworkFlag() == null ? series : series.withFlags(List.of(flagOf(s)));
+        return new Drawn(base.withModels(curves), notDrawn);
+    }
+
+    /** Whether the name is one of the two-tier models ({@value #TWO_TIER}, {@code hierarchical}, {@code flat-ring}). */
+    public static boolean isTwoTier(String name) {
+        return name.equals(TWO_TIER) || FORMS.contains(name);
     }
 
     /** The legend's mark for a run above line rate: which mechanism, and the numbers that show it. */
     public static String flagOf(SingleTierCalibration s) {
         return String.format(Locale.ROOT, "%s: busbw %.0f GB/s above β_phys %.0f GB/s", s.inNetworkFlag(),
                 s.seed().busBwPeakGBps(), s.seed().betaPhysGBps());
+    }
+
+    private static FigureSeries singleTierBase(Sweep sweep, SingleTierCalibration s) {
+        FigureSeries series = FigureSeries.of(sweep, s.placement());
+        if (s.seed().betaPhysGBps() != null) {
+            series = series.withLimit(new PhysicalLimit(s.interconnect(), s.seed().betaPhysGBps()));
+        }
+        return s.inNetworkFlag() == null ? series : series.withFlags(List.of(flagOf(s)));
+    }
+
+    /** One calibrated model of the entry, or why it has none by that name (into {@code notDrawn}). */
+    private static Optional<ModelCurve> curve(Sweep sweep, CalibrationEntry entry, String name,
+                                              Map<String, String> notDrawn) {
+        boolean twoTierName = isTwoTier(name);
+        String why;
+        if (entry instanceof SingleTierCalibration s) {
+            if (!twoTierName) {
+                Optional<Fit> f = s.fit(name);
+                if (f.isPresent()) {
+                    return Optional.of(new ModelCurve(name, f.get()::timeUs));
+                }
+                why = s.unavailable().getOrDefault(name, "not fitted");
+            } else {
+                why = "a single-domain run: the two-tier models are for runs across NVLink domains";
+            }
+        } else if (entry instanceof TwoTierCalibration t) {
+            if (twoTierName) {
+                return Optional.of(twoTierCurve(sweep, t, name));
+            }
+            why = "a multi-domain run is calibrated with two tiers, never one: draw it with --model two-tier";
+        } else if (entry instanceof DeferredCalibration d) {
+            why = d.reason() + (DeferredCalibration.TWO_TIER.equals(d.awaiting()) && !twoTierName
+                    ? "; --model two-tier draws that fit" : "");
+        } else {
+            why = "a " + entry.kind() + " entry has no curve to draw";
+        }
+        notDrawn.put(name, why);
+        return Optional.empty();
+    }
+
+    private static Optional<ModelCurve> ncclCurve(NcclBaseline nccl, Map<String, String> notDrawn) {
+        if (nccl == null || nccl.model().isEmpty()) {
+            notDrawn.put(NCCL, nccl == null ? "no NCCL estimate was set up for this input"
+                    : String.join("; ", nccl.notes()));
+            return Optional.empty();
+        }
+        NcclTunerModel m = nccl.model().get();
+        double[] none = new double[0];
+        return Optional.of(new ModelCurve("nccl (NCCL " + m.version() + " tuner estimate, not fitted)",
+                b -> m.timeUs(b, none)));
+    }
+
+    /** {@value #TWO_TIER}: the better form; {@code hierarchical}, {@code flat-ring}: that form. */
+    private static ModelCurve twoTierCurve(Sweep sweep, TwoTierCalibration t, String name) {
+        TwoTierFit fit = name.equals(TWO_TIER) ? t.best()
+                : t.fit(TwoTierForm.byId(name).orElseThrow());
+        TwoTierCostModel m = new TwoTierCostModel(fit.form(), configOf(sweep, t), t.fabric().betaNvGBps(),
+                t.fabric().hops());
+        double[] theta = TwoTierCostModel.theta(fit.params());
+        String label = "two-tier " + fit.form().id() + (name.equals(TWO_TIER)
+                ? t.better().isPresent() ? " (the better form)" : " (forms within 1 %, lower RMSPE)" : "");
+        return new ModelCurve(label, b -> m.timeUs(b, theta));
+    }
+
+    /** The run of the entry this sweep is (a joint entry holds several), else the first. */
+    private static int runOf(Sweep sweep, TwoTierCalibration t) {
+        Hardware hw = sweep.hardware();
+        for (int i = 0; i < t.runs().size(); i++) {
+            TwoTierConfig c = t.runs().get(i).config();
+            if (hw != null && hw.domains() != null && hw.domainSize() != null && c.domains() == hw.domains()
+                    && c.gpusPerDomain() == hw.domainSize()) {
+                return i;
+            }
+        }
+        return 0;
+    }
+
+    private static TwoTierConfig configOf(Sweep sweep, TwoTierCalibration t) {
+        return t.runs().get(runOf(sweep, t)).config();
+    }
+
+    private static Placement halfOf(Sweep sweep, TwoTierCalibration t) {
+        return t.halves().get(runOf(sweep, t));
     }
 }

@@ -5,6 +5,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.ncclharness.calibration.datasets.DatasetMetadata;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.nccl.NcclBaseline;
+import org.ncclharness.calibration.predict.PredictionModel;
+import org.ncclharness.calibration.report.TwoTierCalibrator;
+import org.ncclharness.harness.calibrate.CalibrateCommand;
+import org.ncclharness.harness.predict.PredictionSourceOptions;
+import picocli.CommandLine.Mixin;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.HardwareFacts;
@@ -17,7 +27,6 @@ import org.ncclharness.calibration.report.CalibrationEntry;
 import org.ncclharness.calibration.report.CalibrationInput;
 import org.ncclharness.calibration.report.CalibrationOptions;
 import org.ncclharness.calibration.report.DeferredCalibration;
-import org.ncclharness.calibration.report.SingleTierCalibration;
 import org.ncclharness.calibration.report.SingleTierCalibrator;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.calibrate.CalibrationInputs;
@@ -37,33 +46,50 @@ import picocli.CommandLine.Parameters;
                 + "sweep JSON file; a log with several tables gives one series per table.",
             "--model calibrates each input as `calibrate` does and draws the named models over its points, with "
                 + "beta_phys dashed and NVLS/SHARP runs flagged; files then need what `calibrate` needs "
-                + "(--interconnect, and --gpus/--nodes where the file does not say)."})
+                + "(--interconnect, and --gpus/--nodes where the file does not say).",
+            "--predict draws predicted curves, labelled 'predicted:', from the sources `predict` takes (--dataset ID, "
+                + "--calibration FILE, --interconnect NAME --gpus N, --bandwidth BW --step-latency L --gpus N) over "
+                + "1K ... 8G; with --algo Ring,Tree the Ring and Tree forms of SPEC section 3 with the crossover size "
+                + "marked. INPUTs given beside it are drawn as points."})
 public final class PlotCommand implements Callable<Integer> {
     private static final int DEFAULT_HEIGHT_PX = 600;
     private static final int DEFAULT_HEIGHT_WITH_RESIDUALS_PX = 800;
 
-    @Parameters(paramLabel = "INPUT", arity = "1..*", description = "dataset id or file; - for standard input")
-    List<String> inputs;
+    @Parameters(paramLabel = "INPUT", arity = "0..*", description = "dataset id or file; - for standard input")
+    List<String> inputs = new ArrayList<>();
 
     @Option(names = "--out", required = true, paramLabel = "FILE",
             description = "image to write; the format follows the name: .png or .svg")
     Path out;
 
     @Option(names = "--model", split = ",", paramLabel = "NAME",
-            description = "models to draw over the points: A, B, B+beta, naive (calibrate's models)")
+            description = "models to draw over the points: A, B, B+beta, naive, envelope (calibrate's single-tier"
+                    + " fits), nccl (NCCL's tuner, an estimate, never fitted), two-tier (the better two-tier form of a"
+                    + " multi-domain run), hierarchical, flat-ring (one two-tier form); with --predict: the one model"
+                    + " to predict with (default: the best; B with --algo)")
     List<String> models = new ArrayList<>();
 
     @Option(names = "--residuals", description = "add a panel with each model's time error (%) per measured size")
     boolean residuals;
 
-    @Option(names = "--gpus", paramLabel = "N", description = "with --model: GPU count, for files that do not say")
+    @Option(names = "--gpus", paramLabel = "N",
+            description = "with --model: GPU count, for files that do not say; with --predict: N to predict at")
     Integer gpus;
 
-    @Option(names = "--nodes", paramLabel = "N", description = "with --model: node count, for files that do not say")
+    @Option(names = "--nodes", paramLabel = "N",
+            description = "with --model: node count, for files that do not say; with --predict: nodes to predict at")
     Integer nodes;
 
-    @Option(names = "--interconnect", paramLabel = "NAME", description = "with --model: the files' interconnect")
-    String interconnect;
+    @Option(names = "--predict", description = "draw a prediction (see above); never mistakable for measurements")
+    boolean predict;
+
+    @Option(names = "--algo", split = ",", paramLabel = "ALGO",
+            description = "with --predict: Ring, Tree or Ring,Tree, the ideal forms of SPEC section 3 from the"
+                    + " model's ring latency and bandwidth; two of them mark their crossover")
+    List<String> algos = new ArrayList<>();
+
+    @Mixin
+    PredictionSourceOptions source;
 
     @Option(names = "--width", paramLabel = "PX", defaultValue = "1000", description = "width in pixels (default 1000)")
     int width;
@@ -80,20 +106,28 @@ public final class PlotCommand implements Callable<Integer> {
         int h = height != null ? height : residuals ? DEFAULT_HEIGHT_WITH_RESIDUALS_PX : DEFAULT_HEIGHT_PX;
         ChartFile.Format.of(out);
         ChartFile.checkSize(width, h);
+        if (predict) {
+            return predicted(h);
+        }
+        if (inputs.isEmpty()) {
+            throw new InputException("plot", 0, "name an INPUT (a dataset id or a file), or draw a prediction with"
+                    + " --predict");
+        }
+        if (!algos.isEmpty() || source.anyPredictionOnly()) {
+            throw new InputException(algos.isEmpty() ? "--dataset/--calibration/--bandwidth/--step-latency" : "--algo",
+                    0, "describes a prediction: add --predict");
+        }
         for (String m : models) {
-            if (!SingleTierCalibrator.MODELS.contains(m)) {
+            if (!CalibratedSeries.MODELS.contains(m)) {
                 throw new InputException("--model", 0, "unknown model " + m + "; known: "
-                        + String.join(", ", SingleTierCalibrator.MODELS));
+                        + String.join(", ", CalibratedSeries.MODELS));
             }
         }
         if (residuals && models.isEmpty()) {
             throw new InputException("--residuals", 0, "residuals are a model's errors: name the models with --model");
         }
         OutputFile.checkWritable(out, force);
-        List<FigureSeries> series = new ArrayList<>();
-        for (String input : inputs) {
-            series.addAll(models.isEmpty() ? seriesOf(input) : calibratedSeriesOf(input));
-        }
+        List<FigureSeries> series = models.isEmpty() ? measuredSeries() : calibratedSeries();
         Figure figure = Figure.of(series);
         if (residuals) {
             if (series.stream().allMatch(s -> s.models().isEmpty())) {
@@ -101,10 +135,39 @@ public final class PlotCommand implements Callable<Integer> {
             }
             figure = figure.withResiduals(true);
         }
+        return write(figure, h);
+    }
+
+    private int write(Figure figure, int h) {
         ChartFile.write(figure, out, width, h, force);
-        System.out.println("wrote " + out + " (" + series.size() + " series: "
-                + String.join("; ", series.stream().map(FigureSeries::legendLabel).toList()) + ")");
+        System.out.println("wrote " + out + " (" + figure.series().size() + " series: "
+                + String.join("; ", figure.series().stream().map(FigureSeries::legendLabel).toList()) + ")");
         return ExitCode.OK;
+    }
+
+    /** {@code --predict}: the model's curve, or its Ring and Tree forms, with any INPUT's points beside them. */
+    private int predicted(int h) {
+        if (residuals) {
+            throw new InputException("--residuals", 0, "a prediction has no measured times to be wrong about");
+        }
+        if (models.size() > 1) {
+            throw new InputException("--model", 0, "--predict uses one model; got " + String.join(",", models));
+        }
+        List<RingTreeFigure.Algorithm> algorithms = RingTreeFigure.algorithms(algos);
+        String model = models.isEmpty() ? algorithms.isEmpty() || !source.namesAModel() ? null
+                : RingTreeFigure.DEFAULT_MODEL : models.get(0);
+        OutputFile.checkWritable(out, force);
+        PredictionModel pm = source.resolve("plot", model, gpus, nodes);
+        List<FigureSeries> series = new ArrayList<>(measuredSeries());
+        series.add(0, algorithms.isEmpty() ? RingTreeFigure.modelSeries(pm) : RingTreeFigure.series(pm, algorithms));
+        SizeRange range = RingTreeFigure.range(series);
+        long[] samples = BusBwChart.samples(range);
+        pm.notesFor(java.util.Arrays.stream(samples).asDoubleStream().toArray())
+                .forEach(n -> System.err.println("plot: note: " + n));
+        if (algorithms.size() == 2) {
+            System.out.println(RingTreeFigure.crossoverLine(pm));
+        }
+        return write(Figure.of(series).withRange(range).withCrossover(algorithms.size() == 2), h);
     }
 
     /** A file when one exists by that name (or {@code -}), else a bundled dataset id. */
@@ -117,39 +180,70 @@ public final class PlotCommand implements Callable<Integer> {
                 "neither a file nor a bundled dataset id; `harness.jar datasets` lists the ids"));
     }
 
-    private static List<FigureSeries> seriesOf(String input) {
-        List<Sweep> sweeps = isFile(input) ? Inputs.read(input) : List.of(dataset(input).sweep());
+    private List<FigureSeries> measuredSeries() {
         List<FigureSeries> out = new ArrayList<>();
-        for (Sweep s : sweeps) {
-            out.add(labelled(input, s, FigureSeries.of(s), sweeps.size()));
+        for (String input : inputs) {
+            List<Sweep> sweeps = isFile(input) ? Inputs.read(input) : List.of(dataset(input).sweep());
+            for (Sweep s : sweeps) {
+                out.add(labelled(input, s, FigureSeries.of(s), sweeps.size()));
+            }
         }
         return out;
     }
 
-    /** Calibrates the input as {@code calibrate} would and draws the named models; says what it could not draw. */
-    private List<FigureSeries> calibratedSeriesOf(String input) {
+    /**
+     * Calibrates each input as {@code calibrate} would (a bundled dataset's two-tier fit takes its priors from the
+     * bundled datasets, a file's from the files given) and draws the named models; says what it could not draw.
+     */
+    private List<FigureSeries> calibratedSeries() {
         HardwareFacts facts = HardwareFacts.bundled();
-        List<CalibrationInput> ins = isFile(input)
-                ? CalibrationInputs.files(List.of(Path.of(input)), new CalibrationInputs.Flags(gpus, nodes,
-                        interconnect), facts)
-                : List.of(CalibrationInputs.of(dataset(input)));
-        SingleTierCalibrator calibrator = new SingleTierCalibrator(facts, new CalibrationOptions(null, null));
+        CalibrationInputs.Flags flags = new CalibrationInputs.Flags(gpus, nodes, source.interconnect());
+        Map<String, List<CalibrationInput>> read = new LinkedHashMap<>();
+        for (String input : inputs) {
+            read.put(input, isFile(input) ? CalibrationInputs.files(List.of(Path.of(input)), flags, facts)
+                    : List.of(CalibrationInputs.of(dataset(input))));
+        }
+        List<CalibrationInput> files = inputs.stream().filter(PlotCommand::isFile)
+                .flatMap(i -> read.get(i).stream()).toList();
+        boolean twoTier = models.stream().anyMatch(CalibratedSeries::isTwoTier);
+        SingleTierCalibrator oneTier = new SingleTierCalibrator(facts, new CalibrationOptions(null, null));
+        TwoTierCalibrator twoTiers = new TwoTierCalibrator(facts);
+        List<CalibrationInput> bundled = null;
         List<FigureSeries> out = new ArrayList<>();
-        for (CalibrationInput in : ins) {
-            CalibrationEntry entry = calibrator.calibrate(in);
-            if (entry instanceof DeferredCalibration d) {
-                System.err.println(in.id() + ": no model drawn, " + d.reason());
-            } else if (entry instanceof SingleTierCalibration s) {
-                for (String m : models) {
-                    if (s.fit(m).isEmpty()) {
-                        System.err.println(in.id() + ": model " + m + " not drawn: "
-                                + s.unavailable().getOrDefault(m, "not fitted"));
+        for (Map.Entry<String, List<CalibrationInput>> r : read.entrySet()) {
+            boolean file = isFile(r.getKey());
+            for (CalibrationInput in : r.getValue()) {
+                CalibrationEntry entry = oneTier.calibrate(in);
+                if (twoTier && entry instanceof DeferredCalibration d && DeferredCalibration.TWO_TIER.equals(d.awaiting())) {
+                    if (!file && bundled == null) {
+                        bundled = CalibrateCommand.bundledInputs();
                     }
+                    entry = twoTiers.calibrate(in, file ? files : bundled);
                 }
+                NcclBaseline nccl = models.contains(CalibratedSeries.NCCL)
+                        ? ncclBaseline(in.sweep(), file ? null : dataset(r.getKey()).metadata()) : null;
+                CalibratedSeries.Drawn drawn = CalibratedSeries.draw(in.sweep(), entry, nccl, models);
+                drawn.notDrawn().forEach((m, why) -> System.err.println(in.id() + ": model " + m + " not drawn: " + why));
+                if (nccl != null && nccl.model().isPresent()) {
+                    System.err.println(in.id() + ": the nccl estimate assumes: " + String.join("; ", nccl.notes()));
+                }
+                out.add(labelled(r.getKey(), in.sweep(), drawn.series(), r.getValue().size()));
             }
-            out.add(labelled(input, in.sweep(), CalibratedSeries.of(in.sweep(), entry, models), ins.size()));
         }
         return out;
+    }
+
+    /** NCCL's tuner set up from what the dataset's metadata (or the log's preamble) states. */
+    private static NcclBaseline ncclBaseline(Sweep s, DatasetMetadata md) {
+        Hardware hw = s.hardware() == null ? Hardware.unknown() : s.hardware();
+        if (hw.ranks() == null) {
+            hw = hw.withRanks(s.ranks());
+        }
+        if (md != null) {
+            return NcclBaseline.of(s.collective(), hw, md.ncclVersion(), md.nicsPerHost(), md.nicGbps());
+        }
+        String version = s.run() != null && "nccl-tests".equals(s.run().library()) ? s.run().libraryVersion() : null;
+        return NcclBaseline.of(s.collective(), hw, version, null, null);
     }
 
     /** Several tables of one log differ by datatype and op; the legend must tell them apart. */

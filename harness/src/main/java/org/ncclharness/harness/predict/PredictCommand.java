@@ -2,25 +2,21 @@ package org.ncclharness.harness.predict;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.NcclTestsTableWriter;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.predict.PredictedSweep;
 import org.ncclharness.calibration.predict.Prediction;
 import org.ncclharness.calibration.predict.PredictionModel;
-import org.ncclharness.calibration.predict.PredictionSources;
 import org.ncclharness.calibration.predict.Sizes;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
-import org.ncclharness.harness.calibrate.LatencyConverter;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code predict}: collective times from a calibrated model, printed in nccl-tests' layout and labelled. */
@@ -46,36 +42,12 @@ public final class PredictCommand implements Callable<Integer> {
     @Option(names = "--bytes", paramLabel = "SIZE", description = "one size: 14GB, 13GiB, 1M, 4096")
     String bytes;
 
-    @ArgGroup(exclusive = true, multiplicity = "0..1")
-    Source source;
-
-    /** Exactly one of these says where the model comes from. */
-    static final class Source {
-        @Option(names = "--calibration", paramLabel = "FILE",
-                description = "a report written by calibrate --json (pick with --dataset, --model)")
-        Path calibration;
-
-        @Option(names = "--interconnect", paramLabel = "NAME",
-                description = "borrow l_link and beta_eff from the bundled calibrations of this interconnect"
-                        + " (NVLink4, PCIe4, ...); needs --gpus")
-        String interconnect;
-
-        @Option(names = "--bandwidth", paramLabel = "BW", converter = BandwidthConverter.class,
-                description = "B of the raw ring formula, e.g. 25GB/s; needs --step-latency and --gpus")
-        Double bandwidthGBps;
-    }
-
-    @Option(names = "--dataset", paramLabel = "ID",
-            description = "a bundled dataset: calibrated now, or the dataset to take from --calibration")
-    String dataset;
+    @Mixin
+    PredictionSourceOptions source;
 
     @Option(names = "--model", paramLabel = "NAME", description = "the model to use (default: the best, lowest"
             + " leave-one-out RMSPE): B, B+beta, A, naive, envelope, nccl, ...")
     String model;
-
-    @Option(names = "--step-latency", paramLabel = "TIME", converter = LatencyConverter.class,
-            description = "L of the raw ring formula, e.g. 10us")
-    Double stepLatencyUs;
 
     @Option(names = "--gpus", paramLabel = "N", description = "predict at N GPUs instead of the calibrated N")
     Integer gpus;
@@ -107,66 +79,7 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     private PredictionModel resolve() {
-        if (gpus != null && gpus < 2) {
-            throw usage("--gpus must be at least 2 (a collective needs two ranks), got " + gpus);
-        }
-        if (nodes != null && nodes < 1) {
-            throw usage("--nodes must be at least 1, got " + nodes);
-        }
-        HardwareFacts facts = HardwareFacts.bundled();
-        PredictionModel pm;
-        if (source == null) {
-            if (dataset == null) {
-                throw usage("say where the model comes from: --calibration FILE, --dataset ID, --interconnect NAME"
-                        + " or --bandwidth BW --step-latency L");
-            }
-            pm = PredictionSources.dataset(dataset, model, facts);
-        } else if (source.calibration != null) {
-            pm = PredictionSources.calibration(source.calibration, dataset, model);
-        } else if (source.interconnect != null) {
-            requireGpus("--interconnect");
-            noDataset("--interconnect");
-            return PredictionSources.interconnect(source.interconnect, gpus, nodes, facts);
-        } else if (source.bandwidthGBps != null) {
-            requireGpus("--bandwidth");
-            noDataset("--bandwidth");
-            if (stepLatencyUs == null) {
-                throw usage("--bandwidth needs --step-latency (the per-step latency L, e.g. 10us)");
-            }
-            if (nodes != null) {
-                throw usage("the raw ring formula has one tier: drop --nodes");
-            }
-            return PredictionSources.ringFormula(source.bandwidthGBps, stepLatencyUs, gpus);
-        } else {
-            throw new IllegalStateException("picocli admitted an empty source group");
-        }
-        return reconfigure(pm);
-    }
-
-    private PredictionModel reconfigure(PredictionModel pm) {
-        if (stepLatencyUs != null) {
-            throw usage("--step-latency belongs to --bandwidth (the raw ring formula)");
-        }
-        if (gpus == null && nodes == null) {
-            return pm;
-        }
-        try {
-            return pm.at(gpus != null ? gpus : pm.ranks(), nodes);
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
-        }
-    }
-
-    private void requireGpus(String flag) {
-        if (gpus == null) {
-            throw usage(flag + " needs --gpus N");
-        }
-    }
-
-    private void noDataset(String flag) {
-        if (dataset != null || model != null) {
-            throw usage("--dataset and --model go with --calibration FILE, or --dataset alone; not with " + flag);
-        }
+        return source.resolve("predict", model, gpus, nodes);
     }
 
     private List<Long> sizes() {
@@ -188,7 +101,7 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     private static HarnessException usage(String msg) {
-        return new HarnessException(ExitCode.USAGE, "predict: " + msg);
+        return PredictionSourceOptions.usage("predict", msg);
     }
 
     private static void one(PrintWriter out, PredictionModel pm, long size) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ncclharness.harness.CliRun;
@@ -64,14 +65,60 @@ class PlotCommandTest {
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.err()).contains("h100_allreduce_8gpu_azure_ndv5: model A not drawn: no profile for")
-                .contains(ID + ": no model drawn, awaiting the two-tier fit");
+                .contains(ID + ": model A not drawn: awaiting the two-tier fit")
+                .contains(ID + ": model B not drawn: awaiting the two-tier fit")
+                .contains("; --model two-tier draws that fit");
+    }
+
+    @Test
+    void envelopeAndNcclAreDrawnOverASingleDomainRunAndNcclIsAnEstimate() throws Exception {
+        Path svg = dir.resolve("e.svg");
+        CliRun run = CliRun.of("plot", "h100_allreduce_8gpu_azure_ndv5", "--model", "B,envelope,nccl,two-tier",
+                "--out", svg.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(BusBwChartTest.legendEntries(Images.texts(Images.parseSvg(svg)))).containsExactly(
+                "dataset: h100_allreduce_8gpu_azure_ndv5 · N=8 (in-place) [NVLS: busbw 479 GB/s above β_phys 450 GB/s]",
+                "model B", "model envelope", "model nccl (NCCL 2.18.5 tuner estimate, not fitted)",
+                "β_phys NVLink4: 450 GB/s");
+        assertThat(run.err()).contains("h100_allreduce_8gpu_azure_ndv5: model two-tier not drawn: a single-domain run")
+                .contains("h100_allreduce_8gpu_azure_ndv5: the nccl estimate assumes: graph not stated");
+    }
+
+    @Test
+    void twoTierDrawsTheFittedFormsOfAMultiDomainRun() throws Exception {
+        Path svg = dir.resolve("t.svg");
+        CliRun run = CliRun.of("plot", ID, "--model", "two-tier,hierarchical,flat-ring,B,nccl", "--residuals",
+                "--out", svg.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<String> legend = BusBwChartTest.legendEntries(Images.texts(Images.parseSvg(svg)));
+        assertThat(legend).hasSize(5);
+        assertThat(legend.get(0)).isEqualTo("dataset: " + ID + " · N=16");
+        assertThat(legend.get(1)).matches("model two-tier (hierarchical|flat-ring) \\((the better form|forms within 1 %,"
+                + " lower RMSPE)\\)");
+        assertThat(legend.subList(2, 5)).containsExactly("model two-tier hierarchical", "model two-tier flat-ring",
+                "model nccl (NCCL 2.30.7 tuner estimate, not fitted)");
+        assertThat(run.err()).contains(ID + ": model B not drawn: a multi-domain run is calibrated with two tiers");
+    }
+
+    @Test
+    void ncclSaysWhyItHasNoEstimateForAnAmdRun() throws Exception {
+        Path png = dir.resolve("a.png");
+        CliRun run = CliRun.of("plot", "mi300x_allreduce_16gpu_2node_rccl_hisohara", "--model", "nccl", "--out",
+                png.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).contains("mi300x_allreduce_16gpu_2node_rccl_hisohara: model nccl not drawn: ")
+                .contains("is not an NVIDIA GPU NCCL's tables cover (RCCL has its own tuner)");
     }
 
     @Test
     void modelOptionsAreChecked() {
         CliRun unknown = CliRun.of("plot", ID, "--model", "B,nope", "--out", dir.resolve("f.png").toString());
         assertThat(unknown.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(unknown.err().strip()).isEqualTo("--model: unknown model nope; known: A, B, B+beta, naive, envelope");
+        assertThat(unknown.err().strip()).isEqualTo("--model: unknown model nope; known: A, B, B+beta, naive, envelope, nccl,"
+                + " two-tier, hierarchical, flat-ring");
 
         CliRun lonely = CliRun.of("plot", ID, "--residuals", "--out", dir.resolve("f.png").toString());
         assertThat(lonely.exitCode()).isEqualTo(ExitCode.USAGE);
