@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.SourceKind;
 
 /**
  * Everything one bus-bandwidth picture shows: a writer-neutral description that {@link BusBwChart} draws and
@@ -39,6 +40,10 @@ public record Figure(String title, String subtitle, List<FigureSeries> series, S
         Set<Collective> collectives = series.stream().map(FigureSeries::collective).collect(Collectors.toSet());
         String what = collectives.size() == 1
                 ? collectives.iterator().next().ncclName() + " bus bandwidth" : "Bus bandwidth";
+        // A picture of predictions alone says so in its title too, not only in the legend.
+        if (series.stream().allMatch(s -> s.kind() == SourceKind.PREDICTED && s.points().isEmpty())) {
+            what = "Predicted " + what;
+        }
         if (series.size() == 1) {
             FigureSeries only = series.get(0);
             String title = only.hardware().isEmpty() ? what : what + ": " + only.hardware();

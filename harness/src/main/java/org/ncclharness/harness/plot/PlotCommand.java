@@ -69,7 +69,7 @@ public final class PlotCommand implements Callable<Integer> {
                     + " to predict with (default: the best; B with --algo)")
     List<String> models = new ArrayList<>();
 
-    @Option(names = "--residuals", description = "add a panel with each model's time error (%) per measured size")
+    @Option(names = "--residuals", description = "add a panel with each model's time error (%%) per measured size")
     boolean residuals;
 
     @Option(names = "--gpus", paramLabel = "N",

@@ -50,6 +50,7 @@ class PlotPredictTest {
         assertThat(marked / exact).as("within one sample (1/8 octave)").isLessThan(Math.pow(2, 1.0 / 8));
         List<String> texts = Images.texts(Images.parseSvg(svg));
         assertThat(texts).contains("Tree/Ring crossover at ≈" + BinarySizeFormat.of(marked) + ": Ring faster from here");
+        assertThat(texts).contains("Predicted AllReduce bus bandwidth");
         // The subtitle (the series' provenance) and the two curves: everything says "predicted".
         assertThat(BusBwChartTest.legendEntries(texts)).containsExactly("predicted: Ring/Tree from the ring formula:"
                 + " B = 25 GB/s, L = 10 us, binary tree (h = 3, B_root = 25 GB/s) · N=8", "predicted: Ring",
