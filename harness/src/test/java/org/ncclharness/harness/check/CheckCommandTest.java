@@ -173,7 +173,7 @@ class CheckCommandTest {
     }
 
     static String sizeText(Measurement m) {
-        return org.ncclharness.calibration.check.Sizes.human(m.sizeBytes());
+        return org.ncclharness.calibration.measure.SizeText.exact(m.sizeBytes());
     }
 
     static Sweep scaled(Sweep s, int index, double factor) {
