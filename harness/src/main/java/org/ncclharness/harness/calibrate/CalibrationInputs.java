@@ -72,9 +72,8 @@ public final class CalibrationInputs {
     private static void checkFlags(Flags flags, HardwareFacts facts) {
         for (String[] f : new String[][] {{"--interconnect", flags.interconnect()}, {"--intra", flags.intra()},
             {"--inter", flags.inter()}}) {
-            if (f[1] != null && facts.interconnect(f[1]).isEmpty()) {
-                throw new InputException(f[0], 0, "unknown interconnect " + f[1] + "; known: "
-                        + String.join(", ", facts.vocabulary()));
+            if (f[1] != null) {
+                facts.interconnectNamed(f[0], f[1]);
             }
         }
         if (flags.domainSize() != null && flags.domainSize() < 1) {

@@ -133,10 +133,8 @@ public final class CheckCommand implements Callable<Integer> {
 
     private Judged healthReport() {
         HardwareFacts facts = HardwareFacts.bundled();
-        String interconnect = runMetadata.interconnect();
-        if (interconnect != null && facts.interconnect(interconnect).isEmpty()) {
-            throw new InputException("--interconnect", 0, "unknown interconnect " + interconnect + "; known: "
-                    + String.join(", ", facts.vocabulary()));
+        if (runMetadata.interconnect() != null) {
+            facts.interconnectNamed("--interconnect", runMetadata.interconnect());
         }
         for (double[] pct : new double[][] {{warnBelow}, {failBelow}, {dip}}) {
             if (!(pct[0] > 0 && pct[0] <= 100)) {
