@@ -1,5 +1,6 @@
 package org.ncclharness.harness;
 
+import org.ncclharness.calibration.io.InputException;
 import picocli.CommandLine.Option;
 
 /**
@@ -31,5 +32,25 @@ public final class RunMetadataOptions {
 
     public String interconnect() {
         return interconnect;
+    }
+
+    /**
+     * A count the run had: the file's, else the flag's, else null. A flag that contradicts the file is an error,
+     * never an override; a count below 1 is an error where it came from.
+     *
+     * @param what the count in words ({@code GPU count}); {@code flag} is its flag ({@code --gpus})
+     */
+    public static Integer reconcile(String file, String what, Integer fromFile, Integer fromFlag, String flag) {
+        if (fromFile != null && fromFlag != null && !fromFile.equals(fromFlag)) {
+            throw new InputException(file, 0, "the file's " + what + " is " + fromFile + " but " + flag + " says "
+                    + fromFlag + "; drop the flag or fix it");
+        }
+        if (fromFlag != null && fromFlag < 1) {
+            throw new InputException(flag, 0, what + " must be at least 1, got " + fromFlag);
+        }
+        if (fromFile != null && fromFile < 1) {
+            throw new InputException(file, 0, what + " must be at least 1, got " + fromFile);
+        }
+        return fromFile != null ? fromFile : fromFlag;
     }
 }
