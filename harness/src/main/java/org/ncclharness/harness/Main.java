@@ -63,9 +63,24 @@ public final class Main implements Runnable {
             err.flush();
             return exitCodeOf(ex);
         });
+        // Bad flags: the one line that says what is wrong and where the options are, not the whole usage text.
+        cl.setParameterExceptionHandler((ex, args) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println(ex.getMessage());
+            err.println("(see: java -jar harness.jar " + commandPath(ex.getCommandLine()) + "--help)");
+            err.flush();
+            return ExitCode.USAGE;
+        });
         cl.getCommandSpec().exitCodeOnInvalidInput(ExitCode.USAGE);
         cl.getCommandSpec().exitCodeOnExecutionException(ExitCode.USAGE);
         return cl;
+    }
+
+    /** "calibrate " for a subcommand, "" for the top level: what to put before --help. */
+    private static String commandPath(CommandLine cmd) {
+        String q = cmd.getCommandSpec().qualifiedName(" ");
+        String top = cmd.getCommandSpec().root().name();
+        return q.equals(top) ? "" : q.substring(top.length() + 1) + " ";
     }
 
     private static String messageOf(Throwable ex) {
