@@ -3,6 +3,7 @@ package org.ncclharness.gpu;
 import java.util.ArrayList;
 import java.util.List;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.SizeList;
 
 /**
  * The shortest end-to-end check of the real path on each visible GPU: a one-rank communicator

@@ -3,6 +3,7 @@ package org.ncclharness.gpu;
 import java.util.List;
 import java.util.Objects;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.SizeList;
 
 /**
  * The nccl-tests flags the timed loop obeys, for one (collective, type, op, root) sweep. Sizes are already

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.LongSupplier;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.SizeList;
 
 /**
  * The one timed loop, for every collective, in nccl-tests' order (reference A.3; common.cu's TimeTest,

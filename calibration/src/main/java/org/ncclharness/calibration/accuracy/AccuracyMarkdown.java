@@ -14,7 +14,7 @@ import org.ncclharness.calibration.accuracy.AccuracyReport.ModelScores;
 import org.ncclharness.calibration.accuracy.HeldOut.Score;
 import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.fit.SizeBand;
-import org.ncclharness.calibration.predict.Sizes;
+import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel.SwitchPoint;
 
 /** Renders an {@link AccuracyReport} as the Markdown of {@code docs/model-accuracy.md}. */
@@ -161,7 +161,7 @@ public final class AccuracyMarkdown {
     }
 
     private static String crossing(OptionalDouble b) {
-        return b.isPresent() ? Sizes.binary(b.getAsDouble()) : "none";
+        return b.isPresent() ? SizeText.approx(b.getAsDouble()) : "none";
     }
 
     private static void perModel(StringBuilder sb, AccuracyReport r, String model) {
@@ -201,7 +201,7 @@ public final class AccuracyMarkdown {
     }
 
     private static String switchPoint(SwitchPoint s) {
-        return s.from().label() + "->" + s.to().label() + " " + Sizes.binary(s.bytes());
+        return s.from().label() + "->" + s.to().label() + " " + SizeText.approx(s.bytes());
     }
 
     private static String pct(Rmspe r) {

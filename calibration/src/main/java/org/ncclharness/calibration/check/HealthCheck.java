@@ -12,6 +12,7 @@ import org.ncclharness.calibration.io.NcclTestsTableWriter;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.measure.Sweep;
 
 /**
@@ -79,7 +80,7 @@ public final class HealthCheck {
         double b = SizeBusBw.of(largest);
         String name = bottleneck(run.hardware());
         Optional<Interconnect> ic = name == null ? Optional.empty() : facts.interconnect(name);
-        String at = String.format(Locale.ROOT, "busbw at the largest size (%s): %s GB/s", Sizes.human(
+        String at = String.format(Locale.ROOT, "busbw at the largest size (%s): %s GB/s", SizeText.exact(
                 largest.sizeBytes()), num(b));
         if (ic.isEmpty() || ic.get().betaPhysGBps() == null) {
             out.add(Finding.info("peak", at + "; no beta_phys to compare with ("
@@ -112,7 +113,7 @@ public final class HealthCheck {
                     String which = h == r.outOfPlace() ? "out-of-place" : "in-place";
                     out.add(new Finding(Severity.FAIL, "wrong", r.sizeBytes(), String.format(Locale.ROOT,
                             "#wrong = %s at %s (%s): the data check failed", num(h.wrong()),
-                            Sizes.human(r.sizeBytes()), which)));
+                            SizeText.exact(r.sizeBytes()), which)));
                 }
             }
         }
@@ -143,7 +144,7 @@ public final class HealthCheck {
                 dips.add(size);
                 out.add(new Finding(Severity.WARN, "dip", size, String.format(Locale.ROOT,
                         "dip at %s: busbw %s GB/s is %.0f %% of its neighbours' mean %s GB/s (threshold %s %%)",
-                        Sizes.human(size), num(b), 100 * b / mean, num(mean), num(rules.dipPct()))));
+                        SizeText.exact(size), num(b), 100 * b / mean, num(mean), num(rules.dipPct()))));
             }
         }
         return dips;
@@ -155,9 +156,9 @@ public final class HealthCheck {
                 .filter(r -> ref.busBwGBps().getOrDefault(r.sizeBytes(), 0.0) > 0).toList();
         if (common.isEmpty()) {
             throw new IllegalArgumentException(runName + " and " + ref.label() + " have no size in common (run: "
-                    + Sizes.human(rows.get(0).sizeBytes()) + " .. " + Sizes.human(rows.get(rows.size() - 1).sizeBytes())
-                    + ", reference: " + Sizes.human(ref.busBwGBps().firstKey()) + " .. "
-                    + Sizes.human(ref.busBwGBps().lastKey()) + ")");
+                    + SizeText.exact(rows.get(0).sizeBytes()) + " .. " + SizeText.exact(rows.get(rows.size() - 1).sizeBytes())
+                    + ", reference: " + SizeText.exact(ref.busBwGBps().firstKey()) + " .. "
+                    + SizeText.exact(ref.busBwGBps().lastKey()) + ")");
         }
         String what = ref.predicted() ? "the model's prediction" : "the baseline";
         out.add(Finding.info("reference", "compared with " + (ref.predicted() ? "a prediction (not a measurement): "
@@ -166,7 +167,7 @@ public final class HealthCheck {
             double pct = 100 * SizeBusBw.of(r) / ref.busBwGBps().get(r.sizeBytes());
             if (pct < rules.warnBelowPct()) {
                 out.add(new Finding(Severity.WARN, "below-reference", r.sizeBytes(), String.format(Locale.ROOT,
-                        "%s: busbw %s GB/s is %.1f %% of %s (%s GB/s), below %s %%", Sizes.human(r.sizeBytes()),
+                        "%s: busbw %s GB/s is %.1f %% of %s (%s GB/s), below %s %%", SizeText.exact(r.sizeBytes()),
                         num(SizeBusBw.of(r)), pct, what, num(ref.busBwGBps().get(r.sizeBytes())),
                         num(rules.warnBelowPct()))));
             }
@@ -176,7 +177,7 @@ public final class HealthCheck {
         if (pct < rules.failBelowPct()) {
             out.add(new Finding(Severity.FAIL, "largest-below-reference", last.sizeBytes(), String.format(Locale.ROOT,
                     "largest common size %s: busbw %s GB/s is %.1f %% of %s (%s GB/s), below %s %%",
-                    Sizes.human(last.sizeBytes()), num(SizeBusBw.of(last)), pct, what,
+                    SizeText.exact(last.sizeBytes()), num(SizeBusBw.of(last)), pct, what,
                     num(ref.busBwGBps().get(last.sizeBytes())), num(rules.failBelowPct()))));
         }
     }

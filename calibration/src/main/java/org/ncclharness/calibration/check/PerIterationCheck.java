@@ -10,6 +10,7 @@ import org.ncclharness.calibration.io.PerIteration;
 import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.SizeText;
 
 /**
  * Stragglers and spikes from per-iteration samples (ours, or nccl-tests' own {@code -I 1 -J} JSON): per size
@@ -35,7 +36,7 @@ public record PerIterationCheck(double spikeFactor, double stragglerPct) {
         List<Finding> out = new ArrayList<>();
         for (PerIteration p : read.perIteration()) {
             Measurement row = read.sweep().rows().get(p.row());
-            String where = Sizes.human(row.sizeBytes()) + " " + p.placement().label();
+            String where = SizeText.exact(row.sizeBytes()) + " " + p.placement().label();
             iterations(where, row.sizeBytes(), p, out);
             if (p.perProcessMaxTimesUs().size() > 1) {
                 processes(where, row.sizeBytes(), p, hostOfProcess, out);

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.ncclharness.calibration.io.InputException;
 
 /**
  * The hardware facts the calibration compares with: interconnects, topologies and chip profiles, loaded from the
@@ -119,6 +120,15 @@ public final class HardwareFacts {
 
     public Optional<Interconnect> interconnect(String name) {
         return name == null ? Optional.empty() : Optional.ofNullable(interconnects.get(name));
+    }
+
+    /**
+     * The interconnect a flag names, for {@code --interconnect}, {@code --intra} and {@code --inter} alike: an
+     * unknown name is that flag's input error (exit 2), listing the names there are.
+     */
+    public Interconnect interconnectNamed(String flag, String name) {
+        return interconnect(name).orElseThrow(() -> new InputException(flag, 0, "unknown interconnect " + name
+                + "; known: " + String.join(", ", vocabulary)));
     }
 
     public Optional<Topology> topology(String name) {

@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.model.RingTree;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.model.TwoTierCostModel;
@@ -79,7 +80,7 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
         RingTree rt = RingTree.besideRing(ranks, alphaUs, betaGBps);
         OptionalDouble x = rt.crossoverBytes();
         String words = x.isPresent() ? String.format(Locale.ROOT, "Tree is faster below %s (%.0f bytes), Ring above",
-                Sizes.binary(x.getAsDouble()), x.getAsDouble())
+                SizeText.approx(x.getAsDouble()), x.getAsDouble())
                 : rt.treeLatencyUs() < rt.ringLatencyUs() ? "Tree is faster at every size" : "Ring is faster at every size";
         return Optional.of(new Alternative("Tree", rt.treeUs(bytes), x,
                 "T_tree = 2D/B_root + 2h*L, binary tree (h = " + rt.treeDepth() + "), B_root = B and L = alpha/(2(N-1))"
@@ -103,7 +104,7 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
         Optional<Candidate> best = n.fastest(other, bytes);
         OptionalDouble x = n.treeRingCrossoverBytes();
         String words = x.isPresent() ? String.format(Locale.ROOT, "NCCL's best Ring and best Tree change places at"
-                + " %s (%.0f bytes)", Sizes.binary(x.getAsDouble()), x.getAsDouble())
+                + " %s (%.0f bytes)", SizeText.approx(x.getAsDouble()), x.getAsDouble())
                 : "in NCCL's tables one of Ring and Tree is faster at every size from 1 B to 1 TiB";
         return best.map(c -> new Alternative(other.label() + "/" + c.protocol().label(), n.time(c, bytes), x,
                 "NCCL's tuner tables, fastest protocol of " + other.label(), words));

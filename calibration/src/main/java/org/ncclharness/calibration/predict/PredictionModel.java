@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.model.TwoTierCostModel;
@@ -120,11 +121,11 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
         }
         if (below > 0) {
             out.add(String.format(Locale.ROOT, "%d size%s below the calibrated range (%s to %s): extrapolated", below,
-                    below == 1 ? "" : "s", Sizes.binary(minBytes), Sizes.binary(maxBytes)));
+                    below == 1 ? "" : "s", SizeText.approx(minBytes), SizeText.approx(maxBytes)));
         }
         if (above > 0) {
             out.add(String.format(Locale.ROOT, "%d size%s above the calibrated range (%s to %s): extrapolated", above,
-                    above == 1 ? "" : "s", Sizes.binary(minBytes), Sizes.binary(maxBytes)));
+                    above == 1 ? "" : "s", SizeText.approx(minBytes), SizeText.approx(maxBytes)));
         }
         return out;
     }

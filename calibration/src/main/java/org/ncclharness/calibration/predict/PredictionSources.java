@@ -174,8 +174,7 @@ public final class PredictionSources {
      * whose data determine both (the median of each), at N GPUs.
      */
     public static PredictionModel interconnect(String name, int gpus, Integer nodes, HardwareFacts facts) {
-        Interconnect ic = facts.interconnect(name).orElseThrow(() -> new InputException("--interconnect", 0,
-                "unknown interconnect " + name + "; known: " + String.join(", ", facts.vocabulary())));
+        Interconnect ic = facts.interconnectNamed("--interconnect", name);
         SingleTierCalibrator cal = new SingleTierCalibrator(facts, CalibrationOptions.defaults());
         List<String> ids = new ArrayList<>();
         List<Double> latency = new ArrayList<>();

@@ -1,14 +1,19 @@
 package org.ncclharness.calibration.predict;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.ncclharness.calibration.measure.SizeList;
 
 /**
- * Message sizes as the command line writes them: nccl-tests' K, M, G (powers of 1024, also KiB/MiB/GiB) and the
- * decimal KB, MB, GB (powers of 1000), and nccl-tests' size list from {@code -b -e -f}.
+ * Message sizes as {@code predict}'s command line writes them: nccl-tests' K, M, G (powers of 1024, also
+ * KiB/MiB/GiB, and T/TiB for sizes no GPU holds yet) and the decimal KB, MB, GB, TB (powers of 1000, as a
+ * model's size is often quoted), over nccl-tests' size list from {@code -b -e -f} ({@link SizeList}).
+ *
+ * <p>Not {@link SizeList#parseSize}: that one mirrors nccl-tests to the letter for {@code sweep} (where
+ * {@code 16MB} means 16 MiB and a fraction of a byte is dropped); here KB is 1000 bytes and a size must be a
+ * whole number of bytes.
  */
 public final class Sizes {
 
@@ -47,7 +52,10 @@ public final class Sizes {
         return "'" + text + "' is not a size: expected e.g. 1048576, 1M or 1MiB (binary, as nccl-tests), 1MB (decimal)";
     }
 
-    /** nccl-tests' size list (reference A.2): from min by factor f up to max inclusive. */
+    /**
+     * nccl-tests' size list (reference A.2): from min by factor f up to max inclusive. {@code predict} has no
+     * {@code -i}, so it asks for a factor, and says so in its own words.
+     */
     public static List<Long> series(long min, long max, long factor) {
         if (min < 1 || max < min) {
             throw new IllegalArgumentException("need 1 <= -b <= -e, got -b " + min + " -e " + max);
@@ -55,28 +63,6 @@ public final class Sizes {
         if (factor < 2) {
             throw new IllegalArgumentException("-f must be at least 2, got " + factor);
         }
-        List<Long> out = new ArrayList<>();
-        for (long s = min; s <= max && s > 0; s *= factor) {
-            out.add(s);
-            if (s > Long.MAX_VALUE / factor) {
-                break;
-            }
-        }
-        return out;
-    }
-
-    /** A size in binary units with three significant digits ({@code 8 GiB}, {@code 1.5 MiB}). */
-    public static String binary(double b) {
-        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
-        int u = 0;
-        while (b >= 1024 && u < units.length - 1) {
-            b /= 1024;
-            u++;
-        }
-        String digits = String.format(Locale.ROOT, b >= 100 ? "%.0f" : "%.3g", b);
-        if (digits.contains(".")) {
-            digits = digits.replaceAll("0+$", "").replaceAll("\\.$", "");
-        }
-        return digits + " " + units[u];
+        return SizeList.sizes(min, max, 0, factor);
     }
 }

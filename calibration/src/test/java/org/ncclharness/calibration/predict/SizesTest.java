@@ -30,12 +30,4 @@ class SizesTest {
         assertThat(Sizes.series(1024, 5000, 4)).containsExactly(1024L, 4096L);
         assertThatThrownBy(() -> Sizes.series(64, 8, 2)).isInstanceOf(IllegalArgumentException.class);
     }
-
-    @Test
-    void binaryPrintsThreeSignificantDigits() {
-        assertThat(Sizes.binary(8L << 30)).isEqualTo("8 GiB");
-        assertThat(Sizes.binary(1.5 * (1 << 20))).isEqualTo("1.5 MiB");
-        assertThat(Sizes.binary(100L << 20)).isEqualTo("100 MiB");
-        assertThat(Sizes.binary(1000L << 10)).isEqualTo("1000 KiB");
-    }
 }

@@ -27,6 +27,7 @@ import org.ncclharness.calibration.twotier.ParamRange;
 import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierParam;
 import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.RunMetadataOptions;
 import org.ncclharness.harness.bench.GridProgressBar;
 import org.ncclharness.harness.bench.GridRangeOptions;
 import picocli.CommandLine.Command;
@@ -56,16 +57,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Parameters(arity = "0..*", paramLabel = "FILE", description = "logs, CSVs or sweep JSONs; - reads stdin (default: the bundled datasets)")
     List<Path> files = new ArrayList<>();
 
-    @Option(names = "--gpus", paramLabel = "N", description = "GPU (rank) count, for files without '# Using devices'")
-    Integer gpus;
-
-    @Option(names = "--nodes", paramLabel = "N", description = "node count, for files that do not show it")
-    Integer nodes;
-
-    @Option(names = "--interconnect", paramLabel = "NAME",
-            description = "the interconnect the files ran over: NVLink2..5, PCIe3..5, IB-HDR/NDR/XDR,"
-                    + " RoCE-100G/200G/400G, EFA, Slingshot11, TCP, InfinityFabric (hardware/interconnects.json)")
-    String interconnect;
+    @Mixin
+    RunMetadataOptions runMetadata;
 
     @Option(names = "--intra", paramLabel = "NAME",
             description = "two tiers: the fabric inside an NVLink domain (NVLink3, NVLink4, NVLink5, InfinityFabric, ...)")
@@ -194,7 +187,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
 
     private CalibrationInputs.Flags flags() {
-        return new CalibrationInputs.Flags(gpus, nodes, interconnect, intra, inter, domainSize);
+        return new CalibrationInputs.Flags(runMetadata.gpus(), runMetadata.nodes(), runMetadata.interconnect(), intra,
+                inter, domainSize);
     }
 
     /** {@code --joint}: the runs given (bundled ids or files), or every bundled dataset for the bundled groups. */

@@ -15,6 +15,7 @@ import org.ncclharness.calibration.io.Inputs;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationInput;
+import org.ncclharness.harness.RunMetadataOptions;
 
 /**
  * Turns what {@code calibrate} was given into {@link CalibrationInput}s: every bundled dataset, or files (an
@@ -72,9 +73,8 @@ public final class CalibrationInputs {
     private static void checkFlags(Flags flags, HardwareFacts facts) {
         for (String[] f : new String[][] {{"--interconnect", flags.interconnect()}, {"--intra", flags.intra()},
             {"--inter", flags.inter()}}) {
-            if (f[1] != null && facts.interconnect(f[1]).isEmpty()) {
-                throw new InputException(f[0], 0, "unknown interconnect " + f[1] + "; known: "
-                        + String.join(", ", facts.vocabulary()));
+            if (f[1] != null) {
+                facts.interconnectNamed(f[0], f[1]);
             }
         }
         if (flags.domainSize() != null && flags.domainSize() < 1) {
@@ -140,8 +140,12 @@ public final class CalibrationInputs {
     /** Fills N, hosts, domains and the interconnect from the flags where the file does not say them. */
     private static Sweep complete(String file, Sweep s, Flags flags) {
         Hardware h = s.hardware() == null ? Hardware.unknown() : s.hardware();
-        Integer ranks = pick(file, "GPU count", h.ranks(), flags.gpus(), "--gpus N");
-        Integer hosts = pick(file, "node count", h.hosts(), flags.nodes(), "--nodes N");
+        Integer ranks = RunMetadataOptions.reconcile(file, "GPU count", h.ranks(), flags.gpus(), "--gpus");
+        if (ranks == null) {
+            throw new InputException(file, 0, "the file does not say how many GPUs ran (no '# Using devices'"
+                    + " lines); pass --gpus N");
+        }
+        Integer hosts = RunMetadataOptions.reconcile(file, "node count", h.hosts(), flags.nodes(), "--nodes");
         List<String> notes = new ArrayList<>(s.notes());
         if (hosts == null) {
             hosts = 1;
@@ -171,21 +175,5 @@ public final class CalibrationInputs {
                 ? new Hardware(h.gpuModel(), ranks, hosts, 1, hosts, null, flags.interconnect())
                 : new Hardware(h.gpuModel(), ranks, hosts, perHost, hosts, flags.interconnect(), null);
         return new Sweep(s.provenance(), s.collective(), s.run(), filled, s.devices(), s.rows(), notes);
-    }
-
-    private static Integer pick(String file, String what, Integer fromFile, Integer fromFlag, String flag) {
-        if (fromFile != null && fromFlag != null && !fromFile.equals(fromFlag)) {
-            throw new InputException(file, 0, "the file's " + what + " is " + fromFile + " but " + flag.split(" ")[0]
-                    + " says " + fromFlag + "; drop the flag or fix it");
-        }
-        Integer v = fromFile != null ? fromFile : fromFlag;
-        if (v == null && flag.startsWith("--gpus")) {
-            throw new InputException(file, 0, "the file does not say how many GPUs ran (no '# Using devices'"
-                    + " lines); pass " + flag);
-        }
-        if (v != null && v < 1) {
-            throw new InputException(file, 0, what + " must be at least 1, got " + v);
-        }
-        return v;
     }
 }

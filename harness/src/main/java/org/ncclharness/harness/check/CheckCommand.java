@@ -24,10 +24,12 @@ import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationFile;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
+import org.ncclharness.harness.RunMetadataOptions;
 import org.ncclharness.harness.plot.FigureSeries;
 import org.ncclharness.harness.plot.ModelCurve;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -37,7 +39,8 @@ import picocli.CommandLine.Parameters;
                 + " against --min-busbw (nccl-tests' NCCL_TESTS_MIN_BW rule: below 0.9 x the value fails), dips,"
                 + " and per size against a baseline run or a calibrated model.",
             "RUN is a bundled dataset id, a sweep JSON (ours or nccl-tests' -J), the project CSV or an nccl-tests"
-                + " log; what a file does not say comes from --gpus, --nodes, --interconnect.",
+                + " log; what a file does not say comes from --gpus, --nodes, --interconnect (across nodes the one"
+                + " interconnect is the network between them).",
             "--per-iteration reads per-iteration samples (a sweep's -I 1 -J JSON, ours or nccl-tests') and reports"
                 + " the slowest process and host per size, spikes, the first-iteration effect, per-host spread."},
         footer = {"", ExitCode.TABLE})
@@ -60,13 +63,8 @@ public final class CheckCommand implements Callable<Integer> {
     String dataset;
     @Option(names = "--model", paramLabel = "NAME", description = "the model of the --calibration entry (default: its best)")
     String model;
-    @Option(names = "--gpus", paramLabel = "N", description = "GPU count, for files that do not show it")
-    Integer gpus;
-    @Option(names = "--nodes", paramLabel = "N", description = "node count, for files that do not show it")
-    Integer nodes;
-    @Option(names = "--interconnect", paramLabel = "NAME",
-            description = "interconnect for files that do not name it (across nodes: the network between them)")
-    String interconnect;
+    @Mixin
+    RunMetadataOptions runMetadata;
     @Option(names = "--nics-per-host", paramLabel = "N",
             description = "NICs per node, to give a multi-node peak against all of them (bundled datasets: from their metadata)")
     Integer nicsPerHost;
@@ -135,9 +133,8 @@ public final class CheckCommand implements Callable<Integer> {
 
     private Judged healthReport() {
         HardwareFacts facts = HardwareFacts.bundled();
-        if (interconnect != null && facts.interconnect(interconnect).isEmpty()) {
-            throw new InputException("--interconnect", 0, "unknown interconnect " + interconnect + "; known: "
-                    + String.join(", ", facts.vocabulary()));
+        if (runMetadata.interconnect() != null) {
+            facts.interconnectNamed("--interconnect", runMetadata.interconnect());
         }
         for (double[] pct : new double[][] {{warnBelow}, {failBelow}, {dip}}) {
             if (!(pct[0] > 0 && pct[0] <= 100)) {
@@ -145,7 +142,8 @@ public final class CheckCommand implements Callable<Integer> {
                         + " above 0 and at most 100, got " + pct[0]);
             }
         }
-        Sweep sweep = RunSource.read(run, new RunSource.Flags(gpus, nodes, interconnect));
+        Sweep sweep = RunSource.read(run, new RunSource.Flags(runMetadata.gpus(), runMetadata.nodes(),
+                runMetadata.interconnect()));
         CheckRules rules = new CheckRules(warnBelow, failBelow, dip, minBusBw(), failOnWrong);
         Integer nics = nicsPerHost != null ? nicsPerHost : DatasetCatalog.bundled().find(run)
                 .map(d -> d.metadata().nicsPerHost()).orElse(null);

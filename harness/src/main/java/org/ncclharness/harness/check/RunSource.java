@@ -11,6 +11,7 @@ import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.Inputs;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.harness.RunMetadataOptions;
 
 /**
  * What {@code check} reads as a run or a baseline: a bundled dataset id, a sweep JSON (ours or nccl-tests'),
@@ -52,9 +53,9 @@ final class RunSource {
 
     private static Sweep complete(String file, Sweep s, Flags f) {
         Hardware h = s.hardware() == null ? Hardware.unknown() : s.hardware();
-        Integer ranks = pick(file, "GPU count", h.ranks() != null ? h.ranks() : s.devices().isEmpty() ? null
+        Integer ranks = RunMetadataOptions.reconcile(file, "GPU count", h.ranks() != null ? h.ranks() : s.devices().isEmpty() ? null
                 : s.devices().size(), f.gpus(), "--gpus");
-        Integer hosts = pick(file, "node count", h.hosts(), f.nodes(), "--nodes");
+        Integer hosts = RunMetadataOptions.reconcile(file, "node count", h.hosts(), f.nodes(), "--nodes");
         String intra = h.intra();
         String inter = h.inter();
         if (intra == null && inter == null && f.interconnect() != null) {
@@ -67,16 +68,5 @@ final class RunSource {
         Integer domainSize = h.domainSize() != null ? h.domainSize()
                 : ranks != null && hosts != null && ranks % hosts == 0 ? ranks / hosts : null;
         return s.withHardware(new Hardware(h.gpuModel(), ranks, hosts, domainSize, domains, intra, inter));
-    }
-
-    private static Integer pick(String file, String what, Integer fromFile, Integer fromFlag, String flag) {
-        if (fromFile != null && fromFlag != null && !fromFile.equals(fromFlag)) {
-            throw new InputException(file, 0, "the file's " + what + " is " + fromFile + " but " + flag + " says "
-                    + fromFlag + "; drop the flag or fix it");
-        }
-        if (fromFlag != null && fromFlag < 1) {
-            throw new InputException(flag, 0, what + " must be at least 1, got " + fromFlag);
-        }
-        return fromFile != null ? fromFile : fromFlag;
     }
 }

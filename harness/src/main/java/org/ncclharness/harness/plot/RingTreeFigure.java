@@ -11,7 +11,7 @@ import org.ncclharness.calibration.model.RingTree;
 import org.ncclharness.calibration.predict.Prediction;
 import org.ncclharness.calibration.predict.PredictionModel;
 import org.ncclharness.calibration.predict.PredictionSources;
-import org.ncclharness.calibration.predict.Sizes;
+import org.ncclharness.calibration.measure.SizeText;
 
 /**
  * The series {@code plot --predict} draws: a prediction model's own curve, or its Ring and Tree forms
@@ -102,7 +102,7 @@ final class RingTreeFigure {
                     ? "Tree" : "Ring") + " is faster at every size";
         }
         return String.format(Locale.ROOT, "predicted Ring/Tree crossover at %.0f bytes (%s): Tree faster below,"
-                + " Ring above", x.getAsDouble(), Sizes.binary(x.getAsDouble()));
+                + " Ring above", x.getAsDouble(), SizeText.approx(x.getAsDouble()));
     }
 
     /** predict's default sizes, widened to any measured points drawn beside the prediction. */

@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.ncclharness.calibration.io.NcclTestsTableWriter;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.predict.PredictedSweep;
 import org.ncclharness.calibration.predict.Prediction;
 import org.ncclharness.calibration.predict.PredictionModel;
@@ -109,7 +110,7 @@ public final class PredictCommand implements Callable<Integer> {
         out.println(PredictedSweep.heading(pm));
         pm.notesFor(new double[] {size}).forEach(n -> out.println("# " + n));
         out.printf(Locale.ROOT, "%s of %d bytes (%s) on %d GPUs: %s%n", pm.collective().ncclName(), size,
-                Sizes.binary(size), pm.ranks(), time(p.timeUs()));
+                SizeText.approx(size), pm.ranks(), time(p.timeUs()));
         out.printf(Locale.ROOT, "  latency term   : %s%n", time(p.latencyUs()));
         out.printf(Locale.ROOT, "  bandwidth term : %s%n", time(p.bandwidthUs()));
         out.printf(Locale.ROOT, "  algorithm      : %s, protocol: %s%n", p.algorithm(),

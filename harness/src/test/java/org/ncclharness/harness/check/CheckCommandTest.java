@@ -104,6 +104,7 @@ class CheckCommandTest {
         assertThat(r.out()).contains("of beta_phys RoCE-100G").contains("WARN: dip at 64 MiB");
         CliRun bad = CliRun.of("check", log.toString(), "--interconnect", "Carrier-Pigeon");
         assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("--interconnect: unknown interconnect Carrier-Pigeon; known: NVLink");
     }
 
     @Test
@@ -173,7 +174,7 @@ class CheckCommandTest {
     }
 
     static String sizeText(Measurement m) {
-        return org.ncclharness.calibration.check.Sizes.human(m.sizeBytes());
+        return org.ncclharness.calibration.measure.SizeText.exact(m.sizeBytes());
     }
 
     static Sweep scaled(Sweep s, int index, double factor) {

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.gpu.SizeList;
+import org.ncclharness.calibration.measure.SizeList;
 
 /** SPEC §2's choice among the bundled datasets: most sizes covered, then GPU count, then rows. */
 class ReplayChooserTest {

@@ -1,4 +1,4 @@
-package org.ncclharness.gpu;
+package org.ncclharness.calibration.measure;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,7 +7,8 @@ import java.util.Locale;
 /**
  * nccl-tests' size arithmetic (reference A.2): the {@code -b/-e} parser with binary K/M/G suffixes, the
  * benchmark size list for {@code -f} (multiplicative) or {@code -i} (additive), and the warm-up list, which
- * always doubles from the minimum.
+ * always doubles from the minimum. Pure arithmetic, so the live sweep (native), its replay and {@code predict}
+ * all expand the same list.
  *
  * <p>Two deliberate departures, both where nccl-tests would loop forever: a factor step with {@code -b 0},
  * and an additive step of 0, are rejected; and the warm-up doubles from 1 when the minimum is 0.
@@ -70,8 +71,10 @@ public final class SizeList {
         List<Long> out = new ArrayList<>();
         for (long size = minBytes; size <= maxBytes; ) {
             out.add(size);
+            // An overflowing next size is past any maximum; one that does not grow is -b 0 -e 0 or -i 0 with -b = -e.
+            boolean overflows = stepFactor > 1 ? size > Long.MAX_VALUE / stepFactor : size > Long.MAX_VALUE - stepBytes;
             long next = stepFactor > 1 ? size * stepFactor : size + stepBytes;
-            if (next <= size) { // overflow
+            if (overflows || next <= size) {
                 break;
             }
             size = next;
@@ -91,7 +94,7 @@ public final class SizeList {
         return out;
     }
 
-    static void validate(long minBytes, long maxBytes, long stepBytes, long stepFactor) {
+    private static void validate(long minBytes, long maxBytes, long stepBytes, long stepFactor) {
         if (minBytes > maxBytes) {
             throw new IllegalArgumentException(String.format(Locale.ROOT,
                     "invalid sizes for 'minbytes' and 'maxbytes': %d > %d", minBytes, maxBytes));

@@ -1,4 +1,4 @@
-package org.ncclharness.gpu;
+package org.ncclharness.calibration.measure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -54,6 +54,15 @@ class SizeListTest {
         assertThatThrownBy(() -> SizeList.sizes(0, 1024, 0, 2)).hasMessageContaining("-b 0 with -f 2 never advances");
         assertThatThrownBy(() -> SizeList.sizes(8, 1024, 0, 1)).hasMessageContaining("-i 0 never advances");
         assertThat(SizeList.sizes(8, 8, 0, 1)).containsExactly(8L);
+    }
+
+    @Test
+    void aStepPastLongMaxEndsTheListInsteadOfWrapping() {
+        // (2^62 + 1) * 5 wraps to 2^62 + 5: larger, so a wrap test of "next <= size" alone lets it through
+        long big = (1L << 62) + 1;
+        assertThat(SizeList.sizes(big, Long.MAX_VALUE, 0, 5)).containsExactly(big);
+        assertThat(SizeList.sizes(Long.MAX_VALUE - 1, Long.MAX_VALUE, 2, 1)).containsExactly(Long.MAX_VALUE - 1);
+        assertThat(SizeList.sizes(0, 0, 0, 2)).containsExactly(0L);
     }
 
     @Test

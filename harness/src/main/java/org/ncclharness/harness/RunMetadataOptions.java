@@ -1,0 +1,56 @@
+package org.ncclharness.harness;
+
+import org.ncclharness.calibration.io.InputException;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --gpus}, {@code --nodes}, {@code --interconnect}: what a run was, for the files that do not say it (an
+ * nccl-tests log without '# Using devices' lines, a CSV without a hardware column). One picocli mixin, so every
+ * command that reads runs offers the same three flags in the same words; a flag never overrides what the file
+ * says (the commands reject a contradiction). Null where not given.
+ */
+public final class RunMetadataOptions {
+
+    @Option(names = "--gpus", paramLabel = "N", description = "GPU (rank) count, for files that do not say")
+    Integer gpus;
+
+    @Option(names = "--nodes", paramLabel = "N", description = "node count, for files that do not say")
+    Integer nodes;
+
+    @Option(names = "--interconnect", paramLabel = "NAME",
+            description = "the interconnect, for files that do not say: NVLink2..5, PCIe3..5, IB-HDR/NDR/XDR,"
+                    + " RoCE-100G/200G/400G, EFA, Slingshot11, TCP, InfinityFabric (hardware/interconnects.json)")
+    String interconnect;
+
+    public Integer gpus() {
+        return gpus;
+    }
+
+    public Integer nodes() {
+        return nodes;
+    }
+
+    public String interconnect() {
+        return interconnect;
+    }
+
+    /**
+     * A count the run had: the file's, else the flag's, else null. A flag that contradicts the file is an error,
+     * never an override; a count below 1 is an error where it came from.
+     *
+     * @param what the count in words ({@code GPU count}); {@code flag} is its flag ({@code --gpus})
+     */
+    public static Integer reconcile(String file, String what, Integer fromFile, Integer fromFlag, String flag) {
+        if (fromFile != null && fromFlag != null && !fromFile.equals(fromFlag)) {
+            throw new InputException(file, 0, "the file's " + what + " is " + fromFile + " but " + flag + " says "
+                    + fromFlag + "; drop the flag or fix it");
+        }
+        if (fromFlag != null && fromFlag < 1) {
+            throw new InputException(flag, 0, what + " must be at least 1, got " + fromFlag);
+        }
+        if (fromFile != null && fromFile < 1) {
+            throw new InputException(file, 0, what + " must be at least 1, got " + fromFile);
+        }
+        return fromFile != null ? fromFile : fromFlag;
+    }
+}
