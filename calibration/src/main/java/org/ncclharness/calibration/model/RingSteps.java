@@ -12,6 +12,16 @@ public final class RingSteps {
     private RingSteps() {
     }
 
+    /** The configuration every ring model needs: two ranks and one hop per step at least. */
+    public static void requireRing(int ranks, int hops) {
+        if (ranks < 2) {
+            throw new IllegalArgumentException("a ring needs at least 2 ranks, got " + ranks);
+        }
+        if (hops < 1) {
+            throw new IllegalArgumentException("hops per step must be at least 1, got " + hops);
+        }
+    }
+
     public static int of(Collective c, int ranks) {
         return switch (c) {
             case ALL_REDUCE -> 2 * (ranks - 1);

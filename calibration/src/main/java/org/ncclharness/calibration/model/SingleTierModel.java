@@ -23,12 +23,7 @@ public record SingleTierModel(Collective collective, int ranks, int hops, Latenc
     private static final double BYTES_PER_US_PER_GBPS = 1e3;
 
     public SingleTierModel {
-        if (ranks < 2) {
-            throw new IllegalArgumentException("a ring needs at least 2 ranks, got " + ranks);
-        }
-        if (hops < 1) {
-            throw new IllegalArgumentException("hops per step must be at least 1, got " + hops);
-        }
+        RingSteps.requireRing(ranks, hops);
     }
 
     @Override

@@ -36,12 +36,7 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
     private static final double MAX_SWITCH_BYTES = 1e15;
 
     public ProtocolEnvelopeModel {
-        if (ranks < 2) {
-            throw new IllegalArgumentException("a ring needs at least 2 ranks, got " + ranks);
-        }
-        if (hops < 1) {
-            throw new IllegalArgumentException("hops per step must be at least 1, got " + hops);
-        }
+        RingSteps.requireRing(ranks, hops);
     }
 
     @Override
