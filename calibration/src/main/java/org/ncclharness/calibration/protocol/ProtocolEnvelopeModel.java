@@ -32,6 +32,8 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
     private static final List<String> NAMES = List.of("llLinkLatencyUs", "ll128LinkLatencyUs",
             "simpleLinkLatencyUs", BETA, "llEfficiency", "ll128Efficiency");
     private static final double BYTES_PER_US_PER_GBPS = 1e3;
+    private static final Protocol[] PROTOCOLS = Protocol.values();
+    private static final int SIMPLE = Protocol.SIMPLE.ordinal();
     /** Crossings beyond 1 PB are not switch points any sweep could see. */
     private static final double MAX_SWITCH_BYTES = 1e15;
 
@@ -83,10 +85,18 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
 
     /** The protocol the envelope takes at this size (NCCL's order LL, LL128, Simple breaks ties). */
     public Protocol chosen(double bytes, double[] theta) {
-        Protocol best = Protocol.LL;
+        return PROTOCOLS[chosenIndex(bytes, theta, latencyCoefficient(), collective.busFactor(ranks))];
+    }
+
+    /**
+     * The index of the fastest protocol. The fits call this millions of times, so the coefficients come in
+     * once and no array is made per call; the arithmetic is exactly {@link #protocolTimeUs}'s.
+     */
+    private static int chosenIndex(double bytes, double[] theta, double coef, double busFactor) {
+        int best = 0;
         double t = Double.POSITIVE_INFINITY;
-        for (Protocol p : Protocol.values()) {
-            double tp = protocolTimeUs(p, bytes, theta);
+        for (int p = 0; p < PROTOCOLS.length; p++) {
+            double tp = time(p, bytes, theta, coef, busFactor);
             if (tp < t) {
                 t = tp;
                 best = p;
@@ -95,17 +105,25 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
         return best;
     }
 
+    private static double time(int p, double bytes, double[] theta, double coef, double busFactor) {
+        double eff = p == SIMPLE ? 1.0 : theta[4 + p];
+        return coef * theta[p] + busFactor / (eff * theta[BETA_INDEX] * BYTES_PER_US_PER_GBPS) * bytes;
+    }
+
     @Override
     public double timeUs(double bytes, double[] theta) {
-        return protocolTimeUs(chosen(bytes, theta), bytes, theta);
+        double coef = latencyCoefficient();
+        double f = collective.busFactor(ranks);
+        return time(chosenIndex(bytes, theta, coef, f), bytes, theta, coef, f);
     }
 
     /** The gradient of the protocol on the envelope (the envelope is piecewise linear in ℓ). */
     @Override
     public double[] gradient(double bytes, double[] theta) {
-        Protocol p = chosen(bytes, theta);
+        double coef = latencyCoefficient();
+        Protocol p = PROTOCOLS[chosenIndex(bytes, theta, coef, collective.busFactor(ranks))];
         double[] g = new double[NAMES.size()];
-        g[p.ordinal()] = latencyCoefficient();
+        g[p.ordinal()] = coef;
         double bandwidthUs = slope(p, theta) * bytes;
         g[BETA_INDEX] = -bandwidthUs / theta[BETA_INDEX];
         if (p != Protocol.SIMPLE) {
