@@ -24,19 +24,20 @@ import picocli.CommandLine.Command;
         versionProvider = VersionInfo.class,
         description = "Benchmark NCCL collectives the nccl-tests way and calibrate an alpha-beta cost model.",
         footer = "%n" + ExitCode.TABLE,
+        // In the order a bring-up goes: measure, judge, model, predict, look; then the data and the machine.
         subcommands = {
-            CommandLine.HelpCommand.class,
-            DatasetsCommand.class,
-            ConvertCommand.class,
-            CalibrateCommand.class,
-            PlotCommand.class,
-            BenchCommand.class,
             SweepCommand.class,
             CheckCommand.class,
-            AccuracyCommand.class,
+            CalibrateCommand.class,
             PredictCommand.class,
-            GpusCommand.class,
+            PlotCommand.class,
+            AccuracyCommand.class,
+            DatasetsCommand.class,
+            ConvertCommand.class,
             DoctorCommand.class,
+            GpusCommand.class,
+            BenchCommand.class,
+            CommandLine.HelpCommand.class,
         })
 public final class Main implements Runnable {
 
