@@ -12,7 +12,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.Sweep;
 
 /**
@@ -38,10 +40,10 @@ public final class Inputs {
         }
         String first = text.lines().findFirst().orElse("");
         if (MeasurementCsv.looksLikeCsv(first)) {
-            return List.of(new Sweep(Provenance.stored(name), Collective.ALL_REDUCE,
-                    org.ncclharness.calibration.measure.RunInfo.unknown(),
-                    org.ncclharness.calibration.measure.Hardware.unknown(), List.of(),
-                    MeasurementCsv.read(name, text), List.of()));
+            // The CSV's columns name no collective; say what is assumed rather than assume it silently.
+            return List.of(new Sweep(Provenance.stored(name), Collective.ALL_REDUCE, RunInfo.unknown(),
+                    Hardware.unknown(), List.of(), MeasurementCsv.read(name, text),
+                    List.of("the CSV does not name its collective: read as all_reduce (its bus factor 2(N-1)/N)")));
         }
         return new NcclTestsLogReader(name, null).read(text.lines().toList());
     }
