@@ -17,6 +17,7 @@ import org.ncclharness.calibration.io.PerIteration;
 import org.ncclharness.calibration.io.RankTimes;
 import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Device;
+import org.ncclharness.calibration.hardware.GpuFabrics;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Placement;
@@ -130,9 +131,8 @@ final class LiveSweep {
                     sizes.get(sizes.size() - 1), plan.step(), plan.warmupIters(), plan.iters(), plan.aggIters(),
                     plan.check(), plan.graph());
             int n = job.size() * local;
-            Hardware hw = hosts == 1 ? new Hardware(gpus.get(0).name(), n, 1, n, 1, plan.interconnect(), null)
-                    : new Hardware(gpus.get(0).name(), n, hosts, n % hosts == 0 ? n / hosts : null, hosts, null,
-                            plan.interconnect());
+            Hardware hw = LiveHardware.of(gpus.get(0).name(), n, hosts, plan.interconnect(), GpuFabrics.bundled(),
+                    heading);
             Sweep sweep = new Sweep(new Provenance(SourceKind.MEASURED, host, null, "measured now on " + hosts
                     + " host(s) from " + host + " by nccl-harness"), plan.collective(), run, hw, devs, m.rows(),
                     List.of());

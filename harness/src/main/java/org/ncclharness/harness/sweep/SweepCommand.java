@@ -133,7 +133,9 @@ public final class SweepCommand implements Callable<Integer> {
             description = "exit 1 when the average busbw is below 0.9 x this (nccl-tests' NCCL_TESTS_MIN_BW rule)")
     Double minBusBw;
     @Option(names = "--interconnect", paramLabel = "NAME",
-            description = "interconnect of a live run's GPUs, for its calibration (e.g. NVLink4; see hardware/interconnects.json)")
+            description = "interconnect of a live run, for its calibration: on one host the one inside it, across hosts "
+                    + "the network between them (e.g. NVLink4, IB-NDR; see hardware/interconnects.json). Without it the "
+                    + "NVLink generation comes from the GPU name where the name tells it (hardware/gpu-fabrics.json)")
     String interconnect;
     @Option(names = "--report", paramLabel = "DIR", description = "also write a page that opens from disk:"
             + " DIR/index.html with the verdicts, the results table and the busbw figure with the calibrated models")

@@ -1,0 +1,43 @@
+package org.ncclharness.calibration.hardware;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.datasets.DatasetMetadata;
+
+class GpuFabricsTest {
+
+    private final GpuFabrics fabrics = GpuFabrics.bundled();
+
+    @Test
+    void sxmNamesTellTheirNvlinkAndPcieNamesTellNothing() {
+        assertThat(fabrics.intraFor("NVIDIA H100 80GB HBM3")).contains("NVLink4");
+        assertThat(fabrics.intraFor("NVIDIA H200")).contains("NVLink4");
+        assertThat(fabrics.intraFor("NVIDIA H20")).contains("NVLink4");
+        assertThat(fabrics.intraFor("NVIDIA A100-SXM4-80GB")).contains("NVLink3");
+        assertThat(fabrics.intraFor("NVIDIA B200")).contains("NVLink5");
+        assertThat(fabrics.intraFor("NVIDIA GB200")).contains("NVLink5");
+        assertThat(fabrics.intraFor("NVIDIA H100 PCIe")).isEmpty();
+        assertThat(fabrics.intraFor("NVIDIA H200 NVL")).isEmpty();
+        assertThat(fabrics.intraFor("NVIDIA A100 80GB PCIe")).isEmpty();
+        assertThat(fabrics.intraFor("NVIDIA GeForce RTX 4090")).isEmpty();
+        assertThat(fabrics.intraFor(null)).isEmpty();
+    }
+
+    /** Where a bundled dataset names both its GPU and its NVLink, the rule agrees with what its source said. */
+    @Test
+    void agreesWithEveryBundledDatasetThatStatesBoth() {
+        int compared = 0;
+        for (var d : DatasetCatalog.fromDirectory(Path.of("../datasets")).all()) {
+            DatasetMetadata m = d.metadata();
+            var inferred = fabrics.intraFor(m.gpuModel());
+            if (inferred.isPresent() && m.intra() != null) {
+                assertThat(inferred).as(m.id()).contains(m.intra());
+                compared++;
+            }
+        }
+        assertThat(compared).isGreaterThan(20);
+    }
+}
