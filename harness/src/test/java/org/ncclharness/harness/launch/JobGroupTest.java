@@ -249,8 +249,9 @@ class JobGroupTest {
         one.next();
         one.socket.setSoLinger(true, 0);
         one.close();
-        assertThat(failureOf(real.get(0))).hasMessageStartingWith("rank 0/2: rank 1 (host=raw-host, pid=9001) was"
-                + " lost during allreduce #1: connection");
+        // The reset may reach rank 0 before or after it enters the allreduce; either way it is a lost rank.
+        assertThat(failureOf(real.get(0)).getMessage()).matches("rank 0/2: rank 1 \\(host=raw-host, pid=9001\\) was"
+                + " lost during (start-up|allreduce #1): connection .*");
     }
 
     @Test
