@@ -1,6 +1,5 @@
 package org.ncclharness.calibration.model;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.ncclharness.calibration.measure.Collective;
@@ -33,10 +32,7 @@ public record SingleTierModel(Collective collective, int ranks, int hops, Latenc
 
     @Override
     public Map<String, Object> configuration() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("collective", collective.testName());
-        m.put("ranks", ranks);
-        m.put("hops", hops);
+        Map<String, Object> m = RingSteps.configuration(collective, ranks, hops);
         m.put("latencyRule", rule.label());
         return m;
     }

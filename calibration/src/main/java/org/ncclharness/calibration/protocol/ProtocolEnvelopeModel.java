@@ -1,12 +1,12 @@
 package org.ncclharness.calibration.protocol;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.RingSteps;
+import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.nccl.Protocol;
 
 /**
@@ -27,7 +27,7 @@ import org.ncclharness.calibration.nccl.Protocol;
 public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) implements CostModel {
 
     public static final String FORM = "protocol-envelope";
-    public static final String BETA = "betaEffGBps";
+    public static final String BETA = SingleTierModel.BETA;
     static final int BETA_INDEX = 3;
     private static final List<String> NAMES = List.of("llLinkLatencyUs", "ll128LinkLatencyUs",
             "simpleLinkLatencyUs", BETA, "llEfficiency", "ll128Efficiency");
@@ -48,11 +48,7 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
 
     @Override
     public Map<String, Object> configuration() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("collective", collective.testName());
-        m.put("ranks", ranks);
-        m.put("hops", hops);
-        return m;
+        return RingSteps.configuration(collective, ranks, hops);
     }
 
     @Override

@@ -37,9 +37,13 @@ final class BinarySizeFormat extends NumberFormat {
         return format((double) bytes, to, pos);
     }
 
-    /** Axis labels are only ever written, never read back. */
+    /**
+     * Axis labels are only ever written, never read back: every parse fails the way NumberFormat's contract
+     * says a failed parse does (index unchanged, error index set, null).
+     */
     @Override
     public Number parse(String source, ParsePosition pos) {
-        throw new UnsupportedOperationException("BinarySizeFormat only formats");
+        pos.setErrorIndex(pos.getIndex());
+        return null;
     }
 }
