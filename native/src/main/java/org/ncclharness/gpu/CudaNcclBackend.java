@@ -259,6 +259,8 @@ public final class CudaNcclBackend implements CollectiveBackend {
             case REDUCE -> ncclReduce(s, r, count, dtype, redop, root, comm, st);
             case ALL_TO_ALL -> allToAll(s, r, sendOffset, recvOffset, count, comm, st);
             case SEND_RECV -> sendRecv(s, r, count, rank(l), comm, st);
+            case GATHER, SCATTER, HYPERCUBE, UNKNOWN -> throw new IllegalArgumentException(
+                    collective.testName() + " is read from logs, not run by the harness (Collective.runnable)");
         };
         if (rc != 0) {
             nccl(rc, collective.ncclName());

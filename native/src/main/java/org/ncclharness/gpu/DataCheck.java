@@ -102,6 +102,8 @@ final class DataCheck {
             case REDUCE_SCATTER -> pattern.reduced(rank * base + k);
             case ALL_TO_ALL -> pattern.input((int) (k / base), rank * base + k % base);
             case SEND_RECV -> pattern.input(Math.floorMod(rank - 1, nranks), k);
+            case GATHER, SCATTER, HYPERCUBE, UNKNOWN -> throw new IllegalArgumentException(
+                    collective.testName() + " is read from logs, not run by the harness (Collective.runnable)");
         };
     }
 

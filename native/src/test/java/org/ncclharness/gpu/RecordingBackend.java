@@ -215,6 +215,7 @@ class RecordingBackend implements CollectiveBackend {
                         put(recv[r], ro[r], k, get(src[from], so[from], k));
                     }
                 }
+                default -> throw new IllegalArgumentException(collective + " is not run by the harness");
             }
         }
     }

@@ -220,7 +220,7 @@ class TimedLoopTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Collective.class)
+    @EnumSource(value = Collective.class, names = {"GATHER", "SCATTER", "HYPERCUBE", "UNKNOWN"}, mode = EnumSource.Mode.EXCLUDE)
     void theDataCheckFindsEveryCollectiveCorrectAndCountsACorruptedElement(Collective c) {
         for (int ranks : new int[] {1, 3, 4}) {
             for (DataType t : new DataType[] {DataType.FLOAT, DataType.HALF, DataType.BFLOAT16, DataType.INT8,

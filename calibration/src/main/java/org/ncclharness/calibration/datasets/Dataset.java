@@ -77,6 +77,6 @@ public record Dataset(DatasetMetadata metadata, List<Measurement> rows) {
             return h;
         }
         double algBw = h.busBwGBps() / collective().busFactor(ranks);
-        return new Half(collective().timeUs(bytes, h.busBwGBps(), ranks), algBw, h.busBwGBps(), h.wrong());
+        return new Half(collective().timeUs(bytes, h.busBwGBps(), ranks), algBw, h.busBwGBps(), h.wrong(), h.maxError());
     }
 }

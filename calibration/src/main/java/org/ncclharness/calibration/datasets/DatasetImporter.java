@@ -32,6 +32,6 @@ public final class DatasetImporter {
         }
         RawDataset ds = RawDataset.parse(raw.toString(), lines);
         var rows = ds.rows(raw.toString());
-        return new Imported(ds.id(), MeasurementCsv.toString(rows), rows.size());
+        return new Imported(ds.id(), MeasurementCsv.toString(ds.collective(), rows), rows.size());
     }
 }

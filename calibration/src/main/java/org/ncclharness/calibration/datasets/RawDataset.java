@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.ncclharness.calibration.io.Echo;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.NcclTestsLogReader;
 import org.ncclharness.calibration.measure.Collective;
@@ -61,11 +62,19 @@ public record RawDataset(String id, List<String> header, int rawStart, List<Stri
                 List.copyOf(lines.subList(start, end)));
     }
 
-    /** The collective, from the collector's {@code collective:} line or the id. */
+    /**
+     * The collective the collector states: the first word of the {@code collective:} line that names one
+     * ({@code all_gather_perf (redop none)}), else the id's second word ({@code b200_allgather_...}).
+     */
     public Collective collective() {
-        String h = header.stream().filter(l -> l.startsWith("collective:")).findFirst().orElse(id)
-                .toLowerCase(Locale.ROOT);
-        return h.contains("all_gather") || h.contains("allgather") ? Collective.ALL_GATHER : Collective.ALL_REDUCE;
+        String h = header.stream().filter(l -> l.startsWith("collective:")).findFirst()
+                .map(l -> l.substring("collective:".length()).trim()).orElse("");
+        String first = h.isEmpty() ? "" : h.split("[\\s,;(]+")[0];
+        String[] idWords = id.split("_");
+        return Collective.byName(first)
+                .or(() -> idWords.length > 1 ? Collective.byName(idWords[1]) : java.util.Optional.empty())
+                .orElseThrow(() -> new InputException(id, 1, "the header's 'collective:' line names no collective "
+                        + "nccl-tests runs (all_reduce, all_gather, ...): " + Echo.quote(h)));
     }
 
     /**

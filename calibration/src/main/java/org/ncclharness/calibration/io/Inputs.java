@@ -10,8 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.CollectiveEvidence;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.measure.RunInfo;
@@ -28,24 +30,58 @@ public final class Inputs {
 
     /** The sweeps in a file (a log may hold several tables). */
     public static List<Sweep> read(String name) {
-        return parse(name, text(name));
+        return read(name, null);
+    }
+
+    /**
+     * @param given the collective the user states ({@code --collective}) for tables the file does not name;
+     *              null to decide from the rows
+     */
+    public static List<Sweep> read(String name, Collective given) {
+        return parse(name, text(name), given);
     }
 
     public static List<Sweep> parse(String name, String text) {
-        if (text.isBlank()) {
+        return parse(name, text, null);
+    }
+
+    public static List<Sweep> parse(String name, String text, Collective given) {
+        String body = text.startsWith("\uFEFF") ? text.substring(1) : text;
+        if (body.isBlank()) {
             throw new InputException(name, 0, "empty file; expected an nccl-tests log, a CSV or a JSON file");
         }
-        if (SweepJson.looksLikeJson(text)) {
-            return List.of(SweepJson.read(name, text).sweep());
+        if (SweepJson.looksLikeJson(body)) {
+            return SweepJson.readAll(name, body).stream().map(SweepJson.Read::sweep).toList();
         }
-        String first = text.lines().findFirst().orElse("");
-        if (MeasurementCsv.looksLikeCsv(first)) {
-            // The CSV's columns name no collective; say what is assumed rather than assume it silently.
-            return List.of(new Sweep(Provenance.stored(name), Collective.ALL_REDUCE, RunInfo.unknown(),
-                    Hardware.unknown(), List.of(), MeasurementCsv.read(name, text),
-                    List.of("the CSV does not name its collective: read as all_reduce (its bus factor 2(N-1)/N)")));
+        if (MeasurementCsv.looksLikeCsv(body.lines().findFirst().orElse(""))) {
+            return csvSweeps(name, body, given);
         }
-        return new NcclTestsLogReader(name, null).read(text.lines().toList());
+        return new NcclTestsLogReader(name, given).read(body.lines().toList());
+    }
+
+    /**
+     * A CSV's tables as sweeps. A CSV of an earlier release names no collective: each table's is then decided
+     * from its rows as for a log without its program name.
+     */
+    private static List<Sweep> csvSweeps(String name, String text, Collective given) {
+        List<Sweep> out = new ArrayList<>();
+        for (MeasurementCsv.Table t : MeasurementCsv.readTables(name, text)) {
+            List<String> notes = new ArrayList<>();
+            Collective c = t.collective();
+            Hardware hw = Hardware.unknown();
+            if (c == null) {
+                CollectiveEvidence e = CollectiveEvidence.decide(given, null, t.rows(), true, true);
+                c = e.collective();
+                notes.add("the CSV has no collective column (an earlier release's)");
+                notes.addAll(e.notes());
+                hw = e.ranks() == null ? hw : hw.withRanks(e.ranks());
+            }
+            out.add(new Sweep(Provenance.stored(name), c, RunInfo.unknown(), hw, List.of(), t.rows(), notes));
+        }
+        if (out.isEmpty()) {
+            throw new InputException(name, 1, "the CSV has a header and no rows");
+        }
+        return out;
     }
 
     /** The text of a file or stdin; binary content is refused with one line. */

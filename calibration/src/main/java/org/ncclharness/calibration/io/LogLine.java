@@ -1,22 +1,64 @@
 package org.ncclharness.calibration.io;
 
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One line of a log with the launcher's label taken off: {@code srun -l}'s {@code 0: } and Open MPI
- * {@code --tag-output}'s {@code [1,0]<stdout>:}, possibly indented (logs pasted into documents).
+ * One line of a log with every launcher label in front of it taken off, in any order and any number: each
+ * tool that relays a rank's output adds its own (a Ray/SkyPilot worker inside a pod read with
+ * {@code kubectl logs --prefix --timestamps} carries three).
  *
  * @param number 1-based line number in the file
- * @param text   the line without the label
+ * @param text   the line without its labels
  */
 record LogLine(int number, String text) {
 
-    private static final Pattern LABEL = Pattern.compile("^\\s*(?:\\d+:(?: |$)|\\[\\d+,\\d+\\]<std(?:out|err)>:)");
+    /**
+     * The labels, each anchored at the start of what is left. A label must be followed by a space (or end the
+     * line) so that a data row's first number is never mistaken for one.
+     */
+    private static final List<Pattern> LABELS = List.of(
+            // ISO 8601 timestamps: kubectl logs --timestamps, CI runners, journald exports
+            Pattern.compile("^\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d+)?(?:Z|[+-]\\d{2}:?\\d{2})?(?:\\s+|$)"),
+            // kubectl logs --prefix: [pod/NAME/CONTAINER]
+            Pattern.compile("^\\[pod/[^\\]\\s]+\\](?:\\s|$)"),
+            // Ray / SkyPilot: (head, rank=0, pid=3808), (worker1, rank=1, pid=2345, ip=10.0.0.2), (pid=123)
+            Pattern.compile("^\\([^()]*\\bpid=\\d+[^()]*\\)(?:\\s|$)"),
+            // Open MPI --tag-output: [1,0]<stdout>:
+            Pattern.compile("^\\[\\d+,\\d+\\]<std(?:out|err)>:\\s?"),
+            // srun -l: 0:
+            Pattern.compile("^\\d+:(?:\\s|$)"),
+            // pdsh / clush: host: — only where nccl-tests output follows, so prose such as "Warning: ..." and
+            // rccl-tests' "rccl-tests: Version ..." keep their words
+            Pattern.compile("^[A-Za-z][\\w.-]*:\\s+(?=#|\\d|\\[|\\(|$)"),
+            // markdown or e-mail quoting
+            Pattern.compile("^>(?:\\s|$)"));
+    /** MPICH/Intel MPI Hydra's {@code -prepend-rank}: {@code [0] }, repeated wherever the rank wrote. */
+    private static final Pattern HYDRA_RANK = Pattern.compile("^\\[\\d+\\] ");
+    private static final Pattern LEADING_SPACE = Pattern.compile("^\\s+");
 
     static LogLine of(int number, String raw) {
-        Matcher m = LABEL.matcher(raw);
-        return new LogLine(number, m.find() ? raw.substring(m.end()) : raw);
+        String s = raw;
+        boolean stripped = true;
+        while (stripped && !s.isEmpty()) {
+            stripped = false;
+            String t = LEADING_SPACE.matcher(s).replaceFirst("");
+            for (Pattern p : LABELS) {
+                Matcher m = p.matcher(t);
+                if (m.find() && m.end() > 0) {
+                    s = t.substring(m.end());
+                    stripped = true;
+                    break;
+                }
+            }
+        }
+        Matcher rank = HYDRA_RANK.matcher(s);
+        if (rank.find()) {
+            // mpiexec -prepend-rank labels every write, so the label recurs inside the line as well
+            s = s.substring(rank.end()).replace(rank.group(), "");
+        }
+        return new LogLine(number, s);
     }
 
     /** A {@code #} comment line of nccl-tests (header, preamble, trailer). */

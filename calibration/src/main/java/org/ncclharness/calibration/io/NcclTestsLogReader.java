@@ -10,28 +10,36 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.CollectiveEvidence;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Provenance;
-import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.RunInfo;
+import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.measure.Trailer;
 
 /**
- * Reads nccl-tests and rccl-tests stdout of every generation (reference B): the preamble, the
- * {@code # Using devices} lines, one or more result tables, NCCL INFO and launcher noise between them, and
- * launcher labels in front of every line. Each table (one run, one datatype and op) becomes one {@link Sweep}.
+ * Reads nccl-tests and rccl-tests stdout of every generation (reference B): preambles, {@code # Using devices}
+ * lines, any number of result tables (one run after another, as scripts that run several {@code *_perf}
+ * binaries write them), NCCL INFO and launcher noise between them, and launcher labels in front of every line
+ * ({@link LogLine}). Each table, and within it each datatype and op, becomes one {@link Sweep} with its own
+ * collective, layout and trailer.
  *
- * <p>What counts as a result row: a non-comment line whose first two tokens are numbers and whose third is a
- * datatype name. Anything else is prose and skipped, so excerpts pasted into issues and documents read too. A
- * row that is recognisably a row but malformed is an error naming its line.
+ * <p>A result row is a non-comment line whose first two tokens are numbers and whose third is a datatype name.
+ * Outside a table anything else is prose and skipped, so excerpts pasted into issues and documents read too.
+ * Inside a table a line that starts like a row but is not one is a damaged row and an error naming its line;
+ * a row broken over two lines is joined when the pieces make one. Only the last row of the text, with nothing
+ * after it, may be cut short: it is kept with the columns it has and a note.
  */
 public final class NcclTestsLogReader {
 
     /** How predict heads its tables ({@code # predicted by <model> from <source>}). */
     public static final String PREDICTED_BY = "predicted by ";
+    /** What our writer puts after an average it computed because the source stated none. */
+    public static final String RECOMPUTED = "(recomputed from the rows: the source states no average)";
 
     private static final Set<String> TYPES = Set.of("int8", "uint8", "int32", "uint32", "int64", "uint64",
             "half", "float", "double", "bfloat16", "bf16", "f8e4m3", "f8e5m2", "fp8_e4m3", "fp8_e5m2", "char",
@@ -47,22 +55,24 @@ public final class NcclTestsLogReader {
     private static final Pattern PERF_BINARY = Pattern.compile("\\b([a-z_]+)_perf(?:_mpi)?\\b");
     private static final Pattern RCCL_VERSION = Pattern.compile("^RCCL version\\s*:\\s*(\\S+)");
     private static final Pattern RCCL_TESTS = Pattern.compile("^rccl-tests: Version (\\S+)");
+    private static final Pattern OUT_OF_BOUNDS = Pattern.compile("^Out of bounds values\\s*:\\s*(.*?)\\s*$");
+    private static final Pattern AVERAGE = Pattern.compile("^Avg bus bandwidth\\s*:\\s*(\\S+)\\s*(.*?)\\s*$");
     private static final Pattern N_THREAD = Pattern.compile(
             "nThread (\\d{1,9}) nGpus (\\d{1,9}) minBytes (\\d{1,18}) maxBytes (\\d{1,18}) step: (\\S+)"
             + "(?: warmup iters: (\\d{1,9}))? iters: (\\d{1,9})(?: agg iters: (\\d{1,9}))? validation: (\\d{1,9})"
             + "(?: graph: (\\d{1,9}))?");
 
     private final String file;
-    private final Collective fallbackCollective;
+    private final Collective given;
 
     /**
-     * @param file               the file name used in messages and provenance
-     * @param fallbackCollective the collective to assume when the log never names its program (e.g. a bare
-     *                           excerpt); null means all_reduce, with a note saying it was assumed
+     * @param file  the file name used in messages and provenance
+     * @param given the collective the user or a dataset's metadata states, for tables whose log does not name
+     *              its program; null to decide from the rows ({@link CollectiveEvidence})
      */
-    public NcclTestsLogReader(String file, Collective fallbackCollective) {
+    public NcclTestsLogReader(String file, Collective given) {
         this.file = file;
-        this.fallbackCollective = fallbackCollective;
+        this.given = given;
     }
 
     /** Parses the whole log; throws {@link InputException} naming the first bad line. */
@@ -79,7 +89,7 @@ public final class NcclTestsLogReader {
                 other(s, line);
             }
         }
-        s.flushTable();
+        s.endOfText();
         if (s.sweeps.isEmpty()) {
             throw new InputException(file, 0, "no nccl-tests result table found (expected rows such as "
                     + "'   1048576   262144   float   sum   -1   21.87   47.95   83.91   0 ...')");
@@ -93,13 +103,18 @@ public final class NcclTestsLogReader {
         Matcher m;
         if (TableLayout.isColumnHeader(body)) {
             s.flushTable();
-            s.layout = TableLayout.fromHeader(body);
-            s.headerLine = line.number();
+            s.layout = TableLayout.fromHeader(body, line.number());
+            if (s.layout == null) {
+                throw bad(line, "column header not understood: expected size count type [redop] [root], then "
+                        + "time algbw busbw and #wrong or error, for out-of-place and in-place");
+            }
+            s.inTable = true;
         } else if ((m = VERSION.matcher(trimmed)).find()) {
             s.newRunIfRowsSeen();
             s.testsVersion = m.group(1);
             s.libraryVersion = m.group(3);
         } else if ((m = PROGRAM.matcher(trimmed)).find()) {
+            s.newRunIfRowsSeen();
             s.program = m.group(1);
         } else if ((m = N_THREAD.matcher(trimmed)).find()) {
             s.newRunIfRowsSeen();
@@ -114,7 +129,16 @@ public final class NcclTestsLogReader {
         } else if (trimmed.startsWith(PREDICTED_BY)) {
             s.newRunIfRowsSeen();
             s.predictedBy = trimmed;
-        } else if (trimmed.startsWith("Out of bounds values")) {
+        } else if ((m = OUT_OF_BOUNDS.matcher(trimmed)).find()) {
+            s.rejectPendingCut("the trailer");
+            s.inTable = false;
+            s.outOfBounds = m.group(1);
+        } else if ((m = AVERAGE.matcher(trimmed)).find()) {
+            s.rejectPendingCut("the trailer");
+            s.inTable = false;
+            s.averageLine = line;
+            s.average = m.group(1);
+            s.averageStatus = m.group(2);
             s.flushTable();
         }
     }
@@ -132,67 +156,157 @@ public final class NcclTestsLogReader {
             s.libraryVersion = m.group(1);
             return;
         }
-        if ((m = PERF_BINARY.matcher(text)).find() && s.program == null) {
-            s.binaryHint = m.group(1);
+        if (text.isEmpty()) {
+            return;
         }
         String[] t = text.split("\\s+");
-        if (t.length < 3 || !NUMBER_START.matcher(t[0]).matches() || !NUMBER_START.matcher(t[1]).matches()
-                || !TYPES.contains(t[2])) {
+        if (s.pendingCut != null) {
+            if (s.tryJoin(line, t)) {
+                return;
+            }
+            if (!startsLikeRow(t)) {
+                return; // prose after a short row: it may still be the last row of the text
+            }
+            s.rejectPendingCut("another row");
+        }
+        if (!isRow(t)) {
+            if (s.inTable && startsLikeRow(t)) {
+                s.pendingCut = line; // a row's first part, or a damaged row: the next line tells
+                s.pendingTokens = t;
+                return;
+            }
+            if ((m = PERF_BINARY.matcher(text)).find() && Collective.byName(m.group(1)).isPresent()) {
+                s.newRunIfRowsSeen();
+                s.binaryHint = m.group(1);
+            }
             return;
         }
         if (s.layout == null) {
-            s.layout = TableLayout.guess(t.length, t.length > 4 ? t[4] : null);
-            s.headerLine = 0;
+            s.layout = TableLayout.guess(t);
+            if (s.layout == null) {
+                throw damaged(line, t, null);
+            }
+        } else if (s.rows.isEmpty() && t.length != s.layout.fullRow() && t.length >= s.layout.fullRow() - 1) {
+            adaptToFirstRow(s, line, t);
         }
-        s.rejectPendingCut();
+        s.inTable = true;
         if (t.length < s.layout.fullRow()) {
-            // Only the last row of a log or excerpt may be cut short (the text ends there); that is decided
-            // when the next row or the end of the table arrives.
+            // Only the last row of the text may be cut short; that is known when something else arrives.
             s.pendingCut = line;
             s.pendingTokens = t;
             return;
         }
         if (t.length != s.layout.fullRow()) {
-            throw bad(line, "expected " + s.layout.fullRow() + " columns (size count type "
-                    + (s.layout.hasRoot() ? "redop root" : "redop") + ", then time algbw busbw "
-                    + (s.layout.errorColumn() ? "error" : "#wrong") + " out-of-place and in-place"
-                    + (s.headerLine > 0 ? ", as the column header at line " + s.headerLine + " says" : "")
-                    + "), found " + t.length);
+            throw damaged(line, t, s.layout);
         }
-        s.rows.add(row(line, s.layout, t, false));
+        s.rows.add(row(line, s.layout, t));
     }
 
-    private Measurement row(LogLine line, TableLayout l, String[] t, boolean cut) {
-        long size = integer(line, t[0], "size");
-        long count = integer(line, t[1], "count");
-        String redop = l.rootNotOp() ? "none" : t[3];
-        int root = l.hasRoot() || l.rootNotOp() ? (int) integer(line, t[l.rootNotOp() ? 3 : 4], "root") : -1;
-        Half oop = half(line, t, l.leading());
-        Half ip = cut ? Half.empty() : half(line, t, l.leading() + l.perHalf());
+    /**
+     * Some versions print a redop column header over rows that leave it blank (superbench's alltoall): the
+     * first row shows which, and every later row must then agree.
+     */
+    private void adaptToFirstRow(State s, LogLine line, String[] t) {
+        TableLayout rowShape = TableLayout.guess(t);
+        if (rowShape != null && rowShape.fullRow() == t.length && rowShape.perHalf() == s.layout.perHalf()) {
+            s.notes.add("line " + line.number() + ": the rows have " + t.length + " columns where the header at "
+                    + "line " + s.layout.headerLine() + " names " + s.layout.fullRow() + "; read as "
+                    + rowShape.describe());
+            s.layout = new TableLayout(rowShape.hasRedop(), rowShape.hasRoot(), s.layout.errorColumn(),
+                    rowShape.perHalf(), rowShape.timestamp(), s.layout.headerLine());
+        }
+    }
+
+    /** A line whose first token is a number: a result row, whole or damaged. */
+    private static boolean startsLikeRow(String[] t) {
+        return NUMBER_START.matcher(t[0]).matches();
+    }
+
+    private static boolean isRow(String[] t) {
+        return t.length >= 3 && NUMBER_START.matcher(t[0]).matches() && NUMBER_START.matcher(t[1]).matches()
+                && TYPES.contains(t[2]);
+    }
+
+    /** A last row cut inside its type name ({@code flo}). */
+    private static boolean isTypePrefix(String[] t) {
+        return t.length == 3 && TYPES.stream().anyMatch(type -> type.startsWith(t[2]));
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] r = new String[a.length + b.length];
+        System.arraycopy(a, 0, r, 0, a.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+
+    private InputException damaged(LogLine line, String[] t, TableLayout l) {
+        String expected = l == null ? "a result row (size count type [redop] [root], then time algbw busbw "
+                + "#wrong|error out-of-place and in-place)"
+                : l.fullRow() + " columns (" + l.describe() + (l.headerLine() > 0
+                        ? ", as the column header at line " + l.headerLine() + " says" : "") + ")";
+        if (t.length >= 3 && !TYPES.contains(t[2]) && NUMBER_START.matcher(t[0]).matches()) {
+            return bad(line, "damaged result row: type " + Echo.quote(t[2]) + " is not a datatype nccl-tests "
+                    + "prints; expected " + expected);
+        }
+        return bad(line, "damaged result row: expected " + expected + ", found " + t.length);
+    }
+
+    /** A row with at least its leading columns; halves beyond the tokens present stay empty. */
+    private Measurement row(LogLine line, TableLayout l, String[] t) {
+        long size = integer(line, t[0], "size", 0, Long.MAX_VALUE);
+        long count = integer(line, t[1], "count", 0, Long.MAX_VALUE);
+        String redop = l.hasRedop() && t.length > 3 ? t[3] : "none";
+        int root = l.rootIndex() >= 0 && t.length > l.rootIndex()
+                ? (int) integer(line, t[l.rootIndex()], "root", -1, Integer.MAX_VALUE) : -1;
+        Half oop = half(line, t, l.leading(), l);
+        Half ip = half(line, t, l.leading() + l.perHalf(), l);
         return new Measurement(size, count, t[2], redop, root, oop, ip);
     }
 
-    private Half half(LogLine line, String[] t, int at) {
-        return new Half(number(line, t[at], "time"), number(line, t[at + 1], "algbw"),
-                number(line, t[at + 2], "busbw"), number(line, t[at + 3], "#wrong"));
-    }
-
-    private long integer(LogLine line, String token, String column) {
-        if (!token.matches("-?\\d{1,18}")) {
-            throw bad(line, column + " '" + token + "' is not an integer");
+    private Half half(LogLine line, String[] t, int at, TableLayout l) {
+        Double time = at < t.length ? number(line, t[at], "time") : null;
+        Double alg = at + 1 < t.length ? number(line, t[at + 1], "algbw") : null;
+        Double bus = at + 2 < t.length ? number(line, t[at + 2], "busbw") : null;
+        Double check = at + 3 < t.length ? number(line, t[at + 3], l.errorColumn() ? "error" : "#wrong") : null;
+        if (check != null && !l.errorColumn() && check != Math.rint(check)) {
+            throw bad(line, "#wrong " + Echo.quote(t[at + 3]) + " is not a count of elements (a column header "
+                    + "naming 'error' marks the older maximum-error column)");
         }
-        return Long.parseLong(token);
+        return new Half(time, alg, bus, l.errorColumn() ? null : check, l.errorColumn() ? check : null);
     }
 
-    /** A number, or null for {@code N/A} (nccl-tests' #wrong without checking; our tables' absent values). */
+    private long integer(LogLine line, String token, String column, long min, long max) {
+        if (!token.matches("-?\\d{1,19}")) {
+            throw bad(line, column + " " + Echo.quote(token) + " is not an integer");
+        }
+        long v;
+        try {
+            v = Long.parseLong(token);
+        } catch (NumberFormatException e) {
+            throw bad(line, column + " " + Echo.quote(token) + " is larger than " + Long.MAX_VALUE);
+        }
+        if (v < min || v > max) {
+            throw bad(line, column + " " + token + " is out of range (expected " + min + " to " + max + ")");
+        }
+        return v;
+    }
+
+    /** A finite non-negative number, or null for {@code N/A} (unchecked #wrong; our tables' absent values). */
     private Double number(LogLine line, String token, String column) {
         if (token.equals("N/A")) {
             return null;
         }
         if (!NUMBER.matcher(token).matches()) {
-            throw bad(line, column + " '" + token + "' is not a number");
+            throw bad(line, column + " " + Echo.quote(token) + " is not a number");
         }
-        return Double.parseDouble(token);
+        double v = Double.parseDouble(token);
+        if (Double.isInfinite(v)) {
+            throw bad(line, column + " " + Echo.quote(token) + " is too large to be a measurement");
+        }
+        if (v < 0) {
+            throw bad(line, column + " " + token + " is negative; nccl-tests prints none");
+        }
+        return v;
     }
 
     private InputException bad(LogLine line, String what) {
@@ -206,6 +320,7 @@ public final class NcclTestsLogReader {
         final List<Measurement> rows = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
         TableLayout layout;
+        boolean inTable;
         String testsVersion;
         String library = "nccl-tests";
         String libraryVersion;
@@ -215,78 +330,156 @@ public final class NcclTestsLogReader {
         String predictedBy;
         Matcher nThread;
         boolean rowsSeenInRun;
-        int headerLine;
         LogLine pendingCut;
         String[] pendingTokens;
+        String outOfBounds;
+        String average;
+        String averageStatus;
+        LogLine averageLine;
 
-        /** A short row followed by another row was not the end of the text: it is malformed. */
-        void rejectPendingCut() {
-            if (pendingCut != null) {
-                throw bad(pendingCut, "row cut short: expected " + layout.fullRow() + " columns, found "
-                        + pendingTokens.length + " (only the last row of a log may end early)");
+        /** A short row and this line make one whole row: it is added, and true returned. */
+        boolean tryJoin(LogLine line, String[] t) {
+            String[] joined = concat(pendingTokens, t);
+            if (layout == null || joined.length != layout.fullRow() || !isRow(joined)) {
+                return false;
             }
+            Measurement m;
+            try {
+                m = row(pendingCut, layout, joined);
+            } catch (InputException notOneRow) {
+                return false; // the next line is prose ("[... excerpt ends here]"), not the row's rest
+            }
+            rows.add(m);
+            notes.add("lines " + pendingCut.number() + "-" + line.number() + ": one row broken over two lines; "
+                    + "read joined");
+            pendingCut = null;
+            pendingTokens = null;
+            return true;
         }
 
-        /** The table ended after a short row: keep its out-of-place half when that is whole, else drop it. */
-        void acceptPendingCut() {
+        /** A short or damaged row followed by more of the table was not the end of the text. */
+        void rejectPendingCut(String followedBy) {
             if (pendingCut == null) {
                 return;
             }
-            LogLine line = pendingCut;
             String[] t = pendingTokens;
-            pendingCut = null;
-            pendingTokens = null;
-            if (t.length >= layout.leading() + layout.perHalf()) {
-                rows.add(row(line, layout, t, true));
-                notes.add("line " + line.number() + ": in-place half missing (the text ends there); kept with it empty");
-            } else {
-                integer(line, t[0], "size");
-                notes.add("line " + line.number() + ": row cut short before its out-of-place half was whole "
-                        + "(the text ends there); dropped");
+            if (t.length >= 3 && !TYPES.contains(t[2]) || layout == null || t.length > layout.fullRow()) {
+                throw damaged(pendingCut, t, layout);
             }
+            throw bad(pendingCut, "row cut short: expected " + layout.fullRow() + " columns, found " + t.length
+                    + ", and " + followedBy + " follows (only the last row of a text may end early)");
         }
 
-        /** A new preamble after rows means a second run in the same log: its devices start afresh. */
+        /** The text ended: a short last row is kept with what it has. */
+        void endOfText() {
+            if (pendingCut != null) {
+                LogLine line = pendingCut;
+                String[] t = pendingTokens;
+                if (layout == null || t.length > layout.fullRow()
+                        || t.length >= 3 && !TYPES.contains(t[2]) && !isTypePrefix(t)) {
+                    throw damaged(line, t, layout);
+                }
+                pendingCut = null;
+                // The text may end inside the last token (0.2 of 0.29) unless it ends at a column boundary that
+                // ends a half too (the usual excerpt: in-place dropped) or with a space
+                boolean halfWhole = t.length > layout.leading() && (t.length - layout.leading()) % layout.perHalf() == 0;
+                String[] whole = halfWhole || line.text().matches(".*\\s$") ? t : java.util.Arrays.copyOf(t, t.length - 1);
+                if (whole.length > layout.leading() && TYPES.contains(t[2])) {
+                    rows.add(row(line, layout, whole));
+                    notes.add("line " + line.number() + ": the last row has " + t.length + " of " + layout.fullRow()
+                            + " columns (the text ends there); kept with its " + whole.length + " whole ones");
+                } else {
+                    integer(line, t[0], "size", 0, Long.MAX_VALUE);
+                    notes.add("line " + line.number() + ": the last row ends after " + t.length + " columns (the "
+                            + "text ends there), before its first measurement; not kept");
+                }
+            }
+            flushTable();
+        }
+
+        /** A new preamble after rows means a second run in the same log: its facts start afresh. */
         void newRunIfRowsSeen() {
+            rejectPendingCut("a new run's preamble");
+            flushTable();
             if (rowsSeenInRun) {
-                flushTable();
                 devices.clear();
                 layout = null;
+                inTable = false;
                 rowsSeenInRun = false;
                 predictedBy = null;
+                program = null;
+                binaryHint = null;
+                nThread = null;
             }
         }
 
         void flushTable() {
-            acceptPendingCut();
             if (rows.isEmpty()) {
+                clearTrailer();
                 return;
             }
             rowsSeenInRun = true;
-            Collective collective = collective();
-            List<String> tableNotes = new ArrayList<>(notes);
-            if (program == null && binaryHint == null && fallbackCollective == null) {
-                tableNotes.add("the log does not name its test program; read as all_reduce");
-            }
             Map<String, List<Measurement>> byTypeOp = new LinkedHashMap<>();
             for (Measurement r : rows) {
                 byTypeOp.computeIfAbsent(r.type() + " " + r.redop(), k -> new ArrayList<>()).add(r);
             }
             RunInfo run = runInfo();
-            Hardware hw = hardware();
+            Integer listed = listedRanks();
             // A table predict wrote stays a prediction when read back, never a stored measurement.
             Provenance provenance = predictedBy == null ? Provenance.stored(file)
                     : new Provenance(SourceKind.PREDICTED, file, null, predictedBy + " (read back from " + file + ")");
-            byTypeOp.values().forEach(group -> sweeps.add(new Sweep(provenance, collective, run, hw,
-                    devices, group, tableNotes)));
+            Trailer trailer = trailer();
+            for (List<Measurement> group : byTypeOp.values()) {
+                List<String> tableNotes = new ArrayList<>(notes);
+                CollectiveEvidence e = CollectiveEvidence.decide(named(), listed, group, layout.hasRedop(),
+                        layout.hasRoot());
+                tableNotes.addAll(e.notes());
+                Trailer t = trailer;
+                if (byTypeOp.size() > 1 && trailer != Trailer.NONE) {
+                    t = Trailer.NONE;
+                    tableNotes.add("the trailer" + (averageLine == null ? "" : " at line " + averageLine.number())
+                            + " covers all " + byTypeOp.size() + " type/op groups of this table, not this one alone");
+                }
+                sweeps.add(new Sweep(provenance, e.collective(), run, hardware(e.ranks()), devices, group,
+                        tableNotes, t));
+            }
             rows.clear();
             notes.clear();
+            clearTrailer();
         }
 
-        private Collective collective() {
+        private void clearTrailer() {
+            outOfBounds = null;
+            average = null;
+            averageStatus = null;
+            averageLine = null;
+        }
+
+        private Trailer trailer() {
+            if (outOfBounds == null && average == null) {
+                return Trailer.NONE;
+            }
+            Double avg = null;
+            String status = averageStatus == null || averageStatus.isEmpty() ? null : averageStatus;
+            if (average != null) {
+                if (!NUMBER.matcher(average).matches()) {
+                    throw bad(averageLine, "average bus bandwidth " + Echo.quote(average) + " is not a number");
+                }
+                avg = Double.valueOf(average);
+                if (status != null && status.startsWith(RECOMPUTED.substring(0, 12))) {
+                    // our own writer's mark: the number was not the source's
+                    avg = null;
+                    status = null;
+                }
+            }
+            return new Trailer(outOfBounds, avg, status);
+        }
+
+        /** The program the log names for this run, else what the user or the metadata states. */
+        private Collective named() {
             String name = program != null ? program : binaryHint;
             Optional<Collective> c = name == null ? Optional.empty() : Collective.byName(name);
-            return c.orElse(fallbackCollective != null ? fallbackCollective : Collective.ALL_REDUCE);
+            return c.orElse(given);
         }
 
         private RunInfo runInfo() {
@@ -301,17 +494,25 @@ public final class NcclTestsLogReader {
                     m == null || m.group(10) == null ? null : Integer.valueOf(m.group(10)));
         }
 
-        /** Only what the device lines prove: their GPU name and host count, and N when the list is whole. */
-        private Hardware hardware() {
+        /** N when the device list is whole (ranks 0..N-1 each once), else null. */
+        private Integer listedRanks() {
             if (devices.isEmpty()) {
-                return Hardware.unknown();
+                return null;
+            }
+            int maxRank = devices.stream().mapToInt(Device::rank).max().orElse(-1);
+            return maxRank + 1 == devices.size() ? devices.size() : null;
+        }
+
+        /** What the device lines prove (GPU name; the host count when the list is whole), and N as decided. */
+        private Hardware hardware(Integer ranks) {
+            if (devices.isEmpty()) {
+                return ranks == null ? Hardware.unknown() : Hardware.unknown().withRanks(ranks);
             }
             Set<String> hosts = new LinkedHashSet<>();
             devices.forEach(d -> hosts.add(d.host()));
-            int maxRank = devices.stream().mapToInt(Device::rank).max().orElse(-1);
-            Integer ranks = maxRank + 1 == devices.size() ? devices.size() : null;
-            return new Hardware(devices.get(0).name(), ranks, ranks == null ? null : hosts.size(), null, null,
-                    null, null);
+            Integer listed = listedRanks();
+            boolean whole = listed != null && listed.equals(ranks);
+            return new Hardware(devices.get(0).name(), ranks, whole ? hosts.size() : null, null, null, null, null);
         }
     }
 }

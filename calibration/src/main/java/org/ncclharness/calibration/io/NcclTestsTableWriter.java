@@ -2,11 +2,13 @@ package org.ncclharness.calibration.io;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Locale;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.measure.Trailer;
 
 /**
  * Prints a sweep as nccl-tests 2.19.6 prints its table (reference B.1–B.4): the tools people already point at
@@ -68,48 +70,100 @@ public final class NcclTestsTableWriter {
 
     /** @param timeLabel {@code time}, or {@code cputime} for a {@code -C 1} table */
     public static void header(PrintWriter out, String timeLabel) {
+        header(out, timeLabel, false);
+    }
+
+    /** @param error name the data-check column {@code error}, as the nccl-tests that measured the rows did */
+    private static void header(PrintWriter out, String timeLabel, boolean error) {
         out.println(BANNER);
-        out.println(columns(timeLabel));
+        out.println(error ? columns(timeLabel).replace("#wrong", " error") : columns(timeLabel));
         out.println(UNITS);
+    }
+
+    /** True when the rows come from a source with the older {@code error} column (and none has #wrong). */
+    static boolean usesErrorColumn(List<Measurement> rows) {
+        boolean error = false;
+        for (Measurement m : rows) {
+            for (Half h : new Half[] {m.outOfPlace(), m.inPlace()}) {
+                if (h.wrong() != null) {
+                    return false;
+                }
+                error |= h.maxError() != null;
+            }
+        }
+        return error;
     }
 
     /** One result row, {@code %12li  %12li  %8s  %6s  %6i} then both halves. */
     public static String row(Measurement m) {
-        return String.format("%12d  %12d  %8s  %6s  %6d", m.sizeBytes(), m.count(), m.type(), m.redop(), m.root())
-                + halfRow(m.outOfPlace()) + halfRow(m.inPlace());
+        return row(m, false);
     }
 
-    private static String halfRow(Half h) {
+    private static String row(Measurement m, boolean error) {
+        return String.format("%12d  %12d  %8s  %6s  %6d", m.sizeBytes(), m.count(), m.type(), m.redop(), m.root())
+                + halfRow(m.outOfPlace(), error) + halfRow(m.inPlace(), error);
+    }
+
+    private static String halfRow(Half h, boolean error) {
         // nccl-tests prints "    N/A" for an unchecked #wrong: one column narrower than "  %6g" (reference B.3).
+        Double check = error ? h.maxError() : h.wrong();
+        String shown = check == null ? null : error ? String.format(Locale.ROOT, "%.0e", check) : CFormat.g(check);
         return "  " + value(h.timeUs(), 7) + "  " + value(h.algBwGBps(), 6) + "  " + value(h.busBwGBps(), 6)
-                + (h.wrong() == null ? "    N/A" : "  " + CFormat.pad(CFormat.g(h.wrong()), 6));
+                + (shown == null ? "    N/A" : "  " + CFormat.pad(shown, 6));
     }
 
     private static String value(Double v, int width) {
         return v == null ? CFormat.pad("N/A", width) : CFormat.floatStr(v, width);
     }
 
-    /** The trailer: out-of-bounds count and the average bus bandwidth over every printed result. */
-    public static void trailer(PrintWriter out, List<Measurement> rows) {
-        trailer(out, rows, "");
-    }
-
     /**
+     * The trailer: out-of-bounds values and the average bus bandwidth. What the source stated is printed as it
+     * stated it; where a stored source states nothing, the average of the rows is printed and marked as
+     * {@link NcclTestsLogReader#RECOMPUTED} (a trimmed log's rows do not give the average its run printed).
+     *
      * @param minBwStatus nccl-tests' status after the average: {@code ""} when NCCL_TESTS_MIN_BW is unset,
      *                    {@code "OK"} or {@code "FAILED"} otherwise
      */
-    public static void trailer(PrintWriter out, List<Measurement> rows, String minBwStatus) {
+    public static void trailer(PrintWriter out, Sweep sweep, String minBwStatus) {
+        Trailer stated = sweep.trailer();
+        long bad = outOfBounds(sweep);
+        out.printf("# Out of bounds values : %s%n", stated.outOfBounds() != null ? stated.outOfBounds()
+                : bad + " " + (bad == 0 ? "OK" : "FAILED"));
+        String status = minBwStatus;
+        if (stated.statesAverage()) {
+            status = minBwStatus.isEmpty() && stated.minBwStatus() != null ? stated.minBwStatus() : minBwStatus;
+            out.printf("# Avg bus bandwidth    : %s %s%n", CFormat.g(stated.avgBusBwGBps()), status);
+        } else {
+            // A replay prints the average of the rows it replays, as nccl-tests would for them; a stored
+            // source read back is marked, since its own run may have printed more rows than it kept
+            boolean fromSource = switch (sweep.provenance().kind()) {
+                case STORED, DATASET -> true;
+                case MEASURED, PREDICTED, REPLAY -> false;
+            };
+            out.printf("# Avg bus bandwidth    : %s %s%n", CFormat.g(averageBusBw(sweep.rows())),
+                    fromSource ? (status.isEmpty() ? "" : status + " ") + NcclTestsLogReader.RECOMPUTED : status);
+        }
+        out.println("#");
+    }
+
+    /**
+     * The out-of-bounds count: the number the source states, else the halves whose data check counted wrong
+     * elements (the older error column counts none: it is a deviation, not a count).
+     */
+    public static long outOfBounds(Sweep sweep) {
+        String stated = sweep.trailer().outOfBounds();
+        if (stated != null && stated.matches("\\d{1,18}\\b.*")) {
+            return Long.parseLong(stated.split("\\D", 2)[0]);
+        }
         long bad = 0;
-        for (Measurement m : rows) {
+        for (Measurement m : sweep.rows()) {
             for (Half h : new Half[] {m.outOfPlace(), m.inPlace()}) {
-                if (h.wrong() != null && h.wrong() > 0) {
+                if (h.hasWrongElements()) {
                     bad++;
                 }
             }
         }
-        out.printf("# Out of bounds values : %d %s%n", bad, bad == 0 ? "OK" : "FAILED");
-        out.printf("# Avg bus bandwidth    : %s %s%n", CFormat.g(averageBusBw(rows)), minBwStatus);
-        out.println("#");
+        return bad;
     }
 
     /** nccl-tests' "Avg bus bandwidth": the mean busbw over every printed result, both placements (A.5). */
@@ -155,9 +209,10 @@ public final class NcclTestsTableWriter {
                              String timeLabel) {
         heading.forEach(out::println);
         preamble(out, sweep.run(), sweep.devices());
-        header(out, timeLabel);
-        sweep.rows().forEach(r -> out.println(row(r)));
-        trailer(out, sweep.rows(), minBwStatus);
+        boolean error = usesErrorColumn(sweep.rows());
+        header(out, timeLabel, error);
+        sweep.rows().forEach(r -> out.println(row(r, error)));
+        trailer(out, sweep, minBwStatus);
         conclusion(out, sweep.run());
         out.flush();
     }

@@ -36,27 +36,28 @@ public final class OutputFile {
         }
     }
 
-    public static void write(Path target, boolean force, Content content) {
-        checkWritable(target, force);
-        Path dir = target.toAbsolutePath().getParent();
-        Path tmp = null;
+    /**
+     * All outputs of one command, committed together or not at all: every temporary file is written first, and
+     * only when all are whole are they moved into place; on a failure none is left behind.
+     */
+    public static void writeAll(java.util.Map<Path, Content> targets, boolean force) {
+        targets.keySet().forEach(t -> checkWritable(t, force));
+        java.util.Map<Path, Path> temps = new java.util.LinkedHashMap<>();
         try {
-            Files.createDirectories(dir);
-            // Not createTempFile: its 0600 mode would stick to the result. CREATE_NEW keeps the umask's mode.
-            tmp = dir.resolve("." + target.getFileName() + "." + ProcessHandle.current().pid() + "."
-                    + System.nanoTime() + ".tmp");
-            try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE)) {
-                content.writeTo(out);
+            for (var e : targets.entrySet()) {
+                temps.put(e.getKey(), temp(e.getKey(), e.getValue()));
             }
-            move(tmp, target, force);
-            tmp = null;
+            for (var e : temps.entrySet()) {
+                move(e.getValue(), e.getKey(), force);
+            }
+            temps.clear();
         } catch (FileAlreadyExistsException e) {
-            throw new InputException(target.toString(), 0, "appeared while writing; pass --force to overwrite it");
+            throw new InputException(e.getFile(), 0, "appeared while writing; pass --force to overwrite it");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot write " + String.join(", ", targets.keySet().stream()
+                    .map(Path::toString).toList()) + ": " + e.getMessage(), e);
         } finally {
-            if (tmp != null) {
+            for (Path tmp : temps.values()) {
                 try {
                     Files.deleteIfExists(tmp);
                 } catch (IOException ignored) {
@@ -64,6 +65,26 @@ public final class OutputFile {
                 }
             }
         }
+    }
+
+    /** The content in a hidden temporary file beside the target. */
+    private static Path temp(Path target, Content content) throws IOException {
+        Path dir = target.toAbsolutePath().getParent();
+        Files.createDirectories(dir);
+        // Not createTempFile: its 0600 mode would stick to the result. CREATE_NEW keeps the umask's mode.
+        Path tmp = dir.resolve("." + target.getFileName() + "." + ProcessHandle.current().pid() + "."
+                + System.nanoTime() + ".tmp");
+        try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            content.writeTo(out);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(tmp);
+            throw e;
+        }
+        return tmp;
+    }
+
+    public static void write(Path target, boolean force, Content content) {
+        writeAll(java.util.Map.of(target, content), force);
     }
 
     private static void move(Path tmp, Path target, boolean force) throws IOException {

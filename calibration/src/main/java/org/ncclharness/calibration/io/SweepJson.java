@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.CollectiveEvidence;
+import org.ncclharness.calibration.measure.Trailer;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Hardware;
@@ -27,6 +29,7 @@ import org.ncclharness.calibration.measure.Sweep;
 public final class SweepJson {
 
     public static final String SCHEMA = "nccl-harness/sweep/1";
+    public static final String SWEEPS_SCHEMA = "nccl-harness/sweeps/1";
     private static final int NCCL_TESTS_JSON_VERSION = 3;
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -130,13 +133,14 @@ public final class SweepJson {
             r.put("experiment_name", "");
             rankTimes(r, rankTimes, i);
         }
-        long bad = sweep.rows().stream().flatMap(m -> java.util.stream.Stream.of(m.outOfPlace(), m.inPlace()))
-                .filter(h -> h.wrong() != null && h.wrong() > 0).count();
+        Trailer stated = sweep.trailer();
+        long bad = NcclTestsTableWriter.outOfBounds(sweep);
         ObjectNode oob = root.putObject("out_of_bounds");
         oob.put("count", bad);
         oob.put("okay", bad == 0 ? "true" : "false");
         ObjectNode avg = root.putObject("average_bus_bandwidth");
-        avg.put("bandwidth", NcclTestsTableWriter.averageBusBw(sweep.rows()));
+        avg.put("bandwidth", stated.statesAverage() ? stated.avgBusBwGBps()
+                : NcclTestsTableWriter.averageBusBw(sweep.rows()));
         avg.put("okay", ctx.minBwOkay());
         root.putArray("errors");
         if (ctx.endTime() != null) {
@@ -149,11 +153,38 @@ public final class SweepJson {
         ours.set("hardware", MAPPER.valueToTree(sweep.hardware()));
         ours.set("run", MAPPER.valueToTree(sweep.run()));
         ours.set("notes", MAPPER.valueToTree(sweep.notes()));
+        ObjectNode trailer = ours.putObject("trailer");
+        if (stated.outOfBounds() != null) {
+            trailer.put("out_of_bounds", stated.outOfBounds());
+        }
+        trailer.put("average_source", stated.statesAverage() ? "stated" : "recomputed");
         ours.setAll(ctx.harness());
         try {
             return MAPPER.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("sweep JSON could not be written", e);
+        }
+    }
+
+    /**
+     * Several sweeps (the tables of one log) in one document: {@code {"schema": "nccl-harness/sweeps/1",
+     * "sweeps": [...]}}, each element a sweep document as {@link #write} makes it. One sweep is written as
+     * that sweep's document alone, which nccl-tests' own tools read.
+     */
+    public static String writeAll(List<Sweep> sweeps) {
+        if (sweeps.size() == 1) {
+            return write(sweeps.get(0), List.of());
+        }
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("schema", SWEEPS_SCHEMA);
+        ArrayNode all = root.putArray("sweeps");
+        try {
+            for (Sweep s : sweeps) {
+                all.add(MAPPER.readTree(write(s, List.of())));
+            }
+            return MAPPER.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("sweeps JSON could not be written", e);
         }
     }
 
@@ -182,6 +213,9 @@ public final class SweepJson {
             o.putNull("nwrong");
         } else {
             o.put("nwrong", h.wrong());
+        }
+        if (h.maxError() != null) {
+            o.put("error", h.maxError());
         }
     }
 
@@ -240,28 +274,51 @@ public final class SweepJson {
         return v;
     }
 
-    /** Reads nccl-tests' {@code -J} JSON or ours; a missing field names its result index. */
+    /** Reads a single-sweep document: nccl-tests' {@code -J} JSON or ours; a missing field names its result index. */
     public static Read read(String file, String text) {
+        List<Read> all = readAll(file, text);
+        if (all.size() != 1) {
+            throw new InputException(file, 0, "holds " + all.size() + " sweeps where one was expected");
+        }
+        return all.get(0);
+    }
+
+    /** Reads a sweep document or a {@link #writeAll} document of several. */
+    public static List<Read> readAll(String file, String text) {
         JsonNode root;
         try {
-            root = MAPPER.readTree(text);
+            root = MAPPER.readTree(text.startsWith("\uFEFF") ? text.substring(1) : text);
         } catch (JsonProcessingException e) {
             throw new InputException(file, e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
-                    "not valid JSON: " + e.getOriginalMessage());
+                    "not valid JSON: " + Echo.quote(e.getOriginalMessage()));
         }
+        if (root.path("sweeps").isArray()) {
+            List<Read> out = new ArrayList<>();
+            for (int i = 0; i < root.get("sweeps").size(); i++) {
+                out.add(readOne(file, root.get("sweeps").get(i), "sweeps[" + i + "]."));
+            }
+            if (out.isEmpty()) {
+                throw new InputException(file, 0, "the \"sweeps\" array is empty");
+            }
+            return out;
+        }
+        return List.of(readOne(file, root, ""));
+    }
+
+    private static Read readOne(String file, JsonNode root, String at) {
         JsonNode results = root.path("results");
         if (!results.isArray() || results.isEmpty()) {
-            throw new InputException(file, 0, "no \"results\" array: expected nccl-tests -J JSON or a harness sweep JSON");
+            throw new InputException(file, 0, at + "no \"results\" array: expected nccl-tests -J JSON or a harness "
+                    + "sweep JSON");
         }
         List<Measurement> rows = new ArrayList<>();
         List<PerIteration> per = new ArrayList<>();
         List<RankTimes> rankTimes = new ArrayList<>();
         for (int i = 0; i < results.size(); i++) {
             JsonNode r = results.get(i);
-            String where = "results[" + i + "]";
+            String where = at + "results[" + i + "]";
             rows.add(new Measurement(integer(file, r, "size", where), integer(file, r, "count", where),
-                    text(file, r, "type", where), text(file, r, "redop", where),
-                    (int) Long.parseLong(r.path("root").asText("-1").trim()),
+                    text(file, r, "type", where), text(file, r, "redop", where), root(file, r, where),
                     readHalf(file, r.path("out_of_place"), where + ".out_of_place"),
                     readHalf(file, r.path("in_place"), where + ".in_place")));
             readPerIter(r.path("out_of_place_per_iter"), i, Placement.OUT_OF_PLACE, per);
@@ -278,16 +335,73 @@ public final class SweepJson {
         try {
             Provenance prov = ours.has("provenance") ? MAPPER.treeToValue(ours.get("provenance"), Provenance.class)
                     : new Provenance(SourceKind.STORED, file, null, "stored nccl-tests JSON: " + file);
-            Collective coll = Collective.byName(ours.path("collective").asText("all_reduce")).orElse(Collective.ALL_REDUCE);
+            if (prov.kind() == null || prov.source() == null) {
+                throw new InputException(file, 0, at + "nccl_harness.provenance needs \"kind\" and \"source\"");
+            }
             Hardware hw = ours.has("hardware") ? MAPPER.treeToValue(ours.get("hardware"), Hardware.class)
                     : Hardware.unknown();
             RunInfo run = ours.has("run") ? MAPPER.treeToValue(ours.get("run"), RunInfo.class) : RunInfo.unknown();
             List<String> notes = new ArrayList<>();
             ours.path("notes").forEach(n -> notes.add(n.asText()));
-            return new Read(new Sweep(prov, coll, run, hw, devices, rows, notes), per, rankTimes);
+            Collective coll;
+            if (ours.has("collective")) {
+                String name = ours.path("collective").asText();
+                coll = Collective.byName(name).orElseThrow(() -> new InputException(file, 0, at
+                        + "nccl_harness.collective " + Echo.quote(name) + " is not a collective nccl-tests runs"));
+            } else {
+                // nccl-tests' own file: the program name is in its command line, else the rows tell
+                Collective named = programIn(root.path("args"));
+                CollectiveEvidence e = CollectiveEvidence.decide(named, devices.isEmpty() ? null : devices.size(),
+                        rows, true, true);
+                coll = e.collective();
+                notes.addAll(e.notes());
+                if (hw.ranks() == null && e.ranks() != null) {
+                    hw = hw.withRanks(e.ranks());
+                }
+            }
+            Sweep sweep = new Sweep(prov, coll, run, hw, devices, rows, notes, trailer(root, ours));
+            return new Read(sweep, per, rankTimes);
         } catch (JsonProcessingException e) {
-            throw new InputException(file, 0, "the nccl_harness object is not valid: " + e.getOriginalMessage());
+            throw new InputException(file, 0, at + "the nccl_harness object is not valid: "
+                    + Echo.quote(e.getOriginalMessage()));
         }
+    }
+
+    /** The trailer a document states: nccl-tests' own fields, unless our writer marked the average recomputed. */
+    private static Trailer trailer(JsonNode root, JsonNode ours) {
+        JsonNode avg = root.path("average_bus_bandwidth").path("bandwidth");
+        boolean recomputed = ours.path("trailer").path("average_source").asText("stated").equals("recomputed");
+        Double average = avg.isNumber() && !recomputed ? avg.asDouble() : null;
+        String oob = ours.path("trailer").path("out_of_bounds").asText(null);
+        if (oob == null && root.path("out_of_bounds").has("count") && !ours.has("trailer")) {
+            JsonNode o = root.get("out_of_bounds");
+            oob = o.path("count").asText() + (o.path("okay").asText().equals("true") ? " OK" : " FAILED");
+        }
+        return oob == null && average == null ? Trailer.NONE : new Trailer(oob, average, null);
+    }
+
+    private static Collective programIn(JsonNode args) {
+        for (JsonNode a : args) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("([a-z_]+)_perf").matcher(a.asText());
+            if (m.find() && Collective.byName(m.group(1)).isPresent()) {
+                return Collective.byName(m.group(1)).get();
+            }
+        }
+        return null;
+    }
+
+    /** nccl-tests writes the root as text ({@code "    -1"}); ours the same. */
+    private static int root(String file, JsonNode r, String where) {
+        JsonNode n = r.get("root");
+        if (n == null || n.isNull()) {
+            return -1;
+        }
+        String t = n.asText().trim();
+        if (!t.matches("-?\\d{1,10}") || Long.parseLong(t) < -1 || Long.parseLong(t) > Integer.MAX_VALUE) {
+            throw new InputException(file, 0, where + ".root " + Echo.quote(n.toString()) + " is not a rank "
+                    + "(an integer from -1)");
+        }
+        return Integer.parseInt(t);
     }
 
     private static Half readHalf(String file, JsonNode h, String where) {
@@ -296,7 +410,8 @@ public final class SweepJson {
         }
         JsonNode time = h.has("time") ? h.get("time") : h.get("cpu_time");
         return new Half(num(file, time, where + ".time"), num(file, h.get("alg_bw"), where + ".alg_bw"),
-                num(file, h.get("bus_bw"), where + ".bus_bw"), num(file, h.get("nwrong"), where + ".nwrong"));
+                num(file, h.get("bus_bw"), where + ".bus_bw"), num(file, h.get("nwrong"), where + ".nwrong"),
+                num(file, h.get("error"), where + ".error"));
     }
 
     /** nccl-tests writes doubles with %lf and NaN as "nan"; null or absent means the value is not there. */
@@ -305,18 +420,24 @@ public final class SweepJson {
             return null;
         }
         if (n.isNumber()) {
-            return n.asDouble();
+            double v = n.asDouble();
+            if (Double.isInfinite(v) || v < 0) {
+                throw new InputException(file, 0, where + " " + Echo.quote(n.toString())
+                        + " is not a finite non-negative number");
+            }
+            return v;
         }
         if (n.isTextual() && n.asText().equalsIgnoreCase("nan")) {
             return null;
         }
-        throw new InputException(file, 0, where + " is not a number: " + n);
+        throw new InputException(file, 0, where + " is not a number: " + Echo.quote(n.toString()));
     }
 
     private static long integer(String file, JsonNode r, String field, String where) {
         JsonNode n = r.get(field);
-        if (n == null || !n.canConvertToExactIntegral()) {
-            throw new InputException(file, 0, where + "." + field + " missing or not an integer");
+        if (n == null || !n.canConvertToExactIntegral() || !n.canConvertToLong() || n.asLong() < 0) {
+            throw new InputException(file, 0, where + "." + field + " missing or not a non-negative integer"
+                    + (n == null ? "" : ": " + Echo.quote(n.toString())));
         }
         return n.asLong();
     }

@@ -17,7 +17,19 @@ public enum Collective {
     BROADCAST("broadcast", "broadcast", "Broadcast", true, false, BusFactor.ONE, Split.NONE),
     REDUCE("reduce", "reduce", "Reduce", true, true, BusFactor.ONE, Split.NONE),
     ALL_TO_ALL("alltoall", "alltoall", "AllToAll", false, false, BusFactor.N_MINUS_1_OVER_N, Split.BOTH_N),
-    SEND_RECV("sendrecv", "sendrecv", "SendRecv", false, false, BusFactor.ONE, Split.NONE);
+    SEND_RECV("sendrecv", "sendrecv", "SendRecv", false, false, BusFactor.ONE, Split.NONE),
+    GATHER("gather", "gather", "Gather", true, false, BusFactor.N_MINUS_1_OVER_N, Split.RECV_N),
+    SCATTER("scatter", "scatter", "Scatter", true, false, BusFactor.N_MINUS_1_OVER_N, Split.SEND_N),
+    /**
+     * hypercube_perf: each rank's block travels log2(N) exchange rounds. nccl-tests counts (N-1)/N of the printed
+     * size as its algbw and uses busbw = algbw, so busbw relative to size/time is (N-1)/N like AllGather's.
+     */
+    HYPERCUBE("hypercube", "hypercube", "HyperCube", false, false, BusFactor.N_MINUS_1_OVER_N, Split.RECV_N),
+    /**
+     * A table whose evidence does not decide its collective (an excerpt without the program name whose rows fit
+     * several). It has no bus factor: nothing that needs one may use it, and readers say which ones it could be.
+     */
+    UNKNOWN("unknown", "unknown", "unknown", false, false, BusFactor.UNDEFINED, Split.NONE);
 
     /** nccl-tests binary stem: {@code all_reduce} for {@code all_reduce_perf}. */
     private final String testName;
@@ -49,7 +61,45 @@ public enum Collective {
     /** Whether the collective applies a reduction operator (else nccl-tests prints {@code none}). */
     public boolean reduces() { return reduces; }
 
-    /** busbw = algbw × factor (nccl-tests A.5). */
+    /**
+     * Whether nccl-tests prints an op name in the redop column: the reducing collectives, and sendrecv, which
+     * loops over the ops without applying them. The others print {@code none} (hypercube and ≤ 2.0 alltoall
+     * leave it blank).
+     */
+    public boolean printsOp() {
+        return reduces || this == SEND_RECV;
+    }
+
+    /** False only for {@link #UNKNOWN}. */
+    public boolean known() { return this != UNKNOWN; }
+
+    /** What the harness's own timing loop runs; gather, scatter and hypercube are read from logs only. */
+    public boolean runnable() {
+        return known() && this != GATHER && this != SCATTER && this != HYPERCUBE;
+    }
+
+    /**
+     * algbw as a fraction of printed size / time. 1 for every collective but hypercube, whose algbw counts the
+     * (N-1)/N of the gathered bytes that actually move (nccl-tests' HyperCubeGetBw).
+     */
+    public double algFactor(int ranks) {
+        return this == HYPERCUBE ? (double) (ranks - 1) / ranks : 1.0;
+    }
+
+    /**
+     * busbw / algbw for N ranks (nccl-tests A.5): 2(N-1)/N, (N-1)/N or 1. A reader that sees both columns
+     * compares their ratio with this to tell collectives and rank counts apart.
+     */
+    public double busOverAlg(int ranks) {
+        return busFactor(ranks) / algFactor(ranks);
+    }
+
+    /** How many times larger the printed size is than count × element size: 1, or N for the split collectives. */
+    public boolean sizeIsRanksTimesCount() {
+        return split != Split.NONE;
+    }
+
+    /** busbw = (printed size / time) × factor (nccl-tests A.5; for all but hypercube that is algbw × factor). */
     public double busFactor(int ranks) {
         return busFactor.of(ranks);
     }
@@ -72,6 +122,9 @@ public enum Collective {
      * per-collective splitting with the 16-byte alignment of v2.13.12+.
      */
     public ByteCounts counts(long bytes, int eltSize, int ranks) {
+        if (!known()) {
+            throw new IllegalStateException("the collective is unknown: no element counts");
+        }
         long count = bytes / eltSize;
         long align = Math.max(1, 16 / eltSize);
         long base = ((count / ranks) / align) * align;
@@ -83,9 +136,9 @@ public enum Collective {
         };
     }
 
-    /** Finds a collective by any of its spellings (all_reduce, allreduce, AllReduce, all_reduce_perf). */
+    /** Finds a collective by any of its spellings (all_reduce, allreduce, AllReduce, all_reduce_perf, all_reduce_perf_mpi). */
     public static Optional<Collective> byName(String name) {
-        String n = name.trim().toLowerCase(Locale.ROOT).replace("_perf", "").replace("-", "_");
+        String n = name.trim().toLowerCase(Locale.ROOT).replaceFirst("_perf(?:_mpi)?$", "").replace("-", "_");
         return Arrays.stream(values())
                 .filter(c -> c.testName.equals(n) || c.cliName.equals(n.replace("_", ""))
                         || c.ncclName.toLowerCase(Locale.ROOT).equals(n))
@@ -107,7 +160,8 @@ public enum Collective {
     private enum BusFactor {
         TWO_N_MINUS_1_OVER_N { double of(int n) { return 2.0 * (n - 1) / n; } },
         N_MINUS_1_OVER_N { double of(int n) { return (double) (n - 1) / n; } },
-        ONE { double of(int n) { return 1.0; } };
+        ONE { double of(int n) { return 1.0; } },
+        UNDEFINED { double of(int n) { throw new IllegalStateException("the collective is unknown: no bus factor"); } };
 
         abstract double of(int n);
     }

@@ -6,27 +6,44 @@ import java.util.List;
  * Measurements plus where they came from: one nccl-tests table (one datatype and op). A sweep is a sweep
  * wherever it came from; writers render it, models fit it, neither asks who produced it.
  *
- * @param notes  facts a reader noticed and a user should see (a truncated row kept, a derived time, ...)
+ * @param notes   facts a reader noticed and a user should see (a truncated row kept, a derived time, ...)
+ * @param trailer the source's own trailer lines, {@link Trailer#NONE} when it has none (measured here, or cut)
  */
 public record Sweep(Provenance provenance, Collective collective, RunInfo run, Hardware hardware,
-                    List<Device> devices, List<Measurement> rows, List<String> notes) {
+                    List<Device> devices, List<Measurement> rows, List<String> notes, Trailer trailer) {
 
     public Sweep {
         devices = List.copyOf(devices);
         rows = List.copyOf(rows);
         notes = List.copyOf(notes);
+        trailer = trailer == null ? Trailer.NONE : trailer;
+    }
+
+    /** A sweep whose source states no trailer. */
+    public Sweep(Provenance provenance, Collective collective, RunInfo run, Hardware hardware,
+                 List<Device> devices, List<Measurement> rows, List<String> notes) {
+        this(provenance, collective, run, hardware, devices, rows, notes, Trailer.NONE);
     }
 
     public Sweep withProvenance(Provenance p) {
-        return new Sweep(p, collective, run, hardware, devices, rows, notes);
+        return new Sweep(p, collective, run, hardware, devices, rows, notes, trailer);
     }
 
     public Sweep withHardware(Hardware h) {
-        return new Sweep(provenance, collective, run, h, devices, rows, notes);
+        return new Sweep(provenance, collective, run, h, devices, rows, notes, trailer);
     }
 
+    /** Other rows: the stated trailer described the old ones, so it is dropped. */
     public Sweep withRows(List<Measurement> r) {
-        return new Sweep(provenance, collective, run, hardware, devices, r, notes);
+        return new Sweep(provenance, collective, run, hardware, devices, r, notes, Trailer.NONE);
+    }
+
+    public Sweep withCollective(Collective c) {
+        return new Sweep(provenance, c, run, hardware, devices, rows, notes, trailer);
+    }
+
+    public Sweep withNotes(List<String> n) {
+        return new Sweep(provenance, collective, run, hardware, devices, rows, n, trailer);
     }
 
     /** N: from the hardware description, else from the {@code # Using devices} lines, else null. */

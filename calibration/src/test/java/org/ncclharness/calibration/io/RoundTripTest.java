@@ -61,7 +61,7 @@ class RoundTripTest {
     @ParameterizedTest
     @MethodSource("datasets")
     void csvAndJsonReadBackToTheSameRows(Dataset d) {
-        assertThat(MeasurementCsv.read("csv", MeasurementCsv.toString(d.rows()))).isEqualTo(d.rows());
+        assertThat(MeasurementCsv.read("csv", MeasurementCsv.toString(d.collective(), d.rows()))).isEqualTo(d.rows());
         SweepJson.Read back = SweepJson.read("json", SweepJson.write(d.sweep(), List.of()));
         assertThat(back.sweep()).isEqualTo(d.sweep());
     }

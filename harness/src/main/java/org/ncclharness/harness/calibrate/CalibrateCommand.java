@@ -35,6 +35,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
+import org.ncclharness.harness.RunInputs;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -54,7 +55,11 @@ import picocli.CommandLine.Spec;
                 + " MIN:MAX:POINTS ranges, as in bench two-tier)."})
 public final class CalibrateCommand implements Callable<Integer> {
 
-    @Parameters(arity = "0..*", paramLabel = "FILE", description = "logs, CSVs or sweep JSONs; - reads stdin (default: the bundled datasets)")
+    @Option(names = "--collective", paramLabel = "NAME", description = "the collective of tables whose log does"
+            + " not name its program and whose rows do not tell (all_gather, alltoall, ...)")
+    String collective;
+
+    @Parameters(arity = "0..*", paramLabel = "FILE", description = "logs, CSVs, sweep JSONs or bundled dataset ids; - reads stdin (default: every bundled dataset)")
     List<Path> files = new ArrayList<>();
 
     @Mixin
@@ -183,12 +188,12 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (files.isEmpty()) {
             return CalibrationInputs.bundled();
         }
-        return CalibrationInputs.files(files, flags(), configs, facts);
+        return CalibrationInputs.bundledOrFiles(files, flags(), configs, facts);
     }
 
     private CalibrationInputs.Flags flags() {
         return new CalibrationInputs.Flags(runMetadata.gpus(), runMetadata.nodes(), runMetadata.interconnect(), intra,
-                inter, domainSize);
+                inter, domainSize, RunInputs.collective(collective));
     }
 
     /** {@code --joint}: the runs given (bundled ids or files), or every bundled dataset for the bundled groups. */

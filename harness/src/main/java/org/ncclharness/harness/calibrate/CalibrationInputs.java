@@ -1,6 +1,5 @@
 package org.ncclharness.harness.calibrate;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,10 +11,13 @@ import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.Inputs;
+import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationInput;
+import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.RunMetadataOptions;
+import org.ncclharness.harness.TableName;
 
 /**
  * Turns what {@code calibrate} was given into {@link CalibrationInput}s: every bundled dataset, or files (an
@@ -26,18 +28,19 @@ public final class CalibrationInputs {
 
     /**
      * What the flags say about files that do not say it themselves: one tier ({@code interconnect}) or two
-     * ({@code intra}, {@code inter}, {@code domainSize}).
+     * ({@code intra}, {@code inter}, {@code domainSize}), and {@code collective} for tables whose log does not
+     * name its program and whose rows do not tell.
      */
     public record Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter,
-                        Integer domainSize) {
+                        Integer domainSize, Collective collective) {
 
         /** One tier: what {@code --gpus}, {@code --nodes}, {@code --interconnect} say. */
         public Flags(Integer gpus, Integer nodes, String interconnect) {
-            this(gpus, nodes, interconnect, null, null, null);
+            this(gpus, nodes, interconnect, null, null, null, null);
         }
 
         Flags withConfiguration(Integer g, Integer n) {
-            return new Flags(g, n, interconnect, intra, inter, domainSize);
+            return new Flags(g, n, interconnect, intra, inter, domainSize, collective);
         }
     }
 
@@ -94,11 +97,24 @@ public final class CalibrationInputs {
         List<CalibrationInput> out = new ArrayList<>();
         for (Path p : files) {
             Flags fileFlags = configuration(configs.get(p.toString()), flags);
-            List<Sweep> sweeps = Inputs.read(p.toString());
+            List<Sweep> sweeps = Inputs.read(p.toString(), flags.collective());
+            List<String> skipped = new ArrayList<>();
             for (int i = 0; i < sweeps.size(); i++) {
                 String id = sweeps.size() == 1 ? p.toString() : p + "#" + (i + 1);
-                out.add(CalibrationInput.of(id, complete(p.toString(), sweeps.get(i), fileFlags)));
+                Sweep s = sweeps.get(i);
+                if (!s.collective().known()) {
+                    // No model applies to a table whose collective is not known: say so, fit the others
+                    String why = s.notes().stream().filter(n -> n.contains("pass --collective")).findFirst()
+                            .orElse("its collective is unknown");
+                    skipped.add(id + " (" + TableName.of(s) + "): " + why);
+                    continue;
+                }
+                out.add(CalibrationInput.of(id, complete(p.toString(), s, fileFlags)));
             }
+            if (!skipped.isEmpty() && out.stream().noneMatch(c -> c.id().startsWith(p.toString()))) {
+                throw new InputException(p.toString(), 0, "no table can be calibrated: " + String.join("; ", skipped));
+            }
+            skipped.forEach(k -> System.err.println("# skipped " + k));
         }
         return out;
     }
@@ -106,12 +122,11 @@ public final class CalibrationInputs {
     /** Each argument a bundled dataset id (when no such file exists) or a file. */
     static List<CalibrationInput> bundledOrFiles(List<Path> args, Flags flags, Map<String, String> configs,
                                                  HardwareFacts facts) {
-        DatasetCatalog catalog = DatasetCatalog.bundled();
         checkFlags(flags, facts);
         checkConfigs(args, configs);
         List<CalibrationInput> out = new ArrayList<>();
         for (Path p : args) {
-            Optional<Dataset> d = Files.exists(p) ? Optional.empty() : catalog.find(p.toString());
+            Optional<Dataset> d = RunInputs.dataset(p.toString());
             if (d.isPresent()) {
                 out.add(of(d.get()));
             } else {
@@ -141,19 +156,22 @@ public final class CalibrationInputs {
     private static Sweep complete(String file, Sweep s, Flags flags) {
         Hardware h = s.hardware() == null ? Hardware.unknown() : s.hardware();
         Integer ranks = RunMetadataOptions.reconcile(file, "GPU count", h.ranks(), flags.gpus(), "--gpus");
+        List<String> missing = new ArrayList<>();
         if (ranks == null) {
-            throw new InputException(file, 0, "the file does not say how many GPUs ran (no '# Using devices'"
-                    + " lines); pass --gpus N");
+            missing.add("how many GPUs ran (no '# Using devices' lines, and busbw/algbw does not tell): pass --gpus N");
+        }
+        if (flags.interconnect() == null && flags.intra() == null) {
+            missing.add("its interconnect: pass --interconnect NAME (one tier) or --intra NAME [--inter NAME] "
+                    + "(two tiers)");
+        }
+        if (!missing.isEmpty()) {
+            throw new InputException(file, 0, "the file does not say " + String.join("; nor ", missing));
         }
         Integer hosts = RunMetadataOptions.reconcile(file, "node count", h.hosts(), flags.nodes(), "--nodes");
         List<String> notes = new ArrayList<>(s.notes());
         if (hosts == null) {
             hosts = 1;
             notes.add("the file does not say how many nodes ran: 1 assumed (pass --nodes N)");
-        }
-        if (flags.interconnect() == null && flags.intra() == null) {
-            throw new InputException(file, 0, "the file does not name its interconnect; pass --interconnect NAME"
-                    + " (one tier) or --intra NAME [--inter NAME] (two tiers)");
         }
         if (ranks % hosts != 0) {
             throw new InputException(file, 0, ranks + " GPUs do not split evenly over " + hosts
@@ -168,12 +186,12 @@ public final class CalibrationInputs {
             }
             return new Sweep(s.provenance(), s.collective(), s.run(),
                     new Hardware(h.gpuModel(), ranks, hosts, g, ranks / g, flags.intra(), flags.inter()),
-                    s.devices(), s.rows(), notes);
+                    s.devices(), s.rows(), notes, s.trailer());
         }
         // One NVLink domain per host; with one GPU per host the only tier is the network between them.
         Hardware filled = perHost == 1 && hosts > 1
                 ? new Hardware(h.gpuModel(), ranks, hosts, 1, hosts, null, flags.interconnect())
                 : new Hardware(h.gpuModel(), ranks, hosts, perHost, hosts, flags.interconnect(), null);
-        return new Sweep(s.provenance(), s.collective(), s.run(), filled, s.devices(), s.rows(), notes);
+        return new Sweep(s.provenance(), s.collective(), s.run(), filled, s.devices(), s.rows(), notes, s.trailer());
     }
 }

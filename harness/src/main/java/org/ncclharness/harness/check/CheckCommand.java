@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -23,6 +24,7 @@ import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationFile;
 import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.TableName;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.RunMetadataOptions;
 import org.ncclharness.harness.plot.FigureSeries;
@@ -105,33 +107,55 @@ public final class CheckCommand implements Callable<Integer> {
         if (page != null) {
             OutputFile.checkWritable(page.resolve("index.html"), force);
         }
-        Judged judged;
+        List<Judged> judged;
         try {
-            judged = perIteration ? perIterationReport() : healthReport();
+            judged = perIteration ? List.of(perIterationReport()) : healthReports();
         } catch (IllegalArgumentException e) {
             throw new HarnessException(ExitCode.USAGE, e.getMessage());
         }
-        CheckReport report = judged.report();
+        if (page != null && judged.size() > 1) {
+            throw new HarnessException(ExitCode.USAGE, run + " holds " + judged.size() + " tables and --report "
+                    + "draws one; check them without --report, or convert the table you want to its own file");
+        }
         StringWriter printed = new StringWriter();
-        CheckReportWriter.text(new PrintWriter(printed), report);
+        PrintWriter text = new PrintWriter(printed);
+        StringBuilder md = new StringBuilder();
+        Verdict worst = Verdict.PASS;
+        for (int i = 0; i < judged.size(); i++) {
+            CheckReport report = judged.get(i).report();
+            if (judged.size() > 1) {
+                text.println("# table " + (i + 1) + " of " + judged.size() + ": " + TableName.of(judged.get(i).run()));
+                md.append(i == 0 ? "" : "\n").append("<!-- table ").append(i + 1).append(" of ").append(judged.size())
+                        .append(": ").append(TableName.of(judged.get(i).run())).append(" -->\n");
+            }
+            CheckReportWriter.text(text, report);
+            md.append(CheckReportWriter.markdown(report));
+            worst = report.verdict().compareTo(worst) > 0 ? report.verdict() : worst;
+        }
+        if (judged.size() > 1) {
+            text.println("Verdict over all " + judged.size() + " tables: " + worst);
+        }
+        text.flush();
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         out.print(printed);
         out.flush();
         if (page != null) {
             // Before the Markdown: the page refuses before writing any of its files, and then nothing is written.
-            Path index = CheckReportPage.of(report, judged.run(), judged.reference(), printed.toString())
+            Judged one = judged.get(0);
+            Path index = CheckReportPage.of(one.report(), one.run(), one.reference(), printed.toString())
                     .write(page, force);
             out.println("# page written to " + index);
         }
         if (markdown != null) {
-            String md = CheckReportWriter.markdown(report);
-            OutputFile.write(markdown, force, o -> o.write(md.getBytes(StandardCharsets.UTF_8)));
+            String mdText = md.toString();
+            OutputFile.write(markdown, force, o -> o.write(mdText.getBytes(StandardCharsets.UTF_8)));
             out.println("# report written to " + markdown);
         }
-        return report.verdict() == Verdict.FAIL ? ExitCode.FAIL : ExitCode.OK;
+        return worst == Verdict.FAIL ? ExitCode.FAIL : ExitCode.OK;
     }
 
-    private Judged healthReport() {
+    /** One report per table of the run: a multi-table log is judged table by table. */
+    private List<Judged> healthReports() {
         HardwareFacts facts = HardwareFacts.bundled();
         if (runMetadata.interconnect() != null) {
             facts.interconnectNamed("--interconnect", runMetadata.interconnect());
@@ -142,14 +166,18 @@ public final class CheckCommand implements Callable<Integer> {
                         + " above 0 and at most 100, got " + pct[0]);
             }
         }
-        Sweep sweep = RunSource.read(run, new RunSource.Flags(runMetadata.gpus(), runMetadata.nodes(),
+        List<Sweep> sweeps = RunSource.readAll(run, new RunSource.Flags(runMetadata.gpus(), runMetadata.nodes(),
                 runMetadata.interconnect()));
         CheckRules rules = new CheckRules(warnBelow, failBelow, dip, minBusBw(), failOnWrong);
         Integer nics = nicsPerHost != null ? nicsPerHost : DatasetCatalog.bundled().find(run)
                 .map(d -> d.metadata().nicsPerHost()).orElse(null);
-        Ref ref = reference(sweep);
-        return new Judged(new HealthCheck(facts, rules).check(run, sweep, ref == null ? null : ref.rule(), nics),
-                sweep, ref == null ? null : ref.series());
+        List<Judged> out = new ArrayList<>();
+        for (Sweep sweep : sweeps) {
+            Ref ref = reference(sweep);
+            out.add(new Judged(new HealthCheck(facts, rules).check(run, sweep, ref == null ? null : ref.rule(), nics),
+                    sweep, ref == null ? null : ref.series()));
+        }
+        return out;
     }
 
     private Double minBusBw() {
@@ -172,7 +200,7 @@ public final class CheckCommand implements Callable<Integer> {
 
     private Ref reference(Sweep sweep) {
         if (reference.baseline != null) {
-            Sweep base = RunSource.read(reference.baseline, RunSource.Flags.none());
+            Sweep base = RunSource.baselineFor(reference.baseline, sweep);
             FigureSeries series = FigureSeries.of(base);
             return new Ref(Reference.baseline(reference.baseline + " (" + base.provenance().label() + ")", base),
                     series.withLabel(series.label() + " (baseline " + reference.baseline + ")"));

@@ -1,15 +1,11 @@
 package org.ncclharness.harness.check;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import org.ncclharness.calibration.datasets.Dataset;
-import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.io.InputException;
-import org.ncclharness.calibration.io.Inputs;
 import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.harness.RunInputs;
+import org.ncclharness.harness.TableName;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.harness.RunMetadataOptions;
 
@@ -31,24 +27,27 @@ final class RunSource {
     private RunSource() {
     }
 
-    static Sweep read(String nameOrId, Flags flags) {
-        Optional<Dataset> d = DatasetCatalog.bundled().find(nameOrId);
-        if (d.isPresent() && !Files.exists(Path.of(nameOrId))) {
-            return d.get().sweep();
+    /** Every table of the run, each completed from the flags. */
+    static List<Sweep> readAll(String nameOrId, Flags flags) {
+        return RunInputs.read(nameOrId).stream().map(s -> complete(nameOrId, s, flags)).toList();
+    }
+
+    /**
+     * The baseline table for one table of the run: the baseline's table of the same collective, type and op
+     * (its only table when it has one). A baseline of another collective is not comparable: refused.
+     */
+    static Sweep baselineFor(String nameOrId, Sweep run) {
+        List<Sweep> tables = RunInputs.read(nameOrId);
+        Measurement first = run.rows().get(0);
+        List<Sweep> same = tables.stream().filter(t -> t.collective() == run.collective()).toList();
+        if (same.isEmpty()) {
+            throw new InputException(nameOrId, 0, "the baseline is " + TableName.of(tables.get(0))
+                    + (tables.size() > 1 ? " (and " + (tables.size() - 1) + " more tables)" : "")
+                    + ", the run is " + TableName.of(run) + ": a baseline must be of the same collective");
         }
-        if (!Files.exists(Path.of(nameOrId)) && !nameOrId.equals("-")) {
-            throw new InputException(nameOrId, 0, "neither a file nor a bundled dataset id (java -jar harness.jar"
-                    + " datasets lists them)");
-        }
-        List<Sweep> sweeps = Inputs.read(nameOrId);
-        Sweep s = sweeps.get(0);
-        if (sweeps.size() > 1) {
-            List<String> notes = new ArrayList<>(s.notes());
-            notes.add("the file holds " + sweeps.size() + " tables; the first (" + s.rows().get(0).type() + " "
-                    + s.rows().get(0).redop() + ") is checked");
-            s = new Sweep(s.provenance(), s.collective(), s.run(), s.hardware(), s.devices(), s.rows(), notes);
-        }
-        return complete(nameOrId, s, flags);
+        Sweep base = same.stream().filter(t -> t.rows().get(0).type().equals(first.type())
+                && t.rows().get(0).redop().equals(first.redop())).findFirst().orElse(same.get(0));
+        return complete(nameOrId, base, Flags.none());
     }
 
     private static Sweep complete(String file, Sweep s, Flags f) {

@@ -4,15 +4,17 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
-import org.ncclharness.calibration.io.Inputs;
 import org.ncclharness.calibration.io.MeasurementCsv;
 import org.ncclharness.calibration.io.NcclTestsTableWriter;
 import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.calibration.io.SweepJson;
-import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.harness.HarnessException;
+import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.ExitCode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -25,54 +27,56 @@ import picocli.CommandLine.Parameters;
             "FILE and OUT may be '-' for standard input and output."})
 public final class ConvertCommand implements Callable<Integer> {
 
-    @Parameters(paramLabel = "FILE", description = "input file, or - for standard input")
+    @Parameters(paramLabel = "FILE", description = "input file, - for standard input, or a bundled dataset id")
     String input;
 
-    @Option(names = "--csv", paramLabel = "OUT", description = "write the CSV (size_bytes,count,...,ip_wrong)")
+    @Option(names = "--csv", paramLabel = "OUT", description = "write the CSV (collective,size_bytes,count,...,ip_error), every table's rows")
     String csv;
 
-    @Option(names = {"--json", "-J"}, paramLabel = "OUT", description = "write nccl-tests -J style JSON")
+    @Option(names = {"--json", "-J"}, paramLabel = "OUT", description = "write nccl-tests -J style JSON (several tables: one sweep each)")
     String json;
+
+    @Option(names = "--collective", paramLabel = "NAME", description = "the collective of tables whose log does "
+            + "not name its program and whose rows do not tell (all_gather, alltoall, ...)")
+    String collective;
 
     @Option(names = "--force", description = "overwrite existing output files")
     boolean force;
 
     @Override
     public Integer call() {
-        List<Sweep> sweeps = Inputs.read(input);
-        // Several tables of one log (other datatypes or ops) travel together: each row names its type and op.
-        List<Measurement> rows = new ArrayList<>();
-        sweeps.forEach(s -> rows.addAll(s.rows()));
-        Sweep all = sweeps.get(0).withRows(rows);
-        for (String out : new String[] {csv, json}) {
-            if (out != null && !out.equals("-")) {
-                OutputFile.checkWritable(Path.of(out), force);
+        if ("-".equals(csv) && "-".equals(json)) {
+            throw new HarnessException(ExitCode.USAGE, "--csv - and --json - would mix two formats on standard "
+                    + "output; send one of them to a file");
+        }
+        List<Sweep> sweeps = RunInputs.read(input, RunInputs.collective(collective));
+        // Every table stays its own: the CSV names each row's collective, the JSON holds one sweep per table.
+        Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
+        List<String> toStdout = new ArrayList<>();
+        for (String[] out : new String[][] {{csv, MeasurementCsv.toString(sweeps)}, {json, SweepJson.writeAll(sweeps)}}) {
+            if (out[0] == null) {
+                continue;
+            }
+            if (out[0].equals("-")) {
+                toStdout.add(out[1]);
+            } else {
+                String text = out[1];
+                files.put(Path.of(out[0]), o -> o.write(text.getBytes(StandardCharsets.UTF_8)));
             }
         }
-        if (csv != null) {
-            emit(csv, MeasurementCsv.toString(rows));
-        }
-        if (json != null) {
-            emit(json, SweepJson.write(all, List.of()));
-        }
+        OutputFile.writeAll(files, force);
+        toStdout.forEach(System.out::print);
         if (csv == null && json == null) {
             PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
             for (Sweep s : sweeps) {
                 List<String> heading = new ArrayList<>();
                 heading.add("# " + s.provenance().label());
+                heading.add("# collective: " + s.collective().testName());
                 s.notes().forEach(n -> heading.add("# note: " + n));
                 NcclTestsTableWriter.write(out, s, heading);
             }
         }
+        System.out.flush();
         return ExitCode.OK;
-    }
-
-    private void emit(String out, String text) {
-        if (out.equals("-")) {
-            System.out.print(text);
-            System.out.flush();
-        } else {
-            OutputFile.write(Path.of(out), force, o -> o.write(text.getBytes(StandardCharsets.UTF_8)));
-        }
     }
 }

@@ -1,6 +1,5 @@
 package org.ncclharness.harness.plot;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,16 +11,15 @@ import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.nccl.NcclBaseline;
 import org.ncclharness.calibration.predict.PredictionModel;
 import org.ncclharness.calibration.report.TwoTierCalibrator;
+import org.ncclharness.harness.RunInputs;
+import org.ncclharness.harness.TableName;
 import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.predict.PredictionSourceOptions;
 import picocli.CommandLine.Mixin;
 import org.ncclharness.calibration.datasets.Dataset;
-import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
-import org.ncclharness.calibration.io.Inputs;
 import org.ncclharness.calibration.io.OutputFile;
-import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationEntry;
 import org.ncclharness.calibration.report.CalibrationInput;
@@ -172,20 +170,19 @@ public final class PlotCommand implements Callable<Integer> {
 
     /** A file when one exists by that name (or {@code -}), else a bundled dataset id. */
     private static boolean isFile(String input) {
-        return input.equals("-") || Files.exists(Path.of(input));
+        return RunInputs.isFile(input);
     }
 
     private static Dataset dataset(String id) {
-        return DatasetCatalog.bundled().find(id).orElseThrow(() -> new InputException(id, 0,
-                "neither a file nor a bundled dataset id; `harness.jar datasets` lists the ids"));
+        return RunInputs.dataset(id).orElseThrow(() -> RunInputs.notFound(id));
     }
 
     private List<FigureSeries> measuredSeries() {
         List<FigureSeries> out = new ArrayList<>();
         for (String input : inputs) {
-            List<Sweep> sweeps = isFile(input) ? Inputs.read(input) : List.of(dataset(input).sweep());
-            for (Sweep s : sweeps) {
-                out.add(labelled(input, s, FigureSeries.of(s), sweeps.size()));
+            List<Sweep> sweeps = RunInputs.read(input);
+            for (int i = 0; i < sweeps.size(); i++) {
+                out.add(labelled(input, sweeps.get(i), FigureSeries.of(sweeps.get(i)), i, sweeps.size()));
             }
         }
         return out;
@@ -227,7 +224,7 @@ public final class PlotCommand implements Callable<Integer> {
                 if (nccl != null && nccl.model().isPresent()) {
                     System.err.println(in.id() + ": the nccl estimate assumes: " + String.join("; ", nccl.notes()));
                 }
-                out.add(labelled(r.getKey(), in.sweep(), drawn.series(), r.getValue().size()));
+                out.add(labelled(r.getKey(), in.sweep(), drawn.series(), r.getValue().indexOf(in), r.getValue().size()));
             }
         }
         return out;
@@ -247,14 +244,14 @@ public final class PlotCommand implements Callable<Integer> {
     }
 
     /** Several tables of one log differ by datatype and op; the legend must tell them apart. */
-    private static FigureSeries labelled(String input, Sweep s, FigureSeries fs, int tables) {
+    /** One table of several is named by its number and collective: two tables never share a legend entry. */
+    private static FigureSeries labelled(String input, Sweep s, FigureSeries fs, int index, int tables) {
         if (fs.points().isEmpty()) {
             throw new InputException(input, 0, "no row with a bus bandwidth to plot");
         }
         if (tables == 1) {
             return fs;
         }
-        Measurement first = s.rows().get(0);
-        return fs.withLabel(fs.label() + " · " + first.type() + " " + first.redop());
+        return fs.withLabel(fs.label() + " · table " + (index + 1) + ": " + TableName.of(s));
     }
 }

@@ -190,9 +190,11 @@ public final class SweepCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
-        Collective coll = collective == null ? Collective.ALL_REDUCE : Collective.byName(collective).orElseThrow(() ->
+        Collective coll = collective == null ? Collective.ALL_REDUCE : Collective.byName(collective)
+                .filter(Collective::runnable).orElseThrow(() ->
                 usage("invalid --collective '" + collective + "': expected allreduce, allgather, reducescatter,"
-                        + " broadcast, reduce, alltoall or sendrecv"));
+                        + " broadcast, reduce, alltoall or sendrecv (gather, scatter and hypercube logs are read, "
+                        + "not run)"));
         positive("-t", threads, 1);
         positive("-g", gpus, 1);
         positive("-n", iters, 1);

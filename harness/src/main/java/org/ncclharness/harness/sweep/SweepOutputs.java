@@ -101,7 +101,7 @@ final class SweepOutputs {
                         o -> o.write(text.getBytes(StandardCharsets.UTF_8)));
             }
             if (plan.csv() != null) {
-                String text = MeasurementCsv.toString(r.sweep().rows());
+                String text = MeasurementCsv.toString(List.of(r.sweep()));
                 OutputFile.write(Path.of(csvNames.get(i)), plan.force(),
                         o -> o.write(text.getBytes(StandardCharsets.UTF_8)));
             }

@@ -77,16 +77,26 @@ class CalibrateCommandTest {
     void aMissingInterconnectIsNamedWithTheFile() throws IOException {
         Path log = log("x.txt", 8, "NVIDIA H100", 30, 400, true);
         assertThat(run("calibrate", log.toString())).isEqualTo(ExitCode.USAGE);
-        assertThat(stderr().strip()).isEqualTo(log + ": the file does not name its interconnect; pass"
+        assertThat(stderr().strip()).isEqualTo(log + ": the file does not say its interconnect: pass"
                 + " --interconnect NAME (one tier) or --intra NAME [--inter NAME] (two tiers)");
     }
 
     @Test
-    void aMissingGpuCountIsNamedAndTheFlagSuppliesIt() throws IOException {
+    void aLogWithoutDevicesGetsItsGpuCountFromBusbwOverAlgbwAndSaysSo() throws IOException {
         Path log = log("nodevices.txt", 8, "NVIDIA H100", 30, 400, false);
-        assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink4")).isEqualTo(ExitCode.USAGE);
-        assertThat(stderr()).contains(log + ": the file does not say how many GPUs ran").contains("--gpus N");
-        assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink4", "--gpus", "8"))
+        assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink4")).as(this::stderr).isEqualTo(ExitCode.OK);
+        assertThat(stdout()).contains("N = 8 ranks, inferred from busbw/algbw");
+    }
+
+    @Test
+    void everyMissingFactIsNamedInOneMessage() throws IOException {
+        // 2(N-1)/N of 1.999 cannot be solved to one N from two decimals: GPU count and interconnect both missing
+        Path log = log("nodevices.txt", 2048, "NVIDIA H100", 30, 400, false);
+        assertThat(run("calibrate", log.toString())).isEqualTo(ExitCode.USAGE);
+        assertThat(stderr().lines().count()).isEqualTo(1);
+        assertThat(stderr()).contains(log + ": the file does not say how many GPUs ran").contains("--gpus N")
+                .contains("nor its interconnect");
+        assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink4", "--gpus", "2048"))
                 .isEqualTo(ExitCode.OK);
         assertThat(stdout()).contains(log.toString());
     }

@@ -1,0 +1,137 @@
+package org.ncclharness.calibration.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Sweep;
+
+/** The excerpts of the issue "Read every real log as written", each read as the log says. */
+class ReaderExamplesTest {
+
+    private static List<Sweep> read(String text) {
+        return new NcclTestsLogReader("x.txt", null).read(text.lines().toList());
+    }
+
+    @Test
+    void anAllGatherExcerptIsNeverASilentAllReduce() {
+        List<Sweep> s = read("""
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                #        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
+                   268435456       4194304     float    none      -1   1452.4  184.82  173.27      0   1434.6  187.12  175.43      0
+                  1073741824      16777216     float    none      -1   5755.6  186.55  174.89      0   5733.8  187.27  175.56      0
+                """);
+        // redop none, root -1 and size = 16 x count x 4 B leave all_gather and alltoall, which print the same
+        // sizes and the same bus factor: the rows cannot tell them apart, so the reader says which they may be.
+        assertThat(s.get(0).collective()).isEqualTo(Collective.UNKNOWN);
+        assertThat(String.join(" ", s.get(0).notes())).contains("all_gather/alltoall").contains("--collective");
+        assertThat(s.get(0).ranks()).isEqualTo(16);
+    }
+
+    @Test
+    void theOldErrorColumnIsAnErrorNotACountOfWrongElements() {
+        Sweep s = read("""
+                #       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  error
+                #        (B)    (elements)                     (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
+                     1048576        262144   float     sum    135.3    7.75   15.02  7e-07    132.7    7.90   15.31  7e-07
+                # Out of bounds values : 0 OK
+                """).get(0);
+        assertThat(s.rows().get(0).outOfPlace().wrong()).isNull();
+        assertThat(s.rows().get(0).outOfPlace().maxError()).isEqualTo(7e-07);
+        assertThat(s.trailer().outOfBounds()).isEqualTo("0 OK");
+        // redop sum, count = size / 4 and busbw/algbw = 1.938 leave AllReduce alone; two decimals cannot tell
+        // its 2(N-1)/N at N = 32 (1.9375) from N = 33 (1.9394), so N stays unknown rather than guessed
+        assertThat(s.collective()).isEqualTo(Collective.ALL_REDUCE);
+        assertThat(s.ranks()).isNull();
+    }
+
+    @Test
+    void theTwoZeroLayoutWithoutRedopOrRootReads() {
+        Sweep s = read("""
+                #       size         count    type     time   algbw   busbw  error     time   algbw   busbw  error
+                #        (B)    (elements)             (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
+                           8             1   float    21.03    0.00    0.00  0e+00    20.68    0.00    0.00  0e+00
+                """).get(0);
+        assertThat(s.rows()).hasSize(1);
+        assertThat(s.rows().get(0).outOfPlace().timeUs()).isEqualTo(21.03);
+        assertThat(s.rows().get(0).inPlace().timeUs()).isEqualTo(20.68);
+    }
+
+    @Test
+    void everyTableIsItsOwnSweepWithItsOwnCollectiveAndTrailer() {
+        List<Sweep> s = read("""
+                # Collective test starting: all_reduce_perf
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                     1048576        262144     float     sum      -1    20.00   52.43   91.75      0    20.00   52.43   91.75      0
+                # Out of bounds values : 0 OK
+                # Avg bus bandwidth    : 405.346
+                # Collective test starting: all_gather_perf
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                     1048576         32768     float    none      -1    20.00   52.43   45.88      0    20.00   52.43   45.88      0
+                # Out of bounds values : 0 OK
+                # Avg bus bandwidth    : 28.0844
+                """);
+        assertThat(s).extracting(Sweep::collective).containsExactly(Collective.ALL_REDUCE, Collective.ALL_GATHER);
+        // the trailer as the log states it, not a recomputation from the rows shown
+        assertThat(s).extracting(x -> x.trailer().avgBusBwGBps()).containsExactly(405.346, 28.0844);
+        assertThat(s.get(1).ranks()).isEqualTo(8);
+    }
+
+    @Test
+    void launcherPrefixesOfAnyKindAndInAnyChainComeOff() {
+        String row = "   1048576        262144     float     sum      -1    20.00   52.43   91.75      0    20.00   52.43   91.75      0";
+        String header = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong";
+        for (String prefix : List.of("(head, rank=0, pid=3808) ", "(worker1, rank=1, pid=2769, ip=10.100.10.12) ",
+                "(head, rank=0, pid=3808) [1,0]<stdout>:", "[pod/nccl-test-launcher-x7k2p/mpi-launcher] ",
+                "2024-05-01T12:00:00.123456789Z [pod/nccl-test-launcher-x7k2p/mpi-launcher] ", " 0: ",
+                "node-07: ", "> ", "> > ", "2025-03-14 08:01:02,345 ")) {
+            List<Sweep> s = read("# Collective test starting: all_reduce_perf\n" + prefix + header + "\n" + prefix + row + "\n");
+            assertThat(s).as(prefix).hasSize(1);
+            assertThat(s.get(0).rows().get(0).outOfPlace().busBwGBps()).as(prefix).isEqualTo(91.75);
+        }
+    }
+
+    @Test
+    void aDamagedRowInsideATableIsAnErrorNamingItsLine() {
+        assertThatThrownBy(() -> read("""
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                        1024           256     float     sum      -1    10.00    0.10    0.10      0    10.00    0.10    0.10      0
+                        2048           512     flo
+                        4096          1024     float     sum      -1    12.00    0.34    0.34      0    12.00    0.34    0.34      0
+                """)).isInstanceOf(InputException.class).hasMessageStartingWith("x.txt:3: ");
+    }
+
+    @Test
+    void aRowBrokenOverTwoLinesIsJoined() {
+        Sweep s = read("""
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                        1024           256     float     sum      -1    10.00    0.10    0.10      0    10.00    0.10    0.10      0
+                        2048           512
+                   float     sum      -1    11.00    0.19    0.19      0    11.00    0.19    0.19      0
+                        4096          1024     float     sum      -1    12.00    0.34    0.34      0    12.00    0.34    0.34      0
+                """).get(0);
+        assertThat(s.rows()).extracting(m -> m.sizeBytes()).containsExactly(1024L, 2048L, 4096L);
+    }
+
+    @Test
+    void aShortLastRowFollowedByTheTrailerIsAnError() {
+        assertThatThrownBy(() -> read("""
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                        1024           256     float     sum      -1    10.00    0.10    0.10      0
+                # Out of bounds values : 0 OK
+                """)).isInstanceOf(InputException.class).hasMessageStartingWith("x.txt:2: row cut short");
+    }
+
+    @Test
+    void numbersOutOfRangeAreRefusedWithTheirColumn() {
+        String head = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
+        assertThatThrownBy(() -> read(head + "  1024  256  float  sum  -1  1e400  0.10  0.10  0  10.00  0.10  0.10  0\n"))
+                .hasMessageContaining("time '1e400' is too large");
+        assertThatThrownBy(() -> read(head + "  1024  256  float  sum  99999999999  10.0  0.10  0.10  0  10.00  0.10  0.10  0\n"))
+                .hasMessageContaining("root 99999999999 is out of range");
+        assertThatThrownBy(() -> read(head + "  99999999999999999999  256  float  sum  -1  10.0  0.10  0.10  0  10.00  0.10  0.10  0\n"))
+                .hasMessageContaining("size");
+    }
+}

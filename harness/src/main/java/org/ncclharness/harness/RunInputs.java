@@ -1,0 +1,61 @@
+package org.ncclharness.harness;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.ncclharness.calibration.datasets.Dataset;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.io.Inputs;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Sweep;
+
+/**
+ * What every command that reads a run accepts: a file (a log, our CSV, a JSON; {@code -} for standard input),
+ * or, where no file has that name, a bundled dataset id. One rule and one message for all of them.
+ */
+public final class RunInputs {
+
+    private RunInputs() {
+    }
+
+    /** True when the argument names a file (or stdin) rather than a bundled dataset. */
+    public static boolean isFile(String nameOrId) {
+        return nameOrId.equals("-") || Files.exists(Path.of(nameOrId));
+    }
+
+    /** The bundled dataset the argument names, when no file has that name. */
+    public static Optional<Dataset> dataset(String nameOrId) {
+        return isFile(nameOrId) ? Optional.empty() : DatasetCatalog.bundled().find(nameOrId);
+    }
+
+    /** Every table of the file, or the bundled dataset's one sweep as published. */
+    public static List<Sweep> read(String nameOrId) {
+        return read(nameOrId, null);
+    }
+
+    /** @param given {@code --collective}: the collective of tables the file does not name, or null */
+    public static List<Sweep> read(String nameOrId, Collective given) {
+        if (isFile(nameOrId)) {
+            return Inputs.read(nameOrId, given);
+        }
+        return List.of(dataset(nameOrId).orElseThrow(() -> notFound(nameOrId)).sweep());
+    }
+
+    /** {@code --collective NAME} as the user typed it: a collective the reader knows, or a usage error. */
+    public static Collective collective(String name) {
+        if (name == null) {
+            return null;
+        }
+        return Collective.byName(name).filter(Collective::known).orElseThrow(() -> new HarnessException(
+                ExitCode.USAGE, "invalid --collective '" + name + "': expected all_reduce, all_gather, "
+                        + "reduce_scatter, broadcast, reduce, alltoall, sendrecv, gather, scatter or hypercube"));
+    }
+
+    /** The one message for an argument that names neither a file nor a bundled dataset. */
+    public static InputException notFound(String nameOrId) {
+        return new InputException(nameOrId, 0,
+                "neither a file nor a bundled dataset id; `harness.jar datasets` lists the ids");
+    }
+}
