@@ -18,7 +18,7 @@ import org.ncclharness.calibration.measure.Sweep;
  * Random tables rendered in every layout the reader knows (each generation's columns, with or without a
  * header, behind any chain of launcher prefixes) read back to exactly the values rendered.
  */
-class LayoutRoundTripProperties {
+class LayoutRoundTripTest {
 
     private static final List<String> PREFIXES = List.of("", "0: ", "[1,0]<stdout>:", "(head, rank=0, pid=3808) ",
             "[pod/launcher-abc12/mpi] ", "2024-05-01T12:00:00.123Z ", "node01: ", "> ",
