@@ -1,12 +1,17 @@
 package org.ncclharness.harness;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.io.UncheckedIOException;
 import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.io.OutputException;
 import org.ncclharness.gpu.GpuEnvironmentException;
 import org.ncclharness.gpu.GpuJobException;
 import org.ncclharness.harness.accuracy.AccuracyCommand;
 import org.ncclharness.harness.bench.BenchCommand;
+import org.ncclharness.harness.bench.FuzzBench;
 import org.ncclharness.harness.check.CheckCommand;
 import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.convert.ConvertCommand;
@@ -50,9 +55,43 @@ public final class Main implements Runnable {
         System.exit(execute(args));
     }
 
-    /** Runs a command line and returns its exit code; tests call this instead of {@link #main}. */
+    /**
+     * Runs a command line and returns its exit code; tests call this instead of {@link #main}. Whatever goes
+     * wrong ends in one line on stderr and a documented exit code: a Java {@code Error} too (exit 5, or 2 when
+     * the input did not fit the heap), and a standard output that could not be written (exit 3). {@code --debug}
+     * anywhere on the line adds the stack trace.
+     */
     public static int execute(String... args) {
-        return commandLine().execute(args);
+        List<String> rest = new ArrayList<>(Arrays.asList(args));
+        boolean debug = rest.remove("--debug");
+        DEBUG.set(debug);
+        int code;
+        try {
+            code = commandLine().execute(rest.toArray(String[]::new));
+        } catch (OutOfMemoryError e) {
+            System.err.println("error: out of memory (" + e.getMessage() + "): the input is too large for this "
+                    + "Java heap; raise it with java -Xmx…");
+            trace(e);
+            return ExitCode.USAGE;
+        } catch (Error e) {
+            System.err.println("internal error: " + e + " (a defect of nccl-harness; --debug prints the stack trace)");
+            trace(e);
+            return ExitCode.INTERNAL;
+        }
+        if (System.out.checkError()) {
+            System.err.println("error: standard output could not be written (a full disk, or a closed pipe); "
+                    + "the output is incomplete");
+            return ExitCode.ENVIRONMENT;
+        }
+        return code;
+    }
+
+    private static final ThreadLocal<Boolean> DEBUG = ThreadLocal.withInitial(() -> false);
+
+    private static void trace(Throwable e) {
+        if (DEBUG.get()) {
+            e.printStackTrace();
+        }
     }
 
     static CommandLine commandLine() {
@@ -60,7 +99,11 @@ public final class Main implements Runnable {
         cl.setExitCodeExceptionMapper(Main::exitCodeOf);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             PrintWriter err = cmd.getErr();
-            err.println(messageOf(ex));
+            // One line, whatever a message holds (a library's multi-line text, a control character)
+            err.println(messageOf(ex).replaceAll("[\\r\\n]+", " ").replaceAll("\\p{Cntrl}", "?"));
+            if (DEBUG.get()) {
+                ex.printStackTrace(err);
+            }
             err.flush();
             return exitCodeOf(ex);
         });
@@ -72,6 +115,8 @@ public final class Main implements Runnable {
             err.flush();
             return ExitCode.USAGE;
         });
+        cl.getSubcommands().get("bench").getSubcommands().get("fuzz").getCommandSpec().usageMessage()
+                .footer(FuzzBench.kinds());
         cl.getCommandSpec().exitCodeOnInvalidInput(ExitCode.USAGE);
         cl.getCommandSpec().exitCodeOnExecutionException(ExitCode.USAGE);
         return cl;
@@ -91,10 +136,10 @@ public final class Main implements Runnable {
         if (ex instanceof GpuEnvironmentException || ex instanceof GpuJobException) {
             return "error: " + ex.getMessage();
         }
-        if (ex instanceof UncheckedIOException u) {
-            return "error: " + u.getMessage();
+        if (ex instanceof UncheckedIOException || ex instanceof OutputException) {
+            return "error: " + ex.getMessage();
         }
-        return "error: " + ex;
+        return "internal error: " + ex + " (a defect of nccl-harness; --debug prints the stack trace)";
     }
 
     private static int exitCodeOf(Throwable ex) {
@@ -107,9 +152,14 @@ public final class Main implements Runnable {
         if (ex instanceof GpuJobException) {
             return ExitCode.JOB;
         }
-        if (ex instanceof InputException || ex instanceof CommandLine.ParameterException) {
+        if (ex instanceof OutputException) {
+            return ExitCode.ENVIRONMENT;
+        }
+        if (ex instanceof InputException || ex instanceof CommandLine.ParameterException
+                || ex instanceof UncheckedIOException) {
+            // an UncheckedIOException is a file that could not be read: the input the user named
             return ExitCode.USAGE;
         }
-        return ExitCode.USAGE;
+        return ExitCode.INTERNAL;
     }
 }

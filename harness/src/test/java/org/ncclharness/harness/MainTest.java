@@ -22,4 +22,26 @@ class MainTest {
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains(ExitCode.TABLE);
     }
+
+    @Test
+    void aStandardOutputThatCannotBeWrittenIsExitThreeNotSilence() {
+        java.io.PrintStream saved = System.out;
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream savedErr = System.err;
+        try {
+            // what /dev/full does to a write: ENOSPC
+            System.setOut(new java.io.PrintStream(new java.io.OutputStream() {
+                @Override
+                public void write(int b) throws java.io.IOException {
+                    throw new java.io.IOException("No space left on device");
+                }
+            }, true));
+            System.setErr(new java.io.PrintStream(err, true));
+            assertThat(Main.execute("datasets")).isEqualTo(ExitCode.ENVIRONMENT);
+        } finally {
+            System.setOut(saved);
+            System.setErr(savedErr);
+        }
+        assertThat(err.toString().strip()).startsWith("error: standard output could not be written").doesNotContain("\n");
+    }
 }

@@ -10,16 +10,18 @@ import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.measure.Trailer;
 
 /**
  * A bundled dataset: its metadata and its rows as published (the CSV). {@link #sweep()} is the form every
  * command works with: the configuration filled in from the metadata, and for busbw-only tables the time derived
  * from bus bandwidth, size and N (and said so).
  */
-public record Dataset(DatasetMetadata metadata, List<Measurement> rows) {
+public record Dataset(DatasetMetadata metadata, List<Measurement> rows, Trailer trailer) {
 
     public Dataset {
         rows = List.copyOf(rows);
+        trailer = trailer == null ? Trailer.NONE : trailer;
     }
 
     public String id() {
@@ -44,6 +46,15 @@ public record Dataset(DatasetMetadata metadata, List<Measurement> rows) {
         return sweep(SourceKind.DATASET, "dataset " + describe());
     }
 
+    /**
+     * The rows as published, with the source's trailer: derived times are a calibration input, not a source
+     * value, so a table of the dataset shows none.
+     */
+    public Sweep published() {
+        Sweep s = sweep();
+        return new Sweep(s.provenance(), s.collective(), s.run(), s.hardware(), s.devices(), rows, s.notes(), trailer);
+    }
+
     /** The dataset replayed by {@code sweep} on a machine without a GPU: labelled as a replay, never a measurement. */
     public Sweep replay() {
         return sweep(SourceKind.REPLAY, "replay of stored measurements: " + describe());
@@ -62,8 +73,9 @@ public record Dataset(DatasetMetadata metadata, List<Measurement> rows) {
         if (metadata.notes() != null) {
             notes.add(metadata.notes());
         }
+        // The source's own trailer describes the table as published; a replay prints the rows it replays
         return new Sweep(new Provenance(kind, metadata.id(), metadata.id(), label), collective(),
-                RunInfo.unknown(), hardware(), List.of(), out, notes);
+                RunInfo.unknown(), hardware(), List.of(), out, notes, kind == SourceKind.DATASET ? trailer : Trailer.NONE);
     }
 
     /** t = S / algbw, algbw = busbw / factor(N): nccl-tests' own definitions solved for time (SPEC §2). */

@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.MeasurementCsv;
+import org.ncclharness.calibration.measure.Trailer;
 
 /**
  * The bundled datasets: {@code datasets/datasets.json} plus one {@code <id>.csv} each. Inside the jar they are
@@ -100,7 +101,9 @@ public final class DatasetCatalog {
                 String csv = source.read(csvName).orElseThrow(() -> new InputException("datasets/" + csvName, 0,
                         "missing; regenerate it with: java -jar harness.jar datasets import datasets/raw/"
                                 + m.id() + ".txt"));
-                out.add(new Dataset(m, MeasurementCsv.read("datasets/" + csvName, csv)));
+                Trailer trailer = source.read("raw/" + m.id() + ".txt")
+                        .map(raw -> RawDataset.parse(m.id() + ".txt", raw.lines().toList()).trailer()).orElse(Trailer.NONE);
+                out.add(new Dataset(m, MeasurementCsv.read("datasets/" + csvName, csv), trailer));
             }
             out.sort(Comparator.comparing(Dataset::id));
             return new DatasetCatalog(out);

@@ -12,6 +12,7 @@ import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.measure.Trailer;
 
 /**
  * One raw dataset text as collected in {@code datasets/raw/}: a header written by the collector (source, GPU,
@@ -96,6 +97,18 @@ public record RawDataset(String id, List<String> header, int rawStart, List<Stri
             rows.addAll(s.rows());
         }
         return rows;
+    }
+
+    /**
+     * The trailer the source states, when its raw text holds one nccl-tests table (the markdown summary tables
+     * and multi-table extracts state none of their own).
+     */
+    public Trailer trailer() {
+        if (!markdownBusBw(id).isEmpty()) {
+            return Trailer.NONE;
+        }
+        List<Sweep> sweeps = new NcclTestsLogReader(id, collective()).read(raw);
+        return sweeps.size() == 1 ? sweeps.get(0).trailer() : Trailer.NONE;
     }
 
     /**

@@ -1,9 +1,11 @@
 package org.ncclharness.calibration.io;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.CollectiveEvidence;
@@ -25,6 +28,11 @@ import org.ncclharness.calibration.measure.Sweep;
  */
 public final class Inputs {
 
+    /** How much of a file is looked at to tell its format and refuse binary content. */
+    private static final int PEEK_BYTES = 1 << 20;
+    /** The largest JSON or CSV read whole. */
+    private static final int WHOLE_LIMIT = 512 << 20;
+
     private Inputs() {
     }
 
@@ -34,11 +42,38 @@ public final class Inputs {
     }
 
     /**
+     * Reads a file as a stream: a log of any size is read line by line, keeping only its rows, so memory
+     * stays bounded by the rows, not the file (a 10 GB log of NCCL INFO lines reads like a small one). JSON and
+     * CSV, which the project writes itself, are read whole up to {@link #WHOLE_LIMIT}.
+     *
      * @param given the collective the user states ({@code --collective}) for tables the file does not name;
      *              null to decide from the rows
      */
     public static List<Sweep> read(String name, Collective given) {
-        return parse(name, text(name), given);
+        try (InputStream raw = open(name);
+             BufferedInputStream in = new BufferedInputStream(raw, PEEK_BYTES)) {
+            in.mark(PEEK_BYTES);
+            byte[] head = in.readNBytes(PEEK_BYTES);
+            in.reset();
+            String first = refuseBinary(name, head);
+            BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)));
+            if (first.startsWith("\uFEFF")) {
+                reader.skip(1);
+                first = first.substring(1);
+            }
+            if (SweepJson.looksLikeJson(first) || MeasurementCsv.looksLikeCsv(first.lines().findFirst().orElse(""))) {
+                return parse(name, whole(name, reader), given);
+            }
+            if (first.isBlank() && head.length < PEEK_BYTES) {
+                throw empty(name);
+            }
+            return new NcclTestsLogReader(name, given).read(new LineIterator(name, reader));
+        } catch (NoSuchFileException e) {
+            throw new InputException(name, 0, "no such file");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + name + ": " + OutputFile.reason(e), e);
+        }
     }
 
     public static List<Sweep> parse(String name, String text) {
@@ -48,7 +83,7 @@ public final class Inputs {
     public static List<Sweep> parse(String name, String text, Collective given) {
         String body = text.startsWith("\uFEFF") ? text.substring(1) : text;
         if (body.isBlank()) {
-            throw new InputException(name, 0, "empty file; expected an nccl-tests log, a CSV or a JSON file");
+            throw empty(name);
         }
         if (SweepJson.looksLikeJson(body)) {
             return SweepJson.readAll(name, body).stream().map(SweepJson.Read::sweep).toList();
@@ -57,6 +92,103 @@ public final class Inputs {
             return csvSweeps(name, body, given);
         }
         return new NcclTestsLogReader(name, given).read(body.lines().toList());
+    }
+
+    private static InputException empty(String name) {
+        return new InputException(name, 0, "empty file; expected an nccl-tests log, a CSV or a JSON file");
+    }
+
+    private static InputStream open(String name) throws IOException {
+        if (name.equals("-")) {
+            return new java.io.FilterInputStream(System.in) {
+                @Override
+                public void close() {
+                    // standard input stays open for whoever reads after us
+                }
+            };
+        }
+        Path p = Path.of(name);
+        if (Files.isDirectory(p)) {
+            throw new InputException(name, 0, "is a directory; expected an nccl-tests log, a CSV or a JSON file");
+        }
+        return Files.newInputStream(p);
+    }
+
+    /**
+     * Refuses binary input from its first megabyte (a NUL byte; gzip's and zstd's magic numbers named as such)
+     * and returns that megabyte as text for the format check.
+     */
+    private static String refuseBinary(String name, byte[] head) {
+        if (head.length >= 2 && (head[0] & 0xff) == 0x1f && (head[1] & 0xff) == 0x8b) {
+            throw new InputException(name, 0, "gzip-compressed; decompress it first (gunzip -k " + name + ")");
+        }
+        for (byte b : head) {
+            if (b == 0) {
+                throw new InputException(name, 0, "binary file; expected an nccl-tests log, a CSV or a JSON file");
+            }
+        }
+        // A multi-byte character may be cut at the end of the peek: decode leniently here, strictly later
+        return new String(head, StandardCharsets.UTF_8);
+    }
+
+    private static String whole(String name, BufferedReader reader) throws IOException {
+        StringBuilder b = new StringBuilder();
+        char[] buf = new char[1 << 16];
+        for (int n; (n = read(name, reader, buf)) > 0; ) {
+            b.append(buf, 0, n);
+            if (b.length() > WHOLE_LIMIT) {
+                throw new InputException(name, 0, "a JSON or CSV file over " + WHOLE_LIMIT / (1 << 20)
+                        + " MiB; the project writes none that large");
+            }
+        }
+        return b.toString();
+    }
+
+    private static int read(String name, BufferedReader reader, char[] buf) throws IOException {
+        try {
+            return reader.read(buf);
+        } catch (CharacterCodingException e) {
+            throw new InputException(name, 0, "not UTF-8 text; expected an nccl-tests log, a CSV or a JSON file");
+        }
+    }
+
+    /** Lines of a reader, one at a time; a decoding error is an input error naming the line. */
+    private static final class LineIterator implements Iterator<String> {
+        private final String name;
+        private final BufferedReader reader;
+        private String next;
+        private int number;
+
+        LineIterator(String name, BufferedReader reader) {
+            this.name = name;
+            this.reader = reader;
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (next == null) {
+                try {
+                    next = reader.readLine();
+                    number++;
+                } catch (CharacterCodingException e) {
+                    throw new InputException(name, number, "not UTF-8 text; expected an nccl-tests log, a CSV or "
+                            + "a JSON file");
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read " + name + ": " + OutputFile.reason(e), e);
+                }
+            }
+            return next != null;
+        }
+
+        @Override
+        public String next() {
+            if (!hasNext()) {
+                throw new java.util.NoSuchElementException();
+            }
+            String l = next;
+            next = null;
+            return l;
+        }
     }
 
     /**
@@ -84,38 +216,19 @@ public final class Inputs {
         return out;
     }
 
-    /** The text of a file or stdin; binary content is refused with one line. */
+    /** The whole text of a file or stdin (JSON the project reads whole); binary content is refused in one line. */
     public static String text(String name) {
-        byte[] bytes;
-        try {
-            if (name.equals("-")) {
-                bytes = System.in.readAllBytes();
-            } else {
-                bytes = Files.readAllBytes(Path.of(name));
-            }
+        try (InputStream raw = open(name);
+             BufferedInputStream in = new BufferedInputStream(raw, PEEK_BYTES)) {
+            in.mark(PEEK_BYTES);
+            refuseBinary(name, in.readNBytes(PEEK_BYTES));
+            in.reset();
+            return whole(name, new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT))));
         } catch (NoSuchFileException e) {
             throw new InputException(name, 0, "no such file");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + name + ": " + e.getMessage(), e);
-        }
-        return decode(name, bytes);
-    }
-
-    public static String text(String name, InputStream in) throws IOException {
-        return decode(name, in.readAllBytes());
-    }
-
-    private static String decode(String name, byte[] bytes) {
-        for (byte b : bytes) {
-            if (b == 0) {
-                throw new InputException(name, 0, "binary file; expected an nccl-tests log, a CSV or a JSON file");
-            }
-        }
-        try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            throw new InputException(name, 0, "not UTF-8 text; expected an nccl-tests log, a CSV or a JSON file");
+            throw new UncheckedIOException("cannot read " + name + ": " + OutputFile.reason(e), e);
         }
     }
 }

@@ -15,6 +15,14 @@ import java.util.regex.Pattern;
 record LogLine(int number, String text) {
 
     /**
+     * pdsh / clush: {@code host: } — only where nccl-tests output follows, so prose such as "Warning: ..." and
+     * rccl-tests' "rccl-tests: Version ..." keep their words.
+     */
+    private static final Pattern PDSH = Pattern.compile("^[A-Za-z][\\w.-]*:\\s+(?=#|\\d|\\[|\\(|$)");
+    /** A host label already seen: taken off before anything. */
+    private static final Pattern HOST = Pattern.compile("^([A-Za-z][\\w.-]*):(?:\\s+|$)");
+
+    /**
      * The labels, each anchored at the start of what is left. A label must be followed by a space (or end the
      * line) so that a data row's first number is never mistaken for one.
      */
@@ -29,9 +37,7 @@ record LogLine(int number, String text) {
             Pattern.compile("^\\[\\d+,\\d+\\]<std(?:out|err)>:\\s?"),
             // srun -l: 0:
             Pattern.compile("^\\d+:(?:\\s|$)"),
-            // pdsh / clush: host: — only where nccl-tests output follows, so prose such as "Warning: ..." and
-            // rccl-tests' "rccl-tests: Version ..." keep their words
-            Pattern.compile("^[A-Za-z][\\w.-]*:\\s+(?=#|\\d|\\[|\\(|$)"),
+            PDSH,
             // markdown or e-mail quoting
             Pattern.compile("^>(?:\\s|$)"));
     /** MPICH/Intel MPI Hydra's {@code -prepend-rank}: {@code [0] }, repeated wherever the rank wrote. */
@@ -39,14 +45,31 @@ record LogLine(int number, String text) {
     private static final Pattern LEADING_SPACE = Pattern.compile("^\\s+");
 
     static LogLine of(int number, String raw) {
+        return of(number, raw, new java.util.HashSet<>());
+    }
+
+    /**
+     * @param hosts pdsh host labels seen so far in this log: once a host's label has been seen in front of
+     *              nccl-tests text, it is taken off whatever follows it (a row broken over two lines)
+     */
+    static LogLine of(int number, String raw, java.util.Set<String> hosts) {
         String s = raw;
         boolean stripped = true;
         while (stripped && !s.isEmpty()) {
             stripped = false;
             String t = LEADING_SPACE.matcher(s).replaceFirst("");
+            Matcher host = HOST.matcher(t);
+            if (host.find() && hosts.contains(host.group(1))) {
+                s = t.substring(host.end());
+                stripped = true;
+                continue;
+            }
             for (Pattern p : LABELS) {
                 Matcher m = p.matcher(t);
                 if (m.find() && m.end() > 0) {
+                    if (p == PDSH) {
+                        hosts.add(t.substring(0, t.indexOf(':')));
+                    }
                     s = t.substring(m.end());
                     stripped = true;
                     break;

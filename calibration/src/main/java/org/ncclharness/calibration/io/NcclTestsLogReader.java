@@ -39,7 +39,7 @@ public final class NcclTestsLogReader {
     /** How predict heads its tables ({@code # predicted by <model> from <source>}). */
     public static final String PREDICTED_BY = "predicted by ";
     /** What our writer puts after an average it computed because the source stated none. */
-    public static final String RECOMPUTED = "(recomputed from the rows: the source states no average)";
+    public static final String RECOMPUTED = "(recomputed from the rows shown, not the source's own line)";
 
     private static final Set<String> TYPES = Set.of("int8", "uint8", "int32", "uint32", "int64", "uint64",
             "half", "float", "double", "bfloat16", "bf16", "f8e4m3", "f8e5m2", "fp8_e4m3", "fp8_e5m2", "char",
@@ -62,6 +62,9 @@ public final class NcclTestsLogReader {
             + "(?: warmup iters: (\\d{1,9}))? iters: (\\d{1,9})(?: agg iters: (\\d{1,9}))? validation: (\\d{1,9})"
             + "(?: graph: (\\d{1,9}))?");
 
+    /** The -I 1 columns after each half's four, as the header names them. */
+    private static final List<String> PER_ITERATION = List.of("i_min", "i_max", "i_p99", "i_cv%");
+
     private final String file;
     private final Collective given;
 
@@ -77,9 +80,15 @@ public final class NcclTestsLogReader {
 
     /** Parses the whole log; throws {@link InputException} naming the first bad line. */
     public List<Sweep> read(List<String> lines) {
+        return read(lines.iterator());
+    }
+
+    /** Parses a log line by line, keeping only what it needs (rows, devices): memory bounded by the rows. */
+    public List<Sweep> read(java.util.Iterator<String> lines) {
         State s = new State();
-        for (int i = 0; i < lines.size(); i++) {
-            LogLine line = LogLine.of(i + 1, lines.get(i));
+        java.util.Set<String> hosts = new java.util.HashSet<>();
+        for (int i = 0; lines.hasNext(); i++) {
+            LogLine line = LogLine.of(i + 1, lines.next(), hosts);
             if (line.isNcclDebug()) {
                 continue;
             }
@@ -99,11 +108,12 @@ public final class NcclTestsLogReader {
 
     private void comment(State s, LogLine line) {
         String body = line.commentBody();
-        String trimmed = body.trim();
+        String trimmed = body.strip();
         Matcher m;
         if (TableLayout.isColumnHeader(body)) {
             s.flushTable();
             s.layout = TableLayout.fromHeader(body, line.number());
+            s.adaptedFrom = null;
             if (s.layout == null) {
                 throw bad(line, "column header not understood: expected size count type [redop] [root], then "
                         + "time algbw busbw and #wrong or error, for out-of-place and in-place");
@@ -144,7 +154,7 @@ public final class NcclTestsLogReader {
     }
 
     private void other(State s, LogLine line) {
-        String text = line.text().trim();
+        String text = line.text().strip();
         Matcher m;
         if ((m = RCCL_TESTS.matcher(text)).find()) {
             s.library = "rccl-tests";
@@ -170,7 +180,11 @@ public final class NcclTestsLogReader {
             s.rejectPendingCut("another row");
         }
         if (!isRow(t)) {
-            if (s.inTable && startsLikeRow(t)) {
+            if (s.inTable && fragment(t)) {
+                throw bad(line, "a piece of a row (" + Echo.quote(text) + ") inside the table: a row broken "
+                        + "inside a number? expected whole rows of " + s.layout.fullRow() + " columns");
+            }
+            if (s.inTable && (startsLikeRow(t) || mostlyNumbers(t))) {
                 s.pendingCut = line; // a row's first part, or a damaged row: the next line tells
                 s.pendingTokens = t;
                 return;
@@ -197,6 +211,10 @@ public final class NcclTestsLogReader {
             return;
         }
         if (t.length != s.layout.fullRow()) {
+            if (s.adaptedFrom != null && t.length == s.adaptedFrom.fullRow()) {
+                // the header was right after all: it was the first row that lacked a column
+                throw damaged(s.adaptedAt, s.adaptedAt.text().strip().split("\\s+"), s.adaptedFrom);
+            }
             throw damaged(line, t, s.layout);
         }
         s.rows.add(row(line, s.layout, t));
@@ -208,13 +226,32 @@ public final class NcclTestsLogReader {
      */
     private void adaptToFirstRow(State s, LogLine line, String[] t) {
         TableLayout rowShape = TableLayout.guess(t);
-        if (rowShape != null && rowShape.fullRow() == t.length && rowShape.perHalf() == s.layout.perHalf()) {
+        // Only a blank redop is adapted to, and only where the program prints none (hypercube, old alltoall):
+        // a row that shows its op but lacks another column, or an all_reduce without its op, is damaged
+        Collective named = s.named();
+        if (rowShape != null && rowShape.fullRow() == t.length && rowShape.perHalf() == s.layout.perHalf()
+                && s.layout.hasRedop() && !rowShape.hasRedop() && rowShape.hasRoot() == s.layout.hasRoot()
+                && (named == null || !named.printsOp())) {
+            s.adaptedFrom = s.layout;
+            s.adaptedAt = line;
             s.notes.add("line " + line.number() + ": the rows have " + t.length + " columns where the header at "
                     + "line " + s.layout.headerLine() + " names " + s.layout.fullRow() + "; read as "
                     + rowShape.describe());
             s.layout = new TableLayout(rowShape.hasRedop(), rowShape.hasRoot(), s.layout.errorColumn(),
                     rowShape.perHalf(), rowShape.timestamp(), s.layout.headerLine());
         }
+    }
+
+    /** Tokens that are all pieces of numbers ({@code e-07}, {@code 5}), not words: the tail of a broken row. */
+    private static boolean fragment(String[] t) {
+        return java.util.Arrays.stream(t).allMatch(x -> x.matches("[-+.0-9eE]*\\d[-+.0-9eE]*|N?/?A?"))
+                && java.util.Arrays.stream(t).anyMatch(x -> x.matches(".*\\d.*")) && !startsLikeRow(t);
+    }
+
+    /** A line of numbers whose first token is damaged ({@code O048 ...}): inside a table, a damaged row. */
+    private static boolean mostlyNumbers(String[] t) {
+        long numbers = java.util.Arrays.stream(t).filter(x -> NUMBER_START.matcher(x).matches()).count();
+        return t.length >= 5 && numbers * 2 >= t.length;
     }
 
     /** A line whose first token is a number: a result row, whole or damaged. */
@@ -256,6 +293,24 @@ public final class NcclTestsLogReader {
         long size = integer(line, t[0], "size", 0, Long.MAX_VALUE);
         long count = integer(line, t[1], "count", 0, Long.MAX_VALUE);
         String redop = l.hasRedop() && t.length > 3 ? t[3] : "none";
+        if (l.hasRedop() && t.length > 3 && !TableLayout.OPS.contains(redop)) {
+            throw bad(line, "redop " + Echo.quote(redop) + " is not an op nccl-tests prints (" + String.join(", ",
+                    new java.util.TreeSet<>(TableLayout.OPS)) + ")");
+        }
+        // Every column is checked, the ones no model uses too (-I statistics, -S timestamps): a damaged token
+        // anywhere means the row is not as measured
+        int halves = l.leading() + 2 * l.perHalf();
+        for (int i = l.leading(); i < Math.min(t.length, halves); i++) {
+            int inHalf = (i - l.leading()) % l.perHalf();
+            if (inHalf >= 4) {
+                number(line, t[i], PER_ITERATION.get(inHalf - 4));
+            }
+        }
+        if (t.length > halves && !t[halves].matches("\\d{4}-\\d{2}-\\d{2}")
+                || t.length > halves + 1 && !t[halves + 1].matches("\\d{2}:\\d{2}:\\d{2}")) {
+            throw bad(line, "timestamp " + Echo.quote(String.join(" ", java.util.Arrays.copyOfRange(t, halves,
+                    t.length))) + " is not a date and time (YYYY-MM-DD HH:MM:SS)");
+        }
         int root = l.rootIndex() >= 0 && t.length > l.rootIndex()
                 ? (int) integer(line, t[l.rootIndex()], "root", -1, Integer.MAX_VALUE) : -1;
         Half oop = half(line, t, l.leading(), l);
@@ -320,6 +375,9 @@ public final class NcclTestsLogReader {
         final List<Measurement> rows = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
         TableLayout layout;
+        /** The header's layout when the first row showed a blank redop column, and that row. */
+        TableLayout adaptedFrom;
+        LogLine adaptedAt;
         boolean inTable;
         String testsVersion;
         String library = "nccl-tests";
@@ -363,7 +421,10 @@ public final class NcclTestsLogReader {
                 return;
             }
             String[] t = pendingTokens;
-            if (t.length >= 3 && !TYPES.contains(t[2]) || layout == null || t.length > layout.fullRow()) {
+            if (layout != null && t.length == layout.fullRow()) {
+                row(pendingCut, layout, t); // a whole-length row that is not a row: its first bad token says why
+            }
+            if (t.length >= 3 && !TYPES.contains(t[2]) || layout == null || t.length >= layout.fullRow()) {
                 throw damaged(pendingCut, t, layout);
             }
             throw bad(pendingCut, "row cut short: expected " + layout.fullRow() + " columns, found " + t.length
@@ -380,10 +441,9 @@ public final class NcclTestsLogReader {
                     throw damaged(line, t, layout);
                 }
                 pendingCut = null;
-                // The text may end inside the last token (0.2 of 0.29) unless it ends at a column boundary that
-                // ends a half too (the usual excerpt: in-place dropped) or with a space
-                boolean halfWhole = t.length > layout.leading() && (t.length - layout.leading()) % layout.perHalf() == 0;
-                String[] whole = halfWhole || line.text().matches(".*\\s$") ? t : java.util.Arrays.copyOf(t, t.length - 1);
+                // The text may end inside the last token (0.2 of 0.29, 3 of 3e-07): only one followed by a space
+                // is known to be whole
+                String[] whole = line.text().matches(".*\\s$") ? t : java.util.Arrays.copyOf(t, t.length - 1);
                 if (whole.length > layout.leading() && TYPES.contains(t[2])) {
                     rows.add(row(line, layout, whole));
                     notes.add("line " + line.number() + ": the last row has " + t.length + " of " + layout.fullRow()
@@ -476,7 +536,7 @@ public final class NcclTestsLogReader {
         }
 
         /** The program the log names for this run, else what the user or the metadata states. */
-        private Collective named() {
+        Collective named() {
             String name = program != null ? program : binaryHint;
             Optional<Collective> c = name == null ? Optional.empty() : Collective.byName(name);
             return c.orElse(given);

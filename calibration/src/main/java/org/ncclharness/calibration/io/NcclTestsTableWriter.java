@@ -3,6 +3,7 @@ package org.ncclharness.calibration.io;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
+import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Measurement;
@@ -36,10 +37,16 @@ public final class NcclTestsTableWriter {
         return String.format("  %7s  %6s  %6s  %6s", time, alg, bus, wrong);
     }
 
-    /** Preamble lines (run facts and devices), as nccl-tests prints them before the table. */
-    public static void preamble(PrintWriter out, RunInfo run, List<Device> devices) {
-        if (run != null && run.program() != null) {
-            out.println("# Collective test starting: " + run.program());
+    /**
+     * Preamble lines (run facts and devices), as nccl-tests prints them before the table.
+     *
+     * @param collective the sweep's collective: where the run names no program, the program nccl-tests would
+     *                   have printed for it, so that a reader of this text knows the collective too
+     */
+    public static void preamble(PrintWriter out, RunInfo run, Collective collective, List<Device> devices) {
+        String program = program(run, collective);
+        if (program != null) {
+            out.println("# Collective test starting: " + program);
         }
         if (run != null && run.nThread() != null) {
             out.printf("# nThread %d nGpus %d minBytes %d maxBytes %d step: %s warmup iters: %d iters: %d "
@@ -182,12 +189,21 @@ public final class NcclTestsTableWriter {
     }
 
     /** nccl-tests' closing lines after the trailer (B.4), when the program is known. */
-    public static void conclusion(PrintWriter out, RunInfo run) {
-        if (run != null && run.program() != null) {
-            out.println("# Collective test concluded: " + run.program());
+    private static void conclusion(PrintWriter out, RunInfo run, Collective collective) {
+        String program = program(run, collective);
+        if (program != null) {
+            out.println("# Collective test concluded: " + program);
             out.println("#");
             out.println();
         }
+    }
+
+    /** The program the run names, else the one nccl-tests runs for the collective; null when unknown. */
+    private static String program(RunInfo run, Collective collective) {
+        if (run != null && run.program() != null) {
+            return run.program();
+        }
+        return collective != null && collective.known() ? collective.testName() + "_perf" : null;
     }
 
     /**
@@ -208,12 +224,12 @@ public final class NcclTestsTableWriter {
     public static void write(PrintWriter out, Sweep sweep, List<String> heading, String minBwStatus,
                              String timeLabel) {
         heading.forEach(out::println);
-        preamble(out, sweep.run(), sweep.devices());
+        preamble(out, sweep.run(), sweep.collective(), sweep.devices());
         boolean error = usesErrorColumn(sweep.rows());
         header(out, timeLabel, error);
         sweep.rows().forEach(r -> out.println(row(r, error)));
         trailer(out, sweep, minBwStatus);
-        conclusion(out, sweep.run());
+        conclusion(out, sweep.run(), sweep.collective());
         out.flush();
     }
 }

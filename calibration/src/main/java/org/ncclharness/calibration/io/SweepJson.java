@@ -158,6 +158,9 @@ public final class SweepJson {
             trailer.put("out_of_bounds", stated.outOfBounds());
         }
         trailer.put("average_source", stated.statesAverage() ? "stated" : "recomputed");
+        if (stated.minBwStatus() != null) {
+            trailer.put("min_bw_status", stated.minBwStatus());
+        }
         ours.setAll(ctx.harness());
         try {
             return MAPPER.writeValueAsString(root) + "\n";
@@ -377,7 +380,8 @@ public final class SweepJson {
             JsonNode o = root.get("out_of_bounds");
             oob = o.path("count").asText() + (o.path("okay").asText().equals("true") ? " OK" : " FAILED");
         }
-        return oob == null && average == null ? Trailer.NONE : new Trailer(oob, average, null);
+        String status = ours.path("trailer").path("min_bw_status").asText(null);
+        return oob == null && average == null ? Trailer.NONE : new Trailer(oob, average, status);
     }
 
     private static Collective programIn(JsonNode args) {

@@ -71,7 +71,7 @@ record TableLayout(boolean hasRedop, boolean hasRoot, boolean errorColumn, int p
     }
 
     private static List<String> tokens(String commentBody) {
-        return Arrays.asList(commentBody.trim().toLowerCase(Locale.ROOT).split("\\s+"));
+        return Arrays.asList(commentBody.strip().toLowerCase(Locale.ROOT).split("\\s+"));
     }
 
     /**

@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.ncclharness.calibration.measure.Collective;
 
 /**
  * Checks {@code datasets/datasets.json} against the raw files it describes and against its own rules: one entry per
@@ -39,7 +40,9 @@ class DatasetsJsonTest {
     private static final Set<String> FLAGS = Set.of("busbw-only", "time-derived", "partial", "gpu-count-inferred",
             "sizes-decoded", "mixed-configurations", "latency-only", "bandwidth-only", "algo-forced");
 
-    private static final Set<String> COLLECTIVES = Set.of("all_reduce", "all_gather");
+    /** Every collective the reader knows by name; a dataset's collective is never unknown. */
+    private static final Set<String> COLLECTIVES = Arrays.stream(Collective.values()).filter(Collective::known)
+            .map(Collective::testName).collect(Collectors.toSet());
     private static final Set<String> LIBRARIES = Set.of("nccl-tests", "rccl-tests");
     private static final Set<String> HALVES = Set.of("both", "out-of-place", "in-place");
 

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,7 +33,7 @@ class RawDatasetTest {
         // Every row must appear in the raw text with exactly its values: find each row's source line by its
         // printed size and compare every field with the text it came from.
         List<String[]> sourceRows = raw.raw().stream()
-                .map(l -> l.replaceFirst("^\\s*(?:\\d+:(?: |$)|\\[\\d+,\\d+\\]<std(?:out|err)>:)", "").trim())
+                .map(RawDatasetTest::unlabelled)
                 .filter(l -> !l.startsWith("#") && !l.startsWith("|"))
                 .map(l -> l.split("\\s+"))
                 .filter(t -> t.length >= 6 && t[0].matches("\\d+") && t[1].matches("\\d+") && t[2].matches("[a-z0-9]+"))
@@ -47,23 +48,12 @@ class RawDatasetTest {
             assertThat(Long.toString(m.sizeBytes())).isEqualTo(t[0]);
             assertThat(Long.toString(m.count())).isEqualTo(t[1]);
             assertThat(m.type()).isEqualTo(t[2]);
-            int at = t.length % 2 == 1 ? 5 : 4; // odd token counts carry the root column (nccl-tests >= 2.13)
-            if (t.length < at + 4) {
-                // the last row of an excerpt, cut short: its whole tokens are kept, the last may be cut itself
-                at = t[4].matches("-?\\d+") ? 5 : 4;
-                assertThat(m.outOfPlace().timeUs()).isEqualTo(Double.parseDouble(t[at]));
-                assertThat(m.inPlace().isEmpty()).isTrue();
-                continue;
-            }
-            assertHalf(m.outOfPlace(), t, at);
-            if (t.length >= at + 8) {
-                assertHalf(m.inPlace(), t, at + 4);
-            } else if (t.length > at + 5) {
-                // cut inside the in-place half: its whole tokens are kept, the last one may be cut itself
-                assertThat(m.inPlace().timeUs()).isEqualTo(Double.parseDouble(t[at + 4]));
-            } else {
-                assertThat(m.inPlace().isEmpty()).isTrue();
-            }
+            int at = leading(t);
+            // The last row of an excerpt, cut short, keeps its whole tokens: all but the last, which the text
+            // may end inside
+            int whole = t.length < at + 8 ? t.length - 1 : t.length;
+            assertHalf(m.outOfPlace(), t, at, whole);
+            assertHalf(m.inPlace(), t, at + 4, whole);
         }
     }
 
@@ -90,18 +80,41 @@ class RawDatasetTest {
         assertThat(rows.get(6).inPlace().busBwGBps()).isEqualTo(3.72); // printed as "65K | 3.72"
     }
 
-    private static void assertHalf(Half h, String[] t, int at) {
-        assertThat(h.timeUs()).isEqualTo(Double.parseDouble(t[at]));
-        assertThat(h.algBwGBps()).isEqualTo(Double.parseDouble(t[at + 1]));
-        assertThat(h.busBwGBps()).isEqualTo(Double.parseDouble(t[at + 2]));
-        if (t[at + 3].equals("N/A")) {
+    /** The line without launcher labels (Slurm, Open MPI, Ray, quoting), however many are chained. */
+    private static String unlabelled(String l) {
+        String s = l;
+        for (String before = null; !s.equals(before); ) {
+            before = s;
+            s = s.replaceFirst("^\\s*(?:\\d+:(?: |$)|\\[\\d+,\\d+\\]<std(?:out|err)>:|\\([^()]*pid=\\d+[^()]*\\)|>(?: |$))", "");
+        }
+        return s.trim();
+    }
+
+    /**
+     * Columns before the first half, from the row's own shape: an op name means a redop column, and a small
+     * integer after it (or in its place) a root; a whole-microsecond time (520935) is no root.
+     */
+    private static int leading(String[] t) {
+        boolean redop = Set.of("sum", "prod", "max", "min", "avg", "none", "premulsum", "mulsum").contains(t[3]);
+        int base = redop ? 4 : 3;
+        boolean root = t[base].matches("-1|\\d{1,3}");
+        return base + (root ? 1 : 0);
+    }
+
+    /** The half's four values as the tokens from {@code at} give them; those at or past {@code whole} absent. */
+    private static void assertHalf(Half h, String[] t, int at, int whole) {
+        assertThat(h.timeUs()).isEqualTo(at < whole ? Double.valueOf(t[at]) : null);
+        assertThat(h.algBwGBps()).isEqualTo(at + 1 < whole ? Double.valueOf(t[at + 1]) : null);
+        assertThat(h.busBwGBps()).isEqualTo(at + 2 < whole ? Double.valueOf(t[at + 2]) : null);
+        String check = at + 3 < whole ? t[at + 3] : "N/A";
+        if (check.equals("N/A")) {
             assertThat(h.wrong()).isNull();
-        } else if (t[at + 3].contains("e")) {
+        } else if (check.contains("e")) {
             // the older error column: a maximum deviation, never a count of wrong elements
-            assertThat(h.maxError()).isEqualTo(Double.parseDouble(t[at + 3]));
+            assertThat(h.maxError()).isEqualTo(Double.parseDouble(check));
             assertThat(h.wrong()).isNull();
         } else {
-            assertThat(h.wrong()).isEqualTo(Double.parseDouble(t[at + 3]));
+            assertThat(h.wrong()).isEqualTo(Double.parseDouble(check));
         }
     }
 }

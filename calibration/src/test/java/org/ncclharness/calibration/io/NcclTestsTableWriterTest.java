@@ -65,7 +65,7 @@ class NcclTestsTableWriterTest {
         List<String> ref = synthetic();
         Sweep sweep = new NcclTestsLogReader("synthetic", null).read(ref).get(0);
         StringWriter sw = new StringWriter();
-        NcclTestsTableWriter.preamble(new PrintWriter(sw), sweep.run(), sweep.devices());
+        NcclTestsTableWriter.preamble(new PrintWriter(sw), sweep.run(), sweep.collective(), sweep.devices());
         List<String> lines = sw.toString().lines().toList();
         assertThat(ref).containsAll(lines.subList(0, lines.size()));
     }

@@ -30,11 +30,13 @@ import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.RunMetadataOptions;
 import org.ncclharness.harness.bench.GridProgressBar;
 import org.ncclharness.harness.bench.GridRangeOptions;
+import org.ncclharness.harness.plot.ReportPage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
+import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.RunInputs;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -128,10 +130,14 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (json != null) {
+            if (json.toString().equals("-")) {
+                throw new HarnessException(ExitCode.USAGE, "--json - would mix the JSON report with the text one on "
+                        + "standard output; name a file (--json cal.json)");
+            }
             OutputFile.checkWritable(json, force);
         }
         if (report != null) {
-            OutputFile.checkWritable(report.resolve("index.html"), force);
+            ReportPage.checkWritable(report, force);
         }
         HardwareFacts facts = HardwareFacts.bundled();
         if (topology != null && facts.topology(topology).isEmpty()) {

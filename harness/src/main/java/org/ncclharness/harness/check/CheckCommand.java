@@ -30,6 +30,7 @@ import org.ncclharness.harness.RunMetadataOptions;
 import org.ncclharness.harness.plot.FigureSeries;
 import org.ncclharness.harness.plot.ModelCurve;
 import picocli.CommandLine.ArgGroup;
+import org.ncclharness.harness.plot.ReportPage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -105,7 +106,7 @@ public final class CheckCommand implements Callable<Integer> {
             OutputFile.checkWritable(markdown, force);
         }
         if (page != null) {
-            OutputFile.checkWritable(page.resolve("index.html"), force);
+            ReportPage.checkWritable(page, force);
         }
         List<Judged> judged;
         try {

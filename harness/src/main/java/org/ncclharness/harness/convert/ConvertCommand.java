@@ -71,7 +71,6 @@ public final class ConvertCommand implements Callable<Integer> {
             for (Sweep s : sweeps) {
                 List<String> heading = new ArrayList<>();
                 heading.add("# " + s.provenance().label());
-                heading.add("# collective: " + s.collective().testName());
                 s.notes().forEach(n -> heading.add("# note: " + n));
                 NcclTestsTableWriter.write(out, s, heading);
             }

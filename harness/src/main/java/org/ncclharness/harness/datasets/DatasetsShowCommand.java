@@ -24,8 +24,7 @@ public final class DatasetsShowCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Dataset d = DatasetCatalog.bundled().get(id);
-        // The table shows the rows as published; derived times are a calibration input, not a source value.
-        Sweep published = d.sweep().withRows(d.rows());
+        Sweep published = d.published();
         List<String> heading = new ArrayList<>();
         heading.add("# " + published.provenance().label());
         d.metadata().flags().forEach(f -> heading.add("# flag: " + f));

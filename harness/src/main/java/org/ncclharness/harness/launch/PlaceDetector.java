@@ -46,9 +46,12 @@ public final class PlaceDetector {
                     "--rank=" + flags.rank() + " --world-size=" + flags.worldSize(), List.of());
         }
         if (env.containsKey("RANK") && env.containsKey("WORLD_SIZE")) {
+            List<String> hints = job.id.startsWith("env-") ? List.of("started by hand (RANK/WORLD_SIZE, no launcher"
+                    + " job id): set HARNESS_JOB_ID to the same value on every rank, else two such jobs on one"
+                    + " MASTER_PORT cannot be told apart") : List.of();
             return new Place(Launcher.TORCHRUN, num(env, "RANK"), num(env, "WORLD_SIZE"),
                     optNum(env, "LOCAL_RANK"), optNum(env, "LOCAL_WORLD_SIZE"), job.id, job.shared,
-                    evidence(env, "RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE"), List.of());
+                    evidence(env, "RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE"), hints);
         }
         if (env.containsKey("OMPI_COMM_WORLD_RANK")) {
             return new Place(Launcher.OPENMPI, num(env, "OMPI_COMM_WORLD_RANK"), num(env, "OMPI_COMM_WORLD_SIZE"),
@@ -89,6 +92,11 @@ public final class PlaceDetector {
 
     /** The launcher's job id (reference §4), the same on every rank where the launcher has one. */
     private static JobId jobId(Map<String, String> env, long parentPid) {
+        // The user's own name for the job beats every guess: two jobs started by hand on one MASTER_PORT
+        // would otherwise share the token "env-ADDR:PORT" and could take each other's ranks
+        if (env.containsKey("HARNESS_JOB_ID") && !env.get("HARNESS_JOB_ID").isBlank()) {
+            return new JobId("job-" + env.get("HARNESS_JOB_ID").strip(), true);
+        }
         if (env.containsKey("TORCHELASTIC_RUN_ID") && env.containsKey("MASTER_ADDR")) {
             return new JobId("torchrun-" + env.get("TORCHELASTIC_RUN_ID") + "@" + env.get("MASTER_ADDR") + ":"
                     + env.getOrDefault("MASTER_PORT", ""), true);

@@ -1,6 +1,7 @@
 package org.ncclharness.harness.plot;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -8,6 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.jfree.chart.JFreeChart;
+import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.io.OutputException;
 import org.ncclharness.calibration.io.OutputFile;
 
 /**
@@ -107,7 +110,27 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
      *
      * @return the page's path
      */
+    /**
+     * Refuses early, before any work, a --report DIR whose page would be refused at the end: DIR is a file, or
+     * its index.html exists without --force. A DIR not there yet is fine: {@link #write} makes it.
+     */
+    public static void checkWritable(Path dir, boolean force) {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new InputException(dir.toString(), 0, "exists and is not a directory; --report names the "
+                    + "directory the page is written to");
+        }
+        if (Files.isDirectory(dir)) {
+            OutputFile.checkWritable(dir.resolve("index.html"), force);
+        }
+    }
+
     public Path write(Path dir, boolean force) {
+        try {
+            // --report DIR names a directory: it is made when missing, and only it
+            Files.createDirectories(dir);
+        } catch (java.io.IOException e) {
+            throw new OutputException("cannot create " + dir + ": " + OutputFile.reason(e), e);
+        }
         Path index = dir.resolve("index.html");
         List<String> names = fileNames();
         OutputFile.checkWritable(index, force);

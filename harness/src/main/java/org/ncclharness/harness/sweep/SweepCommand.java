@@ -24,6 +24,7 @@ import org.ncclharness.harness.launch.Launch;
 import org.ncclharness.harness.launch.LaunchOptions;
 import org.ncclharness.harness.launch.Place;
 import org.ncclharness.harness.launch.PlaceDetector;
+import org.ncclharness.harness.plot.ReportPage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -258,7 +259,7 @@ public final class SweepCommand implements Callable<Integer> {
             OutputFile.checkWritable(csv, force);
         }
         if (report != null) {
-            OutputFile.checkWritable(report.resolve("index.html"), force);
+            ReportPage.checkWritable(report, force);
         }
         List<String> args = new ArrayList<>(List.of("harness.jar", "sweep"));
         args.addAll(spec.commandLine().getParseResult().originalArgs());

@@ -117,6 +117,20 @@ class PlaceDetectorTest {
     }
 
     @Test
+    void handLaunchedJobsOnOnePortAreToldApartByHarnessJobId() {
+        Map<String, String> a = env("RANK", "1", "WORLD_SIZE", "2", "MASTER_ADDR", "10.0.0.1", "MASTER_PORT", "29500");
+        Place plain = detect(a);
+        assertThat(plain.jobId()).isEqualTo("env-10.0.0.1:29500");
+        assertThat(plain.hints()).anyMatch(h -> h.contains("HARNESS_JOB_ID"));
+        Map<String, String> b = new java.util.HashMap<>(a);
+        b.put("HARNESS_JOB_ID", "sweep-42");
+        Place named = detect(b);
+        assertThat(named.jobId()).isEqualTo("job-sweep-42");
+        assertThat(named.jobIdShared()).isTrue();
+        assertThat(named.hints()).isEmpty();
+    }
+
+    @Test
     void kubernetesEnvWithoutLocalRankLeavesItToHostIds() {
         Place p = detect(env("RANK", "5", "WORLD_SIZE", "8", "MASTER_ADDR", "job-master-0", "MASTER_PORT",
                 "23456"));

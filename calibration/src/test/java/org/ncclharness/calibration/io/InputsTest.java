@@ -1,0 +1,81 @@
+package org.ncclharness.calibration.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.ncclharness.calibration.measure.Sweep;
+
+/** What {@link Inputs} refuses in one line before any parsing, and what it reads however it is wrapped. */
+class InputsTest {
+
+    private static final String HEADER = "#       size         count      type   redop    root     time   algbw   "
+            + "busbw #wrong     time   algbw   busbw #wrong";
+    private static final String ROW = "     1048576        262144     float     sum      -1    20.00   52.43   "
+            + "91.75      0    20.00   52.43   91.75      0";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void binaryAndCompressedInputIsRefusedFromItsFirstMegabyte() throws IOException {
+        Path nul = dir.resolve("zero.bin");
+        Files.write(nul, new byte[4096]);
+        assertThatThrownBy(() -> Inputs.read(nul.toString())).hasMessageContaining("binary file");
+        Path gz = dir.resolve("run.txt.gz");
+        try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(gz))) {
+            o.write((HEADER + "\n" + ROW + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        assertThatThrownBy(() -> Inputs.read(gz.toString())).hasMessageContaining("gzip-compressed");
+        assertThatThrownBy(() -> Inputs.read(dir.toString())).hasMessageContaining("is a directory");
+    }
+
+    @Test
+    void aByteOrderMarkAndCrlfLineEndsReadInEveryFormat() throws IOException {
+        Path log = Files.writeString(dir.resolve("bom.txt"), "\uFEFF" + HEADER + "\r\n" + ROW + "\r\n");
+        List<Sweep> s = Inputs.read(log.toString());
+        assertThat(s.get(0).rows()).hasSize(1);
+        Path csv = Files.writeString(dir.resolve("bom.csv"), "\uFEFF" + MeasurementCsv.toString(s).replace("\n", "\r\n"));
+        assertThat(Inputs.read(csv.toString()).get(0).rows()).isEqualTo(s.get(0).rows());
+        Path json = Files.writeString(dir.resolve("bom.json"), "\uFEFF" + SweepJson.writeAll(s));
+        assertThat(Inputs.read(json.toString()).get(0).rows()).isEqualTo(s.get(0).rows());
+    }
+
+    @Test
+    void aLogIsReadLineByLineWhateverItsNoise() throws IOException {
+        // 400,000 NCCL INFO lines (about 40 MB) around one table: streamed, only the row is kept
+        Path log = dir.resolve("noisy.txt");
+        try (BufferedWriter w = Files.newBufferedWriter(log)) {
+            for (int i = 0; i < 200_000; i++) {
+                w.write("node1:1234:5678 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n");
+            }
+            w.write(HEADER + "\n" + ROW + "\n");
+            for (int i = 0; i < 200_000; i++) {
+                w.write("node1:1234:5678 [0] NCCL INFO comm 0x55 rank 0 nranks 8 - Destroy COMPLETE\n");
+            }
+        }
+        assertThat(Inputs.read(log.toString()).get(0).rows()).hasSize(1);
+    }
+
+    @Test
+    void jsonFieldsOfTheWrongKindAreOneLine() {
+        String json = SweepJson.writeAll(Inputs.parse("x", HEADER + "\n" + ROW + "\n"));
+        for (String root : List.of("\"1.5\"", "\"x\"", "\"\"", "1e20")) {
+            String bad = json.replaceFirst("\"root\" : \"[^\"]*\"", "\"root\" : " + root);
+            assertThatThrownBy(() -> Inputs.parse("bad.json", bad)).as(root).isInstanceOf(InputException.class)
+                    .hasMessageContaining(".root");
+        }
+        String noKind = json.replaceFirst("\"kind\" : \"[A-Z]+\",", "");
+        assertThatThrownBy(() -> Inputs.parse("nokind.json", noKind)).isInstanceOf(InputException.class)
+                .hasMessageContaining("provenance");
+    }
+}
