@@ -116,8 +116,9 @@ public final class MeasurementCsv {
             List<Measurement> rows = null;
             Collective collective = null;
             while (it.hasNextValue()) {
-                String[] f = it.nextValue();
+                // The physical line the record starts on: a quoted field may hold a line break
                 int line = it.getCurrentLocation().getLineNr();
+                String[] f = it.nextValue();
                 if (header) {
                     String h = String.join(",", f).strip();
                     if (!h.equals(HEADER) && !h.equals(LEGACY_HEADER)) {
@@ -185,9 +186,14 @@ public final class MeasurementCsv {
                 opt(file, line, f[at + 4], prefix + "error"));
     }
 
+    /** A type or op name: one lowercase word, as nccl-tests prints them (float, bfloat16, sum, none). */
     private static String required(String file, int line, String v, String column) {
         if (v.isBlank()) {
             throw new InputException(file, line, column + " is empty");
+        }
+        if (!v.matches("[a-z][a-z0-9_]*")) {
+            throw new InputException(file, line, column + " " + Echo.quote(v) + " is not a name nccl-tests prints "
+                    + "(one lowercase word such as float or sum)");
         }
         return v;
     }

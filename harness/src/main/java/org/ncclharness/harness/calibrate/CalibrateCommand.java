@@ -156,14 +156,21 @@ public final class CalibrateCommand implements Callable<Integer> {
         PrintWriter out = new PrintWriter(System.out, true);
         out.print(table);
         out.flush();
+        // The JSON and the page are written together, or neither
+        Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
         if (json != null) {
-            OutputFile.write(json, force, o -> CalibrationJson.write(calibration, o));
-            out.println("# report written to " + json);
+            files.put(json, o -> CalibrationJson.write(calibration, o));
         }
         if (report != null) {
             List<CalibrationInput> shown = joint ? firstMembers(calibration, in) : in;
-            Path page = CalibrationReportPage.of(shown, calibration, table.toString()).write(report, force);
-            out.println("# page written to " + page);
+            files.putAll(CalibrationReportPage.of(shown, calibration, table.toString()).files(report));
+        }
+        OutputFile.writeAll(files, force);
+        if (json != null) {
+            out.println("# report written to " + json);
+        }
+        if (report != null) {
+            out.println("# page written to " + report.resolve("index.html"));
         }
         return ExitCode.OK;
     }

@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.check.CheckReport;
@@ -140,16 +142,21 @@ public final class CheckCommand implements Callable<Integer> {
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         out.print(printed);
         out.flush();
+        // The page and the Markdown record are written together, or neither
+        Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
         if (page != null) {
-            // Before the Markdown: the page refuses before writing any of its files, and then nothing is written.
             Judged one = judged.get(0);
-            Path index = CheckReportPage.of(one.report(), one.run(), one.reference(), printed.toString())
-                    .write(page, force);
-            out.println("# page written to " + index);
+            files.putAll(CheckReportPage.of(one.report(), one.run(), one.reference(), printed.toString()).files(page));
         }
         if (markdown != null) {
             String mdText = md.toString();
-            OutputFile.write(markdown, force, o -> o.write(mdText.getBytes(StandardCharsets.UTF_8)));
+            files.put(markdown, o -> o.write(mdText.getBytes(StandardCharsets.UTF_8)));
+        }
+        OutputFile.writeAll(files, force);
+        if (page != null) {
+            out.println("# page written to " + page.resolve("index.html"));
+        }
+        if (markdown != null) {
             out.println("# report written to " + markdown);
         }
         return worst == Verdict.FAIL ? ExitCode.FAIL : ExitCode.OK;

@@ -5,7 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Set;
 import org.jfree.chart.JFreeChart;
@@ -105,14 +107,8 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
     }
 
     /**
-     * Writes the images, then {@code index.html} last, so a page never points at an image not yet there. Refuses
-     * before writing anything when a file exists and {@code force} is not set.
-     *
-     * @return the page's path
-     */
-    /**
      * Refuses early, before any work, a --report DIR whose page would be refused at the end: DIR is a file, or
-     * its index.html exists without --force. A DIR not there yet is fine: {@link #write} makes it.
+     * its index.html exists without --force. A DIR not there yet is fine: {@link #files} makes it.
      */
     public static void checkWritable(Path dir, boolean force) {
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
@@ -124,29 +120,35 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
         }
     }
 
-    public Path write(Path dir, boolean force) {
+    /**
+     * The page's files in DIR, the images first and {@code index.html} last, for {@link OutputFile#writeAll}
+     * with the command's other outputs: all of them are written, or none. DIR, which --report names, is made
+     * when missing.
+     */
+    public Map<Path, OutputFile.Content> files(Path dir) {
         try {
-            // --report DIR names a directory: it is made when missing, and only it
             Files.createDirectories(dir);
         } catch (java.io.IOException e) {
             throw new OutputException("cannot create " + dir + ": " + OutputFile.reason(e), e);
         }
-        Path index = dir.resolve("index.html");
+        Map<Path, OutputFile.Content> out = new LinkedHashMap<>();
         List<String> names = fileNames();
-        OutputFile.checkWritable(index, force);
-        for (String name : names) {
-            OutputFile.checkWritable(dir.resolve(name), force);
-        }
         for (int i = 0; i < figures.size(); i++) {
             Figure f = figures.get(i).figure();
             int height = heightOf(f);
             JFreeChart chart = BusBwChart.build(f, FIGURE_WIDTH_PX);
-            OutputFile.write(dir.resolve(names.get(i)), force,
-                    out -> ChartFile.writeTo(chart, ChartFile.Format.PNG, FIGURE_WIDTH_PX, height, out));
+            out.put(dir.resolve(names.get(i)),
+                    o -> ChartFile.writeTo(chart, ChartFile.Format.PNG, FIGURE_WIDTH_PX, height, o));
         }
         byte[] html = ReportHtml.render(this).getBytes(StandardCharsets.UTF_8);
-        OutputFile.write(index, force, out -> out.write(html));
-        return index;
+        out.put(dir.resolve("index.html"), o -> o.write(html));
+        return out;
+    }
+
+    /** The page alone, all its files or none; returns the path of {@code index.html}. */
+    public Path write(Path dir, boolean force) {
+        OutputFile.writeAll(files(dir), force);
+        return dir.resolve("index.html");
     }
 
     static int heightOf(Figure f) {

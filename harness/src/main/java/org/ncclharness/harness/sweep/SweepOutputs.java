@@ -84,27 +84,28 @@ final class SweepOutputs {
             calibrationText = table.toString();
             out.print(calibrationText);
         }
+        // The page, the JSON and the CSV files are written together, or none of them
+        Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
         if (plan.report() != null) {
-            // Before the JSON and CSV: the page refuses before writing any of its files, and then nothing is written.
-            Path page = SweepReportPage.of(plan, results, inputs, report, calibrationText).write(plan.report(),
-                    plan.force());
-            out.println("# page written to " + page);
+            files.putAll(SweepReportPage.of(plan, results, inputs, report, calibrationText).files(plan.report()));
         }
         List<String> jsonNames = plan.json() == null ? List.of() : names(plan.json(), results);
         List<String> csvNames = plan.csv() == null ? List.of() : names(plan.csv(), results);
         for (int i = 0; i < results.size(); i++) {
             SweepResult r = results.get(i);
             if (plan.json() != null) {
-                String text = SweepJson.write(r.sweep(), r.perIteration(), r.rankTimes(),
-                        context(r, facts, report, i));
-                OutputFile.write(Path.of(jsonNames.get(i)), plan.force(),
-                        o -> o.write(text.getBytes(StandardCharsets.UTF_8)));
+                byte[] text = SweepJson.write(r.sweep(), r.perIteration(), r.rankTimes(), context(r, facts, report, i))
+                        .getBytes(StandardCharsets.UTF_8);
+                files.put(Path.of(jsonNames.get(i)), o -> o.write(text));
             }
             if (plan.csv() != null) {
-                String text = MeasurementCsv.toString(List.of(r.sweep()));
-                OutputFile.write(Path.of(csvNames.get(i)), plan.force(),
-                        o -> o.write(text.getBytes(StandardCharsets.UTF_8)));
+                byte[] text = MeasurementCsv.toString(List.of(r.sweep())).getBytes(StandardCharsets.UTF_8);
+                files.put(Path.of(csvNames.get(i)), o -> o.write(text));
             }
+        }
+        OutputFile.writeAll(files, plan.force());
+        if (plan.report() != null) {
+            out.println("# page written to " + plan.report().resolve("index.html"));
         }
         out.flush();
         return anyFailed ? ExitCode.FAIL : ExitCode.OK;
