@@ -110,7 +110,12 @@ public final class Main implements Runnable {
         // Bad flags: the one line that says what is wrong and where the options are, not the whole usage text.
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
-            err.println(ex.getMessage());
+            String suggestion = "";
+            if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+                suggestion = "; did you mean " + String.join(" or ", u.getSuggestions().subList(0,
+                        Math.min(3, u.getSuggestions().size()))) + "?";
+            }
+            err.println(ex.getMessage() + suggestion);
             err.println("(see: java -jar harness.jar " + commandPath(ex.getCommandLine()) + "--help)");
             err.flush();
             return ExitCode.USAGE;

@@ -14,6 +14,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.zip.GZIPInputStream;
 import java.util.List;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.CollectiveEvidence;
@@ -50,8 +51,7 @@ public final class Inputs {
      *              null to decide from the rows
      */
     public static List<Sweep> read(String name, Collective given) {
-        try (InputStream raw = open(name);
-             BufferedInputStream in = new BufferedInputStream(raw, PEEK_BYTES)) {
+        try (BufferedInputStream in = openDecompressed(name)) {
             in.mark(PEEK_BYTES);
             byte[] head = in.readNBytes(PEEK_BYTES);
             in.reset();
@@ -71,6 +71,8 @@ public final class Inputs {
             return new NcclTestsLogReader(name, given).read(new LineIterator(name, reader));
         } catch (NoSuchFileException e) {
             throw new InputException(name, 0, "no such file");
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+            throw new InputException(name, 0, "a damaged gzip file: " + Echo.quote(String.valueOf(e.getMessage())));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + name + ": " + OutputFile.reason(e), e);
         }
@@ -115,13 +117,28 @@ public final class Inputs {
     }
 
     /**
-     * Refuses binary input from its first megabyte (a NUL byte; gzip's and zstd's magic numbers named as such)
-     * and returns that megabyte as text for the format check.
+     * The file (or stdin) as a buffered stream, decompressed when it starts with gzip's magic number: logs are
+     * often kept compressed. Other compressions (zstd, xz) are named, not read.
      */
-    private static String refuseBinary(String name, byte[] head) {
-        if (head.length >= 2 && (head[0] & 0xff) == 0x1f && (head[1] & 0xff) == 0x8b) {
-            throw new InputException(name, 0, "gzip-compressed; decompress it first (gunzip -k " + name + ")");
+    private static BufferedInputStream openDecompressed(String name) throws IOException {
+        BufferedInputStream in = new BufferedInputStream(open(name), PEEK_BYTES);
+        in.mark(4);
+        byte[] magic = in.readNBytes(4);
+        in.reset();
+        if (magic.length >= 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b) {
+            return new BufferedInputStream(new GZIPInputStream(in, 1 << 16), PEEK_BYTES);
         }
+        if (magic.length == 4 && (magic[0] & 0xff) == 0x28 && (magic[1] & 0xff) == 0xb5 && (magic[2] & 0xff) == 0x2f
+                && (magic[3] & 0xff) == 0xfd) {
+            in.close();
+            throw new InputException(name, 0, "zstd-compressed, which this reader does not decompress: run "
+                    + "zstd -d " + name + " first (gzip files are read as they are)");
+        }
+        return in;
+    }
+
+    /** Refuses binary input from its first megabyte (a NUL byte) and returns that megabyte as text. */
+    private static String refuseBinary(String name, byte[] head) {
         for (byte b : head) {
             if (b == 0) {
                 throw new InputException(name, 0, "binary file; expected an nccl-tests log, a CSV or a JSON file");
@@ -218,8 +235,7 @@ public final class Inputs {
 
     /** The whole text of a file or stdin (JSON the project reads whole); binary content is refused in one line. */
     public static String text(String name) {
-        try (InputStream raw = open(name);
-             BufferedInputStream in = new BufferedInputStream(raw, PEEK_BYTES)) {
+        try (BufferedInputStream in = openDecompressed(name)) {
             in.mark(PEEK_BYTES);
             refuseBinary(name, in.readNBytes(PEEK_BYTES));
             in.reset();

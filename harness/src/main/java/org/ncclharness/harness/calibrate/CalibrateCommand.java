@@ -205,6 +205,12 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
 
     private CalibrationInputs.Flags flags() {
+        String one = runMetadata.interconnect();
+        if (one != null && (intra != null && !intra.equals(one) || inter != null && !inter.equals(one))) {
+            throw new HarnessException(ExitCode.USAGE, "--interconnect " + one + " names a one-tier run's fabric, and "
+                    + (intra != null && !intra.equals(one) ? "--intra " + intra : "--inter " + inter)
+                    + " another: give --interconnect for one tier, or --intra/--inter for two");
+        }
         return new CalibrationInputs.Flags(runMetadata.gpus(), runMetadata.nodes(), runMetadata.interconnect(), intra,
                 inter, domainSize, RunInputs.collective(collective));
     }

@@ -176,6 +176,10 @@ public final class CheckCommand implements Callable<Integer> {
         }
         List<Sweep> sweeps = RunSource.readAll(run, new RunSource.Flags(runMetadata.gpus(), runMetadata.nodes(),
                 runMetadata.interconnect()));
+        if (failBelow > warnBelow) {
+            throw new HarnessException(ExitCode.USAGE, "--fail-below " + failBelow + " is above --warn-below "
+                    + warnBelow + ": a size that fails must also warn; give a FAIL threshold at or below the WARN one");
+        }
         CheckRules rules = new CheckRules(warnBelow, failBelow, dip, minBusBw(), failOnWrong);
         Integer nics = nicsPerHost != null ? nicsPerHost : DatasetCatalog.bundled().find(run)
                 .map(d -> d.metadata().nicsPerHost()).orElse(null);

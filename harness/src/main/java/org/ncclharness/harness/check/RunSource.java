@@ -4,6 +4,7 @@ import java.util.List;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.TableName;
 import org.ncclharness.calibration.measure.Sweep;
@@ -29,7 +30,15 @@ final class RunSource {
 
     /** Every table of the run, each completed from the flags. */
     static List<Sweep> readAll(String nameOrId, Flags flags) {
-        return RunInputs.read(nameOrId).stream().map(s -> complete(nameOrId, s, flags)).toList();
+        List<Sweep> tables = RunInputs.read(nameOrId);
+        for (Sweep s : tables) {
+            if (s.provenance().kind() == SourceKind.PREDICTED) {
+                // A verdict on a model's own numbers would always pass: check judges measurements
+                throw new InputException(nameOrId, 0, "this is a prediction, not a measurement (" + s.provenance()
+                        .label() + "); check judges measured runs, and compares them with a model via --calibration");
+            }
+        }
+        return tables.stream().map(s -> complete(nameOrId, s, flags)).toList();
     }
 
     /**

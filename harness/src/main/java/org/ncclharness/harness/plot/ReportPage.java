@@ -111,6 +111,10 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
      * its index.html exists without --force. A DIR not there yet is fine: {@link #files} makes it.
      */
     public static void checkWritable(Path dir, boolean force) {
+        if (dir.getFileName() != null && dir.getFileName().toString().matches(".*\\.(json|csv|md|txt|html|png|svg)")) {
+            throw new InputException(dir.toString(), 0, "--report names a directory (the page is DIR/index.html), "
+                    + "and this looks like a file name; did you mean --json, --csv or --markdown?");
+        }
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new InputException(dir.toString(), 0, "exists and is not a directory; --report names the "
                     + "directory the page is written to");

@@ -176,6 +176,10 @@ public final class SweepCommand implements Callable<Integer> {
                 throw usage("invalid step factor '" + stepFactor + "' (-f): expected an integer of at least 2,"
                         + " or 1 with -i for an additive step");
             }
+            if (factor > 1 && stepBytes != null) {
+                throw usage("-f " + stepFactor + " and -i " + stepBytes + " contradict: -f multiplies the size, -i "
+                        + "adds to it; give one (or -f 1 with -i)");
+            }
             step = stepBytes == null ? 1L << 20 : size(stepBytes, "stepbytes");
         } else if (stepBytes != null) {
             factor = 1;
@@ -261,8 +265,13 @@ public final class SweepCommand implements Callable<Integer> {
         if (report != null) {
             ReportPage.checkWritable(report, force);
         }
-        List<String> args = new ArrayList<>(List.of("harness.jar", "sweep"));
-        args.addAll(spec.commandLine().getParseResult().originalArgs());
+        // The parse result holds the whole command line when sweep ran under the top command, its own otherwise
+        List<String> given = spec.commandLine().getParseResult().originalArgs();
+        List<String> args = new ArrayList<>(List.of("harness.jar"));
+        if (given.isEmpty() || !given.get(0).equals("sweep")) {
+            args.add("sweep");
+        }
+        args.addAll(given);
         return new SweepPlan(sizes, min, max, stepText, coll, collective != null, types, ops, root, combinations,
                 threads, gpus, warmup, iters, agg, cycles, check, blocking, streamNull == 1, timeout, graph,
                 cpuTime == 1, average, localRegister, timestamps == 1, parallelInit, memory == 1, perIter == 1, perIterSkip,

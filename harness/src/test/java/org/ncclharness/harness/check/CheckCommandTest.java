@@ -73,6 +73,17 @@ class CheckCommandTest {
     }
 
     @Test
+    void aPredictionIsRefusedNotJudged(@TempDir Path dir) throws IOException {
+        CliRun p = CliRun.of("predict", "-b", "1K", "-e", "1G", "-f", "4", "--gpus", "8", "--bandwidth", "25GB/s",
+                "--step-latency", "10us");
+        assertThat(p.exitCode()).isZero();
+        Path table = Files.writeString(dir.resolve("predicted.txt"), p.out());
+        CliRun r = CliRun.of("check", table.toString());
+        assertThat(r.exitCode()).isEqualTo(org.ncclharness.harness.ExitCode.USAGE);
+        assertThat(r.err()).contains("this is a prediction, not a measurement");
+    }
+
+    @Test
     void noSizeInCommonIsExitTwo(@TempDir Path dir) throws IOException {
         Sweep healthy = DatasetCatalog.bundled().get(HEALTHY).sweep();
         Path small = write(dir.resolve("small.json"), healthy.withRows(healthy.rows().subList(0, 3)));
