@@ -30,13 +30,7 @@ public record FuzzRun(Map<Mutation, Map<FuzzOracle.Verdict, Integer>> counts, Li
         Mutation[] kinds = Mutation.values();
         for (int i = 0; i < cases; i++) {
             Mutation kind = kinds[i % kinds.length];
-            Mutation.Case c = null;
-            FuzzTable t = null;
-            while (c == null) {
-                t = FuzzTable.random(r);
-                c = kind.apply(t, r);
-            }
-            FuzzOracle.Outcome o = FuzzOracle.judge(c, t.rows());
+            FuzzOracle.Outcome o = judge(kind, r);
             counts.get(kind).merge(o.verdict(), 1, Integer::sum);
             if (o.verdict() == FuzzOracle.Verdict.DEFECT) {
                 silent += o.silentDrop() ? 1 : 0;
@@ -46,6 +40,17 @@ public record FuzzRun(Map<Mutation, Map<FuzzOracle.Verdict, Integer>> counts, Li
             }
         }
         return new FuzzRun(counts, defects, silent);
+    }
+
+    /** One case of this kind on a fresh random table (tables the kind cannot apply to are skipped), judged. */
+    public static FuzzOracle.Outcome judge(Mutation kind, Random r) {
+        while (true) {
+            FuzzTable t = FuzzTable.random(r);
+            Mutation.Case c = kind.apply(t, r);
+            if (c != null) {
+                return FuzzOracle.judge(c, t.rows());
+            }
+        }
     }
 
     public int total(FuzzOracle.Verdict v) {
