@@ -216,15 +216,16 @@ public final class Inputs {
         List<Sweep> out = new ArrayList<>();
         for (MeasurementCsv.Table t : MeasurementCsv.readTables(name, text)) {
             List<String> notes = new ArrayList<>();
-            Collective c = t.collective();
-            Hardware hw = Hardware.unknown();
-            if (c == null) {
-                CollectiveEvidence e = CollectiveEvidence.decide(given, null, t.rows(), true, true);
-                c = e.collective();
+            if (t.collective() == null) {
                 notes.add("the CSV has no collective column (an earlier release's)");
-                notes.addAll(e.notes());
-                hw = e.ranks() == null ? hw : hw.withRanks(e.ranks());
             }
+            // The CSV lists no devices: N comes from the rows, as for a log without them; an unknown
+            // collective of ours may still be decided from --collective
+            Collective named = t.collective() == null || !t.collective().known() ? null : t.collective();
+            CollectiveEvidence e = CollectiveEvidence.decide(named, given, null, t.rows(), true, true);
+            Collective c = e.collective();
+            notes.addAll(e.notes());
+            Hardware hw = e.ranks() == null ? Hardware.unknown() : Hardware.unknown().withRanks(e.ranks());
             out.add(new Sweep(Provenance.stored(name), c, RunInfo.unknown(), hw, List.of(), t.rows(), notes));
         }
         if (out.isEmpty()) {

@@ -52,7 +52,14 @@ public final class NcclTestsLogReader {
     private static final Pattern VERSION = Pattern.compile(
             "nccl-tests version (\\S+)(?: nccl-headers=(\\d+))?(?: nccl-library=(\\d+))?");
     private static final Pattern PROGRAM = Pattern.compile("Collective test starting: (\\S+)");
-    private static final Pattern PERF_BINARY = Pattern.compile("\\b([a-z_]+)_perf(?:_mpi)?\\b");
+    /**
+     * A {@code *_perf} program on a command line ({@code ./build/all_gather_perf -b 8}, {@code mpirun ...
+     * alltoall_perf}) or a script's banner ({@code ===begin all_gather_perf test===}): a word of its own, at the
+     * end of the line or before a flag, a shell separator or "test", so that prose ("yesterday's
+     * all_reduce_perf run crashed") names nothing. A name the rows contradict is overruled by them anyway.
+     */
+    private static final Pattern PERF_BINARY = Pattern.compile(
+            "(?:^|[\\s/=])([a-z_]+)_perf(?:_mpi)?(?=\\s*$|\\s+-|\\s*[|;&>]|\\s*\\\\$|\\s+test\\b)");
     private static final Pattern RCCL_VERSION = Pattern.compile("^RCCL version\\s*:\\s*(\\S+)");
     private static final Pattern RCCL_TESTS = Pattern.compile("^rccl-tests: Version (\\S+)");
     private static final Pattern OUT_OF_BOUNDS = Pattern.compile("^Out of bounds values\\s*:\\s*(.*?)\\s*$");
@@ -491,7 +498,7 @@ public final class NcclTestsLogReader {
             Trailer trailer = trailer();
             for (List<Measurement> group : byTypeOp.values()) {
                 List<String> tableNotes = new ArrayList<>(notes);
-                CollectiveEvidence e = CollectiveEvidence.decide(named(), listed, group, layout.hasRedop(),
+                CollectiveEvidence e = CollectiveEvidence.decide(named(), given, listed, group, layout.hasRedop(),
                         layout.hasRoot());
                 tableNotes.addAll(e.notes());
                 Trailer t = trailer;
@@ -535,11 +542,11 @@ public final class NcclTestsLogReader {
             return new Trailer(outOfBounds, avg, status);
         }
 
-        /** The program the log names for this run, else what the user or the metadata states. */
+        /** The program the log names for this run, or null. */
         Collective named() {
             String name = program != null ? program : binaryHint;
             Optional<Collective> c = name == null ? Optional.empty() : Collective.byName(name);
-            return c.orElse(given);
+            return c.orElse(null);
         }
 
         private RunInfo runInfo() {

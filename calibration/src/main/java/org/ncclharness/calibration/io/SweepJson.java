@@ -354,7 +354,7 @@ public final class SweepJson {
             } else {
                 // nccl-tests' own file: the program name is in its command line, else the rows tell
                 Collective named = programIn(root.path("args"));
-                CollectiveEvidence e = CollectiveEvidence.decide(named, devices.isEmpty() ? null : devices.size(),
+                CollectiveEvidence e = CollectiveEvidence.decide(named, null, devices.isEmpty() ? null : devices.size(),
                         rows, true, true);
                 coll = e.collective();
                 notes.addAll(e.notes());

@@ -42,32 +42,19 @@ public record CollectiveEvidence(Collective collective, Integer ranks, List<Stri
     }
 
     /**
-     * @param named  the collective the log or the user names, or null
-     * @param ranks  N from the device list or the user, or null
-     * @param rows   the table's rows (one type and op)
+     * @param named    the collective the log names (its program line, a {@code *_perf} command), or null; taken
+     *                 unless the rows contradict it, and then the rows win and a note says so
+     * @param given    the collective the user or a dataset's metadata states ({@code --collective}), or null;
+     *                 taken only where the rows leave the choice open, and only if it is one they allow
+     * @param ranks    N from the device list, or null
+     * @param rows     the table's rows (one type and op)
      * @param hasRedop whether the table prints a redop column
      * @param hasRoot  whether the table prints a root column
      */
-    public static CollectiveEvidence decide(Collective named, Integer ranks, List<Measurement> rows,
-                                            boolean hasRedop, boolean hasRoot) {
+    public static CollectiveEvidence decide(Collective named, Collective given, Integer ranks,
+                                            List<Measurement> rows, boolean hasRedop, boolean hasRoot) {
         List<String> notes = new ArrayList<>();
         Ratio ratio = Ratio.of(rows);
-        if (named != null && named.known()) {
-            Integer n = ranks;
-            if (n != null && ratio != null && ratio.dependsOnRanks(named) && !ratio.fits(named, n)) {
-                notes.add(incompleteList(n, ratio));
-                n = null;
-            }
-            if (n == null && ratio != null) {
-                Set<Integer> ns = ratio.ranksFor(named);
-                if (ns.size() == 1) {
-                    n = ns.iterator().next();
-                    notes.add("N = " + n + " ranks, inferred from " + ratio.text() + " ("
-                            + named.testName() + "); the log lists no devices");
-                }
-            }
-            return new CollectiveEvidence(named, n, notes, null);
-        }
         Set<Collective> candidates = EnumSet.noneOf(Collective.class);
         for (Collective c : Collective.values()) {
             if (c.known()) {
@@ -120,25 +107,51 @@ public record CollectiveEvidence(Collective collective, Integer ranks, List<Stri
             }
         }
         String evidence = String.join(", ", seen);
-        if (candidates.size() == 1) {
-            Collective c = candidates.iterator().next();
-            if (n == null && ratio != null) {
-                Set<Integer> ns = ratio.ranksFor(c);
-                if (ns.size() == 1) {
-                    n = ns.iterator().next();
-                }
+        if (named != null && named.known()) {
+            if (candidates.contains(named)) {
+                return chosen(named, n, ranks, ratio, notes, null);
             }
-            notes.add("the log does not name its test program; read as " + c.testName() + " from its rows ("
-                    + evidence + ")" + (n != null && ranks == null ? ", N = " + n : ""));
-            return new CollectiveEvidence(c, n, notes, null);
+            notes.add("the log names " + named.testName() + ", but its rows (" + evidence + ") do not fit it: "
+                    + "read from the rows");
+        }
+        if (candidates.size() == 1) {
+            return chosen(candidates.iterator().next(), n, ranks, ratio, notes,
+                    "the log does not name its test program; read as %s from its rows (" + evidence + ")");
+        }
+        if (given != null && given.known() && candidates.contains(given)) {
+            return chosen(given, n, ranks, ratio, notes, "read as %s, as given, among what the rows allow ("
+                    + alternatives(candidates, n, ratio) + ")");
         }
         String question = candidates.isEmpty()
                 ? "the rows fit no collective nccl-tests knows (" + evidence + "); pass --collective NAME"
                 : "the log does not name its test program and its rows (" + evidence + ") fit "
                         + alternatives(candidates, n, ratio) + "; pass --collective NAME"
                         + (n == null ? " or --gpus N" : "");
+        if (given != null && given.known()) {
+            question = given.testName() + " (as given) does not fit the rows: " + question;
+        }
         notes.add(question);
         return new CollectiveEvidence(Collective.UNKNOWN, n, notes, question);
+    }
+
+    /** The decision c, with N as known or as the ratio gives it for c, and a note of how it was made. */
+    private static CollectiveEvidence chosen(Collective c, Integer n, Integer listed, Ratio ratio, List<String> notes,
+                                             String how) {
+        Integer ranks = n;
+        if (ranks == null && ratio != null) {
+            Set<Integer> ns = ratio.ranksFor(c);
+            if (ns.size() == 1) {
+                ranks = ns.iterator().next();
+            }
+        }
+        if (how != null) {
+            notes.add(String.format(Locale.ROOT, how, c.testName()));
+        }
+        if (ranks != null && listed == null) {
+            notes.add("N = " + ranks + " ranks, inferred from " + (n != null ? "size / (count x element size)"
+                    : ratio.text() + " (" + c.testName() + ")") + "; no device list says it");
+        }
+        return new CollectiveEvidence(c, ranks, notes, null);
     }
 
     private static String incompleteList(int listed, Ratio ratio) {

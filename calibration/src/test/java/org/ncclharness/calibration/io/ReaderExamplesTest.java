@@ -134,4 +134,43 @@ class ReaderExamplesTest {
         assertThatThrownBy(() -> read(head + "  99999999999999999999  256  float  sum  -1  10.0  0.10  0.10  0  10.00  0.10  0.10  0\n"))
                 .hasMessageContaining("size");
     }
+
+    private static final String AG_ROWS = """
+            #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                 1048576         32768     float    none      -1    20.00   52.43   45.88      0    20.00   52.43   45.88      0
+            """;
+    private static final String AR_ROWS = """
+            #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                 1048576        262144     float     sum      -1    20.00   52.43   91.75      0    20.00   52.43   91.75      0
+            """;
+
+    @Test
+    void proseThatMentionsAProgramNamesNothingAndANameTheRowsContradictIsOverruled() {
+        Sweep prose = read("Yesterday's all_reduce_perf run crashed, so this time we ran another test.\n" + AG_ROWS)
+                .get(0);
+        assertThat(prose.collective()).isEqualTo(Collective.UNKNOWN);
+        Sweep contradicted = read("$ mpirun -np 8 ./build/all_reduce_perf -b 1M -e 1M\n" + AG_ROWS).get(0);
+        assertThat(contradicted.collective()).isEqualTo(Collective.UNKNOWN);
+        assertThat(String.join(" ", contradicted.notes())).contains("the log names all_reduce, but its rows");
+        assertThat(contradicted.ranks()).isEqualTo(8);
+        assertThat(read("$ mpirun -np 8 ./build/all_gather_perf -b 1M -e 1M\n" + AG_ROWS).get(0).collective())
+                .isEqualTo(Collective.ALL_GATHER);
+    }
+
+    @Test
+    void aGivenCollectiveNamesOnlyTheTablesTheRowsLeaveOpen() {
+        List<Sweep> s = new NcclTestsLogReader("x.txt", Collective.ALL_GATHER).read((AR_ROWS + AG_ROWS).lines().toList());
+        assertThat(s).extracting(Sweep::collective).containsExactly(Collective.ALL_REDUCE, Collective.ALL_GATHER);
+        List<Sweep> wrong = new NcclTestsLogReader("x.txt", Collective.BROADCAST).read(AG_ROWS.lines().toList());
+        assertThat(wrong.get(0).collective()).isEqualTo(Collective.UNKNOWN);
+        assertThat(String.join(" ", wrong.get(0).notes())).contains("broadcast (as given) does not fit the rows");
+    }
+
+    @Test
+    void aCsvWithoutDevicesGetsItsRankCountFromItsRows() {
+        List<Sweep> log = read(AR_ROWS);
+        Sweep csv = Inputs.parse("x.csv", MeasurementCsv.toString(log)).get(0);
+        assertThat(csv.collective()).isEqualTo(Collective.ALL_REDUCE);
+        assertThat(csv.ranks()).isEqualTo(8);
+    }
 }

@@ -42,6 +42,9 @@ final class RootGroup extends TcpGroup {
         return t;
     });
     private int joined = 1;
+    /** The last connection that sent no handshake, and when it connected; null once a rank joins after it. */
+    private String silentFrom;
+    private long silentSince;
 
     private RootGroup(Place place, RendezvousSpec spec, Member self, JobIdentity identity, JobOptions options,
             PrintStream log, String ifnamePrefixes) throws IOException {
@@ -115,15 +118,16 @@ final class RootGroup extends TcpGroup {
         synchronized (lock) {
             while (joined < place.worldSize()) {
                 checkUsable();
+                Duration silence = options.heartbeatTimeout().compareTo(HANDSHAKE_TIMEOUT) > 0
+                        ? options.heartbeatTimeout() : HANDSHAKE_TIMEOUT;
+                if (silentFrom != null && System.nanoTime() - silentSince - silence.toNanos() > 0) {
+                    throw fail("ranks " + missing() + " have not joined, and a process at " + silentFrom
+                            + " connected and sent no handshake for " + seconds(silence) + ": a rank stopped or hung"
+                            + " before it joined (SIGSTOP, a debugger?); check the launcher's output", false);
+                }
                 if (System.nanoTime() - deadline > 0) {
-                    List<Integer> missing = new ArrayList<>();
-                    for (int r = 1; r < peers.length; r++) {
-                        if (peers[r] == null) {
-                            missing.add(r);
-                        }
-                    }
                     throw fail("timeout after " + seconds(options.startupTimeout()) + " waiting for ranks "
-                            + missing + " to join via " + where + ": check that every rank started (see the"
+                            + missing() + " to join via " + where + ": check that every rank started (see the"
                             + " launcher's output), or raise --startup-timeout", false);
                 }
                 try {
@@ -158,6 +162,17 @@ final class RootGroup extends TcpGroup {
         phase = "idle after start-up";
     }
 
+    /** The ranks not joined yet; called holding the lock. */
+    private List<Integer> missing() {
+        List<Integer> missing = new ArrayList<>();
+        for (int r = 1; r < peers.length; r++) {
+            if (peers[r] == null) {
+                missing.add(r);
+            }
+        }
+        return missing;
+    }
+
     private void acceptLoop() {
         while (!server.isClosed()) {
             Socket s;
@@ -181,6 +196,7 @@ final class RootGroup extends TcpGroup {
     }
 
     private void handshake(Socket s) {
+        long connectedAt = System.nanoTime();
         Connection c;
         try {
             s.setSoTimeout((int) HANDSHAKE_TIMEOUT.toMillis());
@@ -202,6 +218,12 @@ final class RootGroup extends TcpGroup {
             return;
         } catch (SocketTimeoutException e) {
             refuse(c, "no handshake within " + seconds(HANDSHAKE_TIMEOUT));
+            synchronized (lock) {
+                // a rank that connected and then stopped (SIGSTOP, a debugger) looks just like this: remembered so
+                // that the job fails on the heartbeat's clock, not the start-up one's, if a rank stays missing
+                silentFrom = c.remote();
+                silentSince = connectedAt;
+            }
             return;
         } catch (IOException e) {
             refuse(c, e.getMessage() == null ? e.toString() : e.getMessage());
@@ -232,6 +254,7 @@ final class RootGroup extends TcpGroup {
             peers[r] = c;
             declared[r] = hello.member();
             joined++;
+            silentFrom = null; // whoever was silent may have been this rank, retrying
             lock.notifyAll();
         }
         c.startReader("harness-rdzv-reader-r" + r, options.maxMessageBytes() + 64, options.heartbeatTimeout(),

@@ -321,6 +321,22 @@ class JobGroupTest {
     }
 
     @Test
+    void aRankStoppedBeforeItsHandshakeIsCaughtOnTheHeartbeatsClockNotTheStartupOne() throws Exception {
+        // a start-up timeout of a minute: the failure must come well before it
+        JobOptions quick = new JobOptions(Duration.ofSeconds(60), Duration.ofSeconds(5), Duration.ofMillis(100),
+                Duration.ofSeconds(1), 1 << 16, null);
+        List<Future<Object>> real = run(2, ranks(0), quick, g -> null);
+        FileRendezvous.Content c = RawPeer.awaitFile(file());
+        try (RawPeer silent = new RawPeer(c.addresses().get(0).getPort())) {
+            long t0 = System.nanoTime();
+            // connected, never says HELLO: stopped right after connect()
+            assertThat(failureOf(real.get(0))).hasMessageContaining("ranks [1] have not joined")
+                    .hasMessageContaining("sent no handshake");
+            assertThat((System.nanoTime() - t0) / 1e9).isLessThan(15.0);
+        }
+    }
+
+    @Test
     void ranksThatCallDifferentOperationsAreStopped() throws Exception {
         List<Future<Object>> real = run(3, ranks(0, 1, 2), FAST, g -> {
             if (g.rank() == 1) {

@@ -41,7 +41,7 @@ class PlotCommandTest {
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(BusBwChartTest.legendEntries(Images.texts(Images.parseSvg(svg)))).containsExactly(
-                "dataset: " + ID + " · N=16", "stored: h100_allreduce_8gpu_1node_aws_p5_batch.txt · N=8", "stored: run.csv");
+                "dataset: " + ID + " · N=16", "stored: h100_allreduce_8gpu_1node_aws_p5_batch.txt · N=8", "stored: run.csv · N=16");
     }
 
     @Test
