@@ -30,7 +30,7 @@ public final class RunInputs {
         return isFile(nameOrId) ? Optional.empty() : DatasetCatalog.bundled().find(nameOrId);
     }
 
-    /** Every table of the file, or the bundled dataset's one sweep as published. */
+    /** Every table of the file, or the bundled dataset's one table as published, with its source's trailer. */
     public static List<Sweep> read(String nameOrId) {
         return read(nameOrId, null);
     }
@@ -40,7 +40,7 @@ public final class RunInputs {
         if (isFile(nameOrId)) {
             return Inputs.read(nameOrId, given);
         }
-        return List.of(dataset(nameOrId).orElseThrow(() -> notFound(nameOrId)).sweep());
+        return List.of(dataset(nameOrId).orElseThrow(() -> notFound(nameOrId)).published());
     }
 
     /** {@code --collective NAME} as the user typed it: a collective the reader knows, or a usage error. */

@@ -2,6 +2,7 @@ package org.ncclharness.calibration.datasets;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Hardware;
@@ -17,11 +18,30 @@ import org.ncclharness.calibration.measure.Trailer;
  * command works with: the configuration filled in from the metadata, and for busbw-only tables the time derived
  * from bus bandwidth, size and N (and said so).
  */
-public record Dataset(DatasetMetadata metadata, List<Measurement> rows, Trailer trailer) {
+public record Dataset(DatasetMetadata metadata, List<Measurement> rows, Supplier<Trailer> statedTrailer) {
 
     public Dataset {
         rows = List.copyOf(rows);
-        trailer = trailer == null ? Trailer.NONE : trailer;
+        statedTrailer = statedTrailer == null ? () -> Trailer.NONE : memoized(statedTrailer);
+    }
+
+    /** The trailer the raw source states, read from it the first time it is asked for (most commands never do). */
+    public Trailer trailer() {
+        return statedTrailer.get();
+    }
+
+    private static Supplier<Trailer> memoized(Supplier<Trailer> s) {
+        return new Supplier<>() {
+            private Trailer value;
+
+            @Override
+            public synchronized Trailer get() {
+                if (value == null) {
+                    value = s.get();
+                }
+                return value;
+            }
+        };
     }
 
     public String id() {
@@ -51,8 +71,9 @@ public record Dataset(DatasetMetadata metadata, List<Measurement> rows, Trailer 
      * value, so a table of the dataset shows none.
      */
     public Sweep published() {
-        Sweep s = sweep();
-        return new Sweep(s.provenance(), s.collective(), s.run(), s.hardware(), s.devices(), rows, s.notes(), trailer);
+        List<String> notes = metadata.notes() == null ? List.of() : List.of(metadata.notes());
+        return new Sweep(sweep().provenance(), collective(), RunInfo.unknown(), hardware(), List.of(), rows, notes,
+                trailer());
     }
 
     /** The dataset replayed by {@code sweep} on a machine without a GPU: labelled as a replay, never a measurement. */
@@ -73,9 +94,10 @@ public record Dataset(DatasetMetadata metadata, List<Measurement> rows, Trailer 
         if (metadata.notes() != null) {
             notes.add(metadata.notes());
         }
-        // The source's own trailer describes the table as published; a replay prints the rows it replays
+        // The source's own trailer describes the table as published (see published()); these rows may have
+        // derived times, and a replay prints the rows it replays
         return new Sweep(new Provenance(kind, metadata.id(), metadata.id(), label), collective(),
-                RunInfo.unknown(), hardware(), List.of(), out, notes, kind == SourceKind.DATASET ? trailer : Trailer.NONE);
+                RunInfo.unknown(), hardware(), List.of(), out, notes);
     }
 
     /** t = S / algbw, algbw = busbw / factor(N): nccl-tests' own definitions solved for time (SPEC §2). */

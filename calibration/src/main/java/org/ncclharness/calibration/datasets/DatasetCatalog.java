@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.MeasurementCsv;
@@ -101,8 +102,14 @@ public final class DatasetCatalog {
                 String csv = source.read(csvName).orElseThrow(() -> new InputException("datasets/" + csvName, 0,
                         "missing; regenerate it with: java -jar harness.jar datasets import datasets/raw/"
                                 + m.id() + ".txt"));
-                Trailer trailer = source.read("raw/" + m.id() + ".txt")
-                        .map(raw -> RawDataset.parse(m.id() + ".txt", raw.lines().toList()).trailer()).orElse(Trailer.NONE);
+                Supplier<Trailer> trailer = () -> {
+                    try {
+                        return source.read("raw/" + m.id() + ".txt").map(raw -> RawDataset.parse(m.id() + ".txt",
+                                raw.lines().toList()).trailer()).orElse(Trailer.NONE);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                };
                 out.add(new Dataset(m, MeasurementCsv.read("datasets/" + csvName, csv), trailer));
             }
             out.sort(Comparator.comparing(Dataset::id));

@@ -107,8 +107,7 @@ public record RawDataset(String id, List<String> header, int rawStart, List<Stri
         if (!markdownBusBw(id).isEmpty()) {
             return Trailer.NONE;
         }
-        List<Sweep> sweeps = new NcclTestsLogReader(id, collective()).read(raw);
-        return sweeps.size() == 1 ? sweeps.get(0).trailer() : Trailer.NONE;
+        return NcclTestsLogReader.statedTrailer(raw);
     }
 
     /**

@@ -113,6 +113,40 @@ public final class NcclTestsLogReader {
         return List.copyOf(s.sweeps);
     }
 
+    /**
+     * The trailer a text states when it holds one table's (one {@code Out of bounds} line, at most one average),
+     * found by scanning its comment lines alone: what a bundled dataset's raw text says of itself, without
+     * reading its rows again.
+     */
+    public static Trailer statedTrailer(List<String> lines) {
+        String oob = null;
+        String avg = null;
+        String status = null;
+        int oobLines = 0;
+        int avgLines = 0;
+        java.util.Set<String> hosts = new java.util.HashSet<>();
+        for (int i = 0; i < lines.size(); i++) {
+            LogLine l = LogLine.of(i + 1, lines.get(i), hosts);
+            if (!l.isComment()) {
+                continue;
+            }
+            String body = l.commentBody().strip();
+            Matcher m;
+            if ((m = OUT_OF_BOUNDS.matcher(body)).find()) {
+                oob = m.group(1);
+                oobLines++;
+            } else if ((m = AVERAGE.matcher(body)).find() && NUMBER.matcher(m.group(1)).matches()) {
+                avg = m.group(1);
+                status = m.group(2).isEmpty() ? null : m.group(2);
+                avgLines++;
+            }
+        }
+        if (oobLines > 1 || avgLines > 1 || oobLines + avgLines == 0) {
+            return Trailer.NONE;
+        }
+        return new Trailer(oob, avg == null ? null : Double.valueOf(avg), status);
+    }
+
     private void comment(State s, LogLine line) {
         String body = line.commentBody();
         String trimmed = body.strip();
