@@ -1,5 +1,11 @@
 package org.ncclharness.harness;
 
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -52,7 +58,54 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        System.setOut(new StdoutStream());
         System.exit(execute(args));
+    }
+
+    /**
+     * Standard output that remembers why a write failed: a reader that went away ({@code | head}) is no news to
+     * the user, a full disk is.
+     */
+    static final class StdoutStream extends PrintStream {
+        private static final class Recording extends FilterOutputStream {
+            volatile IOException failure;
+
+            Recording() {
+                super(new FileOutputStream(FileDescriptor.out));
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                try {
+                    out.write(b, off, len);
+                } catch (IOException e) {
+                    failure = failure == null ? e : failure;
+                    throw e;
+                }
+            }
+
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+        }
+
+        private final Recording recording;
+
+        StdoutStream() {
+            this(new Recording());
+        }
+
+        private StdoutStream(Recording r) {
+            // autoflush: a sweep prints each row as it is measured, as nccl-tests does
+            super(new BufferedOutputStream(r, 1 << 16), true, java.nio.charset.StandardCharsets.UTF_8);
+            this.recording = r;
+        }
+
+        boolean readerWentAway() {
+            IOException e = recording.failure;
+            return e != null && e.getMessage() != null && e.getMessage().contains("Broken pipe");
+        }
     }
 
     /**
@@ -79,8 +132,10 @@ public final class Main implements Runnable {
             return ExitCode.INTERNAL;
         }
         if (System.out.checkError()) {
-            System.err.println("error: standard output could not be written (a full disk, or a closed pipe); "
-                    + "the output is incomplete");
+            if (!(System.out instanceof StdoutStream s && s.readerWentAway())) {
+                System.err.println("error: standard output could not be written (a full disk, or closed); the "
+                        + "output is incomplete");
+            }
             return ExitCode.ENVIRONMENT;
         }
         return code;

@@ -35,6 +35,32 @@ class DatasetsAndConvertCommandTest {
     }
 
     @Test
+    void datasetsFiltersCombineAndTheColumnsNeverShift() {
+        CliRun run = CliRun.of("datasets", "--collective", "alltoall", "--min-gpus", "8");
+        assertThat(run.exitCode()).isZero();
+        List<String> rows = run.out().lines().filter(l -> !l.startsWith("#")).toList();
+        List<String> expected = DatasetCatalog.bundled().all().stream()
+                .filter(d -> d.metadata().collective().equals("alltoall") && d.metadata().gpus() != null
+                        && d.metadata().gpus() >= 8)
+                .map(Dataset::id).toList();
+        assertThat(rows).extracting(l -> l.split("\\s+")[0]).containsExactlyElementsOf(expected);
+        assertThat(expected).isNotEmpty();
+        // every row's collective column starts where the header's does
+        int at = run.out().lines().findFirst().orElseThrow().indexOf("collective");
+        assertThat(rows).allSatisfy(l -> assertThat(l.substring(at)).startsWith("alltoall"));
+        assertThat(CliRun.of("datasets", "--gpu", "mi3").out()).contains("mi300x_").doesNotContain("h100_");
+        assertThat(CliRun.of("datasets", "--interconnect", "NVLink9").exitCode()).isEqualTo(ExitCode.USAGE);
+    }
+
+    @Test
+    void showPrintsTheMetadataFirst() {
+        String out = CliRun.of("datasets", "show", "v100_broadcast_12gpu_1node_nvlink2_dgx2_wohlbier").out();
+        assertThat(out.lines().limit(8).toList()).anyMatch(l -> l.startsWith("# collective: broadcast"))
+                .anyMatch(l -> l.startsWith("# GPU: Tesla V100-SXM3-32GB, GPUs: 12"))
+                .anyMatch(l -> l.startsWith("# not stated by the source: ncclVersion"));
+    }
+
+    @Test
     void showPrintsTheNcclTestsTableThatReadsBackToTheSameRows() {
         String id = "h100_allreduce_16gpu_2node_aws_p5_efa_slurm";
         CliRun run = CliRun.of("datasets", "show", id);

@@ -1,28 +1,82 @@
 package org.ncclharness.harness.datasets;
 
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.datasets.DatasetMetadata;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.RunInputs;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** {@code datasets}: one line per bundled dataset; {@code show} and {@code import} are its subcommands. */
-@Command(name = "datasets", mixinStandardHelpOptions = true,
-        description = "List the bundled datasets: id, GPUs, hosts, interconnects, rows, flags.",
+@Command(name = "datasets", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "List the bundled datasets: id, collective, GPU, GPUs, hosts, interconnects, NCCL version, "
+                + "rows, flags; '?' where the source does not say. The filters combine.",
         subcommands = {DatasetsShowCommand.class, DatasetsImportCommand.class})
 public final class DatasetsCommand implements Callable<Integer> {
 
+    @Option(names = "--collective", paramLabel = "NAME", description = "only this collective (all_reduce, "
+            + "all_gather, alltoall, ...)")
+    String collective;
+
+    @Option(names = "--gpu", paramLabel = "TEXT", description = "only GPU models containing TEXT (H100, MI300X, ...)")
+    String gpu;
+
+    @Option(names = "--interconnect", paramLabel = "NAME", description = "only datasets on this fabric, inside or "
+            + "between domains (NVLink4, IB-NDR, ...)")
+    String interconnect;
+
+    @Option(names = "--min-gpus", paramLabel = "N", description = "only runs of at least N GPUs")
+    Integer minGpus;
+
     @Override
     public Integer call() {
-        System.out.printf("%-66s %5s %5s  %-22s %4s  %s%n", "# id", "GPUs", "hosts", "interconnect", "rows", "flags");
-        for (Dataset d : DatasetCatalog.bundled().all()) {
+        Collective wanted = RunInputs.collective(collective);
+        if (interconnect != null) {
+            HardwareFacts.bundled().interconnectNamed("--interconnect", interconnect);
+        }
+        List<Dataset> shown = DatasetCatalog.bundled().all().stream().filter(d -> keep(d, wanted)).toList();
+        // Widths from the rows shown, so that a long id never shifts the columns after it
+        int idWidth = Math.max(4, shown.stream().mapToInt(d -> d.id().length()).max().orElse(0));
+        int gpuWidth = Math.max(3, shown.stream().mapToInt(d -> gpuName(d.metadata()).length()).max().orElse(0));
+        int fabricWidth = Math.max(12, shown.stream().mapToInt(d -> fabric(d.metadata()).length()).max().orElse(0));
+        int ncclWidth = Math.max(4, shown.stream().mapToInt(d -> nccl(d.metadata()).length()).max().orElse(0));
+        String format = "%-" + idWidth + "s  %-14s  %-" + gpuWidth + "s  %5s %5s  %-" + fabricWidth + "s  %-"
+                + ncclWidth + "s %5s  %s%n";
+        System.out.printf(format, "# id", "collective", "GPU", "GPUs", "hosts", "interconnect", "NCCL", "rows", "flags");
+        for (Dataset d : shown) {
             DatasetMetadata m = d.metadata();
-            String fabric = fabric(m);
-            System.out.printf("%-66s %5s %5s  %-22s %4d  %s%n", m.id(), orUnknown(m.gpus()), orUnknown(m.hosts()),
-                    fabric, d.rows().size(), String.join(",", m.flags()));
+            System.out.printf(format, m.id(), m.collective(), gpuName(m), orUnknown(m.gpus()), orUnknown(m.hosts()),
+                    fabric(m), nccl(m), d.rows().size(),
+                    String.join(",", m.flags()));
+        }
+        if (shown.isEmpty()) {
+            System.out.println("# no bundled dataset matches the filters");
         }
         return ExitCode.OK;
+    }
+
+    private boolean keep(Dataset d, Collective wanted) {
+        DatasetMetadata m = d.metadata();
+        return (wanted == null || d.collective() == wanted)
+                && (gpu == null || m.gpuModel() != null
+                        && m.gpuModel().toLowerCase(Locale.ROOT).contains(gpu.toLowerCase(Locale.ROOT)))
+                && (interconnect == null || interconnect.equals(m.intra()) || interconnect.equals(m.inter()))
+                && (minGpus == null || m.gpus() != null && m.gpus() >= minGpus);
+    }
+
+    private static String nccl(DatasetMetadata m) {
+        return m.ncclVersion() == null ? "?" : m.ncclVersion();
+    }
+
+    /** The GPU model without the vendor prefix every NVIDIA and AMD name carries. */
+    static String gpuName(DatasetMetadata m) {
+        return m.gpuModel() == null ? "?" : m.gpuModel().replaceFirst("^(NVIDIA |AMD Instinct |AMD )", "");
     }
 
     /** "NVLink4 + IB-NDR"; "none" for one GPU per domain; "?" where the source does not say. */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.datasets.DatasetMetadata;
 import org.ncclharness.calibration.io.NcclTestsTableWriter;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.harness.ExitCode;
@@ -21,13 +22,31 @@ public final class DatasetsShowCommand implements Callable<Integer> {
     @Parameters(paramLabel = "ID", description = "dataset id (see: harness.jar datasets)")
     String id;
 
+    private static String orUnknown(Object v) {
+        return v == null ? "?" : v.toString();
+    }
+
     @Override
     public Integer call() {
         Dataset d = DatasetCatalog.bundled().get(id);
         Sweep published = d.published();
         List<String> heading = new ArrayList<>();
         heading.add("# " + published.provenance().label());
-        d.metadata().flags().forEach(f -> heading.add("# flag: " + f));
+        // The metadata first, as the source states it; what it does not state is listed as missing
+        DatasetMetadata m = d.metadata();
+        heading.add("# collective: " + m.collective() + ", library: " + m.library() + ", data type: " + m.dataType());
+        heading.add("# GPU: " + orUnknown(m.gpuModel()) + ", GPUs: " + orUnknown(m.gpus()) + ", hosts: "
+                + orUnknown(m.hosts()) + ", GPUs per domain: " + orUnknown(m.domainSize()) + ", domains: "
+                + orUnknown(m.domains()));
+        heading.add("# interconnect: " + DatasetsCommand.fabric(m) + ", NICs per host: " + orUnknown(m.nicsPerHost())
+                + ", NIC Gb/s: " + orUnknown(m.nicGbps()));
+        heading.add("# NCCL: " + orUnknown(m.ncclVersion()) + ", NCCL_ALGO: " + orUnknown(m.algo()) + ", NCCL_PROTO: "
+                + orUnknown(m.proto()) + ", date: " + orUnknown(m.date()));
+        heading.add("# source: " + orUnknown(m.sourceUrl()));
+        if (!m.missing().isEmpty()) {
+            heading.add("# not stated by the source: " + String.join(", ", m.missing()));
+        }
+        m.flags().forEach(f -> heading.add("# flag: " + f));
         PrintWriter out = new PrintWriter(System.out, true);
         NcclTestsTableWriter.write(out, published, heading);
         return ExitCode.OK;
