@@ -26,6 +26,17 @@ class ContradictoryFlagsTest {
     }
 
     @Test
+    void everyNcclTestsLetterIsParsedAndTheOnesNotOfferedAreSaid() {
+        refused(CliRun.of("sweep", "-V", "16", "-b", "1K", "-e", "1M"), "not offered: -V 16 (device CTA count)");
+        refused(CliRun.of("sweep", "-u", "1", "-b", "1K", "-e", "1M"), "not offered: -u 1");
+        refused(CliRun.of("sweep", "-D", "1", "-b", "1K", "-e", "1M"), "not offered: -D 1");
+        refused(CliRun.of("sweep", "-x", "1", "-b", "1K", "-e", "1M"), "not offered: -x 1");
+        assertThat(CliRun.of("sweep", "-x", "0", "-D", "0", "-u", "0", "-b", "1K", "-e", "4K", "--no-calibrate")
+                .exitCode()).isZero();
+        assertThat(CliRun.of("sweep", "--version").out()).startsWith("nccl-harness");
+    }
+
+    @Test
     void aFailThresholdAboveTheWarnOne() {
         refused(CliRun.of("check", "h100_allreduce_8gpu_azure_ndv5", "--warn-below", "70", "--fail-below", "80"),
                 "--fail-below 80", "--warn-below 70");

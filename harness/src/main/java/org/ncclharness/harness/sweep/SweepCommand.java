@@ -18,6 +18,7 @@ import org.ncclharness.gpu.GpuProbe;
 import org.ncclharness.gpu.Gpus;
 import org.ncclharness.gpu.ReduceOp;
 import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.VersionInfo;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.NcclLibOption;
 import org.ncclharness.harness.launch.Launch;
@@ -35,7 +36,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * {@code sweep}: nccl-tests' flags, its table on stdout, our JSON/CSV and the calibration after it; without a
  * GPU, a labelled replay of a bundled dataset through the same writers (SPEC §2).
  */
-@Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "sweep", versionProvider = VersionInfo.class, sortOptions = false,
         description = {"Run an nccl-tests style sweep of one collective and print the nccl-tests 2.19.6 table,"
                 + " then the calibrated alpha-beta model.",
             "Flags keep nccl-tests' letters and meanings; sizes take K, M, G (powers of 1024).",
@@ -104,6 +105,20 @@ public final class SweepCommand implements Callable<Integer> {
     int cpuTime;
     @Option(names = {"-a", "--average"}, paramLabel = "0-3", description = "combine ranks' times: 0 rank 0, 1 mean (default), 2 min, 3 max")
     int average = 1;
+    // -V is nccl-tests' device CTA count here, so help and version are declared by hand, not by picocli's mixin
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
+    @Option(names = "--version", versionHelp = true, description = "Print the harness version and exit.")
+    boolean version;
+    @Option(names = {"-x", "--cta_policy"}, paramLabel = "N", description = "NCCL's CTA policy (2.27+): not offered")
+    Integer ctaPolicy;
+    @Option(names = {"-D", "--device_implementation"}, paramLabel = "N",
+            description = "device-side kernels instead of the host API (2.28+): not offered")
+    Integer deviceImpl;
+    @Option(names = {"-V", "--device_cta_count"}, paramLabel = "N", description = "CTAs of -D's device kernels: not offered")
+    Integer deviceCtaCount;
+    @Option(names = {"-u", "--unalign"}, paramLabel = "N", description = "misalign buffers by N elements: not offered")
+    Integer unalign;
     @Option(names = {"-R", "--local_register"}, paramLabel = "0-2", description = "register buffers: 1 ncclCommRegister, 2 symmetric window")
     int localRegister;
     @Option(names = {"-S", "--report_timestamps"}, paramLabel = "0/1", description = "append a timestamp to each row")
@@ -212,6 +227,10 @@ public final class SweepCommand implements Callable<Integer> {
             throw usage("invalid -N " + cycles + ": expected a count of at least 1 (nccl-tests' -N 0, run forever,"
                     + " is not offered: a sweep that never ends has no table to print)");
         }
+        notOffered("-x", ctaPolicy, "CTA policy", "NCCL's default policy is what the harness runs");
+        notOffered("-D", deviceImpl, "device implementation", "the harness times NCCL's host API");
+        notOffered("-V", deviceCtaCount, "device CTA count", "it sizes -D's device kernels, which the harness does not run");
+        notOffered("-u", unalign, "unaligned buffers", "the harness's buffers are aligned as cudaMalloc gives them");
         range("-z", blocking, 3);
         range("-a", average, 3);
         range("-R", localRegister, 2);
@@ -299,6 +318,13 @@ public final class SweepCommand implements Callable<Integer> {
     private static void positive(String flag, int v, int least) {
         if (v < least) {
             throw usage(String.format(Locale.ROOT, "invalid %s %d: expected %d or more", flag, v, least));
+        }
+    }
+
+    /** An nccl-tests letter the harness parses but does not offer: its default passes, anything else is refused. */
+    private void notOffered(String flag, Integer value, String what, String why) {
+        if (value != null && (value != 0 || flag.equals("-V"))) {
+            throw usage("not offered: " + flag + " " + value + " (" + what + "): " + why + " (docs/gpu-bridge.md)");
         }
     }
 
