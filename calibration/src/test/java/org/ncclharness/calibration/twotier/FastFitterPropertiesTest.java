@@ -7,7 +7,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;
 import net.jqwik.api.constraints.IntRange;
 
-class FastFitterProperties {
+class FastFitterPropertiesTest {
 
     /** Whatever the data, the exact fit is at least as good as every point of the grid over the same box. */
     @Property(tries = 40)
