@@ -44,10 +44,6 @@ record LogLine(int number, String text) {
     private static final Pattern HYDRA_RANK = Pattern.compile("^\\[\\d+\\] ");
     private static final Pattern LEADING_SPACE = Pattern.compile("^\\s+");
 
-    static LogLine of(int number, String raw) {
-        return of(number, raw, new java.util.HashSet<>());
-    }
-
     /**
      * @param hosts pdsh host labels seen so far in this log: once a host's label has been seen in front of
      *              nccl-tests text, it is taken off whatever follows it (a row broken over two lines)

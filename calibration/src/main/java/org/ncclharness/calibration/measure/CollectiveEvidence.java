@@ -22,10 +22,10 @@ import java.util.stream.Collectors;
  *
  * @param collective the decision, {@link Collective#UNKNOWN} when the evidence allows several
  * @param ranks      N when known or inferred here, else null
- * @param notes      what was inferred and from what, for the sweep's notes
- * @param question   when undecided, the one message that says what the rows allow and what to pass; else null
+ * @param notes      what was inferred and from what, for the sweep's notes; when undecided, the one message that
+ *                   says what the rows allow and what to pass
  */
-public record CollectiveEvidence(Collective collective, Integer ranks, List<String> notes, String question) {
+public record CollectiveEvidence(Collective collective, Integer ranks, List<String> notes) {
 
     private static final Map<String, Integer> ELEMENT_BYTES = Map.ofEntries(Map.entry("int8", 1),
             Map.entry("uint8", 1), Map.entry("char", 1), Map.entry("int32", 4), Map.entry("uint32", 4),
@@ -131,7 +131,7 @@ public record CollectiveEvidence(Collective collective, Integer ranks, List<Stri
             question = given.testName() + " (as given) does not fit the rows: " + question;
         }
         notes.add(question);
-        return new CollectiveEvidence(Collective.UNKNOWN, n, notes, question);
+        return new CollectiveEvidence(Collective.UNKNOWN, n, notes);
     }
 
     /** The decision c, with N as known or as the ratio gives it for c, and a note of how it was made. */
@@ -151,7 +151,7 @@ public record CollectiveEvidence(Collective collective, Integer ranks, List<Stri
             notes.add("N = " + ranks + " ranks, inferred from " + (n != null ? "size / (count x element size)"
                     : ratio.text() + " (" + c.testName() + ")") + "; no device list says it");
         }
-        return new CollectiveEvidence(c, ranks, notes, null);
+        return new CollectiveEvidence(c, ranks, notes);
     }
 
     private static String incompleteList(int listed, Ratio ratio) {

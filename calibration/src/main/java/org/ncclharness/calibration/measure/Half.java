@@ -35,10 +35,6 @@ public record Half(Double timeUs, Double algBwGBps, Double busBwGBps, Double wro
         return wrong != null && wrong > 0;
     }
 
-    public Half withTime(Double t) {
-        return new Half(t, algBwGBps, busBwGBps, wrong, maxError);
-    }
-
     public static Half empty() {
         return new Half(null, null, null, null, null);
     }

@@ -38,13 +38,6 @@ public record Sweep(Provenance provenance, Collective collective, RunInfo run, H
         return new Sweep(provenance, collective, run, hardware, devices, r, notes, Trailer.NONE);
     }
 
-    public Sweep withCollective(Collective c) {
-        return new Sweep(provenance, c, run, hardware, devices, rows, notes, trailer);
-    }
-
-    public Sweep withNotes(List<String> n) {
-        return new Sweep(provenance, collective, run, hardware, devices, rows, n, trailer);
-    }
 
     /** N: from the hardware description, else from the {@code # Using devices} lines, else null. */
     public Integer ranks() {
