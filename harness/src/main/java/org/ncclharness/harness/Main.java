@@ -48,7 +48,7 @@ import picocli.CommandLine.Command;
             DoctorCommand.class,
             GpusCommand.class,
             BenchCommand.class,
-            CommandLine.HelpCommand.class,
+            HelpCommand.class,
         })
 public final class Main implements Runnable {
 

@@ -141,7 +141,7 @@ public final class AccuracyMarkdown {
 
     private static void crossovers(StringBuilder sb, AccuracyReport r) {
         sb.append("## Ring against Tree\n\n");
-        sb.append("Predicted size below which Tree beats Ring for AllReduce (SPEC section 3: T_ring = 2(N-1)(D/(N B) + L),"
+        sb.append("Predicted size below which Tree beats Ring for AllReduce (T_ring = 2(N-1)(D/(N B) + L),"
                 + " T_tree = 2D/B_root + 2h L, binary tree, B_root = B), with L = alpha_B/(2(N-1)) and B = beta_eff of"
                 + " method B; beside it the crossover of NCCL's own tables (Ring against Tree, each with its fastest"
                 + " protocol); 'none': one algorithm wins at every size. Per-step L and B carry over to the larger N."

@@ -57,7 +57,7 @@ public final class Candidates {
         m.put(ENVELOPE, "(c) protocol envelope: min over LL/LL128/Simple of alpha_p + f*M/(eta_p*beta), l_p, beta and"
                 + " eta fitted (k = 6); on multi-domain runs an effective single tier (2 hops per step)");
         m.put(ENVELOPE_NCCL_ETA, "(c') the same envelope with NCCL's eta held fixed (LL 0.5, LL128 0.92 of the bus"
-                + " bandwidth, reference D.3), k = 4: the first version, kept to show why eta is fitted");
+                + " bandwidth, NCCL src/graph/tuning.cc), k = 4: the first version, kept to show why eta is fitted");
         m.put(NCCL, "(d) NCCL's own tuner (Ring/Tree x LL/LL128/Simple): an estimate from NCCL's constants, not fitted");
         m.put(TWO_TIER, "(e) two-tier fit (calibrate's two-tier calibrator, the better of its hierarchical and flat"
                 + " forms, k = 5): multi-domain runs only; leave-one-out overall only");

@@ -75,11 +75,11 @@ public final class CalibrationTable {
     }
 
     private static void legend(PrintWriter out) {
-        out.println("# single-tier alpha-beta calibration, T(M) = alpha + f*M/beta_eff (SPEC section 3)");
+        out.println("# single-tier alpha-beta calibration, T(M) = alpha + f*M/beta_eff (README, `calibrate`)");
         out.println("# b_phys, BusBWpk, b_fit in GB/s; l_link, alpha in us; u_r = BusBW_peak/b_phys (seed),"
                 + " 0.92 where NVLS on NVSwitch");
         out.println("# models: A = chip-profile alpha + seed beta; B = fitted l_link + seed beta; B+beta = l_link and"
-                + " beta fitted jointly; naive = u_r " + "0.95; envelope = min over LL/LL128/Simple (issue 5)");
+                + " beta fitted jointly; naive = u_r " + "0.95; envelope = min over LL/LL128/Simple (docs/model-accuracy.md)");
         out.println("# RMSPE % in-sample per band <1MiB/1-128MiB/>128MiB ('-': no points in the band; 'n/a':"
                 + " model not applicable, see notes)");
     }

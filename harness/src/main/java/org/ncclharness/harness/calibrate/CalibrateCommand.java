@@ -18,6 +18,7 @@ import org.ncclharness.calibration.report.CalibrationInput;
 import org.ncclharness.calibration.report.CalibrationJson;
 import org.ncclharness.calibration.report.CalibrationOptions;
 import org.ncclharness.calibration.report.CalibrationReport;
+import org.ncclharness.calibration.report.CalibrationSummary;
 import org.ncclharness.calibration.report.CalibrationTable;
 import org.ncclharness.calibration.report.GridOptions;
 import org.ncclharness.calibration.report.SingleTierCalibrator;
@@ -43,7 +44,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code calibrate [FILE...]}: fits the α-β model of SPEC §3 to every bundled dataset, or to the files given. */
 @Command(name = "calibrate", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Fit the alpha-beta model of SPEC section 3 to nccl-tests measurements: one tier,"
+        description = {"Fit the alpha-beta model (README, `calibrate`) to nccl-tests measurements: one tier,"
                 + " T(M) = alpha + f*M/beta_eff, saying how wrong each way of choosing alpha and beta is; two tiers"
                 + " (NVLink domain + inter-domain fabric) for multi-domain runs.",
             "Without FILE: every bundled dataset. Multi-domain runs (NVLink domains joined by IB/RoCE) get the two-tier"
@@ -104,10 +105,14 @@ public final class CalibrateCommand implements Callable<Integer> {
             + " DIR/index.html with the verdicts, the table and one figure per dataset (DIR/<id>.png)")
     Path report;
 
+    @Option(names = {"-v", "--verbose"}, description = "print every model's RMSPE per size band, its parameters, the"
+            + " two-tier profiles and the notes (default: one summary row per dataset)")
+    boolean verbose;
+
     @Option(names = "--force", description = "overwrite an existing --json file or --report page")
     boolean force;
 
-    @Option(names = "--grid", description = "two tiers: also run the reference grid search of SPEC section 3 (every"
+    @Option(names = "--grid", description = "two tiers: also run the reference grid search (docs/model-accuracy.md; every"
             + " combination of the five parameters scored by overall RMSPE, no priors) for each form and report its best"
             + " beside the exact fit, as models grid-hierarchical and grid-flat-ring; a search over a second draws a"
             + " progress bar on stderr")
@@ -154,7 +159,11 @@ public final class CalibrateCommand implements Callable<Integer> {
         StringWriter table = new StringWriter();
         CalibrationTable.write(new PrintWriter(table), calibration);
         PrintWriter out = new PrintWriter(System.out, true);
-        out.print(table);
+        if (verbose) {
+            out.print(table);
+        } else {
+            CalibrationSummary.write(out, calibration);
+        }
         out.flush();
         // The JSON and the page are written together, or neither
         Map<Path, OutputFile.Content> files = new LinkedHashMap<>();

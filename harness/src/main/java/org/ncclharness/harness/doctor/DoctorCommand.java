@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -15,10 +16,12 @@ import org.ncclharness.harness.launch.JobIdentity;
 import org.ncclharness.harness.launch.JobOptions;
 import org.ncclharness.harness.launch.Launch;
 import org.ncclharness.harness.launch.LaunchOptions;
+import org.ncclharness.harness.launch.Launcher;
 import org.ncclharness.harness.launch.Place;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -45,6 +48,10 @@ public final class DoctorCommand implements Callable<Integer> {
     @Mixin
     NcclLibOption ncclLib;
 
+    @Option(names = {"-v", "--verbose"}, description = "under a launcher: every rank also prints its own place,"
+            + " host, GPUs, versions and rendezvous before the job summary (alone, it always does)")
+    boolean verbose;
+
     @Spec
     CommandSpec spec;
 
@@ -67,37 +74,39 @@ public final class DoctorCommand implements Callable<Integer> {
         String me = p.label();
         ncclLib.apply();
         GpuFacts gpus = gpuInfo.probe();
-        out.println(me + " place: launcher " + p.launcher().label() + " (" + p.evidence() + "), local "
+        // Under a launcher the summary names every rank; N copies of the detail would bury it.
+        PrintWriter detail = verbose || p.launcher() == Launcher.SINGLE ? out : new PrintWriter(Writer.nullWriter());
+        detail.println(me + " place: launcher " + p.launcher().label() + " (" + p.evidence() + "), local "
                 + (p.localKnown() ? p.localRank() + "/" + p.localSize() : "from host ids") + ", job " + p.jobId());
-        out.println(me + " host: " + l.self(gpus.visibleBusIds()).host() + ", host id " + l.hostId().value() + " ("
+        detail.println(me + " host: " + l.self(gpus.visibleBusIds()).host() + ", host id " + l.hostId().value() + " ("
                 + l.hostId().source() + "), pid " + ProcessHandle.current().pid() + ", cpus "
                 + Runtime.getRuntime().availableProcessors());
-        out.println(me + " gpus: " + gpus.visibleCount() + " visible" + (gpus.visibleBusIds().isEmpty() ? ""
+        detail.println(me + " gpus: " + gpus.visibleCount() + " visible" + (gpus.visibleBusIds().isEmpty() ? ""
                 : " " + gpus.visibleBusIds()));
-        out.println(me + " versions: driver " + orNone(gpus.driverVersion()) + ", CUDA " + gpus.cudaVersion()
+        detail.println(me + " versions: driver " + orNone(gpus.driverVersion()) + ", CUDA " + gpus.cudaVersion()
                 + ", NCCL " + orNone(gpus.ncclVersion()) + ", harness " + VersionInfo.projectVersion() + " ("
                 + gpus.source() + ")");
+        detail.println(me + " rendezvous: " + l.rendezvous().describe());
+        List<String> hints = new ArrayList<>(p.hints());
         if (l.hostId().overridden()) {
-            out.println(me + " nccl: pass NCCL_HOSTID=" + l.hostId().value() + " to NCCL so it groups hosts as"
-                    + " the harness does");
+            hints.add("pass NCCL_HOSTID=" + l.hostId().value() + " to NCCL so it groups hosts as the harness does");
         }
-        out.println(me + " rendezvous: " + l.rendezvous().describe());
-        for (String hint : p.hints()) {
-            out.println(me + " hint: " + hint);
+        for (String hint : hints) {
+            detail.println(me + " hint: " + hint);
         }
         for (Problem problem : gpus.problems()) {
-            out.println(me + " " + problem.line());
+            detail.println(me + " " + problem.line());
         }
-        out.flush();
+        detail.flush();
 
         long t0 = System.nanoTime();
         PrintStream log = System.err;
         try (JobGroup group = l.join(gpus.visibleBusIds(), JobIdentity.hashArguments(List.of("doctor")),
                 VersionInfo.projectVersion(), options, log)) {
-            out.println(me + " joined: " + group.size() + " rank(s) in "
+            detail.println(me + " joined: " + group.size() + " rank(s) in "
                     + Math.round((System.nanoTime() - t0) / 1e6) + " ms");
-            out.flush();
-            RankReport mine = new RankReport(p.rank(), gpus, p.hints(), gpus.problems());
+            detail.flush();
+            RankReport mine = new RankReport(p.rank(), gpus, hints, gpus.problems());
             List<byte[]> all = group.gather(encode(mine));
             byte[] verdict = new byte[1];
             if (group.rank() == 0) {

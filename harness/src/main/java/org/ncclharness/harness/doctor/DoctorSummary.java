@@ -54,6 +54,14 @@ public record DoctorSummary(List<String> lines, int exitCode) {
                         + " --map-by ppr:N:node:pe=CORES"), k -> new ArrayList<>()).add(m.rank());
             }
         }
+        // One line per distinct set of versions: a job mixing NCCL or driver versions shows it here.
+        Map<String, List<Integer>> versions = new LinkedHashMap<>();
+        for (RankReport r : reports) {
+            GpuFacts g = r.gpus();
+            versions.computeIfAbsent("driver " + orNone(g.driverVersion()) + ", CUDA " + g.cudaVersion() + ", NCCL "
+                    + orNone(g.ncclVersion()), k -> new ArrayList<>()).add(r.rank());
+        }
+        versions.forEach((v, ranks) -> lines.add("# versions on ranks " + ranges(ranks) + ": " + v));
         Map<String, List<Integer>> hints = new LinkedHashMap<>();
         for (RankReport r : reports) {
             r.hints().forEach(h -> hints.computeIfAbsent(h, k -> new ArrayList<>()).add(r.rank()));
@@ -74,6 +82,10 @@ public record DoctorSummary(List<String> lines, int exitCode) {
         }
         lines.add("# verdict: no GPU sweep can run (exit " + worst.exitCode() + "): " + worst.what());
         return new DoctorSummary(lines, worst.exitCode());
+    }
+
+    private static String orNone(String s) {
+        return s == null ? "none" : s;
     }
 
     /** {@code [0,1,2,3,5]} as {@code 0-3,5}. */

@@ -47,7 +47,7 @@ import picocli.CommandLine.Parameters;
                 + "(--interconnect, and --gpus/--nodes where the file does not say).",
             "--predict draws predicted curves, labelled 'predicted:', from the sources `predict` takes (--dataset ID, "
                 + "--calibration FILE, --interconnect NAME --gpus N, --bandwidth BW --step-latency L --gpus N) over "
-                + "1K ... 8G; with --algo Ring,Tree the Ring and Tree forms of SPEC section 3 with the crossover size "
+                + "1K ... 8G; with --algo Ring,Tree the Ring and Tree forms (README, `predict`) with the crossover size "
                 + "marked. INPUTs given beside it are drawn as points."})
 public final class PlotCommand implements Callable<Integer> {
     private static final int DEFAULT_HEIGHT_PX = 600;
@@ -82,7 +82,7 @@ public final class PlotCommand implements Callable<Integer> {
     boolean predict;
 
     @Option(names = "--algo", split = ",", paramLabel = "ALGO",
-            description = "with --predict: Ring, Tree or Ring,Tree, the ideal forms of SPEC section 3 from the"
+            description = "with --predict: Ring, Tree or Ring,Tree, the ideal forms (README, `predict`) from the"
                     + " model's ring latency and bandwidth; two of them mark their crossover")
     List<String> algos = new ArrayList<>();
 

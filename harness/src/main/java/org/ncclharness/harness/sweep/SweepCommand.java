@@ -143,6 +143,10 @@ public final class SweepCommand implements Callable<Integer> {
     Path csv;
     @Option(names = "--no-calibrate", description = "skip the calibration after the table")
     boolean noCalibrate;
+    @Option(names = "--no-replay", description = "with no GPU, exit 3 after the reason instead of replaying bundled"
+            + " data (also HARNESS_NO_REPLAY=1): what a CI job on a node should use, so a broken node cannot pass on"
+            + " someone else's numbers")
+    boolean noReplay;
     @Option(names = "--dataset", paramLabel = "ID", description = "the bundled dataset to replay when there is no GPU")
     String dataset;
     @Option(names = "--min-busbw", paramLabel = "GB/s",
@@ -159,9 +163,16 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--force", description = "overwrite existing output files")
     boolean force;
 
+    /** The environment form of {@code --no-replay}, for a CI job that cannot change the command line. */
+    static final String NO_REPLAY_ENV = "HARNESS_NO_REPLAY";
+
     @Override
     public Integer call() {
         SweepPlan plan = plan(System.getenv());
+        if (noReplay && dataset != null) {
+            throw usage("--no-replay and --dataset " + dataset + " contradict: --dataset names what to replay; give"
+                    + " one");
+        }
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         ncclLib.apply();
         GpuProbe probe = Gpus.probe();
@@ -169,6 +180,13 @@ public final class SweepCommand implements Callable<Integer> {
             // A replay measures nothing together, so it needs where-am-I but no rendezvous.
             Place place = PlaceDetector.detect(System.getenv(), launchOptions.placeFlags(),
                     ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L));
+            if (noReplay || "1".equals(System.getenv(NO_REPLAY_ENV))) {
+                if (place.rank() == 0) {
+                    System.err.println("no GPU: " + probe.firstProblem().orElseThrow().oneLine() + " (--no-replay"
+                            + (noReplay ? "" : " from " + NO_REPLAY_ENV + "=1") + ": nothing measured, nothing replayed)");
+                }
+                return ExitCode.ENVIRONMENT;
+            }
             if (place.rank() != 0) {
                 return ExitCode.OK; // only rank 0 prints
             }

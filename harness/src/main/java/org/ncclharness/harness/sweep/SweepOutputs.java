@@ -26,6 +26,7 @@ import org.ncclharness.calibration.report.CalibrationInput;
 import org.ncclharness.calibration.report.CalibrationJson;
 import org.ncclharness.calibration.report.CalibrationOptions;
 import org.ncclharness.calibration.report.CalibrationReport;
+import org.ncclharness.calibration.report.CalibrationSummary;
 import org.ncclharness.calibration.report.CalibrationTable;
 import org.ncclharness.calibration.report.SingleTierCalibrator;
 import org.ncclharness.harness.ExitCode;
@@ -82,7 +83,8 @@ final class SweepOutputs {
             StringWriter table = new StringWriter();
             CalibrationTable.write(new PrintWriter(table), report);
             calibrationText = table.toString();
-            out.print(calibrationText);
+            // The terminal gets the short form; the page keeps the detail.
+            CalibrationSummary.write(out, report);
         }
         // The page, the JSON and the CSV files are written together, or none of them
         Map<Path, OutputFile.Content> files = new LinkedHashMap<>();

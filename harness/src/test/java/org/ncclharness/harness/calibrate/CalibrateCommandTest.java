@@ -37,8 +37,9 @@ class CalibrateCommandTest {
 
 
 
+    /** calibrate runs print their whole detail, which these tests read. */
     private int run(String... args) {
-        last = CliRun.of(args);
+        last = CliRun.of(args[0].equals("calibrate") ? verbose(args) : args);
         return last.exitCode();
     }
 
@@ -48,6 +49,20 @@ class CalibrateCommandTest {
 
     private String stderr() {
         return last.err();
+    }
+
+    @Test
+    void byDefaultEachDatasetIsOneRowThatFitsATerminalAndNoUnknownDocumentIsCited() {
+        CliRun r = CliRun.of("calibrate");
+        assertThat(r.exitCode()).isZero();
+        List<String> lines = r.out().lines().toList();
+        assertThat(lines).allMatch(l -> l.length() <= 120).noneMatch(l -> l.contains("SPEC") || l.matches(".*issue \\d.*"));
+        for (var d : org.ncclharness.calibration.datasets.DatasetCatalog.bundled().all()) {
+            assertThat(lines).as(d.id()).filteredOn(l -> l.startsWith(d.id() + " ") || l.startsWith("#   " + d.id() + ":"))
+                    .hasSize(1);
+        }
+        assertThat(lines).anyMatch(l -> l.matches("h200_allreduce_8gpu_azure_ndv5 +8 envelope +\\d+\\.\\d +\\d.* N.*"))
+                .anyMatch(l -> l.startsWith("# flags: I score in-sample"));
     }
 
     @Test
@@ -174,5 +189,11 @@ class CalibrateCommandTest {
         Path p = dir.resolve(name);
         Files.writeString(p, sw.toString());
         return p;
+    }
+
+    private static String[] verbose(String[] args) {
+        String[] v = java.util.Arrays.copyOf(args, args.length + 1);
+        v[args.length] = "--verbose";
+        return v;
     }
 }

@@ -33,7 +33,8 @@ class CalibrateGridTest {
     Path dir;
 
     private static CliRun calibrate(Path json, String... extra) {
-        String[] base = {"calibrate", LOG.toString(), "--intra", "NVLink4", "--inter", "IB-NDR", "--json", json.toString()};
+        String[] base = {"calibrate", LOG.toString(), "--intra", "NVLink4", "--inter", "IB-NDR", "--json", json.toString(),
+            "--verbose"};
         String[] args = Arrays.copyOf(base, base.length + extra.length);
         System.arraycopy(extra, 0, args, base.length, extra.length);
         return CliRun.of(args);
@@ -119,7 +120,7 @@ class CalibrateGridTest {
     void aJointFitGetsTheGridToo() throws IOException {
         Path json = dir.resolve("joint.json");
         CliRun run = CliRun.of("calibrate", "--joint", "mi325x_allreduce_ring_1node_rccl_hisohara",
-                "mi325x_allreduce_ring_2node_rccl_hisohara", "--grid", "--grid-points", "4", "--json", json.toString());
+                "mi325x_allreduce_ring_2node_rccl_hisohara", "--grid", "--grid-points", "4", "--json", json.toString(), "--verbose");
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.OK);
         assertThat(run.out()).contains("(joint): 1x8,2x8").contains("grid-hierarchical RMSPE");
         CalibrationFile.Entry e = CalibrationFile.read(json).datasets().get(0);

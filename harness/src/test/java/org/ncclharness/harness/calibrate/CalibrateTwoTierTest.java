@@ -129,8 +129,9 @@ class CalibrateTwoTierTest {
         return p;
     }
 
+    /** calibrate runs print their whole detail, which these tests read. */
     private int run(String... args) {
-        last = CliRun.of(args);
+        last = CliRun.of(args[0].equals("calibrate") ? verbose(args) : args);
         return last.exitCode();
     }
 
@@ -140,5 +141,11 @@ class CalibrateTwoTierTest {
 
     private String stderr() {
         return last.err();
+    }
+
+    private static String[] verbose(String[] args) {
+        String[] v = java.util.Arrays.copyOf(args, args.length + 1);
+        v[args.length] = "--verbose";
+        return v;
     }
 }

@@ -21,7 +21,7 @@ class ManualLaunchIT {
     @Test
     void twoRanksByHandJoinAndGetTheirLocalRanksFromHostIds() throws Exception {
         String rdzv = "tcp://127.0.0.1:" + Processes.freePort();
-        Process one = Processes.start(Processes.harness("doctor", "--rank", "1", "--world-size", "2",
+        Process one = Processes.start(Processes.harness("doctor", "--verbose", "--rank", "1", "--world-size", "2",
                 "--rendezvous", rdzv), Map.of(), tmp, "r1");
         Processes.Result zero = Processes.run(Processes.harness("doctor", "--rank", "0", "--world-size", "2",
                 "--rendezvous", rdzv), Map.of(), tmp, "r0", 40);

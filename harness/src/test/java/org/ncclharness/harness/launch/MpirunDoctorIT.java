@@ -54,8 +54,8 @@ class MpirunDoctorIT {
 
     @Test
     void fourRanksJoinAndRankZeroAlonePrintsTheVerdict() throws Exception {
-        Processes.Result r = Processes.runMpirun(Processes.mpirun(4, List.of(), Processes.harness("doctor")), Map.of(),
-                tmp, "doctor", 60);
+        Processes.Result r = Processes.runMpirun(Processes.mpirun(4, List.of(), Processes.harness("doctor",
+                "--verbose")), Map.of(), tmp, "doctor", 60);
         for (int k = 0; k < 4; k++) {
             String me = "rank " + k + "/4 ";
             assertThat(stdoutOf(r, k)).as("rank %d", k).anyMatch(l -> l.startsWith(me + "joined: 4 rank(s) in "))
@@ -72,6 +72,19 @@ class MpirunDoctorIT {
             assertThat(files.map(p -> p.getFileName().toString())).as("rendezvous file deleted")
                     .noneMatch(n -> n.startsWith("harness-rdzv-"));
         }
+    }
+
+    @Test
+    void withoutVerboseTheJobPrintsOnlyRankZerosSummary() throws Exception {
+        Processes.Result r = Processes.runMpirun(Processes.mpirun(4, List.of(), Processes.harness("doctor")), Map.of(),
+                tmp, "doctor-short", 60);
+        assertVerdictOnceByRankZero(r, 4);
+        for (int k = 1; k < 4; k++) {
+            assertThat(stdoutOf(r, k)).as("rank %d", k).isEmpty();
+        }
+        assertThat(stdoutOf(r, 0)).allMatch(l -> l.startsWith("# "))
+                .anyMatch(l -> l.matches("# versions on ranks 0-3: driver .*, CUDA .*, NCCL .*"))
+                .filteredOn(l -> l.startsWith("# rank ")).hasSize(4);
     }
 
     @Test
@@ -95,8 +108,10 @@ class MpirunDoctorIT {
         for (int k = 0; k < 4; k++) {
             String row = "# rank " + k + ": .* local=" + (k % 2) + "/2 .*";
             assertThat(stdoutOf(r, 0)).anyMatch(l -> l.matches(row));
-            assertThat(stdoutOf(r, k)).contains("rank " + k + "/4 nccl: pass NCCL_HOSTID=fake-127.0.0."
-                    + (2 + k / 2) + " to NCCL so it groups hosts as the harness does");
+        }
+        for (int host = 2; host <= 3; host++) {
+            assertThat(stdoutOf(r, 0)).contains("# hint on ranks " + (host == 2 ? "0-1" : "2-3")
+                    + ": pass NCCL_HOSTID=fake-127.0.0." + host + " to NCCL so it groups hosts as the harness does");
         }
 
         // Without a rendezvous, ranks on several hosts stop at once with the fix, exit 2.
@@ -111,7 +126,7 @@ class MpirunDoctorIT {
     void aConnectionWithAWrongTokenIsRefusedWhileTheJobCompletes() throws Exception {
         int port = Processes.freePort();
         // rank 3 starts 2 s late, so rank 0 is listening and waiting while the stranger knocks
-        String doctor = String.join(" ", Processes.harness("doctor"));
+        String doctor = String.join(" ", Processes.harness("doctor", "--verbose"));
         List<String> cmd = List.of("sh", "-c", "if [ \"$OMPI_COMM_WORLD_RANK\" = 3 ]; then sleep 2; fi; exec "
                 + doctor);
         Process mpirun = Processes.start(Processes.mpirun(4, List.of("-x", "MASTER_ADDR=127.0.0.1", "-x",

@@ -21,6 +21,7 @@ import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.gpu.Gpus;
 import org.ncclharness.harness.CliRun;
+import org.ncclharness.harness.ExitCode;
 
 /** {@code sweep} on a machine without a GPU: the replay, its outputs, and nccl-tests-style flag errors. */
 class SweepCommandTest {
@@ -52,11 +53,23 @@ class SweepCommandTest {
         assertThat(avg).hasSize(1);
         String[] f = avg.get(0).trim().split("\\s+");
         assertThat(Double.parseDouble(f[f.length - 1])).isPositive();
-        assertThat(r.out()).contains("# single-tier alpha-beta calibration");
+        assertThat(r.out()).contains("# model picked by leave-one-out RMSPE");
         // Our own reader reads our output back: the same rows.
         Sweep back = Inputs.parse("stdout", r.out()).get(0);
         assertThat(back.rows()).hasSize(24);
         assertThat(back.rows().stream().map(NcclTestsTableWriter::row).toList()).isEqualTo(rows(r.out()));
+    }
+
+    @Test
+    void withNoReplayAMachineWithoutAGpuExitsThreeWithTheReasonAndPrintsNoTable() {
+        CliRun r = CliRun.of("sweep", "--no-replay", "-b", "1K", "-e", "1M");
+        assertThat(r.exitCode()).isEqualTo(ExitCode.ENVIRONMENT);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err().lines()).singleElement().asString().startsWith("no GPU: ")
+                .endsWith("(--no-replay: nothing measured, nothing replayed)");
+        CliRun both = CliRun.of("sweep", "--no-replay", "--dataset", OCI);
+        assertThat(both.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(both.err()).contains("--no-replay and --dataset " + OCI + " contradict");
     }
 
     @Test

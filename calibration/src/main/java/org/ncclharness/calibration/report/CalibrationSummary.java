@@ -1,0 +1,121 @@
+package org.ncclharness.calibration.report;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.ncclharness.calibration.fit.Fit;
+import org.ncclharness.calibration.model.SingleTierModel;
+import org.ncclharness.calibration.twotier.ConfigSummary;
+import org.ncclharness.calibration.twotier.Identifiability;
+import org.ncclharness.calibration.twotier.TwoTierFit;
+
+/**
+ * The short text form of a {@link CalibrationReport}: one row per dataset with the model picked, its score and the
+ * two numbers every model has (time as M → 0 and bus bandwidth as M → ∞), under a legend; at most
+ * {@value #WIDTH} columns. {@link CalibrationTable} is the whole detail ({@code calibrate --verbose}).
+ */
+public final class CalibrationSummary {
+
+    /** The widest line the summary prints (a terminal of 120 columns). */
+    public static final int WIDTH = 120;
+    /** Ids longer than this go on a line of their own, so the columns stay within {@link #WIDTH}. */
+    static final int ID_CHARS = 68;
+    private static final String ROW = " %5s %-12s %6s %8s %10s %s";
+    private static final String NONE = "-";
+
+    private CalibrationSummary() {
+    }
+
+    public static void write(PrintWriter out, CalibrationReport report) {
+        List<String[]> rows = new ArrayList<>();
+        List<DeferredCalibration> skipped = new ArrayList<>();
+        for (CalibrationEntry e : report.entries()) {
+            if (e instanceof SingleTierCalibration s) {
+                rows.add(row(s));
+            } else if (e instanceof TwoTierCalibration t) {
+                rows.add(row(t));
+            } else if (e instanceof DeferredCalibration d) {
+                skipped.add(d);
+            }
+        }
+        int idWidth = Math.min(ID_CHARS, rows.stream().mapToInt(r -> r[0].length()).max().orElse(7));
+        if (!rows.isEmpty()) {
+            legend(out);
+            line(out, idWidth, new String[] {"# dataset", "N", "model", "LOO %", "alpha_us", "busbw_GBps", "flags"});
+            rows.forEach(r -> line(out, idWidth, r));
+        }
+        if (!skipped.isEmpty()) {
+            out.println("# not calibrated:");
+            for (DeferredCalibration d : skipped) {
+                String one = "#   " + d.dataset().id() + ": " + d.reason();
+                out.println(one.length() <= WIDTH ? one : "#   " + d.dataset().id() + ":\n#     " + d.reason());
+            }
+        }
+        out.println("# every model's score per size band, its parameters and the notes: calibrate --verbose"
+                + " (or its --json, --report)");
+        out.flush();
+    }
+
+    private static void legend(PrintWriter out) {
+        out.println("# model picked by leave-one-out RMSPE (LOO %: each size predicted by a fit without it)");
+        out.println("# alpha_us: the model's time as M -> 0; busbw_GBps: its bus bandwidth as M -> inf");
+        out.println("# models: envelope = min over NCCL's protocols LL/LL128/Simple; A, B, B+beta, naive = one line"
+                + " (README, `calibrate`)");
+        out.println("#   hierarchical, flat-ring = two tiers (NVLink domain + network); N: GPUs (joint fit: its largest"
+                + " run, N+)");
+        out.println("# flags: I score in-sample (too few points for LOO), N in-network reduction (NVLS/SHARP),"
+                + " D times from busbw,");
+        out.println("#   U a parameter the data do not determine");
+    }
+
+    private static void line(PrintWriter out, int idWidth, String[] r) {
+        String rest = String.format(Locale.ROOT, ROW, r[1], r[2], r[3], r[4], r[5], r[6]).stripTrailing();
+        if (r[0].length() > idWidth) {
+            out.println(r[0]);
+            out.println(" ".repeat(idWidth) + rest);
+        } else {
+            out.println(String.format(Locale.ROOT, "%-" + idWidth + "s", r[0]) + rest);
+        }
+    }
+
+    private static String[] row(SingleTierCalibration s) {
+        Fit best = s.fit(s.best()).orElseThrow();
+        boolean loo = "leave-one-out".equals(s.bestBasis()) && best.leaveOneOut() != null;
+        double pct = (loo ? best.leaveOneOut() : best.inSample()).overallPct().orElse(Double.NaN);
+        StringBuilder flags = new StringBuilder();
+        flag(flags, !loo, 'I');
+        flag(flags, s.inNetworkFlag() != null, 'N');
+        flag(flags, s.timeDerived(), 'D');
+        flag(flags, !s.identifiability().alpha() || !s.identifiability().beta(), 'U');
+        // Both single-tier families name the bandwidth term β_eff; the time at 0 bytes is α (the envelope: min α_p).
+        Double beta = best.parameters().get(SingleTierModel.BETA);
+        return new String[] {s.dataset().id(), String.valueOf(s.ranks()), s.best(), fmt("%.1f", pct),
+            s.identifiability().alpha() ? fmt("%.1f", best.timeUs(0)) : NONE,
+            beta == null || !s.identifiability().beta() ? NONE : fmt("%.1f", beta), flags.toString()};
+    }
+
+    private static String[] row(TwoTierCalibration t) {
+        TwoTierFit best = t.best();
+        // The largest scale is what the model is used for; a joint entry spans several, the row shows the largest.
+        ConfigSummary at = best.configurations().stream()
+                .max((a, b) -> Integer.compare(a.config().ranks(), b.config().ranks())).orElseThrow();
+        StringBuilder flags = new StringBuilder();
+        flag(flags, best.looRmspePct().isEmpty(), 'I');
+        flag(flags, t.timeDerived(), 'D');
+        flag(flags, best.profiles().stream().anyMatch(p -> p.status() == Identifiability.UNDETERMINED), 'U');
+        String n = String.valueOf(at.config().ranks()) + (TwoTierCalibration.JOINT.equals(t.kind()) ? "+" : "");
+        return new String[] {t.dataset().id(), n, best.form().id(), fmt("%.1f", best.comparisonPct()),
+            fmt("%.1f", at.latencySumUs()), fmt("%.1f", at.busBwAsymptoteGBps()), flags.toString()};
+    }
+
+    private static void flag(StringBuilder flags, boolean on, char c) {
+        if (on) {
+            flags.append(c);
+        }
+    }
+
+    private static String fmt(String f, double v) {
+        return String.format(Locale.ROOT, f, v);
+    }
+}

@@ -1,0 +1,45 @@
+package org.ncclharness.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The short outputs, byte for byte, against files under {@code src/test/resources/golden/}: a change to what a
+ * user sees shows up in review as a diff of these files. {@code -Dgolden.update=true} rewrites them.
+ */
+class GoldenOutputTest {
+
+    private static final Path DIR = Path.of("src/test/resources/golden");
+    private static final int TERMINAL_COLUMNS = 120;
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "calibrate-one-and-two-tier | calibrate h100_allreduce_8gpu_azure_ndv5 a100_allreduce_16gpu_2node_aws_p4d_efa_eks"
+                + " v100_allgather_12gpu_1node_nvlink2_dgx2_wohlbier",
+        "calibrate-joint | calibrate --joint",
+        "datasets-h100 | datasets --gpu H100",
+        "predict-ring | predict --bytes 14GB --gpus 8 --bandwidth 25GB/s --step-latency 10us",
+        "check-alone | check a100_allreduce_16gpu_2node_oci_roce --min-busbw 200",
+    })
+    void theShortOutputIsAsReviewed(String name, String commandLine) throws IOException {
+        CliRun run = CliRun.of(commandLine.split(" "));
+        assertThat(run.err()).isEmpty();
+        String text = run.out();
+        Path golden = DIR.resolve(name + ".txt");
+        if (Boolean.getBoolean("golden.update")) {
+            Files.writeString(golden, text, StandardCharsets.UTF_8);
+        }
+        assertThat(text).as("%s (rerun with -Dgolden.update=true after reviewing the change)", name)
+                .isEqualTo(Files.readString(golden, StandardCharsets.UTF_8));
+        if (commandLine.startsWith("calibrate")) {
+            assertThat(text.lines()).as("fits a %d-column terminal", TERMINAL_COLUMNS)
+                    .allMatch(l -> l.length() <= TERMINAL_COLUMNS);
+        }
+    }
+}

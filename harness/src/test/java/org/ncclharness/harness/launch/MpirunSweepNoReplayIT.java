@@ -1,0 +1,34 @@
+package org.ncclharness.harness.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.ncclharness.harness.ExitCode;
+
+/** A CI job on a node without a working GPU must fail, not pass on bundled numbers: {@code HARNESS_NO_REPLAY=1}. */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class MpirunSweepNoReplayIT {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void withNoReplayEveryRankExitsThreeAndRankZeroSaysWhyInOneLine() throws Exception {
+        assumeTrue(!Files.exists(Path.of("/proc/driver/nvidia/version")), "a machine with a driver would sweep");
+        Processes.Result r = Processes.runMpirun(Processes.mpirun(2, List.of("-x", "HARNESS_NO_REPLAY=1"),
+                Processes.harness("sweep", "-b", "1K", "-e", "1M")), Map.of(), tmp, "no-replay", 60);
+        assertThat(r.rc()).isEqualTo(ExitCode.ENVIRONMENT);
+        assertThat(r.out().lines().filter(l -> l.contains("<stdout>:"))).isEmpty();
+        assertThat(r.err().lines().filter(l -> l.contains("<stderr>:no GPU: ")))
+                .singleElement().asString().startsWith("[1,0]<stderr>:no GPU: NO_DRIVER: libcuda.so.1 not found")
+                .endsWith("(--no-replay from HARNESS_NO_REPLAY=1: nothing measured, nothing replayed)");
+    }
+}
