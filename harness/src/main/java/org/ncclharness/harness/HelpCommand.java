@@ -1,5 +1,6 @@
 package org.ncclharness.harness;
 
+import picocli.CommandLine.Mixin;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -13,9 +14,12 @@ import picocli.CommandLine.Model.CommandSpec;
  * {@code help [COMMAND [SUBCOMMAND]]}: the same text as {@code COMMAND SUBCOMMAND --help}. picocli's own help
  * command stops at the first name, so {@code help datasets show} would print the help of {@code datasets}.
  */
-@Command(name = "help", helpCommand = true, mixinStandardHelpOptions = true,
+@Command(name = "help", helpCommand = true,
         description = "Print the help of a command or subcommand, as COMMAND --help does: help datasets show")
 public final class HelpCommand implements Callable<Integer> {
+
+    @Mixin
+    HelpOptions helpOptions;
 
     @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "the command, then its subcommand")
     List<String> path = new ArrayList<>();

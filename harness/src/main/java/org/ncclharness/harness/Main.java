@@ -149,8 +149,15 @@ public final class Main implements Runnable {
         }
     }
 
+    /** {@code COMMAND --version} prints the harness version, as the top level does. */
+    private static void withVersion(CommandLine cl) {
+        cl.getCommandSpec().versionProvider(new VersionInfo());
+        cl.getSubcommands().values().forEach(Main::withVersion);
+    }
+
     static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
+        withVersion(cl);
         cl.setExitCodeExceptionMapper(Main::exitCodeOf);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             PrintWriter err = cmd.getErr();

@@ -45,6 +45,11 @@ class HelpWalkTest {
             List<String> viaHelp = new ArrayList<>(List.of("help"));
             viaHelp.addAll(path);
             assertThat(CliRun.of(viaHelp.toArray(String[]::new)).out()).isEqualTo(help.out());
+            List<String> version = new ArrayList<>(path);
+            version.add("--version");
+            assertThat(CliRun.of(version.toArray(String[]::new)).out()).startsWith("nccl-harness ");
+            // -V is nccl-tests' device CTA count; only the top level keeps picocli's meaning
+            assertThat(walk(path).getCommandSpec().findOption("-V") == null || path.equals(List.of("sweep"))).isTrue();
             CommandLine cl = walk(path);
             for (OptionSpec o : cl.getCommandSpec().options()) {
                 assertThat(String.join(" ", o.description())).as("%s %s", path, o.longestName()).isNotBlank()

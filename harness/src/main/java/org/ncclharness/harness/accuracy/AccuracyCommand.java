@@ -1,5 +1,7 @@
 package org.ncclharness.harness.accuracy;
 
+import org.ncclharness.harness.HelpOptions;
+import picocli.CommandLine.Mixin;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -12,13 +14,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code accuracy [--markdown OUT]}: every model scored on every bundled dataset with times. */
-@Command(name = "accuracy", mixinStandardHelpOptions = true,
+@Command(name = "accuracy",
         description = {"Score every cost model on every bundled dataset with times: in-sample and leave-one-out"
                 + " RMSPE overall and per size band, and on unseen points (interleaved, extrapolation beyond 256 MiB,"
                 + " cross-scale), for the datasheet model, method B, the protocol envelope, NCCL's own tuner"
                 + " (an estimate) and the two-tier fit.",
             "docs/model-accuracy.md is this command's output."})
 public final class AccuracyCommand implements Callable<Integer> {
+
+    @Mixin
+    HelpOptions helpOptions;
 
     @Option(names = "--markdown", paramLabel = "OUT", description = "write the Markdown to OUT instead of stdout")
     Path markdown;

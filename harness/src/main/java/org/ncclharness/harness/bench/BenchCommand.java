@@ -1,12 +1,17 @@
 package org.ncclharness.harness.bench;
 
+import org.ncclharness.harness.HelpOptions;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
 
 /** {@code bench}: the speed targets, measured by running the real code paths (never by timed unit tests). */
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(name = "bench",
         description = "Benchmarks of the harness's own code paths; their output goes into the README.",
         subcommands = {CalibrateBench.class, TwoTierBenchCommand.class, EnvelopeBench.class, FuzzBench.class})
 public final class BenchCommand implements Runnable {
+
+    @Mixin
+    HelpOptions helpOptions;
 
     @Override
     public void run() {

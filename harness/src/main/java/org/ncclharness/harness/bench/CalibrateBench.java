@@ -1,5 +1,7 @@
 package org.ncclharness.harness.bench;
 
+import org.ncclharness.harness.HelpOptions;
+import picocli.CommandLine.Mixin;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.List;
@@ -21,9 +23,12 @@ import picocli.CommandLine.Option;
  * hardware facts, then every fit with its leave-one-out refits — once cold (the first run in a fresh JVM, what a
  * user waits for) and then warm, and prints the figures for the README.
  */
-@Command(name = "calibrate", mixinStandardHelpOptions = true,
+@Command(name = "calibrate",
         description = "Time 'calibrate' on all bundled datasets: cold (first run in this JVM) and warm (median).")
 public final class CalibrateBench implements Callable<Integer> {
+
+    @Mixin
+    HelpOptions helpOptions;
 
     @Option(names = "--repeat", paramLabel = "N", description = "warm repetitions (default ${DEFAULT-VALUE})")
     int repeat = 20;

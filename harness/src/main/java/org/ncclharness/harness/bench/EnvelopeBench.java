@@ -1,5 +1,7 @@
 package org.ncclharness.harness.bench;
 
+import org.ncclharness.harness.HelpOptions;
+import picocli.CommandLine.Mixin;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -19,9 +21,12 @@ import picocli.CommandLine.Option;
  * {@code bench envelope}: how long one protocol-envelope fit takes, and one fit with leave-one-out, over every
  * bundled dataset with at least 21 points (3k + 3 for the envelope's six parameters).
  */
-@Command(name = "envelope", mixinStandardHelpOptions = true,
+@Command(name = "envelope",
         description = "Time the protocol-envelope fit (one fit, and one fit with leave-one-out) on the bundled datasets.")
 public final class EnvelopeBench implements Callable<Integer> {
+
+    @Mixin
+    HelpOptions helpOptions;
 
     private static final int HOPS = 2;
 

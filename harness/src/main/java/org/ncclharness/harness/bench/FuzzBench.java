@@ -1,5 +1,7 @@
 package org.ncclharness.harness.bench;
 
+import org.ncclharness.harness.HelpOptions;
+import picocli.CommandLine.Mixin;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -18,11 +20,14 @@ import picocli.CommandLine.Spec;
  * how each case came out: parsed exactly, refused cleanly (naming the damaged line), or a defect. Exit 1 when
  * any case is a defect.
  */
-@Command(name = "fuzz", mixinStandardHelpOptions = true,
+@Command(name = "fuzz",
         description = {"Fuzz the log reader: random tables in every layout, damaged or disguised 28 ways (listed "
                 + "below), each judged: the rows read must equal the rows the text still holds, else the refusal "
                 + "(exit 2) must name the damaged line; anything else is a defect. Exits 1 on any defect."})
 public final class FuzzBench implements Callable<Integer> {
+
+    @Mixin
+    HelpOptions helpOptions;
 
     @Spec
     CommandSpec spec;

@@ -1,5 +1,6 @@
 package org.ncclharness.harness.bench;
 
+import org.ncclharness.harness.HelpOptions;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.List;
@@ -24,7 +25,6 @@ import picocli.CommandLine.Spec;
 
 /** {@code harness.jar bench two-tier}: the faithful grid against the exact fitter (issue 4). */
 @Command(name = "two-tier",
-        mixinStandardHelpOptions = true,
         description = {
             "Fits one synthetic two-tier run (a model prediction with 0.5%% noise, not a measurement) with the "
                     + "reference grid search and with the exact fitter, on the same box, at R points per axis, and "
@@ -34,6 +34,9 @@ import picocli.CommandLine.Spec;
             "The box is the data's default (ParamRanges.defaultsFor) unless --grid-* give ranges; each row's R"
                     + " replaces their POINTS."})
 public final class TwoTierBenchCommand implements Callable<Integer> {
+
+    @Mixin
+    HelpOptions helpOptions;
 
     @Option(names = "--points", split = ",", defaultValue = "10,20,30", paramLabel = "R",
             description = "Points per axis, one benchmark row each (default: ${DEFAULT-VALUE}).")

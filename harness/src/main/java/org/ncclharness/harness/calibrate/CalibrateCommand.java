@@ -1,5 +1,6 @@
 package org.ncclharness.harness.calibrate;
 
+import org.ncclharness.harness.HelpOptions;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -43,7 +44,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code calibrate [FILE...]}: fits the α-β model of SPEC §3 to every bundled dataset, or to the files given. */
-@Command(name = "calibrate", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "calibrate", sortOptions = false,
         description = {"Fit the alpha-beta model (README, `calibrate`) to nccl-tests measurements: one tier,"
                 + " T(M) = alpha + f*M/beta_eff, saying how wrong each way of choosing alpha and beta is; two tiers"
                 + " (NVLink domain + inter-domain fabric) for multi-domain runs.",
@@ -57,6 +58,9 @@ import picocli.CommandLine.Spec;
             "--grid: the reference grid search too, beside every two-tier fit (box: --grid-points and the --grid-*"
                 + " MIN:MAX:POINTS ranges, as in bench two-tier)."})
 public final class CalibrateCommand implements Callable<Integer> {
+
+    @Mixin
+    HelpOptions helpOptions;
 
     @Option(names = "--collective", paramLabel = "NAME", description = "the collective of tables whose log does"
             + " not name its program and whose rows do not tell (all_gather, alltoall, ...)")

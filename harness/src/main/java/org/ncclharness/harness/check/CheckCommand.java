@@ -1,5 +1,6 @@
 package org.ncclharness.harness.check;
 
+import org.ncclharness.harness.HelpOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +40,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code check RUN}: the bring-up verdict, PASS / WARN / FAIL with its reasons (SPEC §5: FAIL exits 1). */
-@Command(name = "check", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "check", sortOptions = false,
         description = {"Judge a run: busbw at the largest size against beta_phys, any #wrong, the average busbw"
                 + " against --min-busbw (nccl-tests' NCCL_TESTS_MIN_BW rule: below 0.9 x the value fails), dips,"
                 + " and per size against a baseline run or a calibrated model.",
@@ -50,6 +51,9 @@ import picocli.CommandLine.Parameters;
                 + " the slowest process and host per size, spikes, the first-iteration effect, per-host spread."},
         footer = {"", ExitCode.TABLE})
 public final class CheckCommand implements Callable<Integer> {
+
+    @Mixin
+    HelpOptions helpOptions;
 
     @Parameters(paramLabel = "RUN", description = "dataset id, sweep JSON, CSV or nccl-tests log")
     String run;

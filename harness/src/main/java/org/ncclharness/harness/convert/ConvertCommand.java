@@ -1,5 +1,7 @@
 package org.ncclharness.harness.convert;
 
+import org.ncclharness.harness.HelpOptions;
+import picocli.CommandLine.Mixin;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -21,11 +23,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code convert FILE}: any readable input to the other formats. */
-@Command(name = "convert", mixinStandardHelpOptions = true,
+@Command(name = "convert",
         description = {"Convert an nccl-tests/rccl-tests log, a harness CSV or an nccl-tests/harness JSON file "
                 + "into the other formats. With neither --csv nor --json, print the nccl-tests 2.19.6 table.",
             "FILE and OUT may be '-' for standard input and output."})
 public final class ConvertCommand implements Callable<Integer> {
+
+    @Mixin
+    HelpOptions helpOptions;
 
     @Parameters(paramLabel = "FILE", description = "input file, - for standard input, or a bundled dataset id")
     String input;

@@ -1,5 +1,7 @@
 package org.ncclharness.harness.datasets;
 
+import org.ncclharness.harness.HelpOptions;
+import picocli.CommandLine.Mixin;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -14,11 +16,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code datasets}: one line per bundled dataset; {@code show} and {@code import} are its subcommands. */
-@Command(name = "datasets", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "datasets", sortOptions = false,
         description = "List the bundled datasets: id, collective, GPU, GPUs, hosts, interconnects, NCCL version, "
                 + "rows, flags; '?' where the source does not say. The filters combine.",
         subcommands = {DatasetsShowCommand.class, DatasetsImportCommand.class})
 public final class DatasetsCommand implements Callable<Integer> {
+
+    @Mixin
+    HelpOptions helpOptions;
 
     @Option(names = "--collective", paramLabel = "NAME", description = "only this collective (all_reduce, "
             + "all_gather, alltoall, ...)")

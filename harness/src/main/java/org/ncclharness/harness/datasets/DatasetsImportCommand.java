@@ -1,5 +1,7 @@
 package org.ncclharness.harness.datasets;
 
+import org.ncclharness.harness.HelpOptions;
+import picocli.CommandLine.Mixin;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,12 +14,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code datasets import RAW...}: generates {@code <id>.csv} from raw dataset texts. */
-@Command(name = "import", mixinStandardHelpOptions = true,
+@Command(name = "import",
         description = {"Generate the dataset CSV (one header row, then the rows with both halves) from raw "
                 + "dataset texts, every number as published.",
             "The bundled CSVs are made with: java -jar harness.jar datasets import datasets/raw/*.txt "
                 + "--out datasets --force"})
 public final class DatasetsImportCommand implements Callable<Integer> {
+
+    @Mixin
+    HelpOptions helpOptions;
 
     @Parameters(arity = "1..*", paramLabel = "RAW", description = "raw dataset texts (datasets/raw/*.txt)")
     List<Path> raws;

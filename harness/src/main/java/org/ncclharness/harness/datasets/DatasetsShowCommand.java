@@ -1,5 +1,7 @@
 package org.ncclharness.harness.datasets;
 
+import org.ncclharness.harness.HelpOptions;
+import picocli.CommandLine.Mixin;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,10 +16,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code datasets show ID}: the dataset in the nccl-tests 2.19.6 table layout, headed by where it came from. */
-@Command(name = "show", mixinStandardHelpOptions = true,
+@Command(name = "show",
         description = "Print a bundled dataset as an nccl-tests 2.19.6 table (values as published; N/A where the "
                 + "source gives none).")
 public final class DatasetsShowCommand implements Callable<Integer> {
+
+    @Mixin
+    HelpOptions helpOptions;
 
     @Parameters(paramLabel = "ID", description = "dataset id (see: harness.jar datasets)")
     String id;

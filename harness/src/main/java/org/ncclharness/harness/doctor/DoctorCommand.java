@@ -1,5 +1,6 @@
 package org.ncclharness.harness.doctor;
 
+import org.ncclharness.harness.HelpOptions;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -29,7 +30,7 @@ import picocli.CommandLine.Spec;
  * GPUs, versions and rendezvous (lines {@code rank K/N ...}), joins the others for real, and rank 0 prints the
  * job summary. Measures nothing.
  */
-@Command(name = "doctor", mixinStandardHelpOptions = true,
+@Command(name = "doctor",
         description = {
             "Check that a GPU sweep could run: each rank's place in the job, host, visible GPUs, driver, CUDA and"
                     + " NCCL versions, and the rendezvous, which it exercises for real; rank 0 prints the job"
@@ -39,6 +40,9 @@ import picocli.CommandLine.Spec;
                 + " 2 usage (e.g. two ranks on one GPU), 3 environment (no driver, GPU or NCCL), 4 job (a rank"
                 + " missing or lost). All ranks exit with rank 0's verdict."})
 public final class DoctorCommand implements Callable<Integer> {
+
+    @Mixin
+    HelpOptions helpOptions;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -1,5 +1,6 @@
 package org.ncclharness.harness.plot;
 
+import org.ncclharness.harness.HelpOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,7 @@ import picocli.CommandLine.Parameters;
  * {@code plot INPUT... --out FILE.png|FILE.svg}: bus bandwidth against message size, one series per input, and
  * with {@code --model} the calibrated models drawn over the points.
  */
-@Command(name = "plot", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "plot", sortOptions = false,
         description = {"Draw bus bandwidth (GB/s) against message size (log2 axis, 1K ... 8G) as PNG or SVG, "
                 + "one series of markers per input. Each legend entry says where its numbers came from "
                 + "(dataset, stored, replay, predicted).",
@@ -50,6 +51,9 @@ import picocli.CommandLine.Parameters;
                 + "1K ... 8G; with --algo Ring,Tree the Ring and Tree forms (README, `predict`) with the crossover size "
                 + "marked. INPUTs given beside it are drawn as points."})
 public final class PlotCommand implements Callable<Integer> {
+
+    @Mixin
+    HelpOptions helpOptions;
     private static final int DEFAULT_HEIGHT_PX = 600;
     private static final int DEFAULT_HEIGHT_WITH_RESIDUALS_PX = 800;
 

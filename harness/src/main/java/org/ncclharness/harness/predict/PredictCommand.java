@@ -1,5 +1,6 @@
 package org.ncclharness.harness.predict;
 
+import org.ncclharness.harness.HelpOptions;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code predict}: collective times from a calibrated model, printed in nccl-tests' layout and labelled. */
-@Command(name = "predict", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "predict", sortOptions = false,
         description = {"Predict collective times from a cost model. The output is nccl-tests' table under a"
                 + " '# predicted by <model> from <source>' line (never a measurement; 'convert' reads it back), or"
                 + " with --bytes one answer with its latency and bandwidth terms, the chosen algorithm/protocol and"
@@ -30,6 +31,9 @@ import picocli.CommandLine.Option;
                 + " KB, MB, GB (powers of 1000).",
             "Configurations or sizes outside what was calibrated are named in '#' lines."})
 public final class PredictCommand implements Callable<Integer> {
+
+    @Mixin
+    HelpOptions helpOptions;
 
     @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", description = "smallest size (default 1K)")
     String minBytes;
