@@ -42,4 +42,20 @@ class GoldenOutputTest {
                     .allMatch(l -> l.length() <= TERMINAL_COLUMNS);
         }
     }
+
+    /** The README's example ticket is what {@code check --markdown} writes today. */
+    @org.junit.jupiter.api.Test
+    void theExampleTicketInTheDocsIsWhatCheckWrites(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        Path md = dir.resolve("bringup-a100-oci.md");
+        CliRun run = CliRun.of("check", "a100_allreduce_16gpu_2node_oci_roce", "--markdown", md.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        Path committed = Path.of("../docs/examples/bringup-a100-oci.md");
+        if (Boolean.getBoolean("golden.update")) {
+            Files.copy(md, committed, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(dir.resolve("bringup-a100-oci.png"), committed.resolveSibling("bringup-a100-oci.png"),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        assertThat(Files.readString(md)).as("docs/examples/bringup-a100-oci.md (-Dgolden.update=true)")
+                .isEqualTo(Files.readString(committed));
+    }
 }

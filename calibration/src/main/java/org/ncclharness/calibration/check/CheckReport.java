@@ -23,12 +23,22 @@ public record CheckReport(String run, Provenance provenance, Reference reference
     /**
      * One size of the run.
      *
-     * @param referenceGBps the reference's busbw at this size, null where it has none
+     * @param referenceGBps  the reference's busbw at this size, null where it has none
      * @param pctOfReference run / reference × 100, null where there is no reference value
+     * @param timeUs         the run's time at this size (the busbw's placement), null where not stated
+     * @param referenceUs    the reference's time, null where it has none
+     * @param latencyBound   judged on time: below the reference's latency/bandwidth crossover
      * @param dip            true when this size is a dip
      */
     public record SizeLine(long sizeBytes, Double busBwGBps, Double referenceGBps, Double pctOfReference,
-                           boolean dip) { }
+                           Double timeUs, Double referenceUs, boolean latencyBound, boolean dip) { }
+
+    /** This report with one more finding first (what the run was compared with), the verdict decided again. */
+    public CheckReport withFirstFinding(Finding f) {
+        List<Finding> all = new java.util.ArrayList<>(findings);
+        all.add(0, f);
+        return new CheckReport(run, provenance, reference, sizes, all, Verdict.of(all));
+    }
 
     /** The findings that decide the verdict (WARN and FAIL). */
     public List<Finding> reasons() {

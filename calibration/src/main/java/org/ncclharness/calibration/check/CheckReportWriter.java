@@ -4,7 +4,7 @@ import java.io.PrintWriter;
 import java.util.Locale;
 import org.ncclharness.calibration.io.CFormat;
 
-/** Renders a {@link CheckReport}: as text for the terminal, as Markdown for the bring-up record. */
+/** Renders a {@link CheckReport}: as text for the terminal, as Markdown for the bring-up record (the ticket). */
 public final class CheckReportWriter {
 
     private CheckReportWriter() {
@@ -13,17 +13,18 @@ public final class CheckReportWriter {
     public static void text(PrintWriter out, CheckReport r) {
         out.println("# check: " + r.run() + " (" + r.provenance().label() + ")");
         if (r.reference() != null) {
-            out.println("# reference: " + (r.reference().predicted() ? "PREDICTION of " : "baseline ")
-                    + r.reference().label());
+            out.println("# reference: " + referenceLine(r.reference()));
+            r.reference().notes().forEach(n -> out.println("# " + n));
         }
         if (!r.sizes().isEmpty()) {
-            out.printf("# %12s  %10s  %10s  %8s%n", "size (B)", "busbw", r.reference() == null ? "" : "reference",
-                r.reference() == null ? "" : "% of ref");
-        for (CheckReport.SizeLine s : r.sizes()) {
-            out.printf(Locale.ROOT, "  %12d  %10s  %10s  %8s%s%n", s.sizeBytes(), num(s.busBwGBps()),
-                    num(s.referenceGBps()), s.pctOfReference() == null ? "" : String.format(Locale.ROOT, "%.1f",
-                            s.pctOfReference()), s.dip() ? "  dip" : "");
-        }
+            boolean ref = r.reference() != null;
+            out.printf(Locale.ROOT, "# %12s  %10s  %10s  %8s  %10s  %10s%n", "size (B)", "busbw", ref ? "reference" : "",
+                    ref ? "% of ref" : "", "time (us)", ref ? "ref (us)" : "");
+            for (CheckReport.SizeLine s : r.sizes()) {
+                out.printf(Locale.ROOT, "  %12d  %10s  %10s  %8s  %10s  %10s%s%n", s.sizeBytes(), num(s.busBwGBps()),
+                        num(s.referenceGBps()), s.pctOfReference() == null ? "" : String.format(Locale.ROOT, "%.1f",
+                                s.pctOfReference()), num(s.timeUs()), num(s.referenceUs()), marks(s));
+            }
         }
         for (Finding f : r.findings()) {
             out.println(f.severity() + ": " + f.message());
@@ -33,38 +34,72 @@ public final class CheckReportWriter {
         out.flush();
     }
 
-    public static String markdown(CheckReport r) {
+    /** How the reference is named on the report's first lines. */
+    public static String referenceLine(Reference ref) {
+        String what = ref.predicted() ? "PREDICTION (not a measurement) of " : "";
+        return (ref.role().equals(Reference.BASELINE) ? "baseline " : ref.role().equals(Reference.EXPECTED)
+                ? "expected curve, " : "") + what + ref.label();
+    }
+
+    private static String marks(CheckReport.SizeLine s) {
+        return (s.latencyBound() ? "  latency" : "") + (s.dip() ? "  dip" : "");
+    }
+
+    /**
+     * The bring-up record: the verdict, the run's context, the findings, the per-size table and the figure.
+     *
+     * @param figure the figure's file name beside the record, null for none
+     */
+    public static String markdown(CheckReport r, RunContext context, String figure) {
         StringBuilder b = new StringBuilder();
         b.append("# Bring-up check: ").append(r.run()).append("\n\n");
-        b.append("**Verdict: ").append(r.verdict()).append("**\n\n");
-        b.append("- Source: ").append(r.provenance().label()).append(" (").append(r.provenance().kind().label())
-                .append(")\n");
+        b.append("**Verdict: ").append(r.verdict()).append("**");
+        if (!r.reasons().isEmpty()) {
+            b.append(" (").append(r.reasons().size()).append(r.reasons().size() == 1 ? " reason)" : " reasons)");
+        }
+        b.append("\n\n");
+        r.reasons().forEach(f -> b.append("- **").append(f.severity()).append("** ").append(f.message()).append('\n'));
+        b.append(r.reasons().isEmpty() ? "" : "\n").append("## Run\n\n| | |\n|---|---|\n");
+        b.append("| measurements | ").append(cell(r.provenance().label())).append(" (")
+                .append(r.provenance().kind().label()).append(") |\n");
+        context.facts().forEach(e -> b.append("| ").append(e.getKey()).append(" | ").append(cell(e.getValue()))
+                .append(" |\n"));
         if (r.reference() != null) {
-            b.append("- Reference: ").append(r.reference().predicted() ? "prediction (not a measurement) of "
-                    : "baseline ").append(r.reference().label()).append('\n');
+            b.append("| compared with | ").append(cell(referenceLine(r.reference()))).append(" |\n");
+            r.reference().notes().forEach(n -> b.append("| | ").append(cell(n)).append(" |\n"));
         }
         b.append("\n## Findings\n\n");
         for (Finding f : r.findings()) {
             b.append("- **").append(f.severity()).append("** ").append(f.message()).append('\n');
         }
+        if (figure != null) {
+            b.append("\n## Figure\n\n![busbw per size](").append(figure).append(")\n");
+        }
+        boolean ref = r.reference() != null;
         b.append("\n## Per size\n\n| size (B) | busbw (GB/s) |");
-        if (r.reference() != null) {
-            b.append(" reference (GB/s) | % of reference |");
-        }
-        b.append(" dip |\n|---:|---:|");
-        if (r.reference() != null) {
-            b.append("---:|---:|");
-        }
-        b.append(":---:|\n");
+        b.append(ref ? " reference (GB/s) | % of reference |" : "").append(" time (us) |");
+        b.append(ref ? " reference (us) |" : "").append(" judged on | dip |\n|---:|---:|");
+        b.append(ref ? "---:|---:|" : "").append("---:|").append(ref ? "---:|" : "").append(":---:|:---:|\n");
         for (CheckReport.SizeLine s : r.sizes()) {
             b.append("| ").append(s.sizeBytes()).append(" | ").append(num(s.busBwGBps())).append(" |");
-            if (r.reference() != null) {
+            if (ref) {
                 b.append(' ').append(num(s.referenceGBps())).append(" | ").append(s.pctOfReference() == null ? ""
                         : String.format(Locale.ROOT, "%.1f", s.pctOfReference())).append(" |");
             }
-            b.append(s.dip() ? " dip |" : "  |").append('\n');
+            b.append(' ').append(num(s.timeUs())).append(" |");
+            if (ref) {
+                b.append(' ').append(num(s.referenceUs())).append(" |");
+            }
+            String judged = s.latencyBound() ? " time |" : s.pctOfReference() != null ? " busbw |" : "  |";
+            b.append(judged).append(s.dip() ? " dip |" : "  |")
+                    .append('\n');
         }
         return b.toString();
+    }
+
+    /** A Markdown table cell: its pipes escaped, on one line. */
+    private static String cell(String s) {
+        return s.replace("|", "\\|").replace('\n', ' ');
     }
 
     private static String num(Double v) {

@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.check;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.function.DoubleUnaryOperator;
@@ -9,28 +10,49 @@ import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
 
 /**
- * What a run is compared with: a baseline's busbw per size, or a calibrated model's prediction at the run's
- * sizes (labelled as a prediction in every report).
+ * What a run is compared with, size by size: a baseline run, a calibrated model's prediction at the run's sizes
+ * (labelled as a prediction in every report), or the expected curve of bundled runs of the same hardware.
  *
- * @param label     one line naming the baseline or the model
+ * @param label     one line naming the baseline, the model or the bundled run
+ * @param role      how findings name it: {@code the baseline}, {@code the model's prediction}, {@code the expected curve}
  * @param predicted true when the values come from a model, not from a measurement
  * @param busBwGBps busbw per size, bytes → GB/s
+ * @param timeUs    time per size, bytes → µs (the same placement as the busbw); sizes with no time are absent
+ * @param notes     what the first lines of the report must say (a scale the model was moved to, what differs)
  */
-public record Reference(String label, boolean predicted, NavigableMap<Long, Double> busBwGBps) {
+public record Reference(String label, String role, boolean predicted, NavigableMap<Long, Double> busBwGBps,
+                        NavigableMap<Long, Double> timeUs, List<String> notes) {
+
+    public static final String BASELINE = "the baseline";
+    public static final String MODEL = "the model's prediction";
+    public static final String EXPECTED = "the expected curve";
 
     public Reference {
         busBwGBps = Collections.unmodifiableNavigableMap(new TreeMap<>(busBwGBps));
+        timeUs = Collections.unmodifiableNavigableMap(new TreeMap<>(timeUs));
+        notes = List.copyOf(notes);
     }
 
+    /** A measured run's busbw and time per size. */
     public static Reference baseline(String label, Sweep baseline) {
-        NavigableMap<Long, Double> m = new TreeMap<>();
-        for (Measurement r : baseline.rows()) {
+        return measured(label, BASELINE, baseline);
+    }
+
+    /** A measured run in the role {@code role} (a bundled run of the same hardware: {@link #EXPECTED}). */
+    public static Reference measured(String label, String role, Sweep sweep) {
+        NavigableMap<Long, Double> bus = new TreeMap<>();
+        NavigableMap<Long, Double> time = new TreeMap<>();
+        for (Measurement r : sweep.rows()) {
             Double b = SizeBusBw.of(r);
             if (b != null) {
-                m.put(r.sizeBytes(), b);
+                bus.put(r.sizeBytes(), b);
+                Double t = SizeBusBw.timeOf(r);
+                if (t != null && t > 0) {
+                    time.put(r.sizeBytes(), t);
+                }
             }
         }
-        return new Reference(label, false, m);
+        return new Reference(label, role, false, bus, time, List.of());
     }
 
     /**
@@ -39,13 +61,25 @@ public record Reference(String label, boolean predicted, NavigableMap<Long, Doub
      */
     public static Reference model(String label, Sweep run, Collective collective, int ranks,
                                   DoubleUnaryOperator timeUsOfBytes) {
-        NavigableMap<Long, Double> m = new TreeMap<>();
+        NavigableMap<Long, Double> bus = new TreeMap<>();
+        NavigableMap<Long, Double> time = new TreeMap<>();
         for (Measurement r : run.rows()) {
             double t = timeUsOfBytes.applyAsDouble(r.sizeBytes());
             if (t > 0 && Double.isFinite(t)) {
-                m.put(r.sizeBytes(), collective.busBwGBps(r.sizeBytes(), t, ranks));
+                bus.put(r.sizeBytes(), collective.busBwGBps(r.sizeBytes(), t, ranks));
+                time.put(r.sizeBytes(), t);
             }
         }
-        return new Reference(label, true, m);
+        return new Reference(label, MODEL, true, bus, time, List.of());
+    }
+
+    public Reference as(String newRole, String newLabel) {
+        return new Reference(newLabel, newRole, predicted, busBwGBps, timeUs, notes);
+    }
+
+    public Reference withNotes(List<String> more) {
+        List<String> all = new java.util.ArrayList<>(notes);
+        all.addAll(more);
+        return new Reference(label, role, predicted, busBwGBps, timeUs, all);
     }
 }

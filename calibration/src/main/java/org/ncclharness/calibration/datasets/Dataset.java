@@ -18,24 +18,30 @@ import org.ncclharness.calibration.measure.Trailer;
  * command works with: the configuration filled in from the metadata, and for busbw-only tables the time derived
  * from bus bandwidth, size and N (and said so).
  */
-public record Dataset(DatasetMetadata metadata, List<Measurement> rows, Supplier<Trailer> statedTrailer) {
+public record Dataset(DatasetMetadata metadata, List<Measurement> rows, Supplier<List<String>> raw) {
 
     public Dataset {
         rows = List.copyOf(rows);
-        statedTrailer = statedTrailer == null ? () -> Trailer.NONE : memoized(statedTrailer);
+        raw = raw == null ? List::of : memoized(raw);
     }
 
-    /** The trailer the raw source states, read from it the first time it is asked for (most commands never do). */
+    /** The raw source's lines, read the first time they are asked for (most commands never do); empty if none. */
+    public List<String> rawLines() {
+        return raw.get();
+    }
+
+    /** The trailer the raw source states. */
     public Trailer trailer() {
-        return statedTrailer.get();
+        List<String> lines = rawLines();
+        return lines.isEmpty() ? Trailer.NONE : RawDataset.parse(id() + ".txt", lines).trailer();
     }
 
-    private static Supplier<Trailer> memoized(Supplier<Trailer> s) {
+    private static <T> Supplier<T> memoized(Supplier<T> s) {
         return new Supplier<>() {
-            private Trailer value;
+            private T value;
 
             @Override
-            public synchronized Trailer get() {
+            public synchronized T get() {
                 if (value == null) {
                     value = s.get();
                 }

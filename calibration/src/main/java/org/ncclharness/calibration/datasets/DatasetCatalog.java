@@ -18,7 +18,6 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.MeasurementCsv;
-import org.ncclharness.calibration.measure.Trailer;
 
 /**
  * The bundled datasets: {@code datasets/datasets.json} plus one {@code <id>.csv} each. Inside the jar they are
@@ -102,15 +101,14 @@ public final class DatasetCatalog {
                 String csv = source.read(csvName).orElseThrow(() -> new InputException("datasets/" + csvName, 0,
                         "missing; regenerate it with: java -jar harness.jar datasets import datasets/raw/"
                                 + m.id() + ".txt"));
-                Supplier<Trailer> trailer = () -> {
+                Supplier<List<String>> raw = () -> {
                     try {
-                        return source.read("raw/" + m.id() + ".txt").map(raw -> RawDataset.parse(m.id() + ".txt",
-                                raw.lines().toList()).trailer()).orElse(Trailer.NONE);
+                        return source.read("raw/" + m.id() + ".txt").map(t -> t.lines().toList()).orElse(List.of());
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
                 };
-                out.add(new Dataset(m, MeasurementCsv.read("datasets/" + csvName, csv), trailer));
+                out.add(new Dataset(m, MeasurementCsv.read("datasets/" + csvName, csv), raw));
             }
             out.sort(Comparator.comparing(Dataset::id));
             return new DatasetCatalog(out);

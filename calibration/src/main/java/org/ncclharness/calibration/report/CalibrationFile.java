@@ -34,9 +34,12 @@ public record CalibrationFile(String file, List<Entry> datasets) {
      * @param models  the calibrated models (none for a deferred entry)
      * @param best    the best model's name, null when there are no models
      * @param reason  why a deferred entry was not calibrated, else null
+     * @param collective the collective calibrated ({@code all_reduce}), null in reports that predate it
+     * @param gpuModel   the GPU name the run stated, null when it did not
      */
     public record Entry(String id, String kind, Integer ranks, Integer nodes, String interconnect,
-                        List<CalibratedModel> models, String best, String reason) {
+                        List<CalibratedModel> models, String best, String reason, String collective,
+                        String gpuModel) {
 
         public Optional<CalibratedModel> model(String name) {
             return models.stream().filter(m -> m.name().equals(name)).findFirst();
@@ -111,7 +114,8 @@ public record CalibrationFile(String file, List<Entry> datasets) {
             models.add(model(file, id, m));
         }
         return new Entry(id, text(d, "kind"), integer(d, "ranks"), integer(d, "nodes"),
-                text(d.path("interconnect"), "name"), List.copyOf(models), text(d, "best"), text(d, "reason"));
+                text(d.path("interconnect"), "name"), List.copyOf(models), text(d, "best"), text(d, "reason"),
+                text(d, "collective"), text(d.path("hardware"), "gpuModel"));
     }
 
     private static CalibratedModel model(String file, String id, JsonNode m) {

@@ -11,7 +11,17 @@ import java.util.Map;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.Optional;
 import org.ncclharness.calibration.check.CheckReport;
+import org.ncclharness.calibration.check.Comparability;
+import org.ncclharness.calibration.check.ExpectedCurves;
+import org.ncclharness.calibration.datasets.Dataset;
+import org.ncclharness.calibration.check.RunContext;
+import org.ncclharness.calibration.datasets.DatasetMetadata;
+import org.ncclharness.calibration.io.LogFacts;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.predict.PredictionModel;
+import org.ncclharness.calibration.predict.PredictionSources;
 import org.ncclharness.calibration.check.CheckReportWriter;
 import org.ncclharness.calibration.check.CheckRules;
 import org.ncclharness.calibration.check.HealthCheck;
@@ -28,6 +38,7 @@ import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationFile;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.TableName;
+import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.RunMetadataOptions;
 import org.ncclharness.harness.plot.FigureSeries;
@@ -77,7 +88,17 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--nics-per-host", paramLabel = "N",
             description = "NICs per node, to give a multi-node peak against all of them (bundled datasets: from their metadata)")
     Integer nicsPerHost;
-    @Option(names = "--warn-below", paramLabel = "PCT", description = "WARN below this %% of the reference at any size (default 90)")
+    @Option(names = "--allow-mismatch", description = "compare with a baseline or calibration of another collective,"
+            + " data type, GPU count, host count or GPU model anyway; the report's first lines say what differs")
+    boolean allowMismatch;
+    @Option(names = "--expect-busbw", paramLabel = "GB/s", description = "without --baseline: the busbw a healthy run"
+            + " of this hardware reaches at its largest sizes; --warn-below and --fail-below apply to it (default: the"
+            + " nearest bundled run of the same GPU model and fabric, else the line rate)")
+    Double expectBusBw;
+    @Option(names = "--warn-latency", paramLabel = "X", description = "WARN where a latency-bound size (below the"
+            + " reference's latency/bandwidth crossover) takes more than X times the reference's time (default 1.5)")
+    double warnLatency = CheckRules.DEFAULT_LATENCY_WARN_FACTOR;
+    @Option(names = "--warn-below", paramLabel = "PCT", description = "WARN below this %% of the reference at any bandwidth-bound size (default 90)")
     double warnBelow = 90;
     @Option(names = "--fail-below", paramLabel = "PCT", description = "FAIL below this %% of the reference at the largest common size (default 75)")
     double failBelow = 75;
@@ -94,7 +115,10 @@ public final class CheckCommand implements Callable<Integer> {
     double spikeFactor = 2;
     @Option(names = "--straggler-pct", paramLabel = "PCT", description = "with --per-iteration: WARN when a process or host is this %% above the median (default 10)")
     double stragglerPct = 10;
-    @Option(names = "--markdown", paramLabel = "OUT", description = "also write the report as Markdown")
+    @Option(names = "--markdown", paramLabel = "OUT", description = "also write the bring-up record as Markdown: the"
+            + " verdict and its reasons, the run (hosts, GPUs, NCCL and nccl-tests versions, CUDA, driver, date, command"
+            + " line, NCCL_* environment, as far as stated), the findings, the per-size table, and the figure beside it"
+            + " (OUT with .png for .md)")
     Path markdown;
     @Option(names = "--report", paramLabel = "DIR", description = "also write a page that opens from disk:"
             + " DIR/index.html with the verdict, the findings, the per-size table and the figure of the run (and the"
@@ -104,12 +128,13 @@ public final class CheckCommand implements Callable<Integer> {
     boolean force;
 
     /** A report and what its page draws: the run's rows and the reference as a series (null without one). */
-    private record Judged(CheckReport report, Sweep run, FigureSeries reference) { }
+    private record Judged(CheckReport report, RunContext context, Sweep run, FigureSeries reference) { }
 
     @Override
     public Integer call() {
         if (markdown != null) {
             OutputFile.checkWritable(markdown, force);
+            OutputFile.checkWritable(figureBeside(markdown), force);
         }
         if (page != null) {
             ReportPage.checkWritable(page, force);
@@ -136,7 +161,8 @@ public final class CheckCommand implements Callable<Integer> {
                         .append(": ").append(TableName.of(judged.get(i).run())).append(" -->\n");
             }
             CheckReportWriter.text(text, report);
-            md.append(CheckReportWriter.markdown(report));
+            md.append(CheckReportWriter.markdown(report, judged.get(i).context(), i == 0 && markdown != null
+                    ? figureBeside(markdown).getFileName().toString() : null));
             worst = report.verdict().compareTo(worst) > 0 ? report.verdict() : worst;
         }
         if (judged.size() > 1) {
@@ -150,11 +176,15 @@ public final class CheckCommand implements Callable<Integer> {
         Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
         if (page != null) {
             Judged one = judged.get(0);
-            files.putAll(CheckReportPage.of(one.report(), one.run(), one.reference(), printed.toString()).files(page));
+            files.putAll(CheckReportPage.of(one.report(), one.context(), one.run(), one.reference(), printed.toString())
+                    .files(page));
         }
         if (markdown != null) {
             String mdText = md.toString();
             files.put(markdown, o -> o.write(mdText.getBytes(StandardCharsets.UTF_8)));
+            Judged first = judged.get(0);
+            CheckReportPage.figure(first.run(), first.reference())
+                    .ifPresent(f -> files.put(figureBeside(markdown), ReportPage.png(f)));
         }
         OutputFile.writeAll(files, force);
         if (page != null) {
@@ -164,6 +194,25 @@ public final class CheckCommand implements Callable<Integer> {
             out.println("# report written to " + markdown);
         }
         return worst == Verdict.FAIL ? ExitCode.FAIL : ExitCode.OK;
+    }
+
+    /** The figure file a Markdown record links to: {@code bringup.md} → {@code bringup.png}. */
+    static Path figureBeside(Path md) {
+        String name = md.getFileName().toString();
+        String stem = name.endsWith(".md") ? name.substring(0, name.length() - 3) : name;
+        return md.resolveSibling(stem + ".png");
+    }
+
+    /** What the log says besides its tables: a file's other lines, a bundled dataset's raw source. */
+    private LogFacts logFacts() {
+        Optional<Dataset> bundled = DatasetCatalog.bundled().find(run);
+        if (bundled.isPresent()) {
+            return LogFacts.of(bundled.get().rawLines());
+        }
+        if (!RunInputs.isFile(run) || run.equals("-")) {
+            return LogFacts.none(); // stdin was read for the tables and cannot be read again
+        }
+        return LogFacts.of(Inputs.text(run).lines().toList());
     }
 
     /** One report per table of the run: a multi-table log is judged table by table. */
@@ -184,16 +233,43 @@ public final class CheckCommand implements Callable<Integer> {
             throw new HarnessException(ExitCode.USAGE, "--fail-below " + failBelow + " is above --warn-below "
                     + warnBelow + ": a size that fails must also warn; give a FAIL threshold at or below the WARN one");
         }
-        CheckRules rules = new CheckRules(warnBelow, failBelow, dip, minBusBw(), failOnWrong);
-        Integer nics = nicsPerHost != null ? nicsPerHost : DatasetCatalog.bundled().find(run)
-                .map(d -> d.metadata().nicsPerHost()).orElse(null);
+        if (!(warnLatency > 1)) {
+            throw new HarnessException(ExitCode.USAGE, "--warn-latency takes a factor above 1, got " + warnLatency);
+        }
+        if (expectBusBw != null && (reference.baseline != null || reference.calibration != null)) {
+            throw new HarnessException(ExitCode.USAGE, "--expect-busbw and --" + (reference.baseline != null
+                    ? "baseline" : "calibration") + " contradict: each is what the run is compared with; give one");
+        }
+        if (expectBusBw != null && !(expectBusBw > 0)) {
+            throw new HarnessException(ExitCode.USAGE, "--expect-busbw takes GB/s above 0, got " + expectBusBw);
+        }
+        CheckRules rules = new CheckRules(warnBelow, failBelow, dip, minBusBw(), failOnWrong, warnLatency);
+        LogFacts log = logFacts();
+        Integer nics = nicsPerHost(log);
+        DatasetMetadata meta = DatasetCatalog.bundled().find(run).map(Dataset::metadata).orElse(null);
         List<Judged> out = new ArrayList<>();
         for (Sweep sweep : sweeps) {
-            Ref ref = reference(sweep);
-            out.add(new Judged(new HealthCheck(facts, rules).check(run, sweep, ref == null ? null : ref.rule(), nics),
-                    sweep, ref == null ? null : ref.series()));
+            Ref ref = reference(sweep, facts, nics);
+            HealthCheck.Against against = new HealthCheck.Against(ref == null ? null : ref.rule(), expectBusBw, nics);
+            CheckReport report = new HealthCheck(facts, rules).check(run, sweep, against);
+            if (ref != null && ref.why() != null) {
+                report = report.withFirstFinding(org.ncclharness.calibration.check.Finding.info("reference", ref.why()));
+            }
+            out.add(new Judged(report, RunContext.of(sweep, log, meta), sweep, ref == null ? null : ref.series()));
         }
         return out;
+    }
+
+    /** --nics-per-host, else a bundled dataset's metadata, else the log's own {@code NET/IB : Using} lines. */
+    private Integer nicsPerHost(LogFacts log) {
+        if (nicsPerHost != null) {
+            return nicsPerHost;
+        }
+        Optional<Dataset> bundled = DatasetCatalog.bundled().find(run);
+        if (bundled.isPresent() && bundled.get().metadata().nicsPerHost() != null) {
+            return bundled.get().metadata().nicsPerHost();
+        }
+        return log.nicsPerHost();
     }
 
     private Double minBusBw() {
@@ -211,42 +287,84 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
-    /** The reference and its series for the page. */
-    private record Ref(Reference rule, FigureSeries series) { }
+    /** The reference, its series for the page, and (without a baseline) why there is no expected curve. */
+    private record Ref(Reference rule, FigureSeries series, String why) { }
 
-    private Ref reference(Sweep sweep) {
+    private Ref reference(Sweep sweep, HardwareFacts facts, Integer nics) {
         if (reference.baseline != null) {
             Sweep base = RunSource.baselineFor(reference.baseline, sweep);
+            List<String> differ = Comparability.differences(Comparability.Side.of(sweep), Comparability.Side.of(base));
+            Reference rule = Reference.baseline(reference.baseline + " (" + base.provenance().label() + ")", base);
+            if (!differ.isEmpty()) {
+                mismatch("baseline " + reference.baseline, Comparability.Side.of(base), sweep, differ);
+                rule = rule.withNotes(List.of("NOT COMPARABLE (--allow-mismatch): " + String.join(", ", differ)));
+            }
             FigureSeries series = FigureSeries.of(base);
-            return new Ref(Reference.baseline(reference.baseline + " (" + base.provenance().label() + ")", base),
-                    series.withLabel(series.label() + " (baseline " + reference.baseline + ")"));
+            return new Ref(rule, series.withLabel(series.label() + " (baseline " + reference.baseline + ")"), null);
         }
-        if (reference.calibration == null) {
+        if (reference.calibration != null) {
+            return calibrated(sweep);
+        }
+        if (expectBusBw != null) {
             return null;
         }
-        CalibrationFile file = CalibrationFile.read(reference.calibration);
-        CalibrationFile.Entry entry;
-        if (dataset != null) {
-            entry = file.dataset(dataset);
-        } else if (file.datasets().size() == 1) {
-            entry = file.datasets().get(0);
-        } else {
-            throw new InputException(file.file(), 0, "holds " + file.datasets().size() + " datasets; pick one with"
-                    + " --dataset ID: " + file.ids());
+        String algo = DatasetCatalog.bundled().find(run).map(d -> d.metadata().algo()).orElse(null);
+        ExpectedCurves.Outcome o = ExpectedCurves.forRun(sweep, run, nics, algo, DatasetCatalog.bundled().all(), facts);
+        if (o.reference() == null) {
+            return new Ref(null, null, o.reason());
         }
-        CalibrationFile.CalibratedModel m = (model == null ? entry.bestModel() : entry.model(model)).orElseThrow(() ->
-                new InputException(file.file(), 0, "dataset " + entry.id() + " has " + (model == null
-                        ? "no calibrated model (" + entry.reason() + ")" : "no model " + model + "; it has: "
-                        + String.join(", ", entry.models().stream().map(CalibrationFile.CalibratedModel::name).toList()))));
-        Integer ranks = entry.ranks() != null ? entry.ranks() : sweep.ranks();
+        Reference r = o.reference();
+        FigureSeries series = o.model() != null
+                ? FigureSeries.predicted("expected: " + r.label(), sweep.collective(), o.model().ranks(),
+                        List.of(new ModelCurve(o.model().name(), o.model()::timeUs)))
+                : FigureSeries.of(o.peer().sweep());
+        return new Ref(r, series.withLabel("expected: " + r.label()), null);
+    }
+
+    /** A reference that differs from the run: exit 2 naming both sides, unless --allow-mismatch. */
+    private void mismatch(String what, Comparability.Side other, Sweep sweep, List<String> differ) {
+        if (!allowMismatch) {
+            throw new HarnessException(ExitCode.USAGE, run + " (" + Comparability.Side.of(sweep).describe() + ") and "
+                    + what + " (" + other.describe() + ") are not comparable: " + String.join(", ", differ)
+                    + "; --allow-mismatch compares them anyway");
+        }
+    }
+
+    /** A calibration entry's model, evaluated at the run's GPUs and hosts (the first lines say so). */
+    private Ref calibrated(Sweep sweep) {
+        PredictionModel m = PredictionSources.calibration(reference.calibration, dataset, model);
+        CalibrationFile.Entry entry = CalibrationFile.read(reference.calibration).datasets().stream()
+                .filter(e -> m.source().endsWith("dataset " + e.id())).findFirst().orElseThrow();
+        Comparability.Side side = new Comparability.Side(entry.collective() == null ? m.collective()
+                : Collective.byName(entry.collective()).orElse(m.collective()), null, entry.ranks(), entry.nodes(),
+                Comparability.gpuFamily(entry.gpuModel()).orElse(null));
+        List<String> differ = Comparability.modelDifferences(Comparability.Side.of(sweep), side);
+        if (!differ.isEmpty()) {
+            mismatch("calibration entry " + entry.id(), side, sweep, differ);
+        }
+        Integer ranks = sweep.ranks() != null ? sweep.ranks() : entry.ranks();
         if (ranks == null) {
             throw new InputException(run, 0, "the GPU count is needed to turn the model's time into busbw; pass --gpus N");
         }
-        String label = String.format(Locale.ROOT, "model %s of %s in %s (N = %d)", m.name(), entry.id(), file.file(),
-                ranks);
-        return new Ref(Reference.model(label, sweep, sweep.collective(), ranks, m::timeUs),
-                FigureSeries.predicted("model " + m.name() + " of " + entry.id(), sweep.collective(), ranks,
-                        List.of(new ModelCurve(m.name(), b -> m.timeUs(b)))));
+        Integer hosts = sweep.hardware() == null ? null : sweep.hardware().hosts();
+        PredictionModel at;
+        try {
+            at = m.at(ranks, hosts);
+        } catch (IllegalArgumentException e) {
+            throw new HarnessException(ExitCode.USAGE, "calibration entry " + entry.id() + ": model " + m.name()
+                    + " cannot be evaluated at this run's " + ranks + " GPUs" + (hosts == null ? "" : " on " + hosts
+                    + " hosts") + " (" + e.getMessage() + "); calibrate a run of this scale");
+        }
+        String label = String.format(Locale.ROOT, "model %s of %s in %s, evaluated at the run's N = %d%s", m.name(),
+                entry.id(), reference.calibration, ranks, hosts == null ? "" : " on " + hosts + " host"
+                        + (hosts == 1 ? "" : "s"));
+        List<String> notes = new ArrayList<>(at.notes());
+        if (!differ.isEmpty()) {
+            notes.add(0, "NOT COMPARABLE (--allow-mismatch): " + String.join(", ", differ));
+        }
+        Reference rule = Reference.model(label, sweep, sweep.collective(), ranks, at::timeUs).withNotes(notes);
+        return new Ref(rule, FigureSeries.predicted("model " + m.name() + " of " + entry.id(), sweep.collective(), ranks,
+                List.of(new ModelCurve(m.name(), at::timeUs))), null);
     }
 
     private Judged perIterationReport() {
@@ -263,6 +381,7 @@ public final class CheckCommand implements Callable<Integer> {
                     + " -I 1 -J FILE, ours or nccl-tests'), not a table");
         }
         SweepJson.Read read = SweepJson.read(run, text);
-        return new Judged(new PerIterationCheck(spikeFactor, stragglerPct).check(run, read), read.sweep(), null);
+        return new Judged(new PerIterationCheck(spikeFactor, stragglerPct).check(run, read),
+                RunContext.of(read.sweep(), LogFacts.none(), null), read.sweep(), null);
     }
 }

@@ -3,8 +3,11 @@ package org.ncclharness.harness.check;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.ncclharness.calibration.check.CheckReport;
+import org.ncclharness.calibration.check.CheckReportWriter;
 import org.ncclharness.calibration.check.Finding;
+import org.ncclharness.calibration.check.RunContext;
 import org.ncclharness.calibration.io.CFormat;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.harness.plot.Figure;
@@ -26,7 +29,7 @@ final class CheckReportPage {
      * @param reference the baseline's or the model's series, null without a reference
      * @param printed   the text report as printed
      */
-    static ReportPage of(CheckReport report, Sweep run, FigureSeries reference, String printed) {
+    static ReportPage of(CheckReport report, RunContext context, Sweep run, FigureSeries reference, String printed) {
         List<ReportPage.Verdict> verdicts = new ArrayList<>();
         verdicts.add(new ReportPage.Verdict(ReportPage.Level.valueOf(report.verdict().name()), report.run(),
                 "verdict " + report.verdict() + (report.reasons().isEmpty() ? "" : " (" + report.reasons().size()
@@ -41,25 +44,30 @@ final class CheckReportPage {
         }
         List<String> provenance = new ArrayList<>(List.of(report.provenance().label()));
         if (report.reference() != null) {
-            provenance.add((report.reference().predicted() ? "reference: PREDICTION of " : "reference: baseline ")
-                    + report.reference().label());
+            provenance.add("reference: " + CheckReportWriter.referenceLine(report.reference()));
+            provenance.addAll(report.reference().notes());
         }
         List<ReportPage.Table> tables = new ArrayList<>();
+        tables.add(new ReportPage.Table("The run", List.of("", ""), context.facts().stream()
+                .map(e -> List.of(e.getKey(), e.getValue())).toList()));
         if (!report.sizes().isEmpty()) {
             tables.add(sizes(report));
         }
+        List<ReportPage.ReportFigure> figures = new ArrayList<>();
+        figure(run, reference).ifPresent(f -> figures.add(new ReportPage.ReportFigure(report.run(),
+                report.provenance().label() + (reference == null ? "." : "; beside it the reference: "
+                        + reference.label() + "."), f)));
+        return new ReportPage("check: " + report.run() + ": " + report.verdict(), provenance, verdicts, tables,
+                List.of(new ReportPage.Text("The report check printed", printed)), figures);
+    }
+
+    /** The run's busbw with the reference beside it; empty when the run has no point to draw. */
+    static Optional<Figure> figure(Sweep run, FigureSeries reference) {
         List<FigureSeries> series = new ArrayList<>(List.of(FigureSeries.of(run)));
         if (reference != null) {
             series.add(reference);
         }
-        List<ReportPage.ReportFigure> figures = new ArrayList<>();
-        if (!series.get(0).points().isEmpty()) {
-            figures.add(new ReportPage.ReportFigure(report.run(), report.provenance().label()
-                    + (reference == null ? "." : "; beside it the reference: " + reference.label() + "."),
-                    Figure.of(series)));
-        }
-        return new ReportPage("check: " + report.run() + ": " + report.verdict(), provenance, verdicts, tables,
-                List.of(new ReportPage.Text("The report check printed", printed)), figures);
+        return series.get(0).points().isEmpty() ? Optional.empty() : Optional.of(Figure.of(series));
     }
 
     private static ReportPage.Table sizes(CheckReport report) {

@@ -138,15 +138,18 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
         Map<Path, OutputFile.Content> out = new LinkedHashMap<>();
         List<String> names = fileNames();
         for (int i = 0; i < figures.size(); i++) {
-            Figure f = figures.get(i).figure();
-            int height = heightOf(f);
-            JFreeChart chart = BusBwChart.build(f, FIGURE_WIDTH_PX);
-            out.put(dir.resolve(names.get(i)),
-                    o -> ChartFile.writeTo(chart, ChartFile.Format.PNG, FIGURE_WIDTH_PX, height, o));
+            out.put(dir.resolve(names.get(i)), png(figures.get(i).figure()));
         }
         byte[] html = ReportHtml.render(this).getBytes(StandardCharsets.UTF_8);
         out.put(dir.resolve("index.html"), o -> o.write(html));
         return out;
+    }
+
+    /** One figure as a PNG file, drawn as the page draws it (a Markdown record embeds the same picture). */
+    public static OutputFile.Content png(Figure f) {
+        int height = heightOf(f);
+        JFreeChart chart = BusBwChart.build(f, FIGURE_WIDTH_PX);
+        return o -> ChartFile.writeTo(chart, ChartFile.Format.PNG, FIGURE_WIDTH_PX, height, o);
     }
 
     /** The page alone, all its files or none; returns the path of {@code index.html}. */

@@ -100,7 +100,11 @@ class CheckCommandTest {
         Path md = dir.resolve("bringup.md");
         assertThat(CliRun.of("check", OCI, "--markdown", md.toString()).exitCode()).isZero();
         assertThat(Files.readString(md)).startsWith("# Bring-up check: " + OCI).contains("**Verdict: WARN**")
-                .contains("| 16777216 | 33.41 | dip |");
+                .containsPattern("\\| 16777216 \\| 33.41 \\|.*\\| dip \\|")
+                // the ticket stands alone: the run, and the figure beside it
+                .contains("## Run").contains("| GPUs | 16 x NVIDIA A100").contains("| NCCL_* environment |")
+                .contains("| command line | ").contains("![busbw per size](bringup.png)");
+        assertThat(Files.readAllBytes(dir.resolve("bringup.png"))).startsWith(0x89, 'P', 'N', 'G');
         CliRun again = CliRun.of("check", OCI, "--markdown", md.toString());
         assertThat(again.exitCode()).isEqualTo(2);
         assertThat(again.err()).contains("--force");
@@ -112,7 +116,18 @@ class CheckCommandTest {
         Files.copy(Path.of("../datasets/raw/" + OCI + ".txt"), log);
         CliRun r = CliRun.of("check", log.toString(), "--nodes", "2", "--interconnect", "RoCE-100G");
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("of beta_phys RoCE-100G").contains("WARN: dip at 64 MiB");
+        assertThat(r.out()).contains("RoCE-100G is 12.5 GB/s per NIC and the NICs per host are not known")
+                .contains("WARN: dip at 64 MiB");
+        // the NICs from the log's own NCCL INFO line
+        Path withNics = dir.resolve("with-nics.txt");
+        StringBuilder using = new StringBuilder("node1:100:100 [0] NCCL INFO NET/IB : Using");
+        for (int i = 0; i < 16; i++) {
+            using.append(" [").append(i).append("]mlx5_").append(i).append(":1/RoCE");
+        }
+        Files.writeString(withNics, using + " [RO]; OOB eth0:10.0.0.1<0>\n" + Files.readString(log));
+        CliRun n = CliRun.of("check", withNics.toString(), "--nodes", "2", "--interconnect", "RoCE-100G");
+        assertThat(n.out()).contains("= 35.8 % of the line rate of 16 RoCE-100G NICs per host (200 GB/s); a healthy"
+                + " run reaches 80 % or more");
         CliRun bad = CliRun.of("check", log.toString(), "--interconnect", "Carrier-Pigeon");
         assertThat(bad.exitCode()).isEqualTo(2);
         assertThat(bad.err()).contains("--interconnect: unknown interconnect Carrier-Pigeon; known: NVLink");
@@ -126,7 +141,46 @@ class CheckCommandTest {
         assertThat(c.exitCode()).as(c.err()).isZero();
         CliRun r = CliRun.of("check", HEALTHY, "--calibration", cal.toString());
         assertThat(r.exitCode()).as(r.err()).isIn(0, 1);
-        assertThat(r.out()).contains("# reference: PREDICTION of model").contains("a prediction (not a measurement)");
+        assertThat(r.out()).contains("# reference: PREDICTION (not a measurement) of model envelope of")
+                .contains("evaluated at the run's N = 8 on 1 host").contains("a prediction (not a measurement)");
+        // a calibration of another collective is not comparable
+        CliRun other = CliRun.of("check", "v100_allgather_12gpu_1node_nvlink2_dgx2_wohlbier", "--calibration",
+                cal.toString());
+        assertThat(other.exitCode()).isEqualTo(2);
+        assertThat(other.err()).contains("are not comparable: collective all_gather vs all_reduce;"
+                + " --allow-mismatch compares them anyway");
+    }
+
+    @Test
+    void aBaselineOfAnotherScaleOrGpuIsRefusedUnlessAllowedAndThenSaidFirst() {
+        String run32 = "h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion";
+        String base16 = "h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_gjaion";
+        CliRun refused = CliRun.of("check", run32, "--baseline", base16);
+        assertThat(refused.exitCode()).isEqualTo(2);
+        assertThat(refused.err().strip()).isEqualTo(run32 + " (all_reduce float, 32 GPUs on 4 hosts, H100) and baseline "
+                + base16 + " (all_reduce float, 16 GPUs on 2 hosts, H100) are not comparable: GPUs 32 vs 16, hosts 4"
+                + " vs 2; --allow-mismatch compares them anyway");
+        CliRun allowed = CliRun.of("check", run32, "--baseline", base16, "--allow-mismatch");
+        assertThat(allowed.exitCode()).as(allowed.err()).isIn(0, 1);
+        assertThat(allowed.out().lines().toList().subList(1, 3)).anyMatch(l -> l.equals("# NOT COMPARABLE"
+                + " (--allow-mismatch): GPUs 32 vs 16, hosts 4 vs 2"));
+        CliRun gpu = CliRun.of("check", "a100_allreduce_16gpu_2node_ib_azureml_ndv4_jzazure", "--baseline",
+                "h100_allreduce_16gpu_2node_ib_nebius_k8s_skypilot");
+        assertThat(gpu.err()).contains("are not comparable: GPU A100 vs H100");
+    }
+
+    @Test
+    void withoutABaselineTheExpectedPeakOrTheNearestBundledRunOfTheSameHardwareIsTheReference() {
+        CliRun low = CliRun.of("check", OCI, "--expect-busbw", "180");
+        assertThat(low.exitCode()).isEqualTo(1);
+        assertThat(low.out()).contains("FAIL: largest size 8 GiB: busbw 71.56 GB/s is 39.8 % of the expected 180 GB/s"
+                + " (--expect-busbw), below 75 %");
+        CliRun both = CliRun.of("check", OCI, "--expect-busbw", "180", "--baseline", OCI);
+        assertThat(both.exitCode()).isEqualTo(2);
+        assertThat(both.err()).contains("--expect-busbw and --baseline contradict");
+        CliRun peer = CliRun.of("check", "h100_allreduce_8gpu_azure_ndv5");
+        assertThat(peer.out()).contains("# reference: expected curve, bundled dataset h100_allreduce_8gpu_1node_")
+                .doesNotContain("bundled dataset h100_allreduce_8gpu_azure_ndv5 (");
     }
 
     // --- per-iteration: synthetic samples, labelled as test data, written by our own JSON writer ---

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.ncclharness.calibration.check.CheckReport;
 import org.ncclharness.calibration.check.Finding;
 import org.ncclharness.calibration.check.Reference;
+import org.ncclharness.calibration.check.RunContext;
+import org.ncclharness.calibration.io.LogFacts;
 import org.ncclharness.calibration.check.Severity;
 import org.ncclharness.calibration.check.Verdict;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
@@ -64,7 +66,7 @@ class CheckReportTest {
         Path model = dir.resolve("model");
         CliRun m = CliRun.of("check", HEALTHY, "--calibration", cal.toString(), "--report", model.toString());
         assertThat(m.exitCode()).as(m.err()).isIn(0, 1);
-        assertThat(Files.readString(model.resolve("index.html"))).contains("reference: PREDICTION of model")
+        assertThat(Files.readString(model.resolve("index.html"))).contains("reference: PREDICTION (not a measurement) of model")
                 .contains("<th>predicted (GB/s)</th>").contains("beside it the reference: predicted: model");
 
         // the page itself: two series, the run first
@@ -72,7 +74,7 @@ class CheckReportTest {
         FigureSeries base = FigureSeries.of(run).withLabel("baseline copy");
         CheckReport report = new CheckReport(HEALTHY, run.provenance(), Reference.baseline("copy", run), List.of(),
                 List.of(new Finding(Severity.INFO, "peak", null, "peak 1 GB/s")), Verdict.PASS);
-        ReportPage page = CheckReportPage.of(report, run, base, "printed");
+        ReportPage page = CheckReportPage.of(report, RunContext.of(run, LogFacts.none(), null), run, base, "printed");
         assertThat(page.figures()).singleElement().satisfies(f -> assertThat(f.figure().series())
                 .extracting(FigureSeries::label).containsExactly(FigureSeries.of(run).label(), "baseline copy"));
         assertThat(page.verdicts()).extracting(ReportPage.Verdict::level)

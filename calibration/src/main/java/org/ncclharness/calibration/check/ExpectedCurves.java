@@ -1,0 +1,137 @@
+package org.ncclharness.calibration.check;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import org.ncclharness.calibration.datasets.Dataset;
+import org.ncclharness.calibration.hardware.GpuFabrics;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.predict.PredictionModel;
+import org.ncclharness.calibration.predict.PredictionSources;
+
+/**
+ * What a run should reach when no baseline is given: the bundled real run of the same collective, GPU model and
+ * bottleneck fabric nearest in configuration (forced algorithm, NICs per host, one host or several, GPU count,
+ * data type; among equals the fastest, what the hardware is known to reach), never the run itself (same id or
+ * same rows). At the run's scale it is
+ * compared as measured; at another scale its calibrated model (the lowest leave-one-out RMSPE, as {@code predict}
+ * picks) is moved to the run's GPUs and hosts, and the reference is labelled as a prediction.
+ */
+public final class ExpectedCurves {
+
+    /** Fewer common sizes than this make a measured peer a poor curve; its model is evaluated instead. */
+    private static final int MIN_COMMON_SIZES = 3;
+
+    /**
+     * The outcome: a reference, or why there is none (one line for the report).
+     *
+     * @param peer  the bundled run the reference comes from, null without one
+     * @param model its model moved to the run's scale, null when the peer is compared as measured
+     */
+    public record Outcome(Reference reference, String reason, Dataset peer, PredictionModel model) {
+
+        static Outcome none(String reason) {
+            return new Outcome(null, reason, null, null);
+        }
+    }
+
+    private ExpectedCurves() {
+    }
+
+    /**
+     * @param nicsPerHost the run's NICs per host where known: a peer with another count is a last resort
+     * @param algo        the NCCL_ALGO the run forced, null for NCCL's choice: peers that forced another come last
+     */
+    public static Outcome forRun(Sweep run, String runId, Integer nicsPerHost, String algo, List<Dataset> bundled,
+                                 HardwareFacts facts) {
+        Comparability.Side me = Comparability.Side.of(run);
+        String fabric = fabric(run.hardware());
+        if (me.gpuFamily() == null || fabric == null) {
+            return Outcome.none("no expected curve: the run states no " + (me.gpuFamily() == null ? "GPU model"
+                    : "interconnect (pass --interconnect)") + " to find bundled runs of the same hardware by");
+        }
+        Integer ranks = run.ranks();
+        int hosts = hostsOf(run.hardware());
+        List<Dataset> peers = bundled.stream()
+                .filter(d -> !d.id().equals(runId) && !d.rows().equals(run.rows()))
+                .filter(d -> d.collective() == run.collective() && d.hardware().ranks() != null)
+                .filter(d -> me.gpuFamily().equals(Comparability.gpuFamily(d.hardware().gpuModel()).orElse(null)))
+                .filter(d -> fabric.equals(fabric(d.hardware())))
+                // one host and several are different machines even where the bottleneck's name agrees
+                .filter(d -> (hostsOf(d.hardware()) > 1) == (hosts > 1))
+                .filter(d -> d.sweep().rows().stream().filter(r -> SizeBusBw.of(r) != null).count() >= MIN_COMMON_SIZES)
+                .sorted(Comparator.<Dataset>comparingInt(d -> Objects.equals(d.metadata().algo(), algo) ? 0 : 1)
+                        .thenComparingInt(d -> nicsPerHost != null && d.metadata().nicsPerHost() != null
+                                && !nicsPerHost.equals(d.metadata().nicsPerHost()) ? 1 : 0)
+                        .thenComparingInt(d -> hostsOf(d.hardware()) == hosts ? 0 : 1)
+                        .thenComparingDouble(d -> ranks == null || d.hardware().ranks() == null ? 0
+                                : Math.abs(Math.log((double) d.hardware().ranks() / ranks)))
+                        .thenComparingInt(d -> Objects.equals(Comparability.Side.of(d.sweep()).type(), me.type()) ? 0 : 1)
+                        // among equals, the fastest: what this hardware is known to reach
+                        .thenComparingDouble(d -> -peakBusBw(d))
+                        .thenComparing(Dataset::id))
+                .toList();
+        if (peers.isEmpty()) {
+            return Outcome.none("no expected curve: no bundled " + run.collective().testName() + " run of "
+                    + me.gpuFamily() + " over " + fabric + " (besides this one)");
+        }
+        String why = null;
+        for (Dataset d : peers) {
+            String label = "bundled dataset " + d.id() + " (" + Comparability.Side.of(d.sweep()).describe() + ", "
+                    + fabric + ")";
+            boolean sameScale = Objects.equals(d.hardware().ranks(), ranks) && hostsOf(d.hardware()) == hosts;
+            if (sameScale) {
+                Reference r = Reference.measured(label, Reference.EXPECTED, d.sweep());
+                long common = run.rows().stream().filter(x -> r.busBwGBps().containsKey(x.sizeBytes())).count();
+                if (common >= MIN_COMMON_SIZES) {
+                    return new Outcome(r, null, d, null);
+                }
+            }
+            if (ranks == null || ranks < 2) {
+                why = "no expected curve: the run's GPU count is not known (pass --gpus) to move " + d.id() + " to it";
+                continue;
+            }
+            try {
+                PredictionModel m = PredictionSources.dataset(d.id(), null, facts).at(ranks, hosts);
+                // A model is evidence only over the sizes it was fitted on
+                Sweep inRange = run.withRows(run.rows().stream().filter(x -> m.minBytes() == null
+                        || x.sizeBytes() >= m.minBytes() && x.sizeBytes() <= m.maxBytes()).toList());
+                if (inRange.rows().size() < MIN_COMMON_SIZES) {
+                    why = "no expected curve: " + d.id() + " was measured at other sizes than this run";
+                    continue;
+                }
+                Reference r = Reference.model(label, inRange, run.collective(), ranks, m::timeUs)
+                        .as(Reference.EXPECTED, label)
+                        .withNotes(List.of(String.format(Locale.ROOT, "expected curve: %s's %s model, moved from %s to"
+                                + " this run's %d GPUs on %d host%s", d.id(), m.name(),
+                                Comparability.Side.of(d.sweep()).describe(), ranks, hosts, hosts == 1 ? "" : "s")));
+                return new Outcome(r, null, d, m);
+            } catch (IllegalArgumentException | InputException e) {
+                why = "no expected curve: " + d.id() + "'s model cannot be moved to this run (" + e.getMessage() + ")";
+            }
+        }
+        return Outcome.none(why);
+    }
+
+    private static double peakBusBw(Dataset d) {
+        return d.rows().stream().map(SizeBusBw::of).filter(Objects::nonNull).mapToDouble(Double::doubleValue).max()
+                .orElse(0);
+    }
+
+    private static int hostsOf(Hardware hw) {
+        return hw == null || hw.hosts() == null ? 1 : hw.hosts();
+    }
+
+    /** The bottleneck fabric; on one host, the one the GPU name implies where the run does not say. */
+    static String fabric(Hardware hw) {
+        String b = HealthCheck.bottleneck(hw);
+        if (b != null || hw == null || hostsOf(hw) > 1) {
+            return b;
+        }
+        return GpuFabrics.bundled().intraFor(hw.gpuModel()).orElse(null);
+    }
+}

@@ -1,0 +1,50 @@
+package org.ncclharness.calibration.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The facts a bring-up record takes from a log's other lines, on real NCCL_DEBUG=INFO excerpts (sources in their headers). */
+class LogFactsTest {
+
+    private static List<String> lines(String name) throws IOException {
+        return Files.readAllLines(Path.of("src/test/resources/logs/ncclinfo/" + name));
+    }
+
+    @Test
+    void aFourNodeSharpRunStatesItsVersionsEnvironmentAndSixNics() throws IOException {
+        LogFacts f = LogFacts.of(lines("collnet_sharp_init_then_hang_a100_4node_2gpu_nccl2234_tests311.txt"));
+        assertThat(f.ncclVersions()).containsExactly("2.23.4");
+        assertThat(f.ncclCuda()).isEqualTo("12.4");
+        assertThat(f.driverVersion()).isEqualTo("supports CUDA 12.4");
+        assertThat(f.environment()).containsEntry("NCCL_COLLNET_ENABLE", "1");
+        assertThat(f.nicsPerHost()).isEqualTo(6);
+    }
+
+    @Test
+    void nicsAreCountedFromTheUsingLineAndRoIsNotANic() {
+        assertThat(NicCount.fromLines(List.of("h:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE"
+                + " [RO]; OOB primaryip:10.10.10.10<0>"))).hasValue(2);
+        assertThat(NicCount.fromLines(List.of("h:1:1 [0] NCCL INFO NET/IB : Using [RO]; OOB enp6s0:192.168.68.52<0>")))
+                .isEmpty();
+    }
+
+    @Test
+    void aShellLineLaunchingATestIsTheCommandLineAndItsNcclVariablesTheEnvironment() {
+        LogFacts f = LogFacts.of(List.of("2024-05-01T10:00:00 starting",
+                "> mpirun -np 16 -x NCCL_IB_HCA=\"mlx5_0,mlx5_1\" -x NCCL_ALGO=Ring ./build/all_reduce_perf -b 8 -e 8G -f 2",
+                "NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2",
+                "node1:1:1 [0] NCCL INFO NCCL version 2.18.3+cuda12.2",
+                "node2:1:1 [0] NCCL INFO NCCL version 2.19.3+cuda12.2"));
+        assertThat(f.commandLine()).startsWith("mpirun -np 16").endsWith("-f 2");
+        assertThat(f.environment()).containsEntry("NCCL_IB_HCA", "mlx5_0,mlx5_1").containsEntry("NCCL_ALGO", "Ring");
+        assertThat(f.driverVersion()).isEqualTo("535.104.05");
+        assertThat(f.ncclVersions()).containsExactly("2.18.3", "2.19.3");
+        assertThat(f.date()).isEqualTo("2024-05-01");
+        assertThat(LogFacts.of(List.of("# collective: all_reduce_perf (redop sum)")).commandLine()).isNull();
+    }
+}
