@@ -27,6 +27,7 @@ import org.ncclharness.harness.doctor.DoctorCommand;
 import org.ncclharness.harness.plot.PlotCommand;
 import org.ncclharness.harness.predict.PredictCommand;
 import picocli.CommandLine;
+import org.ncclharness.harness.diagnose.DiagnoseCommand;
 import picocli.CommandLine.Command;
 
 /** {@code java -jar harness.jar COMMAND ...}: the entry point, its subcommands and its exit-code mapping. */
@@ -39,6 +40,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             SweepCommand.class,
             CheckCommand.class,
+            DiagnoseCommand.class,
             CalibrateCommand.class,
             PredictCommand.class,
             PlotCommand.class,

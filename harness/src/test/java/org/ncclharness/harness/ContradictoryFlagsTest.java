@@ -51,7 +51,7 @@ class ContradictoryFlagsTest {
     @Test
     void aReportDirectoryThatLooksLikeAFile(@TempDir Path dir) {
         Path json = dir.resolve("cal.json");
-        refused(CliRun.of("calibrate", "h100_allreduce_8gpu_azure_ndv5", "--report", json.toString()), "--json");
+        refused(CliRun.of("calibrate", "h100_allreduce_8gpu_azure_ndv5", "--report", json.toString()), "give a directory");
         assertThat(json).doesNotExist();
     }
 

@@ -33,10 +33,16 @@ public record CheckReport(String run, Provenance provenance, Reference reference
     public record SizeLine(long sizeBytes, Double busBwGBps, Double referenceGBps, Double pctOfReference,
                            Double timeUs, Double referenceUs, boolean latencyBound, boolean dip) { }
 
-    /** This report with one more finding first (what the run was compared with), the verdict decided again. */
-    public CheckReport withFirstFinding(Finding f) {
-        List<Finding> all = new java.util.ArrayList<>(findings);
-        all.add(0, f);
+    /**
+     * This report with more findings, the verdict decided again.
+     *
+     * @param first before the others (what the run was compared with)
+     * @param last  after them (what the log's NCCL lines say)
+     */
+    public CheckReport withFindings(List<Finding> first, List<Finding> last) {
+        List<Finding> all = new java.util.ArrayList<>(first);
+        all.addAll(findings);
+        all.addAll(last);
         return new CheckReport(run, provenance, reference, sizes, all, Verdict.of(all));
     }
 

@@ -49,18 +49,24 @@ public final class ExpectedCurves {
     public static Outcome forRun(Sweep run, String runId, Integer nicsPerHost, String algo, List<Dataset> bundled,
                                  HardwareFacts facts) {
         Comparability.Side me = Comparability.Side.of(run);
-        String fabric = fabric(run.hardware());
+        String fabric = fabric(run.hardware(), statedHosts(run));
         if (me.gpuFamily() == null || fabric == null) {
             return Outcome.none("no expected curve: the run states no " + (me.gpuFamily() == null ? "GPU model"
-                    : "interconnect (pass --interconnect)") + " to find bundled runs of the same hardware by");
+                    : "interconnect (pass --interconnect; across hosts it names the network)") + " to find bundled"
+                    + " runs of the same hardware by");
         }
         Integer ranks = run.ranks();
-        int hosts = hostsOf(run.hardware());
+        Integer stated = statedHosts(run);
+        if (stated == null) {
+            return Outcome.none("no expected curve: the run does not state its host count (pass --nodes N) to find"
+                    + " bundled runs of the same shape");
+        }
+        int hosts = stated;
         List<Dataset> peers = bundled.stream()
                 .filter(d -> !d.id().equals(runId) && !d.rows().equals(run.rows()))
                 .filter(d -> d.collective() == run.collective() && d.hardware().ranks() != null)
                 .filter(d -> me.gpuFamily().equals(Comparability.gpuFamily(d.hardware().gpuModel()).orElse(null)))
-                .filter(d -> fabric.equals(fabric(d.hardware())))
+                .filter(d -> fabric.equals(fabric(d.hardware(), d.hardware().hosts())))
                 // one host and several are different machines even where the bottleneck's name agrees
                 .filter(d -> (hostsOf(d.hardware()) > 1) == (hosts > 1))
                 .filter(d -> d.sweep().rows().stream().filter(r -> SizeBusBw.of(r) != null).count() >= MIN_COMMON_SIZES)
@@ -122,16 +128,33 @@ public final class ExpectedCurves {
                 .orElse(0);
     }
 
+    /** Hosts as the table states them, else as its device lines name them; null when neither says. */
+    static Integer statedHosts(Sweep run) {
+        if (run.hardware() != null && run.hardware().hosts() != null) {
+            return run.hardware().hosts();
+        }
+        long named = run.devices().stream().map(org.ncclharness.calibration.measure.Device::host)
+                .filter(h -> h != null && !h.isBlank()).distinct().count();
+        return named == 0 ? null : (int) named;
+    }
+
     private static int hostsOf(Hardware hw) {
         return hw == null || hw.hosts() == null ? 1 : hw.hosts();
     }
 
-    /** The bottleneck fabric; on one host, the one the GPU name implies where the run does not say. */
-    static String fabric(Hardware hw) {
-        String b = HealthCheck.bottleneck(hw);
-        if (b != null || hw == null || hostsOf(hw) > 1) {
-            return b;
+    /**
+     * The bottleneck fabric: across hosts the network, which must be stated (two runs over unknown networks are
+     * not the same hardware); on one host the fabric inside it, from the GPU name where the run does not say.
+     */
+    static String fabric(Hardware hw, Integer hosts) {
+        if (hw == null) {
+            return null;
         }
-        return GpuFabrics.bundled().intraFor(hw.gpuModel()).orElse(null);
+        if (hosts != null && hosts > 1) {
+            boolean oneDomain = hw.domains() != null && hw.domains() == 1;
+            return oneDomain ? HealthCheck.bottleneck(hw) : hw.inter();
+        }
+        String b = HealthCheck.bottleneck(hw);
+        return b != null ? b : GpuFabrics.bundled().intraFor(hw.gpuModel()).orElse(null);
     }
 }

@@ -118,6 +118,13 @@ public final class HealthCheck {
         Optional<Interconnect> ic = name == null ? Optional.empty() : facts.interconnect(name);
         String at = String.format(Locale.ROOT, "busbw at the largest size (%s): %s GB/s", SizeText.exact(
                 largest.sizeBytes()), num(b));
+        if (latencyOnly(run)) {
+            out.add(new Finding(isReference ? Severity.WARN : Severity.INFO, "peak", null, at + "; every size is"
+                    + " latency-bound (the largest is below the run's latency/bandwidth crossover), so the line rate"
+                    + " says nothing about it" + (isReference ? "; the bandwidth is not judged: sweep to larger sizes"
+                    + " (-e 8G), or give --baseline" : "")));
+            return;
+        }
         String noReference = isReference ? "; the bandwidth is not judged: give --baseline, --expect-busbw GB/s"
                 + " or --calibration" : "";
         // A gate that could not judge the bandwidth must not say PASS
@@ -150,6 +157,24 @@ public final class HealthCheck {
                 + (low ? String.format(Locale.ROOT, "; a healthy run reaches %s %% or more (no baseline given: the"
                 + " line rate is the reference)", num(HEALTHY_SHARE_OF_LINE_RATE_PCT)) : "");
         out.add(new Finding(low ? Severity.WARN : Severity.INFO, "peak", low ? largest.sizeBytes() : null, text));
+    }
+
+    /** The whole sweep below its own crossover: its time barely grows with the size (a small-message sweep). */
+    private static boolean latencyOnly(Sweep run) {
+        int ranks = run.ranks() != null && run.ranks() >= 2 ? run.ranks() : 2;
+        FitPoints p;
+        try {
+            p = FitPoints.from(run, ranks);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        if (p.size() < 2) {
+            return false;
+        }
+        double[] bytes = p.bytes();
+        double[] t = p.timeUs();
+        int last = p.largest();
+        return bytes[last] < crossoverBytes(bytes[0], t[0], bytes[last], t[last]);
     }
 
     /** {@code --expect-busbw}: the largest size against the peak a healthy run of this hardware reaches. */
@@ -274,7 +299,8 @@ public final class HealthCheck {
             out.add(new Finding(Severity.WARN, "dip", size, String.format(Locale.ROOT,
                     "dip at %s: busbw %s GB/s is %.0f %% of the %s GB/s its neighbours imply (threshold %s %%)",
                     SizeText.exact(size), num(p.busBwGBps()[i]), 100 / g.factor(),
-                    num(p.busBwGBps()[i] * g.factor()), num(rules.dipPct()))));
+                    num(Double.parseDouble(String.format(Locale.ROOT, "%.4g", p.busBwGBps()[i] * g.factor()))),
+                    num(rules.dipPct()))));
         }
         return dips;
     }

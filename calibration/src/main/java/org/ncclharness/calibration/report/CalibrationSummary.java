@@ -42,7 +42,7 @@ public final class CalibrationSummary {
         int idWidth = Math.min(ID_CHARS, rows.stream().mapToInt(r -> r[0].length()).max().orElse(7));
         if (!rows.isEmpty()) {
             legend(out);
-            line(out, idWidth, new String[] {"# dataset", "N", "model", "LOO %", "alpha_us", "busbw_GBps", "flags"});
+            line(out, idWidth, new String[] {"# dataset", "N", "model", "RMSPE%", "alpha_us", "busbw_GBps", "flags"});
             rows.forEach(r -> line(out, idWidth, r));
         }
         if (!skipped.isEmpty()) {
@@ -58,15 +58,16 @@ public final class CalibrationSummary {
     }
 
     private static void legend(PrintWriter out) {
-        out.println("# model picked by leave-one-out RMSPE (LOO %: each size predicted by a fit without it)");
-        out.println("# alpha_us: the model's time as M -> 0; busbw_GBps: its bus bandwidth as M -> inf");
+        out.println("# model picked by leave-one-out RMSPE (each size predicted by a fit without it): RMSPE%, or"
+                + " in-sample (flag I)");
+        out.println("# alpha_us: the model's time as M -> 0; busbw_GBps: its bus bandwidth as M -> inf; -: the data"
+                + " do not determine it");
         out.println("# models: envelope = min over NCCL's protocols LL/LL128/Simple; A, B, B+beta, naive = one line"
                 + " (README, `calibrate`)");
         out.println("#   hierarchical, flat-ring = two tiers (NVLink domain + network); N: GPUs (joint fit: its largest"
                 + " run, N+)");
-        out.println("# flags: I score in-sample (too few points for LOO), N in-network reduction (NVLS/SHARP),"
-                + " D times from busbw,");
-        out.println("#   U a parameter the data do not determine");
+        out.println("# flags: I in-sample score (too few points for LOO: a floor), R in-network reduction (NVLS/SHARP),");
+        out.println("#   D times from busbw, U a parameter the data do not determine");
     }
 
     private static void line(PrintWriter out, int idWidth, String[] r) {
@@ -85,7 +86,7 @@ public final class CalibrationSummary {
         double pct = (loo ? best.leaveOneOut() : best.inSample()).overallPct().orElse(Double.NaN);
         StringBuilder flags = new StringBuilder();
         flag(flags, !loo, 'I');
-        flag(flags, s.inNetworkFlag() != null, 'N');
+        flag(flags, s.inNetworkFlag() != null, 'R');
         flag(flags, s.timeDerived(), 'D');
         flag(flags, !s.identifiability().alpha() || !s.identifiability().beta(), 'U');
         // Both single-tier families name the bandwidth term β_eff; the time at 0 bytes is α (the envelope: min α_p).

@@ -13,6 +13,10 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.Optional;
 import org.ncclharness.calibration.check.CheckReport;
+import org.ncclharness.calibration.check.Finding;
+import org.ncclharness.calibration.check.Severity;
+import org.ncclharness.calibration.diagnose.Diagnoser;
+import org.ncclharness.calibration.diagnose.Diagnosis;
 import org.ncclharness.calibration.check.Comparability;
 import org.ncclharness.calibration.check.ExpectedCurves;
 import org.ncclharness.calibration.datasets.Dataset;
@@ -20,7 +24,9 @@ import org.ncclharness.calibration.check.RunContext;
 import org.ncclharness.calibration.datasets.DatasetMetadata;
 import org.ncclharness.calibration.io.LogFacts;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.predict.PredictionModel;
+import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.predict.PredictionSources;
 import org.ncclharness.calibration.check.CheckReportWriter;
 import org.ncclharness.calibration.check.CheckRules;
@@ -39,6 +45,7 @@ import org.ncclharness.calibration.report.CalibrationFile;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.TableName;
 import org.ncclharness.harness.RunInputs;
+import org.ncclharness.harness.predict.BandwidthConverter;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.RunMetadataOptions;
 import org.ncclharness.harness.plot.FigureSeries;
@@ -88,10 +95,14 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--nics-per-host", paramLabel = "N",
             description = "NICs per node, to give a multi-node peak against all of them (bundled datasets: from their metadata)")
     Integer nicsPerHost;
+    @Option(names = "--collective", paramLabel = "NAME", description = "the collective of tables whose log does"
+            + " not name its program and whose rows do not tell (all_gather, alltoall, ...)")
+    String collective;
     @Option(names = "--allow-mismatch", description = "compare with a baseline or calibration of another collective,"
             + " data type, GPU count, host count or GPU model anyway; the report's first lines say what differs")
     boolean allowMismatch;
-    @Option(names = "--expect-busbw", paramLabel = "GB/s", description = "without --baseline: the busbw a healthy run"
+    @Option(names = "--expect-busbw", paramLabel = "GB/s", converter = BandwidthConverter.GBpsByDefault.class,
+            description = "without --baseline: the busbw a healthy run"
             + " of this hardware reaches at its largest sizes; --warn-below and --fail-below apply to it (default: the"
             + " nearest bundled run of the same GPU model and fabric, else the line rate)")
     Double expectBusBw;
@@ -104,7 +115,8 @@ public final class CheckCommand implements Callable<Integer> {
     double failBelow = 75;
     @Option(names = "--dip", paramLabel = "PCT", description = "a dip is busbw below this %% of its neighbours' mean (default 70)")
     double dip = 70;
-    @Option(names = "--min-busbw", paramLabel = "GB/s", description = "FAIL when the average busbw is below 0.9 x this (default: NCCL_TESTS_MIN_BW)")
+    @Option(names = "--min-busbw", paramLabel = "GB/s", converter = BandwidthConverter.GBpsByDefault.class,
+            description = "FAIL when the average busbw is below 0.9 x this (default: NCCL_TESTS_MIN_BW)")
     Double minBusBw;
     @Option(names = "--fail-on-wrong", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "FAIL on any #wrong > 0 (default; --no-fail-on-wrong reports nothing for it)")
@@ -203,16 +215,28 @@ public final class CheckCommand implements Callable<Integer> {
         return md.resolveSibling(stem + ".png");
     }
 
-    /** What the log says besides its tables: a file's other lines, a bundled dataset's raw source. */
-    private LogFacts logFacts() {
+    /** The log's lines besides its tables: a file's, a bundled dataset's raw source; none for stdin. */
+    private List<String> logLines() {
         Optional<Dataset> bundled = DatasetCatalog.bundled().find(run);
         if (bundled.isPresent()) {
-            return LogFacts.of(bundled.get().rawLines());
+            return bundled.get().rawLines();
         }
         if (!RunInputs.isFile(run) || run.equals("-")) {
-            return LogFacts.none(); // stdin was read for the tables and cannot be read again
+            return List.of(); // stdin was read for the tables and cannot be read again
         }
-        return LogFacts.of(Inputs.text(run).lines().toList());
+        return Inputs.text(run).lines().toList();
+    }
+
+    /**
+     * What the log's NCCL lines say, next to the bandwidth verdict (as INFO: the verdict stays the bandwidth's;
+     * the diagnosis says why it is what it is). Logs without NCCL lines add nothing.
+     */
+    private List<Finding> diagnosis(List<String> lines) {
+        Diagnosis d = Diagnoser.diagnose(run, lines);
+        return d.findings().stream().filter(i -> i.severity() != Severity.INFO && !i.code().equals("NO_NCCL_LINES"))
+                .map(i -> Finding.info("diagnosis", "diagnosis " + i.code() + ": " + i.message() + " ("
+                        + i.evidence() + "); fix: "
+                        + i.fix())).toList();
     }
 
     /** One report per table of the run: a multi-table log is judged table by table. */
@@ -228,7 +252,7 @@ public final class CheckCommand implements Callable<Integer> {
             }
         }
         List<Sweep> sweeps = RunSource.readAll(run, new RunSource.Flags(runMetadata.gpus(), runMetadata.nodes(),
-                runMetadata.interconnect()));
+                runMetadata.interconnect()), RunInputs.collective(collective));
         if (failBelow > warnBelow) {
             throw new HarnessException(ExitCode.USAGE, "--fail-below " + failBelow + " is above --warn-below "
                     + warnBelow + ": a size that fails must also warn; give a FAIL threshold at or below the WARN one");
@@ -244,7 +268,9 @@ public final class CheckCommand implements Callable<Integer> {
             throw new HarnessException(ExitCode.USAGE, "--expect-busbw takes GB/s above 0, got " + expectBusBw);
         }
         CheckRules rules = new CheckRules(warnBelow, failBelow, dip, minBusBw(), failOnWrong, warnLatency);
-        LogFacts log = logFacts();
+        List<String> logLines = logLines();
+        LogFacts log = LogFacts.of(logLines);
+        List<Finding> diagnosis = diagnosis(logLines);
         Integer nics = nicsPerHost(log);
         DatasetMetadata meta = DatasetCatalog.bundled().find(run).map(Dataset::metadata).orElse(null);
         List<Judged> out = new ArrayList<>();
@@ -252,9 +278,8 @@ public final class CheckCommand implements Callable<Integer> {
             Ref ref = reference(sweep, facts, nics);
             HealthCheck.Against against = new HealthCheck.Against(ref == null ? null : ref.rule(), expectBusBw, nics);
             CheckReport report = new HealthCheck(facts, rules).check(run, sweep, against);
-            if (ref != null && ref.why() != null) {
-                report = report.withFirstFinding(org.ncclharness.calibration.check.Finding.info("reference", ref.why()));
-            }
+            report = report.withFindings(ref != null && ref.why() != null ? List.of(Finding.info("reference", ref.why()))
+                    : List.of(), diagnosis);
             out.add(new Judged(report, RunContext.of(sweep, log, meta), sweep, ref == null ? null : ref.series()));
         }
         return out;
@@ -321,6 +346,30 @@ public final class CheckCommand implements Callable<Integer> {
         return new Ref(r, series.withLabel("expected: " + r.label()), null);
     }
 
+    /**
+     * Without --dataset, the one entry of a --calibration file that matches the run's collective and GPU model;
+     * with several, exit 2 listing those (not every entry of a report of the whole catalog).
+     */
+    private String onlyComparableEntry(Sweep sweep) {
+        CalibrationFile file = CalibrationFile.read(reference.calibration);
+        if (file.datasets().size() == 1) {
+            return file.datasets().get(0).id();
+        }
+        Comparability.Side me = Comparability.Side.of(sweep);
+        List<String> ids = file.datasets().stream().filter(e -> !e.models().isEmpty())
+                .filter(e -> e.collective() == null || e.collective().equals(sweep.collective().testName()))
+                .filter(e -> me.gpuFamily() == null || me.gpuFamily().equals(Comparability.gpuFamily(e.gpuModel())
+                        .orElse(null)))
+                .map(CalibrationFile.Entry::id).toList();
+        if (ids.size() == 1) {
+            return ids.get(0);
+        }
+        throw new InputException(file.file(), 0, "holds " + file.datasets().size() + " entries; pick one with"
+                + " --dataset ID" + (ids.isEmpty() ? " (none has this run's collective and GPU model)"
+                : "; those of this run's collective and GPU model: " + String.join(", ", ids.subList(0,
+                Math.min(10, ids.size()))) + (ids.size() > 10 ? ", ..." : "")));
+    }
+
     /** A reference that differs from the run: exit 2 naming both sides, unless --allow-mismatch. */
     private void mismatch(String what, Comparability.Side other, Sweep sweep, List<String> differ) {
         if (!allowMismatch) {
@@ -332,7 +381,8 @@ public final class CheckCommand implements Callable<Integer> {
 
     /** A calibration entry's model, evaluated at the run's GPUs and hosts (the first lines say so). */
     private Ref calibrated(Sweep sweep) {
-        PredictionModel m = PredictionSources.calibration(reference.calibration, dataset, model);
+        PredictionModel m = PredictionSources.calibration(reference.calibration, dataset != null ? dataset
+                : onlyComparableEntry(sweep), model);
         CalibrationFile.Entry entry = CalibrationFile.read(reference.calibration).datasets().stream()
                 .filter(e -> m.source().endsWith("dataset " + e.id())).findFirst().orElseThrow();
         Comparability.Side side = new Comparability.Side(entry.collective() == null ? m.collective()
@@ -347,6 +397,14 @@ public final class CheckCommand implements Callable<Integer> {
             throw new InputException(run, 0, "the GPU count is needed to turn the model's time into busbw; pass --gpus N");
         }
         Integer hosts = sweep.hardware() == null ? null : sweep.hardware().hosts();
+        boolean oneTier = m.model() instanceof SingleTierModel || m.model() instanceof ProtocolEnvelopeModel;
+        if (oneTier && hosts != null && entry.nodes() != null && !hosts.equals(entry.nodes())) {
+            // a one-tier model has no term for the network a different host count adds or removes
+            differ = new ArrayList<>(differ);
+            differ.add("hosts " + hosts + " vs " + entry.nodes() + " (model " + m.name() + " is one tier: it has no"
+                    + " term for another tier)");
+            mismatch("calibration entry " + entry.id(), side, sweep, differ);
+        }
         PredictionModel at;
         try {
             at = m.at(ranks, hosts);

@@ -7,6 +7,7 @@ import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.TableName;
+import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.harness.RunMetadataOptions;
 
@@ -29,13 +30,24 @@ final class RunSource {
     }
 
     /** Every table of the run, each completed from the flags. */
-    static List<Sweep> readAll(String nameOrId, Flags flags) {
-        List<Sweep> tables = RunInputs.read(nameOrId);
+    static List<Sweep> readAll(String nameOrId, Flags flags, Collective given) {
+        List<Sweep> tables = RunInputs.read(nameOrId, given);
         for (Sweep s : tables) {
             if (s.provenance().kind() == SourceKind.PREDICTED) {
                 // A verdict on a model's own numbers would always pass: check judges measurements
                 throw new InputException(nameOrId, 0, "this is a prediction, not a measurement (" + s.provenance()
                         .label() + "); check judges measured runs, and compares them with a model via --calibration");
+            }
+        }
+        for (Sweep s : tables) {
+            if (!s.collective().known()) {
+                // Every rule reads busbw through the collective's bus factor: no verdict without it
+                String why = String.join("; ", s.notes().stream().filter(n -> n.contains("--collective"))
+                        .map(n -> n.replaceAll("[;,]? ?pass --collective NAME\\)?", "")).toList());
+                throw new InputException(nameOrId, 0, TableName.of(s) + ": the collective is not known (" + why + ")"
+                        + (given != null ? "; the rows contradict --collective " + given.testName() + " too: their"
+                        + " time and busbw columns disagree (the table was edited, or mixes runs)"
+                        : "; pass --collective NAME (all_reduce, all_gather, ...)"));
             }
         }
         return tables.stream().map(s -> complete(nameOrId, s, flags)).toList();

@@ -113,7 +113,8 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
     public static void checkWritable(Path dir, boolean force) {
         if (dir.getFileName() != null && dir.getFileName().toString().matches(".*\\.(json|csv|md|txt|html|png|svg)")) {
             throw new InputException(dir.toString(), 0, "--report names a directory (the page is DIR/index.html), "
-                    + "and this looks like a file name; did you mean --json, --csv or --markdown?");
+                    + "and this looks like a file name; give a directory (--report out/), or see --help for the"
+                    + " command's one-file outputs");
         }
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new InputException(dir.toString(), 0, "exists and is not a directory; --report names the "

@@ -26,4 +26,16 @@ public final class BandwidthConverter implements CommandLine.ITypeConverter<Doub
             default -> throw new CommandLine.TypeConversionException("unknown bandwidth unit in '" + value + "'");
         };
     }
+
+    /** A bandwidth where the unit may be left out: a plain number is GB/s (nccl-tests' own unit). */
+    public static final class GBpsByDefault implements CommandLine.ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            try {
+                return Double.valueOf(value.trim());
+            } catch (NumberFormatException e) {
+                return new BandwidthConverter().convert(value);
+            }
+        }
+    }
 }

@@ -166,6 +166,25 @@ public final class SweepCommand implements Callable<Integer> {
     /** The environment form of {@code --no-replay}, for a CI job that cannot change the command line. */
     static final String NO_REPLAY_ENV = "HARNESS_NO_REPLAY";
 
+    /**
+     * {@code 1/true/yes/on} (any case) turn replay off, {@code 0/false/no/off} or unset leave it on; anything else
+     * is refused, so that a CI job with a typo cannot pass on bundled numbers.
+     */
+    static boolean noReplayFromEnv(String value) {
+        if (value == null || value.isBlank()) {
+            return false;
+        }
+        String v = value.trim().toLowerCase(java.util.Locale.ROOT);
+        if (java.util.Set.of("1", "true", "yes", "on").contains(v)) {
+            return true;
+        }
+        if (java.util.Set.of("0", "false", "no", "off").contains(v)) {
+            return false;
+        }
+        throw usage("invalid " + NO_REPLAY_ENV + "='" + value + "': expected 1, true, yes or on (no replay), or 0,"
+                + " false, no or off");
+    }
+
     @Override
     public Integer call() {
         SweepPlan plan = plan(System.getenv());
@@ -180,10 +199,11 @@ public final class SweepCommand implements Callable<Integer> {
             // A replay measures nothing together, so it needs where-am-I but no rendezvous.
             Place place = PlaceDetector.detect(System.getenv(), launchOptions.placeFlags(),
                     ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L));
-            if (noReplay || "1".equals(System.getenv(NO_REPLAY_ENV))) {
+            if (noReplay || noReplayFromEnv(System.getenv(NO_REPLAY_ENV))) {
                 if (place.rank() == 0) {
                     System.err.println("no GPU: " + probe.firstProblem().orElseThrow().oneLine() + " (--no-replay"
-                            + (noReplay ? "" : " from " + NO_REPLAY_ENV + "=1") + ": nothing measured, nothing replayed)");
+                            + (noReplay ? "" : " from " + NO_REPLAY_ENV + "=" + System.getenv(NO_REPLAY_ENV))
+                            + ": nothing measured, nothing replayed)");
                 }
                 return ExitCode.ENVIRONMENT;
             }

@@ -61,8 +61,8 @@ class CalibrateCommandTest {
             assertThat(lines).as(d.id()).filteredOn(l -> l.startsWith(d.id() + " ") || l.startsWith("#   " + d.id() + ":"))
                     .hasSize(1);
         }
-        assertThat(lines).anyMatch(l -> l.matches("h200_allreduce_8gpu_azure_ndv5 +8 envelope +\\d+\\.\\d +\\d.* N.*"))
-                .anyMatch(l -> l.startsWith("# flags: I score in-sample"));
+        assertThat(lines).anyMatch(l -> l.matches("h200_allreduce_8gpu_azure_ndv5 +8 envelope +\\d+\\.\\d +\\d.* R.*"))
+                .anyMatch(l -> l.startsWith("# flags: I in-sample score"));
     }
 
     @Test

@@ -183,6 +183,18 @@ class CheckCommandTest {
                 .doesNotContain("bundled dataset h100_allreduce_8gpu_azure_ndv5 (");
     }
 
+    @Test
+    void aOneTierCalibrationOfOneHostIsRefusedForATwoHostRunAndUnitsAreRead(@TempDir Path dir) {
+        Path cal = dir.resolve("one.json");
+        assertThat(CliRun.of("calibrate", "h100_allreduce_8gpu_azure_ndv5", "--json", cal.toString()).exitCode())
+                .isZero();
+        CliRun r = CliRun.of("check", "h100_allreduce_16gpu_2node_aws_p5_efa_slurm", "--calibration", cal.toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("hosts 2 vs 1 (model envelope is one tier: it has no term for another tier)");
+        CliRun units = CliRun.of("check", OCI, "--expect-busbw", "180GB/s");
+        assertThat(units.out()).contains("of the expected 180 GB/s");
+    }
+
     // --- per-iteration: synthetic samples, labelled as test data, written by our own JSON writer ---
 
     @Test

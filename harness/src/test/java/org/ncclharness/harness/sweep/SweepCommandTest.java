@@ -73,6 +73,18 @@ class SweepCommandTest {
     }
 
     @Test
+    void theNoReplayVariableTakesTheUsualSpellingsAndRefusesTypos() {
+        for (String on : new String[] {"1", "true", "TRUE", "yes", "on"}) {
+            assertThat(SweepCommand.noReplayFromEnv(on)).as(on).isTrue();
+        }
+        for (String off : new String[] {"0", "false", "no", "off", "", null}) {
+            assertThat(SweepCommand.noReplayFromEnv(off)).as(String.valueOf(off)).isFalse();
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SweepCommand.noReplayFromEnv("2"))
+                .hasMessageContaining("invalid HARNESS_NO_REPLAY='2'");
+    }
+
+    @Test
     void aReplayPrintsTheRowsOfTheRawLogItCameFrom() throws IOException {
         CliRun r = CliRun.of("sweep", "--dataset", OCI, "-b", "64", "-e", "8G", "--no-calibrate");
         assertThat(r.exitCode()).isZero();

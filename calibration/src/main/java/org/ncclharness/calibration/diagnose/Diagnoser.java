@@ -1,0 +1,397 @@
+package org.ncclharness.calibration.diagnose;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.ncclharness.calibration.check.Severity;
+import org.ncclharness.calibration.diagnose.Diagnosis.Issue;
+import org.ncclharness.calibration.diagnose.NcclLines.Line;
+
+/**
+ * Reads the NCCL INFO/WARN lines of a log and says which transport each connection used and which known
+ * misconfiguration is present. Formats from NCCL 2.3 ({@code Ring 00 : 0[0] -> 1[1] via P2P/IPC},
+ * {@code Using internal Network Socket}) to 2.29 ({@code Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read}).
+ */
+public final class Diagnoser {
+
+    /** {@code via X}: the transport of one connection, up to the end or to NCCL's trailing comm/nRanks words. */
+    private static final Pattern VIA = Pattern.compile("(?:->|^CollNet|\\[(?:send|receive)\\]).*?\\bvia (P2P/direct"
+            + " pointer(?:/\\w+)?|direct shared memory|[A-Z][A-Za-z0-9]+(?:/[A-Za-z0-9_()]+)*)");
+    private static final Pattern VERSION = Pattern.compile("^NCCL version (\\d+\\.\\d+\\.\\d+)");
+    private static final Pattern NRANKS = Pattern.compile("\\bn[Rr]anks (\\d+)");
+    private static final Pattern NNODES = Pattern.compile("\\bnNodes (\\d+)");
+    private static final Pattern LOCAL = Pattern.compile("\\blocalRanks (\\d+)");
+    private static final Pattern BOOTSTRAP = Pattern.compile("^Bootstrap ?: Using (?:\\[\\d+\\])?(\\S+)");
+    private static final Pattern IB_USING = Pattern.compile("^NET/IB ?: (?:Using )?((?:\\[\\d+\\] ?[^\\s\\[;]+:\\d+/\\S+ ?)+)");
+    private static final Pattern DEVICE = Pattern.compile("\\[\\d+\\] ?([^\\s\\[;]+:\\d+/[A-Za-z/]+)");
+    private static final Pattern SOCKET_USING = Pattern.compile("^NET/Socket ?: Using (.*)$");
+    private static final Pattern IFACE = Pattern.compile("\\[\\d+\\]([^\\s\\[]+)");
+    private static final Pattern NETWORK = Pattern.compile("^Using (?:internal )?[Nn]etwork (\\S+)");
+    private static final Pattern CHANNELS = Pattern.compile("^(\\d+) coll channels|^Channel \\d+/(\\d+)");
+    private static final Pattern COMPLETION = Pattern.compile("Got completion from peer (\\S+) with (?:error|status)[ =]"
+            + "(\\d+)(?:.*vendor err (\\d+))?");
+    private static final Pattern GDR_HCA = Pattern.compile("^NET/(\\w+) ?: GPU Direct RDMA (?:Disabled|Enabled) for HCA \\d+"
+            + " '([^']+)'");
+    private static final Pattern ENV = Pattern.compile("^(NCCL_[A-Z0-9_]+) set by environment to (\\S*)");
+    private static final Pattern VIRTUAL = Pattern.compile("^(docker\\d*|veth\\w*|br-\\w+|virbr\\d*|tailscale\\d*|cni\\d*"
+            + "|flannel[\\w.]*|cali\\w+)[:\\s]|:172\\.17\\.");
+    private static final Pattern LOOPBACK = Pattern.compile("^lo[:\\s]|:127\\.");
+
+    private final String file;
+    private final List<Line> lines;
+    private final List<Issue> issues = new ArrayList<>();
+    private final List<Line> pluginFailures = new ArrayList<>();
+
+    private Diagnoser(String file, List<Line> lines) {
+        this.file = file;
+        this.lines = lines;
+    }
+
+    public static Diagnosis diagnose(String file, List<String> text) {
+        return new Diagnoser(file, NcclLines.of(text)).run();
+    }
+
+    private Diagnosis run() {
+        if (lines.isEmpty()) {
+            issues.add(new Issue("NO_NCCL_LINES", Severity.WARN, "no NCCL INFO or WARN line in the log", null,
+                    "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV"));
+            return new Diagnosis(file, List.of(), null, null, null, null, Map.of(), Map.of(), null, List.of(),
+                    List.of(), null, null, null, false, null, issues);
+        }
+        List<String> versions = new ArrayList<>();
+        Line firstVersion = null;
+        Integer ranks = null;
+        Integer nNodes = null;
+        Line nodesLine = null;
+        Line ibLine = null;
+        Integer local = null;
+        String bootstrap = null;
+        Line bootstrapLine = null;
+        Set<String> nics = new LinkedHashSet<>();
+        Set<String> sockets = new LinkedHashSet<>();
+        Line socketLine = null;
+        String network = null;
+        String nvls = null;
+        String collnet = null;
+        boolean pxn = false;
+        Integer channels = null;
+        Set<String> hosts = new LinkedHashSet<>();
+        Map<String, Integer> netTransports = new TreeMap<>();
+        Map<String, Integer> localTransports = new TreeMap<>();
+        Map<String, Line> transportEvidence = new LinkedHashMap<>();
+        Line noIb = null;
+        Line networkLine = null;
+        Map<String, String> env = new TreeMap<>();
+        Map<String, Line> envLines = new TreeMap<>();
+        Set<String> pids = new LinkedHashSet<>();
+        Set<String> devices = new LinkedHashSet<>();
+        Line gdrDisabled = null;
+        for (Line l : lines) {
+            String t = l.text();
+            if (l.host() != null) {
+                hosts.add(l.host());
+                pids.add(l.host() + ":" + l.pid());
+                devices.add(l.device());
+            }
+            Matcher m;
+            if ((m = VERSION.matcher(t)).find()) {
+                if (!versions.contains(m.group(1))) {
+                    versions.add(m.group(1));
+                }
+                firstVersion = firstVersion == null ? l : firstVersion;
+            }
+            if ((m = NRANKS.matcher(t)).find()) {
+                ranks = Math.max(ranks == null ? 0 : ranks, Integer.parseInt(m.group(1)));
+            }
+            if ((m = NNODES.matcher(t)).find()) {
+                nNodes = Integer.parseInt(m.group(1));
+                nodesLine = l;
+            }
+            if ((m = LOCAL.matcher(t)).find()) {
+                local = Integer.parseInt(m.group(1));
+            }
+            if (bootstrap == null && (m = BOOTSTRAP.matcher(t)).find()) {
+                bootstrap = m.group(1);
+                bootstrapLine = l;
+            }
+            if ((m = IB_USING.matcher(t)).find()) {
+                ibLine = ibLine == null ? l : ibLine;
+                Matcher d = DEVICE.matcher(m.group(1));
+                while (d.find()) {
+                    nics.add(d.group(1));
+                }
+            }
+            if (t.matches("^NET/IB ?: No device found\\.?.*")) {
+                noIb = noIb == null ? l : noIb;
+            }
+            if ((m = SOCKET_USING.matcher(t)).find()) {
+                Matcher f = IFACE.matcher(m.group(1));
+                while (f.find()) {
+                    sockets.add(f.group(1));
+                }
+                socketLine = socketLine == null ? l : socketLine;
+            }
+            if ((m = NETWORK.matcher(t)).find()) {
+                network = m.group(1);
+                networkLine = l;
+            }
+            if (t.contains("NVLS multicast support is available")) {
+                nvls = "available";
+            } else if (t.contains("NVLS multicast support is not available")) {
+                nvls = nvls == null ? "not available" : nvls;
+            } else if (t.startsWith("NVLS comm") || t.matches(".*via NVLS.*")) {
+                nvls = "in use";
+            }
+            if (t.contains("via COLLNET") || t.startsWith("CollNet ") && t.contains("via ")) {
+                collnet = "in use";
+            } else if (t.contains("CollNet is not supported")) {
+                collnet = "not supported";
+            }
+            if ((m = CHANNELS.matcher(t)).find()) {
+                int c = Integer.parseInt(m.group(1) != null ? m.group(1) : m.group(2));
+                channels = Math.max(channels == null ? 0 : channels, c);
+            }
+            if (t.contains("GPU Direct RDMA Disabled")) {
+                gdrDisabled = gdrDisabled == null ? l : gdrDisabled;
+            }
+            if ((m = GDR_HCA.matcher(t)).find()) {
+                nics.add(m.group(2));
+                network = network == null && !m.group(1).equals("IB") ? m.group(1) : network;
+            }
+            if ((m = ENV.matcher(t)).find()) {
+                env.putIfAbsent(m.group(1), m.group(2).replaceFirst("[.,;]$", ""));
+                envLines.putIfAbsent(m.group(1), l);
+            }
+            if ((m = VIA.matcher(t)).find()) {
+                String raw = m.group(1);
+                pxn |= raw.matches("NET/[^/]+/\\d+\\(\\d+\\).*");
+                String transport = normalise(raw);
+                boolean net = transport.startsWith("NET/") || transport.startsWith("COLLNET/");
+                (net ? netTransports : localTransports).merge(transport, 1, Integer::sum);
+                transportEvidence.putIfAbsent(transport, l);
+            }
+            warn(l);
+        }
+        // One process that printed for several GPUs is on one host, whatever else the log omits
+        boolean oneProcess = pids.size() == 1 && devices.size() > 1 && lines.stream().allMatch(x -> x.host() != null);
+        Integer nodes = nNodes;
+        if (nodes == null && hosts.size() > 1) {
+            nodes = hosts.size();
+        } else if (nodes == null && oneProcess) {
+            nodes = 1;
+        }
+        boolean oneNode = nodes != null && nodes == 1 || nodes == null && local != null && ranks != null
+                && local.equals(ranks);
+        // NET transports between GPUs of one host are intra-node traffic over the network (loopback)
+        Map<String, Integer> intra = new TreeMap<>(localTransports);
+        Map<String, Integer> inter = new TreeMap<>();
+        netTransports.forEach((k, v) -> (oneNode ? intra : inter).put(k, v));
+        Boolean gdr = null;
+        if (!inter.isEmpty() || !intra.isEmpty() && oneNode && !netTransports.isEmpty()) {
+            Map<String, Integer> net = oneNode ? netTransports : inter;
+            boolean anyRdmaNet = net.keySet().stream().anyMatch(k -> !k.startsWith("NET/Socket"));
+            gdr = anyRdmaNet ? net.keySet().stream().filter(k -> !k.startsWith("NET/Socket"))
+                    .allMatch(k -> k.endsWith("/GDRDMA")) : Boolean.FALSE;
+        }
+        boolean multi = nodes != null && nodes > 1 || !inter.isEmpty();
+        findings(multi, oneNode, inter, intra, netTransports, transportEvidence, noIb, sockets,
+                socketLine != null ? socketLine : networkLine,
+                bootstrap, bootstrapLine, gdr, gdrDisabled, network, versions, firstVersion);
+        environment(env, envLines, intra, inter);
+        pluginFailures(multi);
+        if (nics.stream().anyMatch(n -> n.endsWith("/IB") || n.contains("/IB/")) && nics.stream()
+                .anyMatch(n -> n.contains("/RoCE"))) {
+            add("IB_LIST_MIXES_LINK_LAYERS", Severity.WARN, "NET/IB uses InfiniBand and RoCE (Ethernet) ports together:"
+                    + " " + String.join(" ", nics), ibLine, "pin NCCL_IB_HCA to the ports of one fabric (e.g."
+                    + " NCCL_IB_HCA=mlx5_0,mlx5_1), or the rings mix two networks");
+        }
+        if (nNodes != null && ranks != null && ranks > 1 && local != null && local == 1 && nNodes.equals(ranks)) {
+            add("ONE_RANK_PER_NODE", Severity.INFO, "NCCL sees every rank as its own node (nNodes " + nNodes
+                    + ", localRanks 1): GPUs that share a host but sit in separate pods or containers cannot use"
+                    + " NVLink or P2P", nodesLine, "put a host's GPUs in one pod/container (one process per GPU inside"
+                    + " it), or share the IPC namespace and /dev/shm between them");
+        }
+        return new Diagnosis(file, versions, ranks, nodes, local, bootstrap, intra, inter, gdr, List.copyOf(nics),
+                List.copyOf(sockets), network, nvls, collnet, pxn, channels, issues);
+    }
+
+    /** {@code NET/IB/0(1)/GDRDMA} → {@code NET/IB/GDRDMA}: device and proxy indexes removed. */
+    static String normalise(String via) {
+        if (via.equals("direct shared memory")) {
+            return "SHM/direct";
+        }
+        return via.replaceAll("/\\d+(\\(\\d+\\))?(?=/|$)", "");
+    }
+
+    private void findings(boolean multi, boolean oneNode, Map<String, Integer> inter, Map<String, Integer> intra,
+                          Map<String, Integer> net, Map<String, Line> evidence, Line noIb, Set<String> sockets,
+                          Line socketLine, String bootstrap, Line bootstrapLine, Boolean gdr, Line gdrDisabled,
+                          String network, List<String> versions, Line firstVersion) {
+        boolean socketInter = inter.keySet().stream().anyMatch(k -> k.startsWith("NET/Socket"));
+        boolean socketChosen = network != null && network.equalsIgnoreCase("Socket");
+        if (socketInter || socketChosen && inter.isEmpty() && multi) {
+            Line e = socketInter ? evidence.get(inter.keySet().stream().filter(k -> k.startsWith("NET/Socket"))
+                    .findFirst().orElseThrow()) : socketLine;
+            add("SOCKET_FALLBACK", Severity.WARN, "inter-node traffic runs on NET/Socket (TCP)" + (sockets.isEmpty()
+                    ? "" : " over " + String.join(", ", sockets)), e, "give NCCL an RDMA device: check that NET/IB"
+                    + " finds the HCAs (rdma-core, ibv_devices), or load the network plugin of this fabric (EFA:"
+                    + " aws-ofi-nccl; Slingshot: the OFI/cxi plugin)");
+        } else if (socketChosen && oneNode) {
+            add("SOCKET_FALLBACK", Severity.INFO, "the network is NET/Socket, unused by a job on one host", socketLine,
+                    "nothing to do on one host; before going multi-node, make NET/IB or a network plugin available");
+        } else if (socketChosen) {
+            // the node count is not in the log: say what it means if the job spans hosts
+            add("SOCKET_FALLBACK", Severity.WARN, "the network is NET/Socket (TCP): across hosts every byte goes over"
+                    + " TCP" + (sockets.isEmpty() ? "" : " on " + String.join(", ", sockets)), socketLine,
+                    "give NCCL an RDMA device: check that NET/IB finds the HCAs (rdma-core, libibverbs), or load the"
+                            + " network plugin of this fabric");
+        }
+        if (noIb != null) {
+            add("NO_IB_DEVICE", multi ? Severity.WARN : Severity.INFO, "NET/IB found no InfiniBand/RoCE device", noIb,
+                    "install rdma-core and the HCA driver, expose /dev/infiniband to the container, or set"
+                            + " NCCL_IB_HCA to the right devices");
+        }
+        for (String s : sockets) {
+            checkInterface(s, socketLine, multi);
+        }
+        if (bootstrap != null && sockets.isEmpty()) {
+            checkInterface(bootstrap, bootstrapLine, multi);
+        }
+        if (Boolean.FALSE.equals(gdr) && !socketInter) {
+            String k = net.keySet().stream().filter(x -> !x.startsWith("NET/Socket")).findFirst().orElse(null);
+            add("GDR_OFF", Severity.WARN, "the network transport " + k + " runs without GPUDirect RDMA: every"
+                            + " message is staged through host memory", gdrDisabled != null ? gdrDisabled
+                            : evidence.get(k),
+                    "load nvidia-peermem (or use DMA-BUF with a recent driver and NCCL_DMABUF_ENABLE=1), check"
+                            + " NCCL_NET_GDR_LEVEL, and that ACS/IOMMU do not block peer-to-peer PCIe");
+        } else if (gdrDisabled != null && !socketInter && network != null && !network.contains("Socket")
+                && gdr == null) {
+            add("GDR_OFF", Severity.WARN, "NCCL says GPUDirect RDMA is disabled for a NIC", gdrDisabled,
+                    "load nvidia-peermem (or use DMA-BUF), check NCCL_NET_GDR_LEVEL and ACS/IOMMU");
+        }
+        List<String> offHost = intra.keySet().stream().filter(k -> k.startsWith("SHM") || k.startsWith("NET/"))
+                .toList();
+        if (!offHost.isEmpty()) {
+            String k = offHost.get(0);
+            add("P2P_OFF", Severity.WARN, "GPUs of one host talk over " + k + " instead of P2P (NVLink or PCIe"
+                    + " peer-to-peer)", evidence.get(k), "check NCCL_P2P_DISABLE / NCCL_P2P_LEVEL / NCCL_SHM_DISABLE in"
+                    + " the environment, that the GPUs of a host are in one container or pod, and ACS/IOMMU");
+        }
+        if (versions.size() > 1) {
+            add("VERSION_MISMATCH", Severity.FAIL, "ranks report different NCCL versions: " + String.join(", ",
+                    versions), firstVersion, "run one NCCL build on every host (check LD_LIBRARY_PATH and the"
+                    + " container images)");
+        }
+    }
+
+    /** Settings that switch a transport off: named as the cause where the transports show the effect. */
+    private void environment(Map<String, String> env, Map<String, Line> lines, Map<String, Integer> intra,
+                             Map<String, Integer> inter) {
+        for (String var : List.of("NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE")) {
+            if ("1".equals(env.get(var))) {
+                add("P2P_OFF", Severity.WARN, var + "=1 is set: GPUs of one host cannot use " + (var.contains("P2P")
+                        ? "P2P (NVLink/PCIe peer-to-peer)" : "shared memory") + " and fall back to a slower path",
+                        lines.get(var), "unset " + var + " unless it works around a known fault");
+            }
+        }
+        if ("1".equals(env.get("NCCL_IB_DISABLE")) && inter.keySet().stream().anyMatch(k -> k.startsWith("NET/Socket"))) {
+            add("SOCKET_FALLBACK", Severity.WARN, "NCCL_IB_DISABLE=1 is set: the network runs on sockets",
+                    lines.get("NCCL_IB_DISABLE"), "unset NCCL_IB_DISABLE");
+        }
+    }
+
+    private void checkInterface(String iface, Line evidence, boolean multi) {
+        String s = iface.trim();
+        if (LOOPBACK.matcher(s).find()) {
+            add("SOCKET_ON_LOOPBACK", multi ? Severity.FAIL : Severity.INFO, "NCCL's sockets use the loopback " + s,
+                    evidence, "set NCCL_SOCKET_IFNAME to the host's routable interface (e.g. eth0, ib0)");
+        } else if (VIRTUAL.matcher(s).find()) {
+            add("SOCKET_ON_VIRTUAL_IFACE", multi ? Severity.WARN : Severity.INFO, "NCCL's sockets use the virtual"
+                    + " interface " + s + " (a container bridge, veth or VPN)", evidence,
+                    "set NCCL_SOCKET_IFNAME to the physical interface (e.g. NCCL_SOCKET_IFNAME=eth0,"
+                            + " or ^docker,lo,veth to exclude)");
+        }
+    }
+
+    private void warn(Line l) {
+        if (!l.warn()) {
+            if (l.text().matches("(?i).*(initiali[sz]ing plugin failed|failed to initiali[sz]e.*plugin|net plugin.*"
+                    + "failed|plugin/net\\.cc:\\d+ -> [1-9]).*")) {
+                pluginFailures.add(l);
+            }
+            return;
+        }
+        warnLine(l);
+    }
+
+    /** A plugin that failed matters where the network is used: across hosts. */
+    private void pluginFailures(boolean multi) {
+        for (Line l : pluginFailures) {
+            add("NET_PLUGIN_FAILED", multi ? Severity.WARN : Severity.INFO, "a NET plugin failed to load or initialise; NCCL falls back"
+                        + " to its internal transports", l, "drop NCCL_NET_PLUGIN / the plugin library where this"
+                        + " fabric does not need it, or install the provider it needs");
+        }
+    }
+
+    private void warnLine(Line l) {
+        String t = l.text();
+        Matcher c = COMPLETION.matcher(t);
+        if (c.find()) {
+            String status = c.group(2);
+            String vendor = c.group(3);
+            String meaning = switch (status) {
+                case "12" -> "transport retry exceeded (IBV_WC_RETRY_EXC_ERR, vendor " + vendor + "): the peer "
+                        + c.group(1) + " did not answer: the hosts are not on one reachable fabric, a link or switch"
+                        + " port is down, or the peer process died";
+                case "4" -> "local protection error (IBV_WC_LOC_PROT_ERR, vendor " + vendor + "): the HCA could"
+                        + " not access the registered buffer: GPUDirect RDMA blocked (ACS/IOMMU) or nvidia-peermem /"
+                        + " DMA-BUF registration broken";
+                case "5" -> "work request flushed (IBV_WC_WR_FLUSH_ERR): an earlier error closed the queue pair";
+                default -> "IB completion status " + status + ", vendor error " + vendor;
+            };
+            add("IB_COMPLETION_ERROR", Severity.FAIL, vendor == null ? meaning.replace(", vendor null", "")
+                    .replace("vendor error null", "no vendor error in the line") : meaning, l, switch (status) {
+                case "12" -> "check ibstat / ibping between the hosts, the subnet manager, and that every host is"
+                        + " in one IB partition (on clouds: one placement group or availability set)";
+                case "4" -> "disable ACS on the PCIe switches or set iommu=pt, load nvidia-peermem, or try"
+                        + " NCCL_NET_GDR_LEVEL=LOC to confirm";
+                default -> "look for the first IB error of the job; check ibstat and the HCA logs";
+            });
+        } else if (t.matches("(?i).*(NET/OFI|aws-ofi|plugin).*(fail|unable|no eligible).*")) {
+            add("NET_PLUGIN_FAILED", Severity.WARN, "a NET plugin failed: " + t, l, "give the pod/host the"
+                    + " devices the plugin needs (EFA, cxi), or remove NCCL_NET_PLUGIN and the plugin library");
+        } else if (t.matches("(?i).*(socketStartConnect|Connect to .* failed|Proxy Connect failed|Failed to execute"
+                + " operation Connect|connection (abort|refused|closed)|bootstrap.*(fail|timeout)|socketProgress).*")) {
+            add("CONNECT_FAILED", Severity.FAIL, "a socket connection between ranks failed: " + t, l,
+                    "check that NCCL_SOCKET_IFNAME names an interface every host can reach (not a link-local"
+                            + " IPv6 or container address), firewalls between the hosts, and whether the peer died");
+        } else if (t.contains("CollNet is not supported")) {
+            add("COLLNET_UNSUPPORTED", Severity.WARN, "CollNet (SHARP) was asked for but is not available: " + t, l,
+                    "install the SHARP collnet plugin (nccl-rdma-sharp-plugins / HPC-X) or drop NCCL_ALGO=COLLNET"
+                            + " / NCCL_COLLNET_ENABLE");
+        } else if (t.contains("failed to open CUDA IPC handle")) {
+            add("P2P_OFF", Severity.FAIL, "CUDA IPC between GPUs of one host failed: " + t, l,
+                    "fix peer access (ACS/IOMMU, a VM without P2P), or set NCCL_P2P_DISABLE=1 to use SHM");
+        } else {
+            add("NCCL_WARN", Severity.WARN, t, l, "read the NCCL warning; search it in github.com/NVIDIA/nccl/issues");
+        }
+    }
+
+    /** Codes whose every WARN line tells one story: the first line is the evidence, the rest add nothing. */
+    private static final Set<String> ONCE = Set.of("NET_PLUGIN_FAILED", "CONNECT_FAILED", "IB_COMPLETION_ERROR");
+
+    private void add(String code, Severity s, String message, Line evidence, String fix) {
+        String where = evidence == null ? null : file + ":" + evidence.lineNo() + ": " + evidence.raw().strip();
+        boolean seen = issues.stream().anyMatch(i -> i.code().equals(code) && (ONCE.contains(code)
+                || i.message().equals(message)));
+        if (!seen) {
+            issues.add(new Issue(code, s, message, where, fix));
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package org.ncclharness.calibration.diagnose;
+
+import java.util.List;
+import java.util.Map;
+import org.ncclharness.calibration.check.Severity;
+
+/**
+ * What a log's NCCL lines say NCCL actually used, and what is wrong with it.
+ *
+ * @param file             the log as the user named it
+ * @param ncclVersions     every distinct {@code NCCL version} printed
+ * @param ranks            communicator size ({@code nranks}), null when not printed
+ * @param nodes            {@code nNodes}, else the distinct hosts of the prefixes, null when neither tells
+ * @param localRanks       {@code localRanks}, null when not printed
+ * @param bootstrap        the bootstrap interface ({@code ib0:10.159.0.34<0>}), null when not printed
+ * @param intra            transports between GPUs of one host, NCCL's spelling without device indexes, with counts
+ * @param inter            transports between hosts, the same way
+ * @param gdr              GPUDirect RDMA on the network: true, false, or null where no network transport is seen
+ * @param nics             the network devices NCCL listed ({@code mlx5_0:1/IB})
+ * @param socketInterfaces the interfaces of NET/Socket ({@code eth0:10.0.0.1<0>})
+ * @param network          the network NCCL chose ({@code IB}, {@code Socket}, {@code IBext_v8}, {@code Libfabric})
+ * @param nvls             {@code available}, {@code not available}, {@code in use}, or null
+ * @param collnet          {@code in use}, {@code not supported}, or null
+ * @param pxn              a network transport ran through a proxy rank ({@code NET/IB/0(1)/...})
+ * @param channels         channel count where printed, null otherwise
+ * @param findings         in the order found
+ */
+public record Diagnosis(String file, List<String> ncclVersions, Integer ranks, Integer nodes, Integer localRanks,
+                        String bootstrap, Map<String, Integer> intra, Map<String, Integer> inter, Boolean gdr,
+                        List<String> nics, List<String> socketInterfaces, String network, String nvls,
+                        String collnet, boolean pxn, Integer channels, List<Issue> findings) {
+
+    public static final String SCHEMA = "nccl-harness/diagnosis/1";
+
+    /**
+     * One finding.
+     *
+     * @param code     stable identifier ({@code SOCKET_FALLBACK})
+     * @param evidence {@code file:line: the line}, or null where the finding is an absence
+     * @param fix      what to do
+     */
+    public record Issue(String code, Severity severity, String message, String evidence, String fix) { }
+
+    public Diagnosis {
+        ncclVersions = List.copyOf(ncclVersions);
+        intra = Map.copyOf(intra);
+        inter = Map.copyOf(inter);
+        nics = List.copyOf(nics);
+        socketInterfaces = List.copyOf(socketInterfaces);
+        findings = List.copyOf(findings);
+    }
+
+    public List<String> codes() {
+        return findings.stream().map(Issue::code).distinct().toList();
+    }
+}

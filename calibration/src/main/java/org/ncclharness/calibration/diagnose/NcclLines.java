@@ -1,0 +1,73 @@
+package org.ncclharness.calibration.diagnose;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The NCCL lines of any log: each {@code NCCL INFO} or {@code NCCL WARN} message with the host that printed it,
+ * whatever came before it (a launcher tag, {@code > } quoting, a stripped or partial {@code host:pid:tid [dev]}
+ * prefix) and however many were spliced into one physical line.
+ */
+public final class NcclLines {
+
+    /**
+     * One NCCL message.
+     *
+     * @param lineNo physical line, from 1
+     * @param host   the host of its {@code host:pid:tid} prefix, null where the prefix was stripped
+     * @param warn   a {@code NCCL WARN}
+     * @param text   the message after {@code NCCL INFO } / {@code NCCL WARN }
+     * @param raw    the physical line, for evidence
+     */
+    public record Line(int lineNo, String host, String pid, String device, boolean warn, String text, String raw) { }
+
+    private static final Pattern MESSAGE = Pattern.compile("NCCL (INFO|WARN) ?");
+    private static final Pattern HOST = Pattern.compile("([A-Za-z0-9][\\w.-]*):(\\d+):\\d+ \\[(\\d+)\\] ?$");
+    /** Messages posters kept without any prefix: what NCCL's INFO lines begin with. */
+    private static final Pattern BARE = Pattern.compile("^(?:NCCL version|NET/|Bootstrap|Channel \\d|comm 0x|Using (?:internal )?"
+            + "[Nn]etwork|NVLS|Connected all|ncclCommInitRank|Init COMPLETE|NCCL_[A-Z_]+ set by|CollNet|Ring \\d|Trees|"
+            + "\\d+ coll channels|cudaDriverVersion|P2P plugin|Plugin|Setting affinity|MNNVL|DMA-BUF)");
+
+    private NcclLines() {
+    }
+
+    public static List<Line> of(List<String> lines) {
+        List<Line> out = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String raw = lines.get(i);
+            Matcher m = MESSAGE.matcher(raw);
+            List<int[]> at = new ArrayList<>();
+            while (m.find()) {
+                at.add(new int[] {m.start(), m.end(), m.group(1).equals("WARN") ? 1 : 0});
+            }
+            for (int k = 0; k < at.size(); k++) {
+                int prefixFrom = k == 0 ? 0 : at.get(k - 1)[1];
+                String prefix = raw.substring(prefixFrom, at.get(k)[0]);
+                int textEnd = k + 1 < at.size() ? start(raw, at.get(k + 1)[0]) : raw.length();
+                Matcher h = HOST.matcher(prefix);
+                boolean found = h.find();
+                out.add(new Line(i + 1, found ? h.group(1) : null, found ? h.group(2) : null, found ? h.group(3) : null,
+                        at.get(k)[2] == 1, raw.substring(at.get(k)[1], textEnd).strip(), raw));
+            }
+        }
+        if (out.isEmpty()) {
+            // Posters sometimes strip the whole prefix, "NCCL INFO" included: take the lines NCCL's messages start with
+            for (int i = 0; i < lines.size(); i++) {
+                String t = lines.get(i).strip();
+                if (BARE.matcher(t).find()) {
+                    out.add(new Line(i + 1, null, null, null, false, t, lines.get(i)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Where the next spliced message's prefix begins: the start of its {@code host:pid:tid [dev]}, if any. */
+    private static int start(String raw, int nextMessage) {
+        String before = raw.substring(0, nextMessage);
+        Matcher h = Pattern.compile("\\S*:\\d+:\\d+ \\[\\d+\\] ?$").matcher(before);
+        return h.find() ? h.start() : nextMessage;
+    }
+}

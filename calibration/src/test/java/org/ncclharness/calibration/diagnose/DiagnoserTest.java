@@ -1,0 +1,102 @@
+package org.ncclharness.calibration.diagnose;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.ncclharness.calibration.check.Severity;
+
+/**
+ * Every real NCCL_DEBUG=INFO excerpt of {@code logs/ncclinfo/} (27 runs, sources in their headers) against the
+ * diagnosis an expert gave in its {@code # expect:} line: the WARN and FAIL codes found, nothing more, and the
+ * transports where the excerpt shows them. Only the RAW block is read: the header describes, the tool must not.
+ */
+class DiagnoserTest {
+
+    static Diagnosis diagnose(String name) throws IOException {
+        List<String> all = Files.readAllLines(Path.of("src/test/resources/logs/ncclinfo/" + name + ".txt"));
+        int from = all.indexOf("=== RAW") + 1;
+        int to = all.indexOf("=== END RAW");
+        return Diagnoser.diagnose(name, all.subList(from, to < 0 ? all.size() : to));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", value = {
+        // file | WARN/FAIL codes (space-separated, '-' for none) | an intra transport | an inter transport
+        "bootstrap_ipv6_linklocal_ib1_connect_abort_issue975 | CONNECT_FAILED | - | -",
+        "collnet_requested_not_supported_warn_ib_gdr_tests133 | COLLNET_UNSUPPORTED | P2P/direct pointer/read | NET/IB/GDRDMA",
+        "collnet_sharp_init_then_hang_a100_4node_2gpu_nccl2234_tests311 | NCCL_WARN | - | COLLNET/SHARP/GDRDMA",
+        "efa_p4d_4pods_1gpu_each_nccl2273 | - | - | NET/Libfabric/GDRDMA",
+        "efa_plugin_no_provider_socket_fallback_g6e8x_nccl2273 | NET_PLUGIN_FAILED SOCKET_FALLBACK NO_IB_DEVICE | - | NET/Socket",
+        "gcp_fastsocket_8nic_no_gdr_h100_issue1519 | - | - | -",
+        "ib_azure_completion_error12_vendor129_2node | IB_COMPLETION_ERROR IB_LIST_MIXES_LINK_LAYERS | - | -",
+        "ib_completion_error4_vendor81_h100_5node_issue928 | IB_COMPLETION_ERROR | - | -",
+        "ib_gdr_rail_p2p_cumem_h20_2node_2gpu_issue1189 | - | - | NET/IB/GDRDMA",
+        "ib_internal_4hca_nccl237_old_format_issue179 | - | - | -",
+        "ib_list_contains_roce_port_nccl256_issue302 | IB_LIST_MIXES_LINK_LAYERS | P2P/IPC | -",
+        "ib_nogdr_peermem_no_module_2node_issue899 | GDR_OFF | - | NET/IB",
+        "intranode_over_net_ib_loopback_gdr_a100_issue707 | P2P_OFF | NET/IB/GDRDMA | -",
+        "ipoib_socket_ib_unusable_nccl237_issue207 | SOCKET_FALLBACK | - | -",
+        "nvls_available_ibext_sharp_prefix_stripped_h100_nccl2243_issue1584 | - | - | -",
+        "nvls_comm_h800_4gpu_timeout_issue1609 | - | - | -",
+        "p2p_cumem_pcie_2x_rtx5060ti_patched_driver_nccl2289 | - | P2P/CUMEM | -",
+        "p2p_cumem_read_nvlink_p4d_1pod_4gpu | - | P2P/CUMEM/read | -",
+        "p2p_direct_pointer_single_process_2gpu_cross_numa_issue1358 | - | P2P/direct pointer | -",
+        "p2p_ipc_peer_access_not_supported_217_ray_nccl278_raylightning24 | P2P_OFF | P2P/IPC | -",
+        "rccl_slingshot_no_ofi_plugin_socket_hsn_crusher | SOCKET_FALLBACK NO_IB_DEVICE | - | NET/Socket",
+        "roce_bridge_oob_partial_gdr_shm_cross_socket_nccl257_issue392 | GDR_OFF P2P_OFF | SHM/direct | NET/IB",
+        "roce_gdr_disabled_despite_peermem_16rank_issue1537 | GDR_OFF | - | -",
+        "roce_gdr_ofiplugin_fallback_2node_nccl2275 | NET_PLUGIN_FAILED | - | NET/IB/GDRDMA",
+        "socket_connect_abort_proxy_fail_shm_intra_issue166_tests | CONNECT_FAILED NCCL_WARN P2P_OFF | SHM/direct/direct | -",
+        "socket_forced_p2p_shm_disabled_1vm_2gpu_nccl2292_warn | P2P_OFF NCCL_WARN NET_PLUGIN_FAILED SOCKET_FALLBACK"
+                + " NO_IB_DEVICE SOCKET_ON_VIRTUAL_IFACE | - | NET/Socket/Shared",
+        "socket_shm_2gpu_workstation_nccl2275 | P2P_OFF | SHM/direct/direct | -",
+    })
+    void eachExcerptIsDiagnosedAsTheExpertDid(String file, String codes, String intra, String inter) throws IOException {
+        Diagnosis d = diagnose(file);
+        Set<String> expected = codes == null ? Set.of() : Set.of(codes.split(" "));
+        Set<String> found = d.findings().stream().filter(i -> i.severity() != Severity.INFO).map(Diagnosis.Issue::code)
+                .collect(Collectors.toSet());
+        assertThat(found).as("%s: %s", file, d.findings()).isEqualTo(expected);
+        if (intra != null) {
+            assertThat(d.intra()).as("intra").containsKey(intra);
+        }
+        if (inter != null) {
+            assertThat(d.inter()).as("inter").containsKey(inter);
+        }
+        assertThat(d.findings()).allMatch(i -> i.fix() != null && !i.fix().isBlank())
+                .filteredOn(i -> !i.code().equals("NO_NCCL_LINES")).allMatch(i -> i.evidence() != null
+                        && i.evidence().startsWith(file + ":"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "collnet_sharp_init_then_hang_a100_4node_2gpu_nccl2234_tests311 | 2.23.4 | 8 | 4 | 6 | in use",
+        "roce_gdr_ofiplugin_fallback_2node_nccl2275 | 2.27.5 | 16 | 2 | 8 | -",
+    })
+    void versionsScaleAndNicsAreRead(String file, String version, int ranks, int nodes, int nics, String collnet)
+            throws IOException {
+        Diagnosis d = diagnose(file);
+        assertThat(d.ncclVersions()).containsExactly(version);
+        assertThat(d.ranks()).isEqualTo(ranks);
+        assertThat(d.nodes()).isEqualTo(nodes);
+        assertThat(d.nics()).hasSize(nics);
+        assertThat(d.collnet()).isEqualTo(collnet.equals("-") ? null : collnet);
+        assertThat(d.gdr()).isTrue();
+    }
+
+    @Test
+    void aLogWithoutNcclLinesSaysHowToGetThem() {
+        Diagnosis d = Diagnoser.diagnose("run.txt", List.of("#  Rank  0 Group  0 Pid 1 on host device 0",
+                "# Avg bus bandwidth : 1"));
+        assertThat(d.codes()).containsExactly("NO_NCCL_LINES");
+        assertThat(d.findings().get(0).fix()).contains("NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV");
+    }
+}

@@ -1,0 +1,86 @@
+package org.ncclharness.harness.diagnose;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.ncclharness.calibration.check.Severity;
+import org.ncclharness.calibration.datasets.Dataset;
+import org.ncclharness.calibration.diagnose.Diagnoser;
+import org.ncclharness.calibration.diagnose.Diagnosis;
+import org.ncclharness.calibration.diagnose.DiagnosisWriter;
+import org.ncclharness.calibration.io.Inputs;
+import org.ncclharness.calibration.io.OutputFile;
+import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.HelpOptions;
+import org.ncclharness.harness.RunInputs;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code diagnose LOG...}: what NCCL actually used, from its NCCL_DEBUG=INFO lines, and what is wrong with it. */
+@Command(name = "diagnose", sortOptions = false,
+        description = {"Read the NCCL INFO/WARN lines of any log (an nccl-tests log, a training job's stderr) and say"
+                + " what NCCL used: version, ranks and nodes, the bootstrap interface, each connection's transport inside"
+                + " a host and between hosts, GPUDirect RDMA, NICs, NVLS and CollNet; then every known misconfiguration"
+                + " with a stable code, the evidence (file:line) and the fix.",
+            "Run the job with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV so that these lines are there."},
+        footer = {"%nCodes: SOCKET_FALLBACK, NO_IB_DEVICE, SOCKET_ON_LOOPBACK, SOCKET_ON_VIRTUAL_IFACE, GDR_OFF, P2P_OFF,"
+                + " NET_PLUGIN_FAILED, IB_COMPLETION_ERROR, CONNECT_FAILED, COLLNET_UNSUPPORTED, VERSION_MISMATCH,"
+                + " IB_LIST_MIXES_LINK_LAYERS, ONE_RANK_PER_NODE, NCCL_WARN, NO_NCCL_LINES.",
+            "Exit: 0 without a FAIL finding, 1 with one (a failed connection, an IB completion error, mixed NCCL"
+                    + " versions), 2 bad usage or input, 3 an output that cannot be written."})
+public final class DiagnoseCommand implements Callable<Integer> {
+
+    @Mixin
+    HelpOptions helpOptions;
+
+    @Parameters(arity = "1..*", paramLabel = "LOG", description = "log files, - for standard input, or bundled dataset"
+            + " ids (their raw source)")
+    List<String> logs = new ArrayList<>();
+
+    @Option(names = "--json", paramLabel = "OUT", description = "write the diagnosis as JSON (schema "
+            + Diagnosis.SCHEMA + "); - prints it instead of the text")
+    Path json;
+
+    @Option(names = "--force", description = "overwrite an existing --json file")
+    boolean force;
+
+    @Override
+    public Integer call() {
+        boolean jsonOut = json != null && json.toString().equals("-");
+        if (json != null && !jsonOut) {
+            OutputFile.checkWritable(json, force);
+        }
+        List<Diagnosis> all = new ArrayList<>();
+        for (String log : logs) {
+            all.add(Diagnoser.diagnose(log, lines(log)));
+        }
+        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        if (jsonOut) {
+            out.print(DiagnosisWriter.json(all));
+        } else {
+            all.forEach(d -> DiagnosisWriter.text(out, d));
+        }
+        out.flush();
+        if (json != null && !jsonOut) {
+            byte[] text = DiagnosisWriter.json(all).getBytes(StandardCharsets.UTF_8);
+            OutputFile.writeAll(Map.of(json, o -> o.write(text)), force);
+            out.println("# diagnosis written to " + json);
+        }
+        boolean failed = all.stream().flatMap(d -> d.findings().stream()).anyMatch(i -> i.severity() == Severity.FAIL);
+        return failed ? ExitCode.FAIL : ExitCode.OK;
+    }
+
+    private static List<String> lines(String log) {
+        if (RunInputs.isFile(log)) {
+            return Inputs.text(log).lines().toList();
+        }
+        Dataset d = RunInputs.dataset(log).orElseThrow(() -> RunInputs.notFound(log));
+        return d.rawLines();
+    }
+}
