@@ -39,9 +39,6 @@ public final class Diagnoser {
     private static final Pattern GDR_HCA = Pattern.compile("^NET/(\\w+) ?: GPU Direct RDMA (?:Disabled|Enabled) for HCA \\d+"
             + " '([^']+)'");
     private static final Pattern ENV = Pattern.compile("^(NCCL_[A-Z0-9_]+) set by environment to (\\S*)");
-    private static final Pattern VIRTUAL = Pattern.compile("^(docker\\d*|veth\\w*|br-\\w+|virbr\\d*|tailscale\\d*|cni\\d*"
-            + "|flannel[\\w.]*|cali\\w+)[:\\s]|:172\\.17\\.");
-    private static final Pattern LOOPBACK = Pattern.compile("^lo[:\\s]|:127\\.");
 
     private final String file;
     private final List<Line> lines;
@@ -308,10 +305,10 @@ public final class Diagnoser {
 
     private void checkInterface(String iface, Line evidence, boolean multi) {
         String s = iface.trim();
-        if (LOOPBACK.matcher(s).find()) {
+        if (Interfaces.loopback(s)) {
             add("SOCKET_ON_LOOPBACK", multi ? Severity.FAIL : Severity.INFO, "NCCL's sockets use the loopback " + s,
                     evidence, "set NCCL_SOCKET_IFNAME to the host's routable interface (e.g. eth0, ib0)");
-        } else if (VIRTUAL.matcher(s).find()) {
+        } else if (Interfaces.virtual(s)) {
             add("SOCKET_ON_VIRTUAL_IFACE", multi ? Severity.WARN : Severity.INFO, "NCCL's sockets use the virtual"
                     + " interface " + s + " (a container bridge, veth or VPN)", evidence,
                     "set NCCL_SOCKET_IFNAME to the physical interface (e.g. NCCL_SOCKET_IFNAME=eth0,"

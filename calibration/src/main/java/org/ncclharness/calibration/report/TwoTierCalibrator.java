@@ -78,7 +78,8 @@ public final class TwoTierCalibrator {
         }
         Fabric f = fabric(info.hardware().intra()).orElseThrow();
         List<Prior> priors = priorFor(in, all, f);
-        List<String> notes = new ArrayList<>();
+        // what the reader or the flags decided about the run (an interconnect taken as the network, ...)
+        List<String> notes = new ArrayList<>(in.sweep().notes().stream().filter(n -> n.contains("taken as")).toList());
         if (!priors.isEmpty()) {
             notes.add("priors from single-domain runs (T_sw held at 0 there): " + String.join("; ", priors.stream()
                     .map(p -> String.format(Locale.ROOT, "%s = %.4g +- %.2g from %s", p.param().id(), p.value(),

@@ -8,10 +8,12 @@ import java.util.Map;
 import java.util.Optional;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.hardware.GpuFabrics;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.Inputs;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationInput;
@@ -152,6 +154,12 @@ public final class CalibrationInputs {
         throw new InputException("--config", 0, "'" + text + "': expected GPUSxHOSTS, e.g. run.txt=16x2");
     }
 
+    /** Hosts the device lines name, null when they name none. */
+    private static Integer hostsNamed(Sweep s) {
+        long n = s.devices().stream().map(Device::host).filter(x -> x != null && !x.isBlank()).distinct().count();
+        return n == 0 ? null : (int) n;
+    }
+
     /** Fills N, hosts, domains and the interconnect from the flags where the file does not say them. */
     private static Sweep complete(String file, Sweep s, Flags flags) {
         Hardware h = s.hardware() == null ? Hardware.unknown() : s.hardware();
@@ -167,7 +175,8 @@ public final class CalibrationInputs {
         if (!missing.isEmpty()) {
             throw new InputException(file, 0, "the file does not say " + String.join("; nor ", missing));
         }
-        Integer hosts = RunMetadataOptions.reconcile(file, "node count", h.hosts(), flags.nodes(), "--nodes");
+        Integer hosts = RunMetadataOptions.reconcile(file, "node count", h.hosts() != null ? h.hosts()
+                : hostsNamed(s), flags.nodes(), "--nodes");
         List<String> notes = new ArrayList<>(s.notes());
         if (hosts == null) {
             hosts = 1;
@@ -178,6 +187,23 @@ public final class CalibrationInputs {
                     + " nodes; check --gpus and --nodes");
         }
         int perHost = ranks / hosts;
+        if (flags.intra() == null && hosts > 1 && perHost > 1) {
+            // Across hosts --interconnect names the network between them (as check reads it); the tier inside a
+            // host comes from the GPU name, never from the network's name.
+            String gpu = h.gpuModel() != null ? h.gpuModel() : s.devices().stream().map(Device::name)
+                    .filter(n -> n != null && !n.isBlank()).findFirst().orElse(null);
+            int spanned = hosts;
+            String intra = GpuFabrics.bundled().intraFor(gpu).orElseThrow(() -> new InputException(file, 0,
+                    "the run spans " + spanned + " hosts, so --interconnect " + flags.interconnect() + " names the"
+                            + " network between them; the fabric inside a host is not known from the GPU name ("
+                            + (gpu == null ? "not stated" : gpu) + "): pass --intra NAME --inter "
+                            + flags.interconnect() + " instead of --interconnect"));
+            notes.add("--interconnect " + flags.interconnect() + " taken as the network between the " + hosts
+                    + " hosts; inside a host " + intra + " (from the GPU name " + gpu + ")");
+            return new Sweep(s.provenance(), s.collective(), s.run(),
+                    new Hardware(gpu, ranks, hosts, perHost, hosts, intra, flags.interconnect()),
+                    s.devices(), s.rows(), notes, s.trailer());
+        }
         if (flags.intra() != null) {
             int g = flags.domainSize() == null ? perHost : flags.domainSize();
             if (ranks % g != 0) {

@@ -77,7 +77,12 @@ public final class DoctorCommand implements Callable<Integer> {
         Place p = l.place();
         String me = p.label();
         ncclLib.apply();
-        GpuFacts gpus = gpuInfo.probe();
+        GpuFacts probed = gpuInfo.probe();
+        // the NCCL_* settings that switch a fast path off, said before any sweep shows the slow path
+        List<Problem> problems = new ArrayList<>(probed.problems());
+        problems.addAll(NcclEnvironment.warnings(System.getenv()));
+        GpuFacts gpus = new GpuFacts(probed.visibleBusIds(), probed.driverVersion(), probed.cudaVersion(),
+                probed.ncclVersion(), probed.source(), problems);
         // Under a launcher the summary names every rank; N copies of the detail would bury it.
         PrintWriter detail = verbose || p.launcher() == Launcher.SINGLE ? out : new PrintWriter(Writer.nullWriter());
         detail.println(me + " place: launcher " + p.launcher().label() + " (" + p.evidence() + "), local "

@@ -43,6 +43,23 @@ class CalibrateTwoTierTest {
 
 
 
+    /** A real 2-host log (OCI A100 over RoCE): --interconnect is the network, never the NVLink tier. */
+    @Test
+    void onAMultiHostLogTheInterconnectIsTheNetworkAndTheTierInsideComesFromTheGpuName(@TempDir Path dir)
+            throws IOException {
+        Path log = dir.resolve("run.txt");
+        Files.copy(Path.of("../datasets/raw/a100_allreduce_16gpu_2node_oci_roce.txt"), log);
+        assertThat(run("calibrate", log.toString(), "--interconnect", "RoCE-100G")).as(last.err()).isZero();
+        assertThat(last.out()).contains("(two-tier): 2x8").contains("NVLink3 b_NV 300 GB/s").contains("inter RoCE-100G")
+                .contains("--interconnect RoCE-100G taken as the network between the 2 hosts; inside a host NVLink3");
+        Path unknown = dir.resolve("mystery.txt");
+        Files.writeString(unknown, Files.readString(log).replace("NVIDIA A100-SXM4-40GB", "Mystery GPU"));
+        assertThat(run("calibrate", unknown.toString(), "--interconnect", "RoCE-100G")).isEqualTo(2);
+        assertThat(last.err()).contains("the run spans 2 hosts, so --interconnect RoCE-100G names the network between"
+                + " them; the fabric inside a host is not known from the GPU name (Mystery GPU): pass --intra NAME"
+                + " --inter RoCE-100G instead of --interconnect");
+    }
+
     @Test
     void aTwoNodeLogGetsBothFormsAndTheReportRebuildsThem() throws IOException {
         Path log = log("2x8.txt", new TwoTierConfig(2, 8), true);
