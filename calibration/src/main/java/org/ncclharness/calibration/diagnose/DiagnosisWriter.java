@@ -52,6 +52,11 @@ public final class DiagnosisWriter {
         return s == null ? UNKNOWN : s.toString();
     }
 
+    private static void strings(ObjectNode n, String field, java.util.Collection<String> values) {
+        ArrayNode a = n.putArray(field);
+        values.forEach(a::add);
+    }
+
     /** One document for every log: {@code {"schema": ..., "runs": [...]}}. */
     public static String json(List<Diagnosis> all) {
         ObjectNode root = JSON.createObjectNode();
@@ -61,26 +66,21 @@ public final class DiagnosisWriter {
             ObjectNode n = runs.addObject();
             n.put("file", d.file());
             n.put("nccl_version", d.ncclVersions().isEmpty() ? null : d.ncclVersions().get(0));
-            ArrayNode versions = n.putArray("nccl_versions");
-            d.ncclVersions().forEach(versions::add);
+            strings(n, "nccl_versions", d.ncclVersions());
             n.put("ranks", d.ranks());
             n.put("nodes", d.nodes());
             n.put("local_ranks", d.localRanks());
             n.put("bootstrap", d.bootstrap());
             ObjectNode t = n.putObject("transports");
-            ArrayNode intra = t.putArray("intra");
-            d.intra().keySet().forEach(intra::add);
-            ArrayNode inter = t.putArray("inter");
-            d.inter().keySet().forEach(inter::add);
+            strings(t, "intra", d.intra().keySet());
+            strings(t, "inter", d.inter().keySet());
             if (d.gdr() == null) {
                 n.putNull("gdr");
             } else {
                 n.put("gdr", d.gdr());
             }
-            ArrayNode nics = n.putArray("nics");
-            d.nics().forEach(nics::add);
-            ArrayNode sockets = n.putArray("socket_interfaces");
-            d.socketInterfaces().forEach(sockets::add);
+            strings(n, "nics", d.nics());
+            strings(n, "socket_interfaces", d.socketInterfaces());
             n.put("network", d.network());
             n.put("nvls", d.nvls());
             n.put("collnet", d.collnet());
