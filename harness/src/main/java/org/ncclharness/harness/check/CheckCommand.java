@@ -23,7 +23,9 @@ import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.check.RunContext;
 import org.ncclharness.calibration.datasets.DatasetMetadata;
 import org.ncclharness.calibration.io.LogFacts;
+import org.ncclharness.calibration.datasets.RawDataset;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.predict.PredictionModel;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
@@ -280,9 +282,28 @@ public final class CheckCommand implements Callable<Integer> {
             CheckReport report = new HealthCheck(facts, rules).check(run, sweep, against);
             report = report.withFindings(ref != null && ref.why() != null ? List.of(Finding.info("reference", ref.why()))
                     : List.of(), diagnosis);
-            out.add(new Judged(report, RunContext.of(sweep, log, meta), sweep, ref == null ? null : ref.series()));
+            out.add(new Judged(report, RunContext.of(withRawDevices(sweep, meta, logLines), log, meta), sweep, ref == null ? null : ref.series()));
         }
         return out;
+    }
+
+    /**
+     * A bundled dataset's table comes from its CSV, which has no device lines; its raw source has them, and the
+     * ticket names the hosts from them. Unreadable raw text leaves the table as it is.
+     */
+    private static Sweep withRawDevices(Sweep sweep, DatasetMetadata meta, List<String> raw) {
+        if (meta == null || !sweep.devices().isEmpty() || raw.isEmpty()) {
+            return sweep;
+        }
+        try {
+            List<Sweep> parsed = Inputs.parse(meta.id() + ".txt", String.join("\n",
+                    RawDataset.parse(meta.id() + ".txt", raw).raw()));
+            List<Device> devices = parsed.isEmpty() ? List.of() : parsed.get(0).devices();
+            return new Sweep(sweep.provenance(), sweep.collective(), sweep.run(), sweep.hardware(), devices,
+                    sweep.rows(), sweep.notes(), sweep.trailer());
+        } catch (InputException | IllegalArgumentException e) {
+            return sweep;
+        }
     }
 
     /** --nics-per-host, else a bundled dataset's metadata, else the log's own {@code NET/IB : Using} lines. */
