@@ -17,7 +17,8 @@ import org.ncclharness.calibration.model.CostModel;
  * @param residuals       one per point, ascending size
  * @param inSample        RMSPE of the model fitted on all points
  * @param leaveOneOut     RMSPE of each point predicted by the model fitted without it; null when not scored
- * @param leaveOneOutNote why leave-one-out was not scored (too few points for k), null when it was
+ * @param leaveOneOutNote why leave-one-out was not scored (too few points for k), or how it was estimated (k-fold
+ *                        above {@link Fitter#EXACT_LEAVE_ONE_OUT_MAX} points); null for an exact leave-one-out
  * @param marks           identifiability: what the data does and does not determine
  */
 public record Fit(String name, String description, CostModel model, double[] theta, List<String> freeParameters,

@@ -110,6 +110,20 @@ public record FitPoints(double[] bytes, double[] timeUs, double[] busBwGBps, Pla
         return new FitPoints(drop(bytes, i), drop(timeUs, i), drop(busBwGBps, i), placement, timeDerived, notes);
     }
 
+    /** The points whose index passes {@code keep} (a cross-validation fold's training set). */
+    public FitPoints keep(java.util.function.IntPredicate keep) {
+        int[] idx = java.util.stream.IntStream.range(0, bytes.length).filter(keep).toArray();
+        return new FitPoints(pick(bytes, idx), pick(timeUs, idx), pick(busBwGBps, idx), placement, timeDerived, notes);
+    }
+
+    private static double[] pick(double[] a, int[] idx) {
+        double[] out = new double[idx.length];
+        for (int j = 0; j < idx.length; j++) {
+            out[j] = a[idx[j]];
+        }
+        return out;
+    }
+
     private static double[] drop(double[] a, int i) {
         double[] out = new double[a.length - 1];
         System.arraycopy(a, 0, out, 0, i);

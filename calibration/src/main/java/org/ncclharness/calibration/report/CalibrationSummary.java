@@ -5,10 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.ncclharness.calibration.fit.Fit;
+import org.ncclharness.calibration.fit.Fitter;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.twotier.ConfigSummary;
 import org.ncclharness.calibration.twotier.Identifiability;
 import org.ncclharness.calibration.twotier.TwoTierFit;
+import org.ncclharness.calibration.twotier.TwoTierRun;
 
 /**
  * The short text form of a {@link CalibrationReport}: one row per dataset with the model picked, its score and the
@@ -66,8 +68,9 @@ public final class CalibrationSummary {
                 + " (README, `calibrate`)");
         out.println("#   hierarchical, flat-ring = two tiers (NVLink domain + network); N: GPUs (joint fit: its largest"
                 + " run, N+)");
-        out.println("# flags: I in-sample score (too few points for LOO: a floor), R in-network reduction (NVLS/SHARP),");
-        out.println("#   D times from busbw, U a parameter the data do not determine");
+        out.println("# flags: I in-sample score (too few points for LOO: a floor), K LOO by 10-fold cross-validation"
+                + " (over 500 sizes),");
+        out.println("#   R in-network reduction (NVLS/SHARP), D times from busbw, U a parameter the data do not determine");
     }
 
     private static void line(PrintWriter out, int idWidth, String[] r) {
@@ -86,6 +89,7 @@ public final class CalibrationSummary {
         double pct = (loo ? best.leaveOneOut() : best.inSample()).overallPct().orElse(Double.NaN);
         StringBuilder flags = new StringBuilder();
         flag(flags, !loo, 'I');
+        flag(flags, loo && best.leaveOneOutNote() != null, 'K');
         flag(flags, s.inNetworkFlag() != null, 'R');
         flag(flags, s.timeDerived(), 'D');
         flag(flags, !s.identifiability().alpha() || !s.identifiability().beta(), 'U');
@@ -103,6 +107,8 @@ public final class CalibrationSummary {
                 .max((a, b) -> Integer.compare(a.config().ranks(), b.config().ranks())).orElseThrow();
         StringBuilder flags = new StringBuilder();
         flag(flags, best.looRmspePct().isEmpty(), 'I');
+        flag(flags, best.looRmspePct().isPresent() && t.runs().stream().mapToInt(TwoTierRun::points).sum()
+                > Fitter.EXACT_LEAVE_ONE_OUT_MAX, 'K');
         flag(flags, t.timeDerived(), 'D');
         flag(flags, best.profiles().stream().anyMatch(p -> p.status() == Identifiability.UNDETERMINED), 'U');
         String n = String.valueOf(at.config().ranks()) + (TwoTierCalibration.JOINT.equals(t.kind()) ? "+" : "");

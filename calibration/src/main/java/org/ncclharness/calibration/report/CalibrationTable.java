@@ -137,7 +137,7 @@ public final class CalibrationTable {
         s.unavailable().forEach((k, v) -> lines.add(k + ": " + v));
         s.notes().stream().filter(n -> !n.startsWith("fitted on the")).forEach(lines::add);
         s.fits().stream().findFirst().ifPresent(f -> lines.addAll(f.marks()));
-        s.fit(s.best()).filter(f -> f.leaveOneOut() == null).ifPresent(f -> lines.add("leave-one-out "
+        s.fit(s.best()).filter(f -> f.leaveOneOutNote() != null).ifPresent(f -> lines.add("leave-one-out "
                 + f.leaveOneOutNote()));
         out.printf(Locale.ROOT, "#   %s:%n", s.dataset().id());
         lines.forEach(l -> out.printf(Locale.ROOT, "#     %s%n", l));

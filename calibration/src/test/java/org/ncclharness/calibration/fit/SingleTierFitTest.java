@@ -40,6 +40,21 @@ class SingleTierFitTest {
         assertThat(fit.inSample().overallPct().getAsDouble()).isLessThan(0.5);
     }
 
+    /** 2,000 sizes (an -i sweep): leave-one-out becomes 10-fold, says so, and costs 10 refits instead of 2,000. */
+    @Test
+    void aSweepOfManySizesIsScoredByTenFoldCrossValidationAndSaysSo() {
+        Sweep many = SyntheticSweeps.ringAdditive(Collective.ALL_REDUCE, hw, ALPHA_US, BETA_GBPS, 1 << 20, 2000);
+        FitPoints p = FitPoints.from(many, 8);
+        SingleTierEstimator e = new SingleTierEstimator("B+beta", "", model, Choice.FITTED, 0, BetaChoice.FITTED,
+                0, BETA_PHYS, null);
+        Fit fit = Fitter.fit(e, p, List.of());
+        assertThat(fit.leaveOneOutNote()).startsWith("estimated by 10-fold cross-validation (2000 points, above 500)");
+        assertThat(fit.theta()[1]).isCloseTo(BETA_GBPS, within(0.01 * BETA_GBPS));
+        assertThat(fit.leaveOneOut().overallPct().getAsDouble())
+                .isCloseTo(fit.inSample().overallPct().getAsDouble(), within(0.1));
+        assertThat(Fitter.fit(e, FitPoints.from(sweep, 8), List.of()).leaveOneOutNote()).isNull();
+    }
+
     @Test
     void theSeedUtilisationIsBiasedExactlyAsTheFormulaPredicts() {
         FitPoints p = FitPoints.from(sweep, 8);

@@ -35,16 +35,29 @@ public final class SyntheticSweeps {
      */
     public static Sweep ring(Collective c, Hardware hw, double alphaUs, double betaGBps, long minBytes,
                              long maxBytes) {
-        int n = hw.ranks();
-        double f = c.busFactor(n);
         List<Measurement> rows = new ArrayList<>();
         for (long m = minBytes; m <= maxBytes; m *= 2) {
-            double t = alphaUs + f * m / (betaGBps * 1e3);
-            double alg = m / (t * 1e3);
-            Half h = new Half(printedTime(t), printedBw(alg), printedBw(alg * f), 0.0);
-            rows.add(new Measurement(m, m / 4, "float", c.reduces() ? "sum" : "none", -1, h, h));
+            rows.add(row(c, hw.ranks(), alphaUs, betaGBps, m));
         }
         return new Sweep(Provenance.stored("synthetic"), c, RunInfo.unknown(), hw, List.of(), rows, List.of());
+    }
+
+    /** The same model on an additive grid ({@code -i stepBytes}), {@code count} sizes: a sweep of many rows. */
+    public static Sweep ringAdditive(Collective c, Hardware hw, double alphaUs, double betaGBps, long stepBytes,
+                                     int count) {
+        List<Measurement> rows = new ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            rows.add(row(c, hw.ranks(), alphaUs, betaGBps, i * stepBytes));
+        }
+        return new Sweep(Provenance.stored("synthetic"), c, RunInfo.unknown(), hw, List.of(), rows, List.of());
+    }
+
+    private static Measurement row(Collective c, int n, double alphaUs, double betaGBps, long m) {
+        double f = c.busFactor(n);
+        double t = alphaUs + f * m / (betaGBps * 1e3);
+        double alg = m / (t * 1e3);
+        Half h = new Half(printedTime(t), printedBw(alg), printedBw(alg * f), 0.0);
+        return new Measurement(m, m / 4, "float", c.reduces() ? "sum" : "none", -1, h, h);
     }
 
     /** The same sweep with only busbw printed (time and algbw dropped), as the Azure summary tables. */
