@@ -26,6 +26,7 @@ import static org.bytedeco.cuda.global.cudart.cudaStreamNonBlocking;
 import static org.bytedeco.cuda.global.cudart.cudaStreamQuery;
 import static org.bytedeco.cuda.global.nccl.ncclAllGather;
 import static org.bytedeco.cuda.global.nccl.ncclAllReduce;
+import static org.bytedeco.cuda.global.nccl.ncclAlltoAll;
 import static org.bytedeco.cuda.global.nccl.ncclBroadcast;
 import static org.bytedeco.cuda.global.nccl.ncclCommAbort;
 import static org.bytedeco.cuda.global.nccl.ncclCommDestroy;
@@ -268,11 +269,14 @@ public final class CudaNcclBackend implements CollectiveBackend {
     }
 
     /**
-     * nccl-tests' alltoall: a group of one send and one receive per peer, {@code count} elements each. The
-     * same form works on every supported NCCL; {@code ncclAlltoAll} exists only from 2.29.
+     * nccl-tests 2.19.6's alltoall: {@code ncclAlltoAll} where the loaded NCCL has it (2.28 on, its run-time check
+     * in alltoall.cu), else a group of one send and one receive per peer, {@code count} elements each.
      */
     private int allToAll(BytePointer s, BytePointer r, long sendOffset, long recvOffset, long count, ncclComm comm,
                          CUstream_st st) {
+        if (version != null && NcclFeature.ALL_TO_ALL_API.isAvailable(version)) {
+            return ncclAlltoAll(s, r, count, dtype, comm, st);
+        }
         long block = count * eltBytes;
         int rc = ncclGroupStart();
         for (int peer = 0; peer < nranks && rc == 0; peer++) {

@@ -6,8 +6,10 @@ import org.apache.commons.math3.stat.descriptive.rank.Percentile;
 
 /**
  * nccl-tests' {@code -I} summary of one placement (its JSON {@code *_per_iter} object): per-iteration times
- * from CUDA events, each the maximum over this process's GPUs and then over all processes. Percentiles are
- * nearest-rank (Commons Math estimation type R_1), the standard deviation is the sample one (n − 1).
+ * from CUDA events, each the maximum over this process's GPUs and then over all processes. The statistics are
+ * nccl-tests 2.19.6's ({@code computeIterStats}, util.cu): p50 is {@code sorted[n/2]} (the upper median for an
+ * even n), p95 and p99 nearest-rank (Commons Math estimation type R_1, nccl-tests' {@code percentileIndex}), and
+ * the standard deviation divides by n, not n − 1.
  *
  * @param skipped  samples dropped from the summary ({@code -K})
  * @param timesUs  every sample, skipped ones included, in iteration order (per operation: an iteration of
@@ -31,9 +33,10 @@ public record IterationStats(int skipped, double minUs, double maxUs, double avg
         Percentile p = new Percentile().withEstimationType(Percentile.EstimationType.R_1);
         p.setData(kept);
         double avg = s.getMean();
-        double sd = kept.length > 1 ? s.getStandardDeviation() : 0.0;
-        return new IterationStats(skip, s.getMin(), s.getMax(), avg, p.evaluate(50), p.evaluate(95), p.evaluate(99),
-                sd, avg == 0 ? 0 : 100.0 * sd / avg, timesUs);
+        double sd = Math.sqrt(s.getPopulationVariance());
+        double[] sorted = s.getSortedValues();
+        return new IterationStats(skip, s.getMin(), s.getMax(), avg, sorted[sorted.length / 2], p.evaluate(95),
+                p.evaluate(99), sd, avg == 0 ? 0 : 100.0 * sd / avg, timesUs);
     }
 
     @Override

@@ -10,9 +10,9 @@ import java.util.List;
  * exception (reference javacpp.md §4). So every call below the bindings' version goes through
  * {@link #isAvailable(NcclVersion)} with the version {@code ncclGetVersion} reported at run time.
  *
- * <p>Versions come from NCCL's release notes and nccl-tests' own {@code NCCL_VERSION(...)} guards; AllToAll,
- * Gather and Scatter are gated at 2.29 because they are absent from the 2.27.3 headers and present in 2.29.3
- * (javacpp.md §1), and 2.28 is unconfirmed.
+ * <p>Versions come from NCCL's release notes and nccl-tests' own {@code NCCL_VERSION(...)} guards: nccl-tests
+ * 2.19.6 calls {@code ncclAlltoAll}, {@code ncclGather} and {@code ncclScatter} from NCCL 2.28 on (alltoall.cu,
+ * gather.cu, scatter.cu); the 2.27.3 headers lack them.
  */
 public enum NcclFeature {
     /** The oldest library the harness runs on: the timed loop's CUDA-graph mode (-G) needs NCCL 2.9. */
@@ -28,8 +28,8 @@ public enum NcclFeature {
     FLOAT8(2, 24, 0, "ncclFloat8e4m3, ncclFloat8e5m2"),
     PER_OP_TUNING_LOG(2, 24, 0, "NCCL_DEBUG_SUBSYS=TUNING per-op 'Bytes -> Algo NAME proto NAME' lines"),
     WINDOW_REGISTER(2, 27, 0, "ncclCommWindowRegister"),
-    ALL_TO_ALL_API(2, 29, 0, "ncclAlltoAll"),
-    GATHER_SCATTER_API(2, 29, 0, "ncclGather, ncclScatter");
+    ALL_TO_ALL_API(2, 28, 0, "ncclAlltoAll"),
+    GATHER_SCATTER_API(2, 28, 0, "ncclGather, ncclScatter");
 
     private final NcclVersion since;
     private final String what;
