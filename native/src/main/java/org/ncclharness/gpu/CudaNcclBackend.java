@@ -86,8 +86,8 @@ public final class CudaNcclBackend implements CollectiveBackend {
     private final float[] elapsedMs = new float[1];
     private CUevent_st[][] events = new CUevent_st[0][];
     private boolean usedNcclMemAlloc;
-    private boolean aborted;
-    private boolean closed;
+    private volatile boolean aborted;
+    private volatile boolean closed;
 
     private Collective collective = Collective.ALL_REDUCE;
     private int dtype;
@@ -439,9 +439,13 @@ public final class CudaNcclBackend implements CollectiveBackend {
         }
     }
 
+    /**
+     * Synchronized with {@link #close}: the watchdog may call this from its own thread while the main thread
+     * tears down, and aborting a destroyed communicator is a use after free.
+     */
     @Override
-    public void abort() {
-        if (aborted) {
+    public synchronized void abort() {
+        if (aborted || closed) {
             return;
         }
         aborted = true;
@@ -452,20 +456,25 @@ public final class CudaNcclBackend implements CollectiveBackend {
         }
     }
 
+    /** Communicators first, then buffers and streams, as nccl-tests tears down (its buffers may be registered). */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }
         closed = true;
         destroyEvents();
         for (int i = 0; i < devices.length; i++) {
+            if (!aborted && comms[i] != null && !comms[i].isNull()) {
+                cudaSetDevice(devices[i]);
+                ncclCommDestroy(comms[i]);
+            }
+            comms[i] = null;
+        }
+        for (int i = 0; i < devices.length; i++) {
             cudaSetDevice(devices[i]);
             free(sendBuf[i]);
             free(recvBuf[i]);
-            if (!aborted && comms[i] != null && !comms[i].isNull()) {
-                ncclCommDestroy(comms[i]);
-            }
             if (streams[i] != null && !streams[i].isNull()) {
                 cudaStreamDestroy(streams[i]);
             }
