@@ -20,9 +20,12 @@ import org.ncclharness.calibration.diagnose.NcclLines.Line;
  */
 public final class Diagnoser {
 
-    /** {@code via X}: the transport of one connection, up to the end or to NCCL's trailing comm/nRanks words. */
+    /**
+     * {@code via X}: the transport of one connection, up to the end or to NCCL's trailing comm/nRanks words. A
+     * plugin's name may hold a space ({@code NET/AWS Libfabric/1/GDRDMA}, aws-ofi-nccl before 1.7).
+     */
     private static final Pattern VIA = Pattern.compile("(?:->|^CollNet|\\[(?:send|receive)\\]).*?\\bvia (P2P/direct"
-            + " pointer(?:/\\w+)?|direct shared memory|[A-Z][A-Za-z0-9]+(?:/[A-Za-z0-9_()]+)*)");
+            + " pointer(?:/\\w+)?|direct shared memory|[A-Z][A-Za-z0-9]+(?:/[A-Za-z0-9_()]+(?: [A-Z][A-Za-z0-9]*(?=/))?)*)");
     private static final Pattern VERSION = Pattern.compile("^NCCL version (\\d+\\.\\d+\\.\\d+)");
     private static final Pattern NRANKS = Pattern.compile("\\bn[Rr]anks (\\d+)");
     private static final Pattern NNODES = Pattern.compile("\\bnNodes (\\d+)");
@@ -32,7 +35,7 @@ public final class Diagnoser {
     private static final Pattern DEVICE = Pattern.compile("\\[\\d+\\] ?([^\\s\\[;]+:\\d+/[A-Za-z/]+)");
     private static final Pattern SOCKET_USING = Pattern.compile("^NET/Socket ?: Using (.*)$");
     private static final Pattern IFACE = Pattern.compile("\\[\\d+\\]([^\\s\\[]+)");
-    private static final Pattern NETWORK = Pattern.compile("^Using (?:internal )?[Nn]etwork (\\S+)");
+    private static final Pattern NETWORK = Pattern.compile("^Using (?:internal )?[Nn]etwork (\\S+(?: [A-Z]\\w*)*)");
     private static final Pattern CHANNELS = Pattern.compile("^(\\d+) coll channels|^Channel \\d+/(\\d+)");
     private static final Pattern COMPLETION = Pattern.compile("Got completion from peer (\\S+) with (?:error|status)[ =]"
             + "(\\d+)(?:.*vendor err (\\d+))?");
@@ -157,7 +160,8 @@ public final class Diagnoser {
             if (t.contains("GPU Direct RDMA Disabled")) {
                 gdrDisabled = gdrDisabled == null ? l : gdrDisabled;
             }
-            if ((m = GDR_HCA.matcher(t)).find()) {
+            if ((m = GDR_HCA.matcher(t)).find() && !m.group(1).equals("IB")) {
+                // a plugin's NICs (NET/FastSocket ...); NET/IB's are named by its Using line
                 nics.add(m.group(2));
                 network = network == null && !m.group(1).equals("IB") ? m.group(1) : network;
             }
@@ -194,7 +198,7 @@ public final class Diagnoser {
             Map<String, Integer> net = oneNode ? netTransports : inter;
             boolean anyRdmaNet = net.keySet().stream().anyMatch(k -> !k.startsWith("NET/Socket"));
             gdr = anyRdmaNet ? net.keySet().stream().filter(k -> !k.startsWith("NET/Socket"))
-                    .allMatch(k -> k.endsWith("/GDRDMA")) : Boolean.FALSE;
+                    .allMatch(k -> k.contains("/GDRDMA")) : Boolean.FALSE;
         }
         boolean multi = nodes != null && nodes > 1 || !inter.isEmpty();
         findings(multi, oneNode, inter, intra, netTransports, transportEvidence, noIb, sockets,

@@ -92,6 +92,27 @@ class DiagnoserTest {
         assertThat(d.gdr()).isTrue();
     }
 
+    /**
+     * Two real nccl-tests logs with NCCL INFO lines, from the reader's fixtures (sources in logs/real): a plugin
+     * name with a space (aws-ofi-nccl's {@code NET/AWS Libfabric/1/GDRDMA}) and a shared GDR connection
+     * ({@code NET/IB/0/GDRDMA/Shared}) are GPUDirect RDMA, not GDR_OFF.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "prefix_mpitag_eks_efa_p4d_interleaved_errorcol | NET/AWS Libfabric/GDRDMA | AWS Libfabric",
+        "coll_a100pcie_gather_2node_linear_ncclinfo_partial | NET/IB/GDRDMA/Shared | -",
+    })
+    void realLogsWithGpuDirectRdmaAreNotCalledGdrOff(String file, String inter, String network) throws IOException {
+        Diagnosis d = Diagnoser.diagnose(file, Files.readAllLines(Path.of("src/test/resources/logs/real/" + file
+                + ".txt")));
+        assertThat(d.inter()).containsKey(inter);
+        assertThat(d.gdr()).isTrue();
+        assertThat(d.codes()).doesNotContain("GDR_OFF");
+        if (!network.equals("-")) {
+            assertThat(d.network()).isEqualTo(network);
+        }
+    }
+
     @Test
     void aLogWithoutNcclLinesSaysHowToGetThem() {
         Diagnosis d = Diagnoser.diagnose("run.txt", List.of("#  Rank  0 Group  0 Pid 1 on host device 0",
