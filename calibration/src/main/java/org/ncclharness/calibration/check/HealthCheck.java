@@ -68,15 +68,16 @@ public final class HealthCheck {
         }
         Reference reference = against.reference();
         List<Finding> findings = new ArrayList<>();
+        Curve curve = Curve.of(run);
         boolean lineRateIsTheReference = reference == null && against.expectBusBwGBps() == null;
-        peak(run, rows.get(rows.size() - 1), against.nicsPerHost(), lineRateIsTheReference, findings);
+        peak(run, curve, rows.get(rows.size() - 1), against.nicsPerHost(), lineRateIsTheReference, findings);
         wrong(run, findings);
         average(run, findings);
         if (against.expectBusBwGBps() != null) {
             expected(rows.get(rows.size() - 1), against.expectBusBwGBps(), findings);
         }
         fall(rows, findings);
-        Set<Long> dips = dips(run, reference, findings);
+        Set<Long> dips = dips(run, curve, reference, findings);
         Set<Long> latencyBound = new HashSet<>();
         if (reference != null) {
             latencyBound = compare(runName, run, rows, reference, findings);
@@ -112,13 +113,14 @@ public final class HealthCheck {
      * is nothing to compare with. As the reference (no other given) it warns below
      * {@value #HEALTHY_SHARE_OF_LINE_RATE_PCT} %; otherwise it informs.
      */
-    private void peak(Sweep run, Measurement largest, Integer nicsPerHost, boolean isReference, List<Finding> out) {
+    private void peak(Sweep run, Curve curve, Measurement largest, Integer nicsPerHost, boolean isReference,
+                      List<Finding> out) {
         double b = SizeBusBw.of(largest);
         String name = bottleneck(run.hardware());
         Optional<Interconnect> ic = name == null ? Optional.empty() : facts.interconnect(name);
         String at = String.format(Locale.ROOT, "busbw at the largest size (%s): %s GB/s", SizeText.exact(
                 largest.sizeBytes()), num(b));
-        if (latencyOnly(run)) {
+        if (curve != null && curve.latencyOnly()) {
             out.add(new Finding(isReference ? Severity.WARN : Severity.INFO, "peak", null, at + "; every size is"
                     + " latency-bound (the largest is below the run's latency/bandwidth crossover), so the line rate"
                     + " says nothing about it" + (isReference ? "; the bandwidth is not judged: sweep to larger sizes"
@@ -159,22 +161,32 @@ public final class HealthCheck {
         out.add(new Finding(low ? Severity.WARN : Severity.INFO, "peak", low ? largest.sizeBytes() : null, text));
     }
 
-    /** The whole sweep below its own crossover: its time barely grows with the size (a small-message sweep). */
-    private static boolean latencyOnly(Sweep run) {
-        int ranks = run.ranks() != null && run.ranks() >= 2 ? run.ranks() : 2;
-        FitPoints p;
-        try {
-            p = FitPoints.from(run, ranks);
-        } catch (IllegalArgumentException e) {
-            return false;
+    /**
+     * The run's times as the fits read them (derived from busbw where the source gives busbw only) and its own
+     * latency/bandwidth crossover; null when the rows give fewer than two points.
+     */
+    private record Curve(FitPoints points, int ranks, double crossoverBytes) {
+
+        static Curve of(Sweep run) {
+            int ranks = run.ranks() != null && run.ranks() >= 2 ? run.ranks() : 2;
+            FitPoints p;
+            try {
+                p = FitPoints.from(run, ranks);
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
+            if (p.size() < 2) {
+                return null;
+            }
+            double[] b = p.bytes();
+            double[] t = p.timeUs();
+            return new Curve(p, ranks, HealthCheck.crossoverBytes(b[0], t[0], b[p.largest()], t[p.largest()]));
         }
-        if (p.size() < 2) {
-            return false;
+
+        /** The whole sweep below its own crossover: its time barely grows with the size (a small-message sweep). */
+        boolean latencyOnly() {
+            return points.bytes()[points.largest()] < crossoverBytes;
         }
-        double[] bytes = p.bytes();
-        double[] t = p.timeUs();
-        int last = p.largest();
-        return bytes[last] < crossoverBytes(bytes[0], t[0], bytes[last], t[last]);
     }
 
     /** {@code --expect-busbw}: the largest size against the peak a healthy run of this hardware reaches. */
@@ -253,21 +265,16 @@ public final class HealthCheck {
      * fitted to the run itself changes protocol between the neighbours (NCCL's tuner switches there, and the
      * measured curve bends), or where the reference dips too.
      */
-    private Set<Long> dips(Sweep run, Reference reference, List<Finding> out) {
-        int ranks = run.ranks() != null && run.ranks() >= 2 ? run.ranks() : 2;
-        FitPoints p;
-        try {
-            p = FitPoints.from(run, ranks);
-        } catch (IllegalArgumentException e) {
-            return Set.of();
-        }
+    private Set<Long> dips(Sweep run, Curve curve, Reference reference, List<Finding> out) {
         Set<Long> dips = new HashSet<>();
-        if (p.size() < 3) {
+        if (curve == null || curve.points().size() < 3) {
             return dips;
         }
+        FitPoints p = curve.points();
+        int ranks = curve.ranks();
         double[] bytes = p.bytes();
         double[] t = p.timeUs();
-        double crossover = crossoverBytes(bytes[0], t[0], bytes[p.largest()], t[p.largest()]);
+        double crossover = curve.crossoverBytes();
         double factor = 100 / rules.dipPct();
         List<Glitches.Glitch> found = Glitches.aboveNeighbours(bytes, t, factor).stream()
                 .filter(g -> g.bytes() >= crossover).toList();
@@ -299,7 +306,7 @@ public final class HealthCheck {
             out.add(new Finding(Severity.WARN, "dip", size, String.format(Locale.ROOT,
                     "dip at %s: busbw %s GB/s is %.0f %% of the %s GB/s its neighbours imply (threshold %s %%)",
                     SizeText.exact(size), num(p.busBwGBps()[i]), 100 / g.factor(),
-                    num(Double.parseDouble(String.format(Locale.ROOT, "%.4g", p.busBwGBps()[i] * g.factor()))),
+                    significant(p.busBwGBps()[i] * g.factor(), 4),
                     num(rules.dipPct()))));
         }
         return dips;
@@ -433,6 +440,12 @@ public final class HealthCheck {
         Double ta = timeOrDerived(a, run);
         Double tb = timeOrDerived(b, run);
         return ta == null || tb == null || a == b ? 0 : crossoverBytes(a.sizeBytes(), ta, b.sizeBytes(), tb);
+    }
+
+    /** {@code digits} significant digits, no trailing zeros: a figure derived from others, not one printed. */
+    static String significant(double x, int digits) {
+        return new java.math.BigDecimal(x).round(new java.math.MathContext(digits)).stripTrailingZeros()
+                .toPlainString();
     }
 
     /** Numbers as %g prints them: no trailing zeros, six significant digits. */

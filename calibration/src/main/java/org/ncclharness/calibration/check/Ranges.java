@@ -1,7 +1,5 @@
 package org.ncclharness.calibration.check;
 
-import java.math.BigDecimal;
-import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -45,14 +43,9 @@ final class Ranges {
             if (v.size() == 1) {
                 return format == null ? HealthCheck.num(lo) : String.format(Locale.ROOT, format, lo);
             }
-            String a = format == null ? three(lo) : String.format(Locale.ROOT, format, lo);
-            String b = format == null ? three(hi) : String.format(Locale.ROOT, format, hi);
+            String a = format == null ? HealthCheck.significant(lo, 3) : String.format(Locale.ROOT, format, lo);
+            String b = format == null ? HealthCheck.significant(hi, 3) : String.format(Locale.ROOT, format, hi);
             return a.equals(b) ? a : a + "–" + b;
-        }
-
-        /** Three significant digits, no trailing zeros: enough to read a range. */
-        private static String three(double x) {
-            return new BigDecimal(x).round(new MathContext(3)).stripTrailingZeros().toPlainString();
         }
     }
 

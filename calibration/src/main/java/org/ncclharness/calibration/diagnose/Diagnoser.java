@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 import org.ncclharness.calibration.check.Severity;
 import org.ncclharness.calibration.diagnose.Diagnosis.Issue;
 import org.ncclharness.calibration.diagnose.NcclLines.Line;
+import org.ncclharness.calibration.io.NicCount;
 
 /**
  * Reads the NCCL INFO/WARN lines of a log and says which transport each connection used and which known
@@ -31,8 +32,6 @@ public final class Diagnoser {
     private static final Pattern NNODES = Pattern.compile("\\bnNodes (\\d+)");
     private static final Pattern LOCAL = Pattern.compile("\\blocalRanks (\\d+)");
     private static final Pattern BOOTSTRAP = Pattern.compile("^Bootstrap ?: Using (?:\\[\\d+\\])?(\\S+)");
-    private static final Pattern IB_USING = Pattern.compile("^NET/IB ?: (?:Using )?((?:\\[\\d+\\] ?[^\\s\\[;]+:\\d+/\\S+ ?)+)");
-    private static final Pattern DEVICE = Pattern.compile("\\[\\d+\\] ?([^\\s\\[;]+:\\d+/[A-Za-z/]+)");
     private static final Pattern SOCKET_USING = Pattern.compile("^NET/Socket ?: Using (.*)$");
     private static final Pattern IFACE = Pattern.compile("\\[\\d+\\]([^\\s\\[]+)");
     private static final Pattern NETWORK = Pattern.compile("^Using (?:internal )?[Nn]etwork (\\S+(?: [A-Z]\\w*)*)");
@@ -120,12 +119,10 @@ public final class Diagnoser {
                 bootstrap = m.group(1);
                 bootstrapLine = l;
             }
-            if ((m = IB_USING.matcher(t)).find()) {
+            List<String> listed = NicCount.devices(t);
+            if (!listed.isEmpty()) {
                 ibLine = ibLine == null ? l : ibLine;
-                Matcher d = DEVICE.matcher(m.group(1));
-                while (d.find()) {
-                    nics.add(d.group(1));
-                }
+                nics.addAll(listed);
             }
             if (t.matches("^NET/IB ?: No device found\\.?.*")) {
                 noIb = noIb == null ? l : noIb;

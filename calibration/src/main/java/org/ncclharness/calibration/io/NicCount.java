@@ -1,35 +1,46 @@
 package org.ncclharness.calibration.io;
 
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * NICs per host as NCCL states them at NCCL_DEBUG=INFO: {@code NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_3:1/RoCE
- * [RO]; OOB eth0:10.0.0.1<0>} lists every device:port it will use on that host ({@code [RO]} is a flag, not a NIC).
- * Each process prints the line; the largest list is the host's.
+ * The NICs NCCL states at NCCL_DEBUG=INFO: {@code NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_3:1/RoCE [RO]; OOB
+ * eth0:10.0.0.1<0>} lists every device:port it will use on that host ({@code [RO]} is a flag, not a NIC); NCCL 2.3
+ * printed one per line ({@code NET/IB: [0] mlx5_1:1/IB}). The one reading of these lines, for {@code check}'s
+ * line rate and for {@code diagnose}.
  */
 public final class NicCount {
 
-    private static final Pattern USING = Pattern.compile("NET/IB ?: Using (.*?)(?:;|$)");
-    private static final Pattern DEVICE = Pattern.compile("\\[\\d+\\][^\\s\\[;]+:\\d+/");
+    private static final Pattern USING = Pattern.compile("NET/IB ?: (?:Using )?((?:\\[\\d+\\] ?[^\\s\\[;]+:\\d+/\\S+ ?)+)");
+    private static final Pattern DEVICE = Pattern.compile("\\[\\d+\\] ?([^\\s\\[;]+:\\d+/[A-Za-z/]+)");
 
     private NicCount() {
     }
 
-    public static OptionalInt fromLines(Iterable<String> lines) {
-        int most = 0;
-        for (String line : lines) {
-            Matcher u = USING.matcher(line);
-            if (u.find()) {
-                Matcher d = DEVICE.matcher(u.group(1));
-                int n = 0;
-                while (d.find()) {
-                    n++;
-                }
-                most = Math.max(most, n);
+    /** The device:port/link entries of one NCCL message, empty when it is not a NET/IB device list. */
+    public static List<String> devices(String message) {
+        List<String> out = new ArrayList<>();
+        Matcher u = USING.matcher(message);
+        if (u.find()) {
+            Matcher d = DEVICE.matcher(u.group(1));
+            while (d.find()) {
+                out.add(d.group(1));
             }
         }
-        return most == 0 ? OptionalInt.empty() : OptionalInt.of(most);
+        return out;
+    }
+
+    /** NICs per host: the distinct devices the log's NET/IB lines name (every host of a job lists the same). */
+    public static OptionalInt fromLines(Iterable<String> lines) {
+        Set<String> all = new LinkedHashSet<>();
+        for (String line : lines) {
+            all.addAll(devices(line));
+        }
+        return all.isEmpty() ? OptionalInt.empty() : OptionalInt.of(all.size());
     }
 }

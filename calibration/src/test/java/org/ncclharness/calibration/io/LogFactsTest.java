@@ -26,11 +26,13 @@ class LogFactsTest {
     }
 
     @Test
-    void nicsAreCountedFromTheUsingLineAndRoIsNotANic() {
+    void nicsAreCountedFromTheUsingLineAndRoIsNotANic() throws IOException {
         assertThat(NicCount.fromLines(List.of("h:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE"
                 + " [RO]; OOB primaryip:10.10.10.10<0>"))).hasValue(2);
         assertThat(NicCount.fromLines(List.of("h:1:1 [0] NCCL INFO NET/IB : Using [RO]; OOB enp6s0:192.168.68.52<0>")))
                 .isEmpty();
+        // NCCL 2.3 printed one HCA per line ('NET/IB: [0] mlx5_1:1/IB'), each rank the same four
+        assertThat(LogFacts.of(lines("ib_internal_4hca_nccl237_old_format_issue179.txt")).nicsPerHost()).isEqualTo(4);
     }
 
     @Test

@@ -371,8 +371,7 @@ public final class CheckCommand implements Callable<Integer> {
      * Without --dataset, the one entry of a --calibration file that matches the run's collective and GPU model;
      * with several, exit 2 listing those (not every entry of a report of the whole catalog).
      */
-    private String onlyComparableEntry(Sweep sweep) {
-        CalibrationFile file = CalibrationFile.read(reference.calibration);
+    private static String onlyComparableEntry(CalibrationFile file, Sweep sweep) {
         if (file.datasets().size() == 1) {
             return file.datasets().get(0).id();
         }
@@ -402,10 +401,9 @@ public final class CheckCommand implements Callable<Integer> {
 
     /** A calibration entry's model, evaluated at the run's GPUs and hosts (the first lines say so). */
     private Ref calibrated(Sweep sweep) {
-        PredictionModel m = PredictionSources.calibration(reference.calibration, dataset != null ? dataset
-                : onlyComparableEntry(sweep), model);
-        CalibrationFile.Entry entry = CalibrationFile.read(reference.calibration).datasets().stream()
-                .filter(e -> m.source().endsWith("dataset " + e.id())).findFirst().orElseThrow();
+        CalibrationFile file = CalibrationFile.read(reference.calibration);
+        CalibrationFile.Entry entry = file.dataset(dataset != null ? dataset : onlyComparableEntry(file, sweep));
+        PredictionModel m = PredictionSources.calibration(reference.calibration, entry.id(), model);
         Comparability.Side side = new Comparability.Side(entry.collective() == null ? m.collective()
                 : Collective.byName(entry.collective()).orElse(m.collective()), null, entry.ranks(), entry.nodes(),
                 Comparability.gpuFamily(entry.gpuModel()).orElse(null));
