@@ -21,11 +21,14 @@ import org.ncclharness.calibration.measure.SizeList;
  * @param perIterSkip  {@code -K}: samples dropped from the -I summary
  * @param average      {@code -a}: how per-process times combine
  * @param timeoutNanos {@code -T} in nanoseconds, 0 = none
+ * @param maxBytes     {@code -e} after the memory cap, nccl-tests' {@code args->maxbytes}: the buffers' size, the end
+ *                     of the warm-up sizes and the span of the per-iteration offset rotation. It can lie above the
+ *                     largest listed size ({@code -b 1M -e 3M} lists 1M and 2M); 0 means the largest listed size
  */
 public record LoopOptions(Collective collective, DataType type, ReduceOp op, int root, List<Long> sizes,
                           int warmupIters, int iters, int aggIters, int checkIters, int blocking,
                           int graphLaunches, boolean perIterTiming, int perIterSkip, Average average,
-                          long timeoutNanos) {
+                          long timeoutNanos, long maxBytes) {
 
     /** nccl-tests {@code -a}: 0 rank 0's value, 1 mean (default), 2 min, 3 max. */
     public enum Average { RANK0, MEAN, MIN, MAX;
@@ -45,6 +48,12 @@ public record LoopOptions(Collective collective, DataType type, ReduceOp op, int
         sizes = List.copyOf(sizes);
         if (sizes.isEmpty()) {
             throw new IllegalArgumentException("no sizes to run");
+        }
+        long largest = sizes.stream().mapToLong(Long::longValue).max().orElseThrow();
+        if (maxBytes == 0) {
+            maxBytes = largest;
+        } else if (maxBytes < largest) {
+            throw new IllegalArgumentException("-e " + maxBytes + " is below the largest size listed, " + largest);
         }
         if (iters < 1 || aggIters < 1 || warmupIters < 0 || checkIters < 0 || graphLaunches < 0) {
             throw new IllegalArgumentException("-n and -m must be at least 1; -w, -c and -G at least 0");
@@ -79,15 +88,11 @@ public record LoopOptions(Collective collective, DataType type, ReduceOp op, int
 
     /** nccl-tests' defaults for everything but the sweep itself: -w 1 -n 20 -m 1 -c 1 -z 0 -G 0 -a 1. */
     public static LoopOptions defaults(Collective collective, DataType type, ReduceOp op, int root, List<Long> sizes) {
-        return new LoopOptions(collective, type, op, root, sizes, 1, 20, 1, 1, 0, 0, false, 0, Average.MEAN, 0);
+        return new LoopOptions(collective, type, op, root, sizes, 1, 20, 1, 1, 0, 0, false, 0, Average.MEAN, 0, 0);
     }
 
     public long minBytes() {
         return sizes.get(0);
-    }
-
-    public long maxBytes() {
-        return sizes.stream().mapToLong(Long::longValue).max().orElseThrow();
     }
 
     /** -z 3 is incompatible with -G, and nccl-tests then disables it. */
@@ -102,36 +107,42 @@ public record LoopOptions(Collective collective, DataType type, ReduceOp op, int
 
     public LoopOptions withIters(int warmup, int n, int agg) {
         return new LoopOptions(collective, type, op, root, sizes, warmup, n, agg, checkIters, blocking,
-                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos);
+                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes);
     }
 
     public LoopOptions withCheck(int c) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, c, blocking,
-                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos);
+                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes);
     }
 
     public LoopOptions withGraph(int g) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
-                g, perIterTiming, perIterSkip, average, timeoutNanos);
+                g, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes);
     }
 
     public LoopOptions withBlocking(int z) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, z,
-                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos);
+                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes);
     }
 
     public LoopOptions withPerIterTiming(boolean on, int skip) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
-                graphLaunches, on, skip, average, timeoutNanos);
+                graphLaunches, on, skip, average, timeoutNanos, maxBytes);
     }
 
     public LoopOptions withAverage(Average a) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
-                graphLaunches, perIterTiming, perIterSkip, a, timeoutNanos);
+                graphLaunches, perIterTiming, perIterSkip, a, timeoutNanos, maxBytes);
+    }
+
+    /** nccl-tests' {@code -e} (after the memory cap), when it lies above the largest listed size. */
+    public LoopOptions withMaxBytes(long e) {
+        return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
+                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, e);
     }
 
     public LoopOptions withTimeoutNanos(long t) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
-                graphLaunches, perIterTiming, perIterSkip, average, t);
+                graphLaunches, perIterTiming, perIterSkip, average, t, maxBytes);
     }
 }

@@ -67,6 +67,17 @@ class TimedLoopTest {
     }
 
     @Test
+    void minusEAboveTheLargestListedSizeSizesTheRotationAndTheWarmUpAsNcclTestsArgsMaxbytes() {
+        // -b 8 -e 40 -f 2 lists 8 and 16 bytes, but nccl-tests' args->maxbytes stays 40: the warm-up also runs
+        // 32 bytes and the 16-byte size rotates over 40 / 16 = 2 offsets (with the largest listed size, 1).
+        run(1, allReduce(List.of(8L, 16L)).withMaxBytes(40));
+        assertThat(log).filteredOn(l -> l.startsWith("launch") && l.endsWith("n8")).isNotEmpty();
+        assertThat(log).contains("launch l0 out s16 r16 n4").contains("launch l0 in s16 r16 n4");
+        assertThatThrownBy(() -> allReduce(List.of(8L, 16L)).withMaxBytes(12))
+                .hasMessageContaining("-e 12 is below the largest size listed, 16");
+    }
+
+    @Test
     void theFastestAndSlowestProcessAreReducedOnceAfterTheClockStoppedWhateverMinusAReports() throws Exception {
         // Two processes (threads) whose clocks tick 1 µs and 3 µs per read: per-operation times 1 µs and 3 µs.
         PairGroup.Link link = new PairGroup.Link();

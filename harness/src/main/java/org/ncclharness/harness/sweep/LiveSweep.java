@@ -103,24 +103,27 @@ final class LiveSweep {
                     + " format) nccl-library=" + probe.ncclVersion().code());
             double[] mem = {gpus.stream().mapToLong(GpuDevice::totalMemBytes).min().orElseThrow()};
             long minMem = (long) job.allreduce(mem, org.ncclharness.harness.launch.JobGroup.Op.MIN)[0];
-            List<Long> sizes = capped(plan.sizes(), minMem, heading);
+            OptionalLong cap = MemoryCap.reducedMax(plan.maxBytes(), minMem, plan.check() > 0);
+            List<Long> sizes = capped(plan.sizes(), cap, heading);
+            long maxBytes = cap.orElse(plan.maxBytes());
             String start = LocalDateTime.now().format(TIME);
-            byte[] id = job.broadcast(rank == 0 ? CudaNcclBackend.newUniqueId(probe).bytes() : null);
+            CommunicatorSplit split = CommunicatorSplit.of(rank, job.size(), plan.split(), job::gather,
+                    () -> CudaNcclBackend.newUniqueId(probe).bytes());
+            splitHeading(plan.split(), job.size(), heading);
             int[] devices = gpus.stream().mapToInt(GpuDevice::index).toArray();
             Measured m;
-            try (CudaNcclBackend be = CudaNcclBackend.open(probe, new CommSpec(devices, job.size() * local,
-                    rank * local, new UniqueId(id), plan.streamNull()));
+            try (CudaNcclBackend be = CudaNcclBackend.open(probe, new CommSpec(devices, split.nranks(local),
+                    split.firstRank(local), new UniqueId(split.uniqueId()), plan.streamNull()));
                  SweepProgress progress = rank == 0 ? SweepProgress.start(units(plan, job.size() * local)
                          * sizes.size()) : SweepProgress.start(0)) {
                 job.onFailure(reason -> be.abort());
-                long max = sizes.stream().mapToLong(Long::longValue).max().orElseThrow();
-                be.allocate(TimedLoop.bufferBytes(max), TimedLoop.bufferBytes(max));
-                m = measure(plan, be, new JobGroupBridge(job), sizes, progress, probe);
+                be.allocate(TimedLoop.bufferBytes(maxBytes), TimedLoop.bufferBytes(maxBytes));
+                m = measure(plan, be, new JobGroupBridge(job), sizes, maxBytes, progress, probe);
             } catch (GpuJobException e) {
                 job.abort(e.getMessage());
                 throw new HarnessException(ExitCode.JOB, e.getMessage(), e);
             }
-            List<Device> devs = devices(job, rank, local, gpus);
+            List<Device> devs = devices(job, rank, local, gpus, split.colour());
             int hosts = (int) job.members().stream().map(x -> x.hostId()).distinct().count();
             if (rank != 0) {
                 return ExitCode.OK;
@@ -130,7 +133,7 @@ final class LiveSweep {
                     plan.collective().testName() + "_perf", plan.threads(), plan.gpusPerThread(), sizes.get(0),
                     sizes.get(sizes.size() - 1), plan.step(), plan.warmupIters(), plan.iters(), plan.aggIters(),
                     plan.check(), plan.graph());
-            int n = job.size() * local;
+            int n = split.nranks(local); // a split run's rows are of one colour's communicator
             Hardware hw = LiveHardware.of(gpus.get(0).name(), n, hosts, plan.interconnect(), GpuFabrics.bundled(),
                     heading);
             Sweep sweep = new Sweep(new Provenance(SourceKind.MEASURED, host, null, "measured now on " + hosts
@@ -167,9 +170,25 @@ final class LiveSweep {
                 LocalDateTime.now().format(TIME), probe.ncclVersion().code(), null, List.of(), SweepJson.object()));
     }
 
+    /**
+     * Under NCCL_TESTS_SPLIT the table alone does not say that its rows are the mean over several communicators
+     * (nccl-tests reduces the times over the whole job); the heading does.
+     */
+    static void splitHeading(SplitRule rule, int processes, List<String> heading) {
+        if (rule.equals(SplitRule.none())) {
+            return;
+        }
+        java.util.Map<Long, Integer> sizes = new java.util.TreeMap<>();
+        for (int p = 0; p < processes; p++) {
+            sizes.merge(rule.colour(p), 1, Integer::sum);
+        }
+        heading.add("# NCCL_TESTS_SPLIT " + rule.operation() + " " + rule.value() + ": " + sizes.size()
+                + " communicator(s), processes per colour " + sizes + "; each row is the mean over all of them,"
+                + " as nccl-tests reports it");
+    }
+
     /** nccl-tests' memory cap (reference A.2), announced as it announces it. */
-    private List<Long> capped(List<Long> sizes, long minMem, List<String> heading) {
-        OptionalLong cap = MemoryCap.reducedMax(plan.maxBytes(), minMem, plan.check() > 0);
+    private static List<Long> capped(List<Long> sizes, OptionalLong cap, List<String> heading) {
         if (cap.isEmpty()) {
             return sizes;
         }
@@ -180,22 +199,22 @@ final class LiveSweep {
 
     /** The {@code # Using devices} lines of every rank, gathered in rank order (nccl-tests' MPI_Gather). */
     private static List<Device> devices(org.ncclharness.harness.launch.JobGroup job, int rank, int local,
-                                        List<GpuDevice> gpus) {
+                                        List<GpuDevice> gpus, long colour) {
         StringBuilder mine = new StringBuilder();
         String host = hostname();
         for (int i = 0; i < local; i++) {
             GpuDevice g = gpus.get(i);
-            mine.append(rank * local + i).append('\t').append(ProcessHandle.current().pid()).append('\t').append(host)
+            mine.append(rank * local + i).append('\t').append(colour).append('\t').append(ProcessHandle.current().pid()).append('\t').append(host)
                     .append('\t').append(g.index()).append('\t').append(busId(g.pciBusId())).append('\t')
                     .append(g.name()).append('\n');
         }
         List<Device> out = new ArrayList<>();
         for (byte[] b : job.gather(mine.toString().getBytes(StandardCharsets.UTF_8))) {
             for (String line : new String(b, StandardCharsets.UTF_8).split("\n")) {
-                String[] f = line.split("\t", 6);
-                if (f.length == 6) {
-                    out.add(new Device(Integer.parseInt(f[0]), 0, Long.parseLong(f[1]), f[2], Integer.parseInt(f[3]),
-                            f[4], f[5]));
+                String[] f = line.split("\t", 7);
+                if (f.length == 7) {
+                    out.add(new Device(Integer.parseInt(f[0]), Integer.parseInt(f[1]), Long.parseLong(f[2]), f[3],
+                            Integer.parseInt(f[4]), f[5], f[6]));
                 }
             }
         }
@@ -225,9 +244,10 @@ final class LiveSweep {
     /**
      * nccl-tests' outer loops around the timed loop: datatypes, then ops, then roots (-r -1: every rank in
      * turn), each one warm-up and then {@code -N} cycles of the size list; a non-reducing collective runs one
-     * op, a non-rooted one root -1. With {@code -C 1} the rows carry the CPU launch time.
+     * op, a non-rooted one root -1. With {@code -C 1} the rows carry the CPU launch time. {@code maxBytes} is
+     * {@code -e} after the memory cap: the buffers' size and the span of the offset rotation, as in nccl-tests.
      */
-    static Measured measure(SweepPlan plan, CollectiveBackend be, JobGroup group, List<Long> sizes,
+    static Measured measure(SweepPlan plan, CollectiveBackend be, JobGroup group, List<Long> sizes, long maxBytes,
                             SweepProgress progress, GpuProbe probe) {
         TimedLoop loop = new TimedLoop(be, group);
         List<Measurement> rows = new ArrayList<>();
@@ -242,7 +262,7 @@ final class LiveSweep {
                     LoopOptions o = new LoopOptions(plan.collective(), type, op, root, sizes, plan.warmupIters(),
                             plan.iters(), plan.aggIters(), plan.check(), plan.blocking(), plan.graph(),
                             plan.perIter(), plan.perIterSkip(), LoopOptions.Average.ofFlag(plan.average()),
-                            plan.timeoutS() * 1_000_000_000L);
+                            plan.timeoutS() * 1_000_000_000L, maxBytes);
                     if (probe != null) {
                         o.requireSupportedBy(probe.ncclVersion());
                     }

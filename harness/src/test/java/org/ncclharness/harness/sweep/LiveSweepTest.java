@@ -36,7 +36,7 @@ class LiveSweepTest {
     void cyclesTypesAndSizesRunInNcclTestsOrder() {
         SweepPlan p = plan(Map.of(), "-b", "1K", "-e", "8K", "-c", "0", "-N", "2", "-d", "all", "-n", "2");
         NoGpuBackend be = new NoGpuBackend(2);
-        LiveSweep.Measured m = LiveSweep.measure(p, be, JobGroup.single(), p.sizes(), silent(), null);
+        LiveSweep.Measured m = LiveSweep.measure(p, be, JobGroup.single(), p.sizes(), p.maxBytes(), silent(), null);
         int types = org.ncclharness.gpu.DataType.values().length;
         assertThat(m.rows()).hasSize(2 * types * 4);
         // Per datatype: one warm-up, then -N cycles of the size list (nccl-tests' TimeTest).
@@ -51,7 +51,7 @@ class LiveSweepTest {
     @Test
     void rootMinusOneLoopsOverEveryRankForRootedCollectives() {
         SweepPlan p = plan(Map.of(), "--collective", "broadcast", "-r", "-1", "-b", "1K", "-e", "1K", "-c", "0");
-        LiveSweep.Measured m = LiveSweep.measure(p, new NoGpuBackend(4), JobGroup.single(), p.sizes(), silent(), null);
+        LiveSweep.Measured m = LiveSweep.measure(p, new NoGpuBackend(4), JobGroup.single(), p.sizes(), p.maxBytes(), silent(), null);
         assertThat(m.rows()).extracting(r -> r.root()).containsExactly(0, 1, 2, 3);
         assertThat(m.rows()).allMatch(r -> r.redop().equals("none"));
     }
@@ -59,7 +59,7 @@ class LiveSweepTest {
     @Test
     void perIterationSamplesTravelWithTheirRow() {
         SweepPlan p = plan(Map.of(), "-b", "1K", "-e", "2K", "-c", "0", "-I", "1", "-n", "5");
-        LiveSweep.Measured m = LiveSweep.measure(p, new NoGpuBackend(2), JobGroup.single(), p.sizes(), silent(), null);
+        LiveSweep.Measured m = LiveSweep.measure(p, new NoGpuBackend(2), JobGroup.single(), p.sizes(), p.maxBytes(), silent(), null);
         assertThat(m.perIteration()).hasSize(4);
         assertThat(m.perIteration().get(2).row()).isEqualTo(1);
         assertThat(m.perIteration().get(0).timesUs()).hasSize(5);
@@ -71,7 +71,7 @@ class LiveSweepTest {
         java.nio.file.Path json = dir.resolve("out.json");
         SweepPlan p = plan(Map.of(), "-b", "1K", "-e", "2K", "-c", "0", "-n", "3", "--no-calibrate", "-J",
                 json.toString());
-        LiveSweep.Measured m = LiveSweep.measure(p, new NoGpuBackend(2), JobGroup.single(), p.sizes(), silent(), null);
+        LiveSweep.Measured m = LiveSweep.measure(p, new NoGpuBackend(2), JobGroup.single(), p.sizes(), p.maxBytes(), silent(), null);
         assertThat(m.rankTimes()).hasSize(2 * m.rows().size());
         // One process: its own time is the fastest and the slowest, and -a 1's mean of one.
         assertThat(m.rankTimes()).allSatisfy(t -> {
@@ -144,7 +144,7 @@ class LiveSweepTest {
     @Test
     void cpuTimeRowsAndTheirColumnLabel() {
         SweepPlan p = plan(Map.of(), "-b", "1K", "-e", "1K", "-c", "0", "-C", "1", "--no-calibrate");
-        LiveSweep.Measured m = LiveSweep.measure(p, new NoGpuBackend(2), JobGroup.single(), p.sizes(), silent(), null);
+        LiveSweep.Measured m = LiveSweep.measure(p, new NoGpuBackend(2), JobGroup.single(), p.sizes(), p.maxBytes(), silent(), null);
         Sweep s = new Sweep(new Provenance(SourceKind.STORED, "test", null, "test data"), Collective.ALL_REDUCE,
                 RunInfo.unknown(), Hardware.unknown(), List.of(), m.rows(), List.of());
         StringWriter sw = new StringWriter();
@@ -157,7 +157,7 @@ class LiveSweepTest {
     @Test
     void repeatedCyclesReportTheirSpreadPerSize() {
         SweepPlan p = plan(Map.of(), "-b", "1K", "-e", "2K", "-c", "0", "-N", "3", "--no-calibrate");
-        LiveSweep.Measured m = LiveSweep.measure(p, new NoGpuBackend(2), JobGroup.single(), p.sizes(), silent(), null);
+        LiveSweep.Measured m = LiveSweep.measure(p, new NoGpuBackend(2), JobGroup.single(), p.sizes(), p.maxBytes(), silent(), null);
         Sweep s = new Sweep(new Provenance(SourceKind.STORED, "test", null, "test data"), Collective.ALL_REDUCE,
                 RunInfo.unknown(), Hardware.unknown(), List.of(), m.rows(), List.of());
         StringWriter sw = new StringWriter();
