@@ -38,6 +38,7 @@ public final class TimedLoop {
     /** Per-run constants the timed path reads (computed once: the option accessors may allocate). */
     private long maxBytes;
     private int blocking;
+    private int aggIters;
     private long timeoutNanos;
     /** {max, −min} of the per-process times: one reduction gives both (one array for every placement). */
     private final double[] spread = new double[2];
@@ -83,9 +84,11 @@ public final class TimedLoop {
         be.configure(o.collective(), o.type(), o.op(), o.root());
         maxBytes = o.maxBytes();
         blocking = o.effectiveBlocking();
+        aggIters = o.aggIters();
         timeoutNanos = o.timeoutNanos();
         if (o.effectivePerIterTiming()) {
-            be.prepareEvents(o.iters() + 1);
+            // -z 3 records a start/stop pair per iteration (nccl-tests 2.19.5+), otherwise shared boundaries
+            be.prepareEvents(blocking == 3 ? 2 * o.iters() : o.iters() + 1);
         }
         try {
             warmUp(o);
@@ -139,12 +142,15 @@ public final class TimedLoop {
         if (graph) {
             be.beginCapture();
         }
+        // -z 3 with -I: each iteration's stop event is recorded after its sync, before the barrier
+        final boolean paired = perIter && blocking == 3;
         // ---- timed region: primitives and backend calls only ----
-        long excluded = 0;
+        long collOnly = 0;
         long t0 = clockNanos.getAsLong();
         for (int iter = 0; iter < iters; iter++) {
+            long iterStart = blocking == 3 ? clockNanos.getAsLong() : 0;
             if (perIter) {
-                be.recordEvent(iter);
+                be.recordEvent(paired ? 2 * iter : iter);
             }
             if (agg > 1) {
                 be.groupStart();
@@ -157,12 +163,14 @@ public final class TimedLoop {
             }
             if (blocking == 3) {
                 be.waitAll(timeoutNanos);
-                long b0 = clockNanos.getAsLong();
+                if (paired) {
+                    be.recordEvent(2 * iter + 1);
+                }
+                collOnly += clockNanos.getAsLong() - iterStart;
                 group.barrier();
-                excluded += clockNanos.getAsLong() - b0;
             }
         }
-        if (perIter) {
+        if (perIter && !paired) {
             be.recordEvent(iters);
         }
         if (graph) {
@@ -173,10 +181,14 @@ public final class TimedLoop {
                 be.launchGraph();
             }
         }
-        long cpuNanos = clockNanos.getAsLong() - t0;
+        // -z 3 counts the collectives only, for the CPU time (-C 1) as for the time (nccl-tests' collOnlySec)
+        long cpuNanos = blocking == 3 ? collOnly : clockNanos.getAsLong() - t0;
         completeColl();
-        long deltaNanos = clockNanos.getAsLong() - t0 - excluded;
+        long deltaNanos = blocking == 3 ? collOnly : clockNanos.getAsLong() - t0;
         // ---- end of timed region ----
+        if (perIter && blocking != 0 && aggIters <= 1) {
+            be.waitAll(timeoutNanos); // completeColl skipped its wait: the last event may still be pending
+        }
 
         double ops = (double) iters * agg;
         double localSec = deltaNanos / 1e9 / ops / (graph ? o.graphLaunches() : 1);
@@ -237,7 +249,7 @@ public final class TimedLoop {
     private IterationStats iterationStats(LoopOptions o, int agg) {
         double[] us = new double[o.iters()];
         for (int i = 0; i < us.length; i++) {
-            us[i] = be.elapsedMillisMaxOverLocal(i) * 1000.0 / agg;
+            us[i] = be.elapsedMillisMaxOverLocal(blocking == 3 ? 2 * i : i) * 1000.0 / agg;
         }
         group.allreduce(us, JobGroup.Reduction.MAX);
         return IterationStats.of(us, o.perIterSkip());
@@ -281,7 +293,7 @@ public final class TimedLoop {
         if (locals > 1) {
             be.groupEnd();
         }
-        if (blocking == 1 || blocking == 2) {
+        if (blocking != 0) {
             be.waitAll(timeoutNanos);
         }
         if (blocking == 1) {
@@ -289,9 +301,13 @@ public final class TimedLoop {
         }
     }
 
-    /** nccl-tests' completeColl: wait for the streams, unless every operation already waited (-z 1, -z 2). */
+    /**
+     * nccl-tests' completeColl: wait for the streams, unless every operation already waited (any -z) and there
+     * was one per iteration; with {@code -m} above 1 the operations ran inside a group, and the wait inside
+     * startColl returned before the group was launched.
+     */
     private void completeColl() {
-        if (blocking == 1 || blocking == 2) {
+        if (blocking != 0 && aggIters <= 1) {
             return;
         }
         be.waitAll(timeoutNanos);

@@ -163,15 +163,49 @@ class TimedLoopTest {
     }
 
     @Test
-    void blockingThreeExcludesTheBarrierAfterEachIterationFromTheTime() {
+    void blockingThreeExcludesTheBarrierAfterEachIterationFromTheTimeAndFromTheCpuTime() {
         List<SizeResult> r = run(1, allReduce(List.of(8L)).withBlocking(3));
         int t0 = log.indexOf("clock");
-        assertThat(log.subList(t0, t0 + 13)).containsExactly("clock",
-                "launch l0 out s0 r0 n2", "wait", "clock", "barrier", "clock",
-                "launch l0 out s0 r0 n2", "wait", "clock", "barrier", "clock",
-                "clock", "wait");
-        // 7 reads → 6 µs after t0, minus 2 × 1 µs of barriers, over 2 iterations
-        assertThat(r.get(0).outOfPlace().timeUs()).isEqualTo(2.0);
+        // nccl-tests: every op waits in startColl (any -z), -z 3 waits again and reads the clock before the barrier
+        assertThat(log.subList(t0, t0 + 14)).containsExactly("clock",
+                "clock", "launch l0 out s0 r0 n2", "wait", "wait", "clock", "barrier",
+                "clock", "launch l0 out s0 r0 n2", "wait", "wait", "clock", "barrier",
+                "allreduce SUM 1");
+        // each iteration 1 µs between its own clock reads; the barriers are left out of both times (-C 1 too)
+        assertThat(r.get(0).outOfPlace().timeUs()).isEqualTo(1.0);
+        assertThat(r.get(0).outOfPlace().cpuTimeUs()).isEqualTo(1.0);
+    }
+
+    @Test
+    void blockingWithSeveralOperationsPerIterationStillWaitsAtTheEndOfTheTimedLoop() {
+        // -z 1 -m 2: the waits inside startColl run inside the group, before it is launched; nccl-tests'
+        // completeColl skips its wait only when -m <= 1, so the last group is inside the time
+        run(1, allReduce(List.of(8L)).withIters(0, 1, 2).withBlocking(1));
+        int t0 = log.indexOf("clock");
+        assertThat(log.subList(t0, t0 + 12)).containsExactly("clock", "groupStart",
+                "launch l0 out s0 r0 n2", "wait", "barrier", "launch l0 out s0 r0 n2", "wait", "barrier",
+                "groupEnd", "clock", "wait", "clock");
+    }
+
+    @Test
+    void blockingThreeWithPerIterationTimingRecordsAStartStopPairPerIterationBeforeTheBarrier() {
+        List<SizeResult> r = run(1, allReduce(List.of(8L)).withIters(0, 2, 1).withBlocking(3)
+                .withPerIterTiming(true, 0));
+        assertThat(log).contains("prepareEvents 4");
+        int t0 = log.indexOf("clock");
+        assertThat(log.subList(t0, t0 + 17)).containsExactly("clock",
+                "clock", "event 0", "launch l0 out s0 r0 n2", "wait", "wait", "event 1", "clock", "barrier",
+                "clock", "event 2", "launch l0 out s0 r0 n2", "wait", "wait", "event 3", "clock", "barrier");
+        // samples are the pairs (0, 1) and (2, 3): the double gives slot + 1 µs, so 1 and 3
+        assertThat(r.get(0).outOfPlace().perIteration().timesUs()).containsExactly(1, 3);
+    }
+
+    @Test
+    void blockingWithPerIterationTimingWaitsForTheLastEventBeforeReadingIt() {
+        run(1, allReduce(List.of(8L)).withIters(0, 2, 1).withBlocking(2).withPerIterTiming(true, 0));
+        int stop = log.indexOf("event 2");
+        // after the last event: the clock (CPU time), completeColl's skipped wait, the clock, then the sync
+        assertThat(log.subList(stop, stop + 4)).containsExactly("event 2", "clock", "clock", "wait");
     }
 
     @Test
