@@ -91,8 +91,7 @@ public final class Gpus {
                 }
             }
         } catch (LinkageError e) {
-            problems.add(new ProbeProblem(ProbeFailure.NCCL_NOT_FOUND, NcclLibrary.SONAME + " not found ("
-                    + rootMessage(e) + ")" + NcclLibrary.configuredPath().map(p -> "; --nccl-lib path: " + p).orElse("")));
+            problems.add(ncclLoadProblem(e, NcclLibrary.candidate(System.getenv("LD_LIBRARY_PATH"))));
         }
         return new GpuProbe(driverVersion, runtimeVersion, ncclVersion, devices, problems, ncclFile);
     }
@@ -153,6 +152,32 @@ public final class Gpus {
             return new ProbeProblem(ProbeFailure.NO_DRIVER, "libcuda.so.1 not found (" + msg + ")");
         }
         return new ProbeProblem(ProbeFailure.CUDA_RUNTIME_NOT_FOUND, "the CUDA runtime bindings did not load (" + msg + ")");
+    }
+
+    /**
+     * JavaCPP's error says only that its JNI library did not link, so a libnccl.so.2 that exists but cannot be
+     * loaded (it needs a newer glibc, a missing libcudart, or is not an ELF file) read as "not found". Loading the
+     * file that would have been used ({@code --nccl-lib}'s, else the first on LD_LIBRARY_PATH) gives the
+     * dynamic linker's own reason.
+     */
+    static ProbeProblem ncclLoadProblem(LinkageError e, Optional<Path> candidate) {
+        if (candidate.isEmpty()) {
+            return new ProbeProblem(ProbeFailure.NCCL_NOT_FOUND, NcclLibrary.SONAME + " not found (" + rootMessage(e)
+                    + ")" + NcclLibrary.configuredPath().map(p -> "; --nccl-lib path: " + p).orElse(""));
+        }
+        String file = candidate.get().toAbsolutePath().toString();
+        try {
+            System.load(file);
+        } catch (UnsatisfiedLinkError own) {
+            String why = String.valueOf(own.getMessage());
+            // "/dir/libnccl.so.2: libfoo.so: cannot open ..." → "libfoo.so: cannot open ..."
+            while (why.startsWith(file + ": ")) {
+                why = why.substring(file.length() + 2);
+            }
+            return new ProbeProblem(ProbeFailure.NCCL_LOAD_FAILED, file + " exists but did not load: " + why);
+        }
+        return new ProbeProblem(ProbeFailure.NCCL_LOAD_FAILED, file + " loads, but the NCCL bindings did not link"
+                + " against it (" + rootMessage(e) + ")");
     }
 
     private static void check(int rc, String call, List<ProbeProblem> problems) {

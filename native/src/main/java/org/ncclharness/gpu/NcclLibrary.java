@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -58,6 +59,20 @@ public final class NcclLibrary {
     /** The directory given with {@link #configure}, if any. */
     public static Optional<String> configuredPath() {
         return Optional.ofNullable(System.getProperty(PRELOAD_PATH));
+    }
+
+    /**
+     * The libnccl.so.2 the loader would have taken: {@code --nccl-lib}'s, else the first in an
+     * {@code LD_LIBRARY_PATH} directory; empty when neither has one (ld.so.cache is the linker's business).
+     */
+    public static Optional<Path> candidate(String ldLibraryPath) {
+        List<String> dirs = new java.util.ArrayList<>();
+        configuredPath().ifPresent(p -> dirs.addAll(List.of(p.split(java.io.File.pathSeparator))));
+        if (ldLibraryPath != null) {
+            dirs.addAll(List.of(ldLibraryPath.split(java.io.File.pathSeparator)));
+        }
+        return dirs.stream().filter(d -> !d.isBlank()).map(d -> Path.of(d).resolve(SONAME))
+                .filter(Files::isRegularFile).findFirst();
     }
 
     /** Called once before the first touch of a JavaCPP class: gives this process its own extraction cache. */

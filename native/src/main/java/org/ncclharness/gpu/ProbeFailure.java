@@ -11,6 +11,7 @@ public enum ProbeFailure {
     NO_DEVICE("make a GPU visible: check nvidia-smi, CUDA_VISIBLE_DEVICES and the container's --gpus flag"),
     CUDA_INIT_FAILED("check nvidia-smi and dmesg for the GPU's state; the CUDA error above names the cause"),
     NCCL_NOT_FOUND("pass --nccl-lib DIR with the directory holding libnccl.so.2 (pip nvidia-nccl-cu13 puts it in site-packages/nvidia/nccl/lib), or add it to LD_LIBRARY_PATH"),
+    NCCL_LOAD_FAILED("the file is there but the dynamic linker refused it for the reason given: ldd on it lists what it needs; install an NCCL built for this system's glibc and CUDA (e.g. pip install nvidia-nccl-cu13) and point --nccl-lib at it"),
     NCCL_TOO_OLD("install a newer NCCL (pip install -U nvidia-nccl-cu13, or the libnccl2 package) and point --nccl-lib at it");
 
     private final String fix;

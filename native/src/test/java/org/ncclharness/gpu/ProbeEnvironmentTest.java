@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,6 +69,27 @@ class ProbeEnvironmentTest {
         assertThat(r.value("nccl")).isEqualTo("null");
         assertThat(r.output()).contains("problem NCCL_NOT_FOUND: libnccl.so.2 not found (libjninccl.so: libnccl.so.2: cannot open shared object file")
                 .contains("Fix: pass --nccl-lib DIR");
+    }
+
+    @Test
+    void anNcclThatExistsButCannotLoadIsReportedWithTheLinkersReasonNotAsMissing() throws Exception {
+        Path drv = StubLibraries.oldDriver(tmp.resolve("driver-for-broken-nccl"), 13000);
+        Path broken = StubLibraries.ncclMissingADependency(tmp.resolve("nccl-broken"));
+        String file = broken.resolve("libnccl.so.2").toString();
+        for (ChildJvm.Result r : List.of(probe(Map.of("LD_LIBRARY_PATH", drv + ":" + broken)),
+                probe(Map.of("LD_LIBRARY_PATH", drv.toString()), broken.toString()))) {
+            assertThat(r.exitCode()).isEqualTo(3);
+            assertThat(r.output()).doesNotContain("NCCL_NOT_FOUND")
+                    .contains("problem NCCL_LOAD_FAILED: " + file + " exists but did not load: libnccl-needs-this.so:"
+                            + " cannot open shared object file")
+                    .contains("Fix: the file is there but the dynamic linker refused it");
+        }
+        // Not an ELF file at all: the same, with the linker's words for it
+        Path text = java.nio.file.Files.createDirectories(tmp.resolve("nccl-text"));
+        java.nio.file.Files.writeString(text.resolve("libnccl.so.2"), "not a library\n".repeat(40));
+        assertThat(probe(Map.of("LD_LIBRARY_PATH", drv + ":" + text)).output())
+                .contains("problem NCCL_LOAD_FAILED: " + text.resolve("libnccl.so.2") + " exists but did not load:"
+                        + " invalid ELF header");
     }
 
     @Test

@@ -52,6 +52,18 @@ final class StubLibraries {
         return build(dir, "libnccl.so.2", "int ncclGetVersion(int *v) { *v = %d; return 0; }\n".formatted(code));
     }
 
+    /**
+     * A libnccl.so.2 that cannot load: linked against {@code libnccl-needs-this.so}, which is then deleted, as a
+     * library built for another system misses what it was linked with.
+     */
+    static Path ncclMissingADependency(Path dir) throws IOException, InterruptedException {
+        Path dep = build(dir.resolve("dep"), "libnccl-needs-this.so", "int needed(void) { return 1; }\n");
+        build(dir, "libnccl.so.2", "int needed(void);\nint ncclGetVersion(int *v) { *v = needed(); return 0; }\n",
+                "-L" + dep, "-lnccl-needs-this");
+        Files.delete(dep.resolve("libnccl-needs-this.so"));
+        return dir;
+    }
+
     private static Path build(Path dir, String soname, String source, String... libs)
             throws IOException, InterruptedException {
         Files.createDirectories(dir);
