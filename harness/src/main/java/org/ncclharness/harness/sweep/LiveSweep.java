@@ -11,6 +11,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.IntStream;
 import org.ncclharness.calibration.io.PerIteration;
@@ -106,6 +107,9 @@ final class LiveSweep {
             OptionalLong cap = MemoryCap.reducedMax(plan.maxBytes(), minMem, plan.check() > 0);
             List<Long> sizes = capped(plan.sizes(), cap, heading);
             long maxBytes = cap.orElse(plan.maxBytes());
+            if (rank == 0) {
+                slowCheckNote(plan.check(), maxBytes).ifPresent(System.err::println);
+            }
             String start = LocalDateTime.now().format(TIME);
             CommunicatorSplit split = CommunicatorSplit.of(rank, job.size(), plan.split(), job::gather,
                     () -> CudaNcclBackend.newUniqueId(probe).bytes());
@@ -185,6 +189,22 @@ final class LiveSweep {
         heading.add("# NCCL_TESTS_SPLIT " + rule.operation() + " " + rule.value() + ": " + sizes.size()
                 + " communicator(s), processes per colour " + sizes + "; each row is the mean over all of them,"
                 + " as nccl-tests reports it");
+    }
+
+    /** From here the host-side data check costs more than the timed loop it follows. */
+    static final long SLOW_CHECK_BYTES = 1L << 30;
+
+    /**
+     * nccl-tests checks on the GPU; the harness copies each result back and compares it on the host, element by
+     * element, which at GiB sizes takes longer than the measurement itself. Said once on stderr, so the table
+     * stays what nccl-tests prints and a long silence is not mistaken for a hang.
+     */
+    static Optional<String> slowCheckNote(int checkIters, long maxBytes) {
+        if (checkIters == 0 || maxBytes < SLOW_CHECK_BYTES) {
+            return Optional.empty();
+        }
+        return Optional.of("note: -c " + checkIters + " checks every result on the host (copied back, compared element"
+                + " by element); at sizes of 1 GiB and above that takes longer than the timing itself; -c 0 skips it");
     }
 
     /** nccl-tests' memory cap (reference A.2), announced as it announces it. */

@@ -228,4 +228,12 @@ class LiveSweepTest {
                 RunInfo.unknown(), Hardware.unknown(), List.of(), rows, List.of());
         return new SweepResult(new Combination(algo, null), List.of(), s, List.of());
     }
+
+    @Test
+    void aHostSideCheckAtGibSizesIsAnnouncedOnceAndNotWithMinusCZero() {
+        assertThat(LiveSweep.slowCheckNote(1, 8L << 30)).hasValueSatisfying(n -> assertThat(n)
+                .startsWith("note: -c 1 checks every result on the host").endsWith("-c 0 skips it"));
+        assertThat(LiveSweep.slowCheckNote(0, 8L << 30)).isEmpty();
+        assertThat(LiveSweep.slowCheckNote(1, (1L << 30) - 1)).isEmpty();
+    }
 }
