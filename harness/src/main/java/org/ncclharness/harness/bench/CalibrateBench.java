@@ -2,11 +2,16 @@ package org.ncclharness.harness.bench;
 
 import org.ncclharness.harness.HelpOptions;
 import picocli.CommandLine.Mixin;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.ncclharness.calibration.datasets.Dataset;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.report.CalibrationEntry;
 import org.ncclharness.calibration.report.CalibrationInput;
@@ -14,6 +19,7 @@ import org.ncclharness.calibration.report.CalibrationOptions;
 import org.ncclharness.calibration.report.CalibrationReport;
 import org.ncclharness.calibration.report.SingleTierCalibration;
 import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.calibrate.CalibrateCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,6 +38,13 @@ public final class CalibrateBench implements Callable<Integer> {
 
     @Option(names = "--repeat", paramLabel = "N", description = "warm repetitions (default ${DEFAULT-VALUE})")
     int repeat = 20;
+
+    @Option(names = "--cold", paramLabel = "N", description = "cold runs of each command in fresh JVMs, against"
+            + " 'harness.jar --version' in the same run (default ${DEFAULT-VALUE}; 0 skips them)")
+    int cold = 8;
+
+    /** The size count of the synthetic {@code -i} style log whose calibration is timed cold. */
+    static final int DENSE_SIZES = 10_000;
 
     @Override
     public Integer call() {
@@ -66,6 +79,80 @@ public final class CalibrateBench implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "  warm: calibrate median %.1f ms, min %.1f ms, max %.1f ms over %d runs%n",
                 warm[warm.length / 2], warm[0], warm[warm.length - 1], warm.length);
         System.out.flush();
+        if (cold > 0) {
+            coldRatios();
+        }
         return ExitCode.OK;
+    }
+
+    /**
+     * What a user waits for: whole commands in fresh JVMs, each as a ratio to the JVM's own start-up
+     * ({@code --version}) measured in the same run, so a busy or slow machine moves both alike.
+     */
+    private void coldRatios() {
+        Path jar = ownJar();
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("bench-calibrate");
+            Dataset from = DenseLog.source(DatasetCatalog.bundled().all());
+            Path dense = dir.resolve("dense-" + DENSE_SIZES + ".txt");
+            DenseLog.write(from, DENSE_SIZES, dense);
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            List<List<String>> commands = List.of(List.of(java, "-jar", jar.toString(), "--version"),
+                    List.of(java, "-jar", jar.toString(), "calibrate"),
+                    List.of(java, "-jar", jar.toString(), "calibrate", dense.toString(), "--gpus",
+                            from.metadata().gpus().toString(), "--interconnect", from.metadata().intra()));
+            double[][] ms = new double[commands.size()][cold];
+            for (int i = 0; i < cold; i++) {
+                for (int c = 0; c < commands.size(); c++) { // interleaved: drift hits every command alike
+                    ms[c][i] = wallMs(commands.get(c), dir);
+                }
+            }
+            double version = median(ms[0]);
+            System.out.printf(Locale.ROOT, "  cold, median of %d fresh JVMs each: --version %.0f ms%n", cold, version);
+            System.out.printf(Locale.ROOT, "    calibrate (every bundled dataset) %.0f ms = %.2f x --version%n",
+                    median(ms[1]), median(ms[1]) / version);
+            System.out.printf(Locale.ROOT, "    calibrate %d-size log (synthetic, interpolated from %s) %.0f ms ="
+                    + " %.2f x --version%n", DENSE_SIZES, from.metadata().id(), median(ms[2]), median(ms[2]) / version);
+        } catch (IOException e) {
+            throw new HarnessException(ExitCode.ENVIRONMENT, "bench calibrate --cold: " + e.getMessage(), e);
+        }
+    }
+
+    private static double wallMs(List<String> command, Path dir) throws IOException {
+        long s = System.nanoTime();
+        Process p = new ProcessBuilder(command).directory(dir.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            int rc = p.waitFor();
+            if (rc != 0) {
+                throw new IOException(String.join(" ", command) + " exited " + rc);
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+        return (System.nanoTime() - s) / 1e6;
+    }
+
+    private static double median(double[] v) {
+        double[] c = v.clone();
+        Arrays.sort(c);
+        return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
+    }
+
+    /** The harness.jar this runs from; the cold runs start it again. */
+    private static Path ownJar() {
+        try {
+            Path p = Path.of(CalibrateBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (!p.toString().endsWith(".jar")) {
+                throw new HarnessException(ExitCode.USAGE, "bench calibrate --cold starts harness.jar again, and this"
+                        + " runs from " + p + ": run it as java -jar harness.jar bench calibrate, or pass --cold 0");
+            }
+            return p;
+        } catch (java.net.URISyntaxException e) {
+            throw new HarnessException(ExitCode.ENVIRONMENT, "cannot locate harness.jar: " + e.getMessage(), e);
+        }
     }
 }
