@@ -24,11 +24,14 @@ import org.ncclharness.calibration.measure.SizeList;
  * @param maxBytes     {@code -e} after the memory cap, nccl-tests' {@code args->maxbytes}: the buffers' size, the end
  *                     of the warm-up sizes and the span of the per-iteration offset rotation. It can lie above the
  *                     largest listed size ({@code -b 1M -e 3M} lists 1M and 2M); 0 means the largest listed size
+ * @param launchWarmUp untimed launches of the smallest size before nccl-tests' own warm-up, once per timed loop: the
+ *                     JIT compiles the launch path (a JNI call costs 0.5-0.9 us interpreted, tens of ns compiled)
+ *                     before the first timed size instead of during it; nccl-tests, in C, needs none (0)
  */
 public record LoopOptions(Collective collective, DataType type, ReduceOp op, int root, List<Long> sizes,
                           int warmupIters, int iters, int aggIters, int checkIters, int blocking,
                           int graphLaunches, boolean perIterTiming, int perIterSkip, Average average,
-                          long timeoutNanos, long maxBytes) {
+                          long timeoutNanos, long maxBytes, int launchWarmUp) {
 
     /** nccl-tests {@code -a}: 0 rank 0's value, 1 mean (default), 2 min, 3 max. */
     public enum Average { RANK0, MEAN, MIN, MAX;
@@ -55,7 +58,7 @@ public record LoopOptions(Collective collective, DataType type, ReduceOp op, int
         } else if (maxBytes < largest) {
             throw new IllegalArgumentException("-e " + maxBytes + " is below the largest size listed, " + largest);
         }
-        if (iters < 1 || aggIters < 1 || warmupIters < 0 || checkIters < 0 || graphLaunches < 0) {
+        if (iters < 1 || aggIters < 1 || warmupIters < 0 || checkIters < 0 || graphLaunches < 0 || launchWarmUp < 0) {
             throw new IllegalArgumentException("-n and -m must be at least 1; -w, -c and -G at least 0");
         }
         if (blocking < 0 || blocking > 3) {
@@ -88,7 +91,7 @@ public record LoopOptions(Collective collective, DataType type, ReduceOp op, int
 
     /** nccl-tests' defaults for everything but the sweep itself: -w 1 -n 20 -m 1 -c 1 -z 0 -G 0 -a 1. */
     public static LoopOptions defaults(Collective collective, DataType type, ReduceOp op, int root, List<Long> sizes) {
-        return new LoopOptions(collective, type, op, root, sizes, 1, 20, 1, 1, 0, 0, false, 0, Average.MEAN, 0, 0);
+        return new LoopOptions(collective, type, op, root, sizes, 1, 20, 1, 1, 0, 0, false, 0, Average.MEAN, 0, 0, 0);
     }
 
     public long minBytes() {
@@ -107,42 +110,47 @@ public record LoopOptions(Collective collective, DataType type, ReduceOp op, int
 
     public LoopOptions withIters(int warmup, int n, int agg) {
         return new LoopOptions(collective, type, op, root, sizes, warmup, n, agg, checkIters, blocking,
-                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes);
+                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes, launchWarmUp);
     }
 
     public LoopOptions withCheck(int c) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, c, blocking,
-                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes);
+                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes, launchWarmUp);
     }
 
     public LoopOptions withGraph(int g) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
-                g, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes);
+                g, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes, launchWarmUp);
     }
 
     public LoopOptions withBlocking(int z) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, z,
-                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes);
+                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes, launchWarmUp);
     }
 
     public LoopOptions withPerIterTiming(boolean on, int skip) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
-                graphLaunches, on, skip, average, timeoutNanos, maxBytes);
+                graphLaunches, on, skip, average, timeoutNanos, maxBytes, launchWarmUp);
     }
 
     public LoopOptions withAverage(Average a) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
-                graphLaunches, perIterTiming, perIterSkip, a, timeoutNanos, maxBytes);
+                graphLaunches, perIterTiming, perIterSkip, a, timeoutNanos, maxBytes, launchWarmUp);
     }
 
     /** nccl-tests' {@code -e} (after the memory cap), when it lies above the largest listed size. */
     public LoopOptions withMaxBytes(long e) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
-                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, e);
+                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, e, launchWarmUp);
+    }
+
+    public LoopOptions withLaunchWarmUp(int launches) {
+        return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
+                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes, launches);
     }
 
     public LoopOptions withTimeoutNanos(long t) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
-                graphLaunches, perIterTiming, perIterSkip, average, t, maxBytes);
+                graphLaunches, perIterTiming, perIterSkip, average, t, maxBytes, launchWarmUp);
     }
 }

@@ -35,6 +35,8 @@ public final class TimedLoop {
     private final JobGroup group;
     private final LongSupplier clockNanos;
     private int checkRepetition;
+    /** The launch path is warmed once per loop (per process sweep), not per datatype or op. */
+    private boolean launchPathWarm;
     /** Per-run constants the timed path reads (computed once: the option accessors may allocate). */
     private long maxBytes;
     private int blocking;
@@ -91,6 +93,7 @@ public final class TimedLoop {
             be.prepareEvents(blocking == 3 ? 2 * o.iters() : o.iters() + 1);
         }
         try {
+            warmLaunchPath(o);
             warmUp(o);
             List<SizeResult> out = new ArrayList<>(o.sizes().size() * cycles);
             for (int cycle = 0; cycle < cycles; cycle++) {
@@ -111,6 +114,21 @@ public final class TimedLoop {
     /** Bytes each local send and receive buffer needs for a sweep up to {@code maxBytes}. */
     public static long bufferBytes(long maxBytes) {
         return Math.max(1, maxBytes);
+    }
+
+    /** The harness's addition: untimed launches of the smallest size, waited on every thousand (see LoopOptions). */
+    private void warmLaunchPath(LoopOptions o) {
+        if (launchPathWarm || o.launchWarmUp() == 0) {
+            return;
+        }
+        launchPathWarm = true;
+        SizeSetup s = SizeSetup.of(o.collective(), o.type(), o.minBytes(), be.nranks());
+        for (int i = 1; i <= o.launchWarmUp(); i++) {
+            startColl(s, false, 0);
+            if (i % 1000 == 0 || i == o.launchWarmUp()) {
+                completeColl();
+            }
+        }
     }
 
     private void warmUp(LoopOptions o) {

@@ -67,6 +67,25 @@ class TimedLoopTest {
     }
 
     @Test
+    void theLaunchPathIsWarmedUntimedOnceBeforeNcclTestsOwnWarmUp() {
+        RecordingBackend be = new RecordingBackend(1, log);
+        be.allocate(64, 64);
+        TimedLoop loop = new TimedLoop(be, new RecordingGroup(log), clock);
+        LoopOptions o = allReduce(List.of(8L, 16L)).withLaunchWarmUp(3);
+        log.clear();
+        loop.run(o);
+        assertThat(log.subList(0, 7)).containsExactly("configure ALL_REDUCE FLOAT SUM 0",
+                "launch l0 out s0 r0 n2", "launch l0 out s0 r0 n2", "launch l0 out s0 r0 n2", "wait",
+                "barrier", "launch l0 out s0 r0 n2");
+        assertThat(log.indexOf("clock")).as("the warm launches are before the first clock read")
+                .isGreaterThan(4);
+        // the next datatype's sweep on the same loop goes straight to nccl-tests' warm-up
+        log.clear();
+        loop.run(o);
+        assertThat(log.subList(0, 2)).containsExactly("configure ALL_REDUCE FLOAT SUM 0", "barrier");
+    }
+
+    @Test
     void minusEAboveTheLargestListedSizeSizesTheRotationAndTheWarmUpAsNcclTestsArgsMaxbytes() {
         // -b 8 -e 40 -f 2 lists 8 and 16 bytes, but nccl-tests' args->maxbytes stays 40: the warm-up also runs
         // 32 bytes and the 16-byte size rotates over 40 / 16 = 2 offsets (with the largest listed size, 1).

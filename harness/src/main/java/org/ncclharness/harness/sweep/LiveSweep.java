@@ -191,6 +191,12 @@ final class LiveSweep {
                 + " as nccl-tests reports it");
     }
 
+    /**
+     * Untimed launches before the first timed size: enough for HotSpot to compile the launch path with C2 (its
+     * tier-4 thresholds are in the thousands of calls), about 0.1 s of tiny operations on a GPU.
+     */
+    static final int LAUNCH_WARM_UP = 10_000;
+
     /** From here the host-side data check costs more than the timed loop it follows. */
     static final long SLOW_CHECK_BYTES = 1L << 30;
 
@@ -282,7 +288,7 @@ final class LiveSweep {
                     LoopOptions o = new LoopOptions(plan.collective(), type, op, root, sizes, plan.warmupIters(),
                             plan.iters(), plan.aggIters(), plan.check(), plan.blocking(), plan.graph(),
                             plan.perIter(), plan.perIterSkip(), LoopOptions.Average.ofFlag(plan.average()),
-                            plan.timeoutS() * 1_000_000_000L, maxBytes);
+                            plan.timeoutS() * 1_000_000_000L, maxBytes, LAUNCH_WARM_UP);
                     if (probe != null) {
                         o.requireSupportedBy(probe.ncclVersion());
                     }
