@@ -128,7 +128,9 @@ final class LiveSweep {
                 throw new HarnessException(ExitCode.JOB, e.getMessage(), e);
             }
             List<Device> devs = devices(job, rank, local, gpus, split.colour());
-            int hosts = (int) job.members().stream().map(x -> x.hostId()).distinct().count();
+            // the hosts of this process's communicator: under a split, one colour may live inside one host
+            int hosts = (int) job.members().stream().filter(x -> plan.split().colour(x.rank()) == split.colour())
+                    .map(x -> x.hostId()).distinct().count();
             if (rank != 0) {
                 return ExitCode.OK;
             }
