@@ -116,7 +116,10 @@ public final class TimedLoop {
         return Math.max(1, maxBytes);
     }
 
-    /** The harness's addition: untimed launches of the smallest size, waited on every thousand (see LoopOptions). */
+    /**
+     * The harness's addition: untimed launches of the smallest size, waited on every thousand (see LoopOptions).
+     * They skip -z's per-operation waits and barriers: under -z 1 those would be 10,000 barriers over TCP.
+     */
     private void warmLaunchPath(LoopOptions o) {
         if (launchPathWarm || o.launchWarmUp() == 0) {
             return;
@@ -124,9 +127,9 @@ public final class TimedLoop {
         launchPathWarm = true;
         SizeSetup s = SizeSetup.of(o.collective(), o.type(), o.minBytes(), be.nranks());
         for (int i = 1; i <= o.launchWarmUp(); i++) {
-            startColl(s, false, 0);
+            enqueue(s, false, 0);
             if (i % 1000 == 0 || i == o.launchWarmUp()) {
-                completeColl();
+                be.waitAll(timeoutNanos);
             }
         }
     }
@@ -292,6 +295,17 @@ public final class TimedLoop {
 
     /** nccl-tests' startColl: one operation on every local rank, grouped when this process drives several. */
     private void startColl(SizeSetup s, boolean inPlace, int iter) {
+        enqueue(s, inPlace, iter);
+        if (blocking != 0) {
+            be.waitAll(timeoutNanos);
+        }
+        if (blocking == 1) {
+            group.barrier();
+        }
+    }
+
+    /** The launches of one operation, without -z's waits and barriers (which the launch warm-up must not pay). */
+    private void enqueue(SizeSetup s, boolean inPlace, int iter) {
         long stride = s.strideBytes();
         long steps = stride == 0 ? 1 : Math.max(1, maxBytes / stride);
         long shift = stride * (iter % steps);
@@ -310,12 +324,6 @@ public final class TimedLoop {
         }
         if (locals > 1) {
             be.groupEnd();
-        }
-        if (blocking != 0) {
-            be.waitAll(timeoutNanos);
-        }
-        if (blocking == 1) {
-            group.barrier();
         }
     }
 

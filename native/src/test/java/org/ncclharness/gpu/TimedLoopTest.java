@@ -83,6 +83,12 @@ class TimedLoopTest {
         log.clear();
         loop.run(o);
         assertThat(log.subList(0, 2)).containsExactly("configure ALL_REDUCE FLOAT SUM 0", "barrier");
+
+        // -z 1 waits and barriers after every timed operation, but not after the warm launches
+        log.clear();
+        new TimedLoop(be, new RecordingGroup(log), clock).run(o.withBlocking(1));
+        assertThat(log.subList(0, 6)).containsExactly("configure ALL_REDUCE FLOAT SUM 0",
+                "launch l0 out s0 r0 n2", "launch l0 out s0 r0 n2", "launch l0 out s0 r0 n2", "wait", "barrier");
     }
 
     @Test
