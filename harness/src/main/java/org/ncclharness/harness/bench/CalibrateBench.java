@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.HardwareFacts;
@@ -108,12 +109,14 @@ public final class CalibrateBench implements Callable<Integer> {
                     ms[c][i] = wallMs(commands.get(c), dir);
                 }
             }
-            double version = median(ms[0]);
+            double version = new Median().evaluate(ms[0]);
+            double catalog = new Median().evaluate(ms[1]);
+            double dense10k = new Median().evaluate(ms[2]);
             System.out.printf(Locale.ROOT, "  cold, median of %d fresh JVMs each: --version %.0f ms%n", cold, version);
             System.out.printf(Locale.ROOT, "    calibrate (every bundled dataset) %.0f ms = %.2f x --version%n",
-                    median(ms[1]), median(ms[1]) / version);
+                    catalog, catalog / version);
             System.out.printf(Locale.ROOT, "    calibrate %d-size log (synthetic, interpolated from %s) %.0f ms ="
-                    + " %.2f x --version%n", DENSE_SIZES, from.metadata().id(), median(ms[2]), median(ms[2]) / version);
+                    + " %.2f x --version%n", DENSE_SIZES, from.metadata().id(), dense10k, dense10k / version);
         } catch (IOException e) {
             throw new HarnessException(ExitCode.ENVIRONMENT, "bench calibrate --cold: " + e.getMessage(), e);
         }
@@ -134,12 +137,6 @@ public final class CalibrateBench implements Callable<Integer> {
             throw new IOException("interrupted", e);
         }
         return (System.nanoTime() - s) / 1e6;
-    }
-
-    private static double median(double[] v) {
-        double[] c = v.clone();
-        Arrays.sort(c);
-        return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
     }
 
     /** The harness.jar this runs from; the cold runs start it again. */
