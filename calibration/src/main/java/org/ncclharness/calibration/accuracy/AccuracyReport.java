@@ -29,6 +29,8 @@ import org.ncclharness.calibration.model.RingTree;
 import org.ncclharness.calibration.nccl.NcclTunerModel;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.nccl.NcclBaseline;
+import org.ncclharness.calibration.protocol.AlgorithmEnvelopeEstimator;
+import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.report.CalibrationInput;
@@ -62,7 +64,7 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
     }
 
     /** One dataset: its configuration and one {@link ModelScores} per model. */
-    public record DatasetScores(String id, int ranks, int points, List<ModelScores> models) {
+    public record DatasetScores(String id, int ranks, int points, boolean multiDomain, List<ModelScores> models) {
         public Optional<ModelScores> model(String name) {
             return models.stream().filter(m -> m.model().equals(name)).findFirst();
         }
@@ -71,9 +73,9 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
     /**
      * One model on one dataset: RMSPE of the fit on all points (null with a reason when the model does not apply),
      * leave-one-out (per band where the fit reports bands, else overall only; empty with a note when not scored),
-     * the held-out scores, and for the envelope its switch points.
+     * the held-out scores, and for the envelope its switch points; k its free parameters.
      */
-    public record ModelScores(String model, Rmspe inSample, Rmspe leaveOneOut, OptionalDouble leaveOneOutPct,
+    public record ModelScores(String model, int k, Rmspe inSample, Rmspe leaveOneOut, OptionalDouble leaveOneOutPct,
                               String leaveOneOutNote, String reason, Score interleaved, Score extrapolation,
                               List<ProtocolEnvelopeModel.SwitchPoint> switchPoints) {
         public boolean applies() {
@@ -81,13 +83,22 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         }
 
         static ModelScores none(String model, String reason) {
-            return new ModelScores(model, null, null, OptionalDouble.empty(), null, reason, null, null, List.of());
+            return new ModelScores(model, 0, null, null, OptionalDouble.empty(), null, reason, null, null, List.of());
         }
     }
 
-    /** One cross-scale score: a model fitted on {@code fittedOn}, predicting {@code predicted}. */
+    /**
+     * One cross-scale score: a model fitted on {@code fittedOn}, predicting {@code predicted}; beside it the
+     * predicted run's floor, the best in-sample RMSPE of any model fitted on that run itself with at least 2k
+     * points (empty when none has).
+     */
     public record CrossScale(String group, String model, String fittedOn, int fittedRanks, String predicted,
-                             int predictedRanks, Score score) {
+                             int predictedRanks, Score score, OptionalDouble floorPct) {
+        /** The score over the floor (empty where either is missing). */
+        public OptionalDouble ratio() {
+            return score.scored() && floorPct.isPresent() && floorPct.getAsDouble() > 0
+                    ? OptionalDouble.of(score.pct() / floorPct.getAsDouble()) : OptionalDouble.empty();
+        }
     }
 
     public static final String CROSS_ALPHA_BETA = "alpha-beta";
@@ -118,9 +129,9 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
             crossover(d.id(), n, candidates, points).ifPresent(crossovers::add);
             models.add(d.metadata().multiDomain() ? twoTier(twoTier, input(d), points)
                     : ModelScores.none(Candidates.TWO_TIER, "single domain: no second tier"));
-            scored.add(new DatasetScores(d.id(), n, points.size(), models));
+            scored.add(new DatasetScores(d.id(), n, points.size(), d.metadata().multiDomain(), models));
         }
-        return new AccuracyReport(scored, skipped, crossScale(catalog, twoTier), crossovers);
+        return new AccuracyReport(scored, skipped, crossScale(catalog, facts, twoTier, scored), crossovers);
     }
 
     private static Optional<String> unusable(Dataset d) {
@@ -172,7 +183,7 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         List<ProtocolEnvelopeModel.SwitchPoint> sw = fit.model() instanceof ProtocolEnvelopeModel m
                 ? m.switchPoints(fit.theta()) : List.of();
         OptionalDouble loo = fit.leaveOneOut() == null ? OptionalDouble.empty() : fit.leaveOneOut().overallPct();
-        return new ModelScores(c.model(), fit.inSample(), fit.leaveOneOut(), loo, fit.leaveOneOutNote(), null,
+        return new ModelScores(c.model(), e.freeParameters().size(), fit.inSample(), fit.leaveOneOut(), loo, fit.leaveOneOutNote(), null,
                 HeldOut.interleaved(e, points), HeldOut.extrapolation(e, points), sw);
     }
 
@@ -185,11 +196,12 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         TwoTierFit best = r.calibration().best();
         String note = best.looRmspePct().isPresent() ? null : "not scored: 5 free parameters need at least 18 points,"
                 + " the data has " + points.size();
-        return new ModelScores(Candidates.TWO_TIER, best.rmspe(), null, best.looRmspePct(), note, null,
+        return new ModelScores(Candidates.TWO_TIER, TwoTierScores.FREE_PARAMETERS, best.rmspe(), null, best.looRmspePct(), note, null,
                 t.interleaved(in, points), t.extrapolation(in, points), List.of());
     }
 
-    private static List<CrossScale> crossScale(DatasetCatalog catalog, TwoTierScores twoTier) {
+    private static List<CrossScale> crossScale(DatasetCatalog catalog, HardwareFacts facts, TwoTierScores twoTier,
+                                               List<DatasetScores> scored) {
         List<CrossScale> out = new ArrayList<>();
         for (JsonNode g : groups()) {
             List<Dataset> members = new ArrayList<>();
@@ -204,28 +216,56 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
             FitPoints fitOn = FitPoints.from(from.sweep(), nFrom);
             FitPoints predict = FitPoints.from(to.sweep(), nTo);
             String name = g.get("name").asText();
+            OptionalDouble floor = floor(scored, to.id());
             // Per-hop parameters carry over; hops are the same on both sides, so one hop per step is used.
             SingleTierModel ab = new SingleTierModel(from.collective(), nFrom, 1, LatencyRule.PIPELINE);
             Estimator alphaBeta = new SingleTierEstimator(CROSS_ALPHA_BETA, "alpha-beta, l_link and beta fitted", ab,
                     Choice.FITTED, 0, BetaChoice.FITTED, 0, null, null);
             out.add(new CrossScale(name, CROSS_ALPHA_BETA, from.id(), nFrom, to.id(), nTo,
-                    HeldOut.crossScale(alphaBeta, fitOn, m -> ((SingleTierModel) m).withRanks(nTo), predict)));
+                    HeldOut.crossScale(alphaBeta, fitOn, m -> ((SingleTierModel) m).withRanks(nTo), predict), floor));
             Estimator env = ProtocolEnvelopeEstimator.fitted(Candidates.ENVELOPE, "",
                     new ProtocolEnvelopeModel(from.collective(), nFrom, 1));
             out.add(new CrossScale(name, Candidates.ENVELOPE, from.id(), nFrom, to.id(), nTo,
-                    HeldOut.crossScale(env, fitOn, m -> ((ProtocolEnvelopeModel) m).withRanks(nTo), predict)));
+                    HeldOut.crossScale(env, fitOn, m -> ((ProtocolEnvelopeModel) m).withRanks(nTo), predict), floor));
             NcclBaseline nccl = NcclBaseline.of(to.collective(), to.sweep().hardware(), to.metadata().ncclVersion(),
                     to.metadata().nicsPerHost(), to.metadata().nicGbps());
             Score ns = nccl.model().<Score>map(m -> HeldOut.crossScale(new FixedEstimator(Candidates.NCCL, "", m),
                     fitOn, x -> m, predict)).orElse(Score.none(String.join("; ", nccl.notes())));
-            out.add(new CrossScale(name, Candidates.NCCL, "(not fitted)", nTo, to.id(), nTo, ns));
+            out.add(new CrossScale(name, Candidates.NCCL, "(not fitted)", nTo, to.id(), nTo, ns, floor));
             List<Dataset> smaller = members.subList(0, members.size() - 1);
             Score tt = twoTier.crossScale(name + " (smaller configurations)",
                     smaller.stream().map(AccuracyReport::input).toList(), input(to), predict);
             out.add(new CrossScale(name, Candidates.TWO_TIER, String.join(" + ", smaller.stream().map(Dataset::id)
-                    .toList()), nFrom, to.id(), nTo, tt));
+                    .toList()), nFrom, to.id(), nTo, tt, floor));
+            out.add(new CrossScale(name, Candidates.ALGORITHMS, String.join(" + ", smaller.stream().map(Dataset::id)
+                    .toList()), nFrom, to.id(), nTo, algorithmsAcross(smaller, to, facts, predict), floor));
         }
         return out;
+    }
+
+    /** The algorithm envelope fitted jointly on the smaller configurations, moved to the largest. */
+    private static Score algorithmsAcross(List<Dataset> smaller, Dataset to, HardwareFacts facts, FitPoints predict) {
+        AlgorithmEnvelopeModel target = Candidates.algorithms(to, facts, Optional.empty()).model();
+        List<AlgorithmEnvelopeModel> models = new ArrayList<>();
+        List<FitPoints> points = new ArrayList<>();
+        for (Dataset d : smaller) {
+            models.add(target.at(Candidates.algorithms(d, facts, Optional.empty()).model().config()));
+            points.add(FitPoints.from(d.sweep(), d.sweep().hardware().ranks()));
+        }
+        int n = points.stream().mapToInt(FitPoints::size).sum();
+        int min = 2 * target.parameterNames().size();
+        if (n < min) {
+            return Score.none(n + " points to fit, " + min + " needed");
+        }
+        return Score.of(target, AlgorithmEnvelopeEstimator.estimateJoint(models, points), predict);
+    }
+
+    /** The best in-sample RMSPE on a run among the models with at least 2k points there. */
+    private static OptionalDouble floor(List<DatasetScores> scored, String id) {
+        return scored.stream().filter(d -> d.id().equals(id)).flatMap(d -> d.models().stream()
+                        .filter(m -> m.applies() && m.k() > 0 && d.points() >= 2 * m.k()
+                                && m.inSample().overallPct().isPresent()))
+                .mapToDouble(m -> m.inSample().overallPct().getAsDouble()).min();
     }
 
     private static JsonNode groups() {

@@ -21,6 +21,8 @@ import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.model.LatencyRule;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.nccl.NcclBaseline;
+import org.ncclharness.calibration.protocol.AlgorithmEnvelopeEstimator;
+import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.report.CalibrationEntry;
@@ -28,6 +30,7 @@ import org.ncclharness.calibration.report.CalibrationInput;
 import org.ncclharness.calibration.report.CalibrationOptions;
 import org.ncclharness.calibration.report.SingleTierCalibration;
 import org.ncclharness.calibration.report.SingleTierCalibrator;
+import org.ncclharness.calibration.twotier.TwoTierConfig;
 
 /**
  * The models the accuracy report compares, set up for one dataset: each an {@link Estimator}, or the reason it
@@ -42,6 +45,7 @@ public final class Candidates {
     public static final String ENVELOPE_NCCL_ETA = "envelope-nccl-eta";
     public static final String NCCL = "nccl";
     public static final String TWO_TIER = "two-tier";
+    public static final String ALGORITHMS = "algorithms";
     /** Report order, with the one-line description each table is headed by. */
     public static final Map<String, String> MODELS = descriptions();
 
@@ -61,6 +65,9 @@ public final class Candidates {
         m.put(NCCL, "(d) NCCL's own tuner (Ring/Tree x LL/LL128/Simple): an estimate from NCCL's constants, not fitted");
         m.put(TWO_TIER, "(e) two-tier fit (calibrate's two-tier calibrator, the better of its hierarchical and flat"
                 + " forms, k = 5): multi-domain runs only; leave-one-out overall only");
+        m.put(ALGORITHMS, "(f) algorithm envelope: min over Ring/Tree x LL/LL128/Simple with NCCL's step counts across"
+                + " domains (Ring 2(N-1) steps, 2(d-1) of them over the network; Tree 2((g-1) + log2 d)), l_p, l_net,"
+                + " beta, eta and the tree factor fitted (k = 8; on one domain the envelope (c), k = 6)");
         return m;
     }
 
@@ -95,6 +102,7 @@ public final class Candidates {
         out.add(envelope(ProtocolEnvelopeEstimator.fitted(ENVELOPE, MODELS.get(ENVELOPE), envelope), points));
         out.add(envelope(new ProtocolEnvelopeEstimator(ENVELOPE_NCCL_ETA, MODELS.get(ENVELOPE_NCCL_ETA), envelope,
                 false), points));
+        out.add(envelope(algorithms(d, facts, single.map(SingleTierCalibration::hops)), points));
         NcclBaseline nccl = NcclBaseline.of(c, hw, d.metadata().ncclVersion(), d.metadata().nicsPerHost(),
                 d.metadata().nicGbps());
         out.add(nccl.model().map(m -> Candidate.of(NCCL, new FixedEstimator(NCCL, MODELS.get(NCCL), m)))
@@ -106,7 +114,7 @@ public final class Candidates {
      * The envelope where the data can determine it: latencies and bandwidth both visible (as {@code calibrate}
      * requires), and more points than parameters.
      */
-    private static Candidate envelope(ProtocolEnvelopeEstimator e, FitPoints points) {
+    private static Candidate envelope(Estimator e, FitPoints points) {
         int k = e.freeParameters().size();
         if (points.size() <= k) {
             return Candidate.none(e.name(), k + " parameters need more than " + points.size() + " points");
@@ -116,6 +124,18 @@ public final class Candidates {
             return Candidate.none(e.name(), "the data calibrate " + id.label() + ", the envelope needs both");
         }
         return Candidate.of(e.name(), e);
+    }
+
+    /** The algorithm envelope at the run's d × g, the intra-domain hops from the fabric where it is known. */
+    static AlgorithmEnvelopeEstimator algorithms(Dataset d, HardwareFacts facts, Optional<Integer> singleTierHops) {
+        Hardware hw = d.sweep().hardware();
+        boolean multi = d.metadata().multiDomain() && hw.domains() != null && hw.domainSize() != null;
+        TwoTierConfig config = multi ? new TwoTierConfig(hw.domains(), hw.domainSize())
+                : new TwoTierConfig(1, hw.ranks());
+        int hops = singleTierHops.orElseGet(() -> Optional.ofNullable(hw.intra()).flatMap(facts::interconnect)
+                .map(ic -> facts.topologyOf(ic).hopsPerStep()).orElse(SWITCHED_HOPS));
+        return new AlgorithmEnvelopeEstimator(ALGORITHMS, MODELS.get(ALGORITHMS),
+                new AlgorithmEnvelopeModel(d.collective(), config, hops));
     }
 
     private static String reason(CalibrationEntry e) {

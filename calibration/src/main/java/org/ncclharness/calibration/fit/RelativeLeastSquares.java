@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.fit;
 
 import java.util.Arrays;
+import java.util.List;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresBuilder;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresOptimizer;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresProblem;
@@ -32,26 +33,48 @@ public final class RelativeLeastSquares {
      * @return θ at the optimum
      */
     public static double[] fit(CostModel model, double[] start, boolean[] free, double[] lower, FitPoints points) {
+        return fit(List.of(model), List.of(points), start, free, lower);
+    }
+
+    /**
+     * One θ for several runs at once (a joint fit across configurations): run r's points are predicted by
+     * {@code models.get(r)}, every point weighs the same.
+     *
+     * @param start  θ to start from; the fixed components are kept as they are
+     * @param free   which components the optimiser may move
+     * @param lower  lower bound per component (a moved component is clamped to it)
+     * @return θ at the optimum
+     */
+    public static double[] fit(List<? extends CostModel> models, List<FitPoints> points, double[] start,
+                               boolean[] free, double[] lower) {
+        if (models.size() != points.size()) {
+            throw new IllegalArgumentException(models.size() + " models for " + points.size() + " runs");
+        }
         int[] idx = freeIndices(free);
         if (idx.length == 0) {
             return start.clone();
         }
-        double[] bytes = points.bytes();
-        double[] t = points.timeUs();
+        int n = points.stream().mapToInt(FitPoints::size).sum();
         MultivariateJacobianFunction f = x -> {
             double[] theta = expand(start, idx, x.toArray());
-            double[] value = new double[bytes.length];
-            double[][] jac = new double[bytes.length][idx.length];
-            for (int i = 0; i < bytes.length; i++) {
-                value[i] = model.timeUs(bytes[i], theta) / t[i];
-                double[] g = model.gradient(bytes[i], theta);
-                for (int j = 0; j < idx.length; j++) {
-                    jac[i][j] = g[idx[j]] / t[i];
+            double[] value = new double[n];
+            double[][] jac = new double[n][idx.length];
+            int row = 0;
+            for (int r = 0; r < models.size(); r++) {
+                CostModel model = models.get(r);
+                double[] bytes = points.get(r).bytes();
+                double[] t = points.get(r).timeUs();
+                for (int i = 0; i < bytes.length; i++, row++) {
+                    value[row] = model.timeUs(bytes[i], theta) / t[i];
+                    double[] g = model.gradient(bytes[i], theta);
+                    for (int j = 0; j < idx.length; j++) {
+                        jac[row][j] = g[idx[j]] / t[i];
+                    }
                 }
             }
             return new Pair<>(new ArrayRealVector(value, false), new Array2DRowRealMatrix(jac, false));
         };
-        double[] target = new double[bytes.length];
+        double[] target = new double[n];
         Arrays.fill(target, 1.0);
         double[] x0 = new double[idx.length];
         for (int j = 0; j < idx.length; j++) {
@@ -68,6 +91,20 @@ public final class RelativeLeastSquares {
                 .build();
         LeastSquaresOptimizer.Optimum optimum = new LevenbergMarquardtOptimizer().optimize(problem);
         return expand(start, idx, optimum.getPoint().toArray());
+    }
+
+    /** Σ((T(M_i; θ) − T_i)/T_i)² over runs: what {@link #fit} minimises; +∞ where θ gives no finite time. */
+    public static double cost(List<? extends CostModel> models, List<FitPoints> points, double[] theta) {
+        double s = 0;
+        for (int r = 0; r < models.size(); r++) {
+            double[] bytes = points.get(r).bytes();
+            double[] t = points.get(r).timeUs();
+            for (int i = 0; i < bytes.length; i++) {
+                double e = models.get(r).timeUs(bytes[i], theta) / t[i] - 1;
+                s += e * e;
+            }
+        }
+        return Double.isFinite(s) ? s : Double.POSITIVE_INFINITY;
     }
 
     private static RealVector clamp(RealVector p, int[] idx, double[] lower) {

@@ -7,7 +7,7 @@ package org.ncclharness.calibration.fit;
  */
 public record Residual(double bytes, double measuredUs, double predictedUs, double relErrPct) {
 
-    static Residual of(double bytes, double measuredUs, double predictedUs) {
+    public static Residual of(double bytes, double measuredUs, double predictedUs) {
         return new Residual(bytes, measuredUs, predictedUs, (predictedUs - measuredUs) / measuredUs * 100);
     }
 }

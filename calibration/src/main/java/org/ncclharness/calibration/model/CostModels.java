@@ -3,6 +3,7 @@ package org.ncclharness.calibration.model;
 import java.util.Map;
 import java.util.function.Function;
 import org.ncclharness.calibration.nccl.NcclTunerModel;
+import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 
 /**
@@ -15,6 +16,7 @@ public final class CostModels {
             SingleTierModel.FORM, SingleTierModel::fromConfiguration,
             TwoTierCostModel.FORM, TwoTierCostModel::fromConfiguration,
             ProtocolEnvelopeModel.FORM, ProtocolEnvelopeModel::fromConfiguration,
+            AlgorithmEnvelopeModel.FORM, AlgorithmEnvelopeModel::fromConfiguration,
             NcclTunerModel.FORM, NcclTunerModel::fromConfiguration);
 
     private CostModels() {

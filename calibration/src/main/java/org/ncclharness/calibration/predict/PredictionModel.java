@@ -9,6 +9,7 @@ import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.model.TwoTierCostModel;
 import org.ncclharness.calibration.nccl.NcclTunerModel;
+import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.twotier.TwoTierConfig;
 
@@ -69,18 +70,10 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
         } else if (model instanceof ProtocolEnvelopeModel e) {
             moved = e.withRanks(ranks);
         } else if (model instanceof TwoTierCostModel t) {
-            // A two-tier model keeps its domain size; --nodes counts NVLink domains.
-            int g = t.config().gpusPerDomain();
-            int d = nodes != null ? nodes : ranks / g;
-            if (d < 1 || d * g != ranks) {
-                throw new IllegalArgumentException(ranks + " GPUs are not " + (nodes != null ? nodes + " domains" : "whole domains")
-                        + " of " + g + " GPUs (the calibrated domain size)");
-            }
-            moved = t.at(new TwoTierConfig(d, g));
-            if (d != t.config().domains()) {
-                n.add(String.format(Locale.ROOT, "%d domains of %d GPUs lie outside what was calibrated (%s):"
-                        + " per-tier parameters carried over", d, g, t.config().label()));
-            }
+            TwoTierConfig c = domainsAt(ranks, nodes, t.config(), n);
+            moved = t.at(c);
+        } else if (model instanceof AlgorithmEnvelopeModel a) {
+            moved = a.at(domainsAt(ranks, nodes, a.config(), n));
         } else if (model instanceof NcclTunerModel t) {
             int d = nodes != null ? nodes : t.nodes();
             if (ranks % d != 0) {
@@ -98,13 +91,31 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
         }
         Integer d = nodes != null ? nodes : calibratedNodes;
         if (nodes != null && calibratedNodes != null && !nodes.equals(calibratedNodes)
-                && !(model instanceof TwoTierCostModel)) {
+                && !(model instanceof TwoTierCostModel) && !(model instanceof AlgorithmEnvelopeModel)) {
             n.add(String.format(Locale.ROOT, "%d node%s lie%s outside what was calibrated (%d node%s)%s", nodes,
                     nodes == 1 ? "" : "s", nodes == 1 ? "s" : "", calibratedNodes, calibratedNodes == 1 ? "" : "s",
                     model instanceof NcclTunerModel ? "" : ": this single-tier model has no term for another tier"));
         }
         return new PredictionModel(name, moved, theta, source, calibratedRanks, d == null ? calibratedNodes : d,
                 minBytes, maxBytes, n);
+    }
+
+    /**
+     * A multi-domain model keeps its domain size; {@code --nodes} counts NVLink domains. A configuration other
+     * than the calibrated one is said in {@code notes}.
+     */
+    private static TwoTierConfig domainsAt(int ranks, Integer nodes, TwoTierConfig calibrated, List<String> notes) {
+        int g = calibrated.gpusPerDomain();
+        int d = nodes != null ? nodes : ranks / g;
+        if (d < 1 || d * g != ranks) {
+            throw new IllegalArgumentException(ranks + " GPUs are not " + (nodes != null ? nodes + " domains"
+                    : "whole domains") + " of " + g + " GPUs (the calibrated domain size)");
+        }
+        if (d != calibrated.domains()) {
+            notes.add(String.format(Locale.ROOT, "%d domains of %d GPUs lie outside what was calibrated (%s):"
+                    + " per-tier parameters carried over", d, g, calibrated.label()));
+        }
+        return new TwoTierConfig(d, g);
     }
 
     /** Comment-worthy notes for these sizes: the calibrated notes plus sizes outside the calibrated range. */

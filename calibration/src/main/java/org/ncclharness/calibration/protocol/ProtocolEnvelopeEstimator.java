@@ -27,8 +27,8 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
     }
 
     /** Ratios ℓ_LL128/ℓ_LL and ℓ_Simple/ℓ_LL tried as starts (NCCL's own latencies span about 1 : 2.5 : 4). */
-    private static final double[][] LATENCY_RATIOS = {{1.5, 2}, {2.5, 4}, {4, 10}, {8, 30}};
-    private static final double EFFICIENCY_FLOOR = 0.05;
+    static final double[][] LATENCY_RATIOS = {{1.5, 2}, {2.5, 4}, {4, 10}, {8, 30}};
+    static final double EFFICIENCY_FLOOR = 0.05;
     private static final int LATENCIES_AND_BETA = 4;
 
     @Override
@@ -70,21 +70,12 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
             } catch (TooManyEvaluationsException e) {
                 continue; // this start wanders along a flat ridge of the envelope; the others decide
             }
-            double cost = cost(theta, bytes, t);
+            double cost = RelativeLeastSquares.cost(List.of(model), List.of(points), theta);
             if (cost < bestCost) {
                 bestCost = cost;
                 best = theta;
             }
         }
         return best;
-    }
-
-    private double cost(double[] theta, double[] bytes, double[] t) {
-        double s = 0;
-        for (int i = 0; i < bytes.length; i++) {
-            double r = model.timeUs(bytes[i], theta) / t[i] - 1;
-            s += r * r;
-        }
-        return Double.isFinite(s) ? s : Double.POSITIVE_INFINITY;
     }
 }

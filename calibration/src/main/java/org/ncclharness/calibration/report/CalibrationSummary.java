@@ -3,10 +3,16 @@ package org.ncclharness.calibration.report;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Comparator;
 import java.util.Locale;
+import java.util.Optional;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.Fitter;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.SingleTierModel;
+import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
+import org.ncclharness.calibration.twotier.TwoTierConfig;
 import org.ncclharness.calibration.twotier.ConfigSummary;
 import org.ncclharness.calibration.twotier.Identifiability;
 import org.ncclharness.calibration.twotier.TwoTierFit;
@@ -66,10 +72,11 @@ public final class CalibrationSummary {
                 + " do not determine it");
         out.println("# models: envelope = min over NCCL's protocols LL/LL128/Simple; A, B, B+beta, naive = one line"
                 + " (README, `calibrate`)");
-        out.println("#   hierarchical, flat-ring = two tiers (NVLink domain + network); N: GPUs (joint fit: its largest"
-                + " run, N+)");
+        out.println("#   hierarchical, flat-ring = two tiers (NVLink domain + network); algorithms = Ring/Tree x protocols"
+                + " across domains;");
+        out.println("#   N: GPUs (joint fit: its largest run, N+)");
         out.println("# flags: I in-sample score (too few points for LOO: a floor), K LOO by 10-fold cross-validation"
-                + " (over 500 sizes),");
+                + " (>500 sizes, joint),");
         out.println("#   R in-network reduction (NVLS/SHARP), D times from busbw, U a parameter the data do not determine");
     }
 
@@ -101,6 +108,10 @@ public final class CalibrationSummary {
     }
 
     private static String[] row(TwoTierCalibration t) {
+        Optional<Fit> picked = t.protocolFit(t.choice().picked());
+        if (picked.isPresent()) {
+            return row(t, picked.get());
+        }
         TwoTierFit best = t.best();
         // The largest scale is what the model is used for; a joint entry spans several, the row shows the largest.
         ConfigSummary at = best.configurations().stream()
@@ -114,6 +125,25 @@ public final class CalibrationSummary {
         String n = String.valueOf(at.config().ranks()) + (TwoTierCalibration.JOINT.equals(t.kind()) ? "+" : "");
         return new String[] {t.dataset().id(), n, best.form().id(), fmt("%.1f", best.comparisonPct()),
             fmt("%.1f", at.latencySumUs()), fmt("%.1f", at.busBwAsymptoteGBps()), flags.toString()};
+    }
+
+    /** A protocol-aware family picked for a multi-domain entry: its score, time at 0 bytes, busbw at 1 PB. */
+    private static String[] row(TwoTierCalibration t, Fit f) {
+        boolean loo = f.leaveOneOut() != null;
+        StringBuilder flags = new StringBuilder();
+        flag(flags, !loo, 'I');
+        flag(flags, loo && f.leaveOneOutNote() != null, 'K');
+        flag(flags, t.timeDerived(), 'D');
+        // as for the two-tier forms, the row shows the largest configuration (a joint θ holds at every one)
+        CostModel m = f.model() instanceof AlgorithmEnvelopeModel a ? a.at(t.runs().stream().map(TwoTierRun::config)
+                .max(Comparator.comparingInt(TwoTierConfig::ranks)).orElseThrow()) : f.model();
+        int ranks = ((Number) m.configuration().get("ranks")).intValue();
+        double far = 1e15;
+        double busBw = Collective.ALL_REDUCE.busBwGBps(far, m.timeUs(far, f.theta()), ranks);
+        String n = ranks + (TwoTierCalibration.JOINT.equals(t.kind()) ? "+" : "");
+        return new String[] {t.dataset().id(), n, f.name(),
+            fmt("%.1f", (loo ? f.leaveOneOut() : f.inSample()).overallPct().orElse(Double.NaN)),
+            fmt("%.1f", m.timeUs(0, f.theta())), fmt("%.1f", busBw), flags.toString()};
     }
 
     private static void flag(StringBuilder flags, boolean on, char c) {

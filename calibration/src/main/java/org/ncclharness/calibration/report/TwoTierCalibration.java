@@ -2,6 +2,7 @@ package org.ncclharness.calibration.report;
 
 import java.util.List;
 import java.util.Optional;
+import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.twotier.Fabric;
 import org.ncclharness.calibration.twotier.InterDomainBandwidth;
@@ -24,12 +25,16 @@ import org.ncclharness.calibration.twotier.TwoTierRun;
  * @param fits           hierarchical then flat ring
  * @param grids          the reference grid search of each form, same order; empty unless {@code calibrate --grid}
  * @param better         the form the data support better; empty when they are within 1 % of each other
+ * @param protocolFits   the protocol-aware families fitted beside the two-tier forms (envelope as an effective
+ *                       single tier, algorithm envelope); empty where the data cannot determine them
+ * @param choice         the family predictions use, picked among all of them by leave-one-out
  * @param notes          what a reader must know (priors used, derived times, ...)
  */
 public record TwoTierCalibration(DatasetInfo dataset, String kind, List<String> members, List<TwoTierRun> runs,
                                  List<Placement> halves, boolean timeDerived, Fabric fabric, String inter,
                                  Double nicGBps, Integer nicsPerDomain, List<TwoTierFit> fits,
-                                 List<GridFit> grids, Optional<TwoTierForm> better, List<String> notes) implements CalibrationEntry {
+                                 List<GridFit> grids, Optional<TwoTierForm> better, List<Fit> protocolFits,
+                                 ModelChoice choice, List<String> notes) implements CalibrationEntry {
 
     public static final String KIND = "two-tier";
     public static final String JOINT = "joint";
@@ -40,6 +45,7 @@ public record TwoTierCalibration(DatasetInfo dataset, String kind, List<String> 
         halves = List.copyOf(halves);
         fits = List.copyOf(fits);
         grids = List.copyOf(grids);
+        protocolFits = List.copyOf(protocolFits);
         notes = List.copyOf(notes);
     }
 
@@ -47,7 +53,11 @@ public record TwoTierCalibration(DatasetInfo dataset, String kind, List<String> 
         return fits.stream().filter(f -> f.form() == form).findFirst().orElseThrow();
     }
 
-    /** The model a prediction should use: the better form, else (a tie) the lower score of the two. */
+    public Optional<Fit> protocolFit(String name) {
+        return protocolFits.stream().filter(f -> f.name().equals(name)).findFirst();
+    }
+
+    /** The two-tier form a prediction with two tiers should use: the better form, else (a tie) the lower score of the two. */
     public TwoTierFit best() {
         return better.map(this::fit).orElseGet(() -> fits.stream()
                 .min((a, b) -> Double.compare(a.comparisonPct(), b.comparisonPct())).orElseThrow());

@@ -3,15 +3,27 @@ package org.ncclharness.calibration.report;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.IntStream;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.datasets.DatasetMetadata;
+import org.ncclharness.calibration.fit.Fit;
+import org.ncclharness.calibration.fit.FitPoints;
+import org.ncclharness.calibration.fit.Fitter;
+import org.ncclharness.calibration.fit.Identifiability;
 import org.ncclharness.calibration.fit.SizeBand;
+import org.ncclharness.calibration.protocol.AlgorithmEnvelopeEstimator;
+import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
+import org.ncclharness.calibration.protocol.JointAlgorithmFit;
+import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
+import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Interconnect;
 import org.ncclharness.calibration.io.InputException;
@@ -43,6 +55,14 @@ import org.ncclharness.calibration.twotier.TwoTierRuns;
  * ({@code calibrate --grid}) each entry also gets the reference grid search of both forms ({@link GridFit}).
  */
 public final class TwoTierCalibrator {
+
+    /** The algorithm envelope's model name in reports. */
+    public static final String ALGORITHMS = "algorithms";
+    static final String ALGORITHMS_DESCRIPTION = "algorithm envelope: min over Ring/Tree x LL/LL128/Simple with"
+            + " NCCL's steps across domains (Ring 2(N-1) steps, 2(d-1) over the network; Tree 2((g-1) + log2 d)),"
+            + " l_p, l_net, beta, eta and the tree factor fitted";
+    private static final String ENVELOPE_DESCRIPTION = "protocol envelope as an effective single tier: min over"
+            + " LL/LL128/Simple of alpha_p + f*M/(eta_p*beta), l_p, beta and eta fitted";
 
     private final HardwareFacts facts;
     private final Optional<GridOptions> grid;
@@ -194,9 +214,61 @@ public final class TwoTierCalibrator {
         if (derived) {
             allNotes.add("times derived from busbw (the source gives busbw only)");
         }
+        List<Fit> protocol = protocolFits(members, f);
+        Optional<TwoTierForm> better = TwoTierFitter.better(fits).map(TwoTierFit::form);
         return new TwoTierCalibration(info, kind, members.stream().map(CalibrationInput::id).toList(), runs, halves,
-                derived, f, inter, nicGBps, nicsPerDomain(members), fits, grids(info.id(), p),
-                TwoTierFitter.better(fits).map(TwoTierFit::form), allNotes);
+                derived, f, inter, nicGBps, nicsPerDomain(members), fits, grids(info.id(), p), better, protocol,
+                choose(fits, better, protocol), allNotes);
+    }
+
+    /**
+     * The protocol-aware families beside the two-tier forms: the single-tier envelope as an effective single tier
+     * (one run only: it has no term for another configuration) and the algorithm envelope, each where the data
+     * determine latency and bandwidth and outnumber its parameters.
+     */
+    private static List<Fit> protocolFits(List<CalibrationInput> members, Fabric f) {
+        List<FitPoints> points = new ArrayList<>();
+        List<AlgorithmEnvelopeModel> models = new ArrayList<>();
+        for (CalibrationInput m : members) {
+            TwoTierConfig c = config(m.info().hardware());
+            FitPoints p = FitPoints.from(m.sweep(), c.ranks());
+            Identifiability id = Identifiability.of(p.timeUs(), p.busBwGBps());
+            if (!id.alpha() || !id.beta()) {
+                return List.of();
+            }
+            points.add(p);
+            models.add(new AlgorithmEnvelopeModel(Collective.ALL_REDUCE, c, f.hops()));
+        }
+        int n = points.stream().mapToInt(FitPoints::size).sum();
+        if (n <= models.get(0).parameterNames().size()) {
+            return List.of();
+        }
+        if (members.size() > 1) {
+            return List.of(JointAlgorithmFit.fit(ALGORITHMS, ALGORITHMS_DESCRIPTION, models, points));
+        }
+        ProtocolEnvelopeModel env = new ProtocolEnvelopeModel(Collective.ALL_REDUCE, models.get(0).config().ranks(),
+                f.hops());
+        return List.of(
+                Fitter.fit(ProtocolEnvelopeEstimator.fitted(SingleTierCalibrator.ENVELOPE, ENVELOPE_DESCRIPTION, env),
+                        points.get(0), List.of()),
+                Fitter.fit(new AlgorithmEnvelopeEstimator(ALGORITHMS, ALGORITHMS_DESCRIPTION, models.get(0)),
+                        points.get(0), List.of()));
+    }
+
+    /** One pick among every family fitted, by leave-one-out; the envelope where none could be scored so. */
+    private static ModelChoice choose(List<TwoTierFit> fits, Optional<TwoTierForm> better, List<Fit> protocol) {
+        Map<String, OptionalDouble> loo = new LinkedHashMap<>();
+        Map<String, Integer> k = new LinkedHashMap<>();
+        protocol.forEach(p -> {
+            loo.put(p.name(), p.leaveOneOut() == null ? OptionalDouble.empty() : p.leaveOneOut().overallPct());
+            k.put(p.name(), p.freeParameters().size());
+        });
+        fits.forEach(t -> {
+            loo.put(t.form().id(), t.looRmspePct());
+            k.put(t.form().id(), TwoTierParam.values().length);
+        });
+        String fallback = protocol.isEmpty() ? better.orElse(fits.get(0).form()).id() : protocol.get(0).name();
+        return ModelChoice.of(loo, k, fallback);
     }
 
     /** The faithful grid of each form on the user's box, and the exact optimum of that box beside it. */

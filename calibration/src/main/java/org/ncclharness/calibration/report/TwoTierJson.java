@@ -3,6 +3,7 @@ package org.ncclharness.calibration.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.OptionalDouble;
+import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.fit.SizeBand;
 import org.ncclharness.calibration.model.TwoTierCostModel;
@@ -61,8 +62,25 @@ final class TwoTierJson {
         for (GridFit g : t.grids()) {
             models.add(gridModel(t, g));
         }
-        n.put("best", t.best().form().id());
-        n.put("bestBasis", t.better().isEmpty() ? "the forms are within 1 % of each other; the lower score"
+        for (Fit f : t.protocolFits()) {
+            models.add(CalibrationJson.fit(f));
+        }
+        n.put("best", t.choice().picked());
+        n.put("bestBasis", t.choice().basis());
+        ObjectNode choice = n.putObject("modelChoice");
+        choice.put("picked", t.choice().picked());
+        choice.put("basis", t.choice().basis());
+        ObjectNode scores = choice.putObject("leaveOneOutPct");
+        t.choice().scores().forEach((k, v) -> {
+            if (v.isPresent()) {
+                scores.put(k, v.getAsDouble());
+            } else {
+                scores.putNull(k);
+            }
+        });
+        choice.put("betterTwoTierForm", t.best().form().id());
+        choice.put("betterTwoTierFormBasis", t.better().isEmpty()
+                ? "the forms are within 1 % of each other; the lower score"
                 : t.best().looRmspePct().isPresent() ? "leave-one-out" : "in-sample");
         ArrayNode notes = n.putArray("notes");
         t.notes().forEach(notes::add);

@@ -1,5 +1,9 @@
 package org.ncclharness.calibration.report;
 
+import org.ncclharness.calibration.fit.Fit;
+import org.ncclharness.calibration.protocol.AlgorithmChoices;
+import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
+
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -72,6 +76,18 @@ public final class TwoTierTable {
                                     ", u_IB %.3f of %.4g GB/s", ib.uIb(), ib.nicGBps())));
             f.notes().forEach(n -> out.printf(Locale.ROOT, "#     note: %s%n", n));
         }
+        for (Fit f : e.protocolFits()) {
+            out.printf(Locale.ROOT, "#   %-12s RMSPE %s in-sample per band <1MiB/1-128MiB/>128MiB %s, leave-one-out %s%n",
+                    f.name(), pct(f.inSample().overallPct().orElse(Double.NaN)), bands(f.inSample()),
+                    f.leaveOneOut() == null ? "not scored" : pct(f.leaveOneOut().overallPct().orElse(Double.NaN)));
+            out.printf(Locale.ROOT, "#     %s%n", String.join(", ", f.parameters().entrySet().stream()
+                    .map(p -> String.format(Locale.ROOT, "%s %.4g", p.getKey(), p.getValue())).toList()));
+            if (f.model() instanceof AlgorithmEnvelopeModel a) {
+                out.printf(Locale.ROOT, "#     picks %s%n", AlgorithmChoices.describe(a, f.theta(), e.runs().get(0).bytes()));
+            }
+        }
+        out.printf(Locale.ROOT, "#   model choice: %s (%s); leave-one-out: %s%n", e.choice().picked(),
+                e.choice().basis(), e.choice().summary());
         grids(out, e);
         e.notes().forEach(n -> out.printf(Locale.ROOT, "#   note: %s%n", n));
     }

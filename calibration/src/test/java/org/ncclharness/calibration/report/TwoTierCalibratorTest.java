@@ -93,7 +93,9 @@ class TwoTierCalibratorTest {
         assertThat(CalibrationJson.toJson(report).toString()).contains("\"kind\":\"two-tier\"");
         CalibrationFile.Entry back = CalibrationFile.parse("r.json", CalibrationJson.toJson(report).toString())
                 .dataset(multi.id());
-        assertThat(back.best()).isEqualTo(t.best().form().id());
+        // best is the family calibrate picked among all it fitted (here 14 points: none scored leave-one-out)
+        assertThat(back.best()).isEqualTo(t.choice().picked());
+        assertThat(back.bestModel()).isPresent();
         TwoTierRun run = t.runs().get(0);
         for (TwoTierFit f : t.fits()) {
             CalibrationFile.CalibratedModel m = back.model(f.form().id()).orElseThrow();

@@ -11,14 +11,17 @@ import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.TwoTierCostModel;
 import org.ncclharness.calibration.nccl.NcclBaseline;
 import org.ncclharness.calibration.nccl.NcclTunerModel;
+import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.report.CalibrationEntry;
 import org.ncclharness.calibration.report.DeferredCalibration;
 import org.ncclharness.calibration.report.SingleTierCalibration;
 import org.ncclharness.calibration.report.SingleTierCalibrator;
 import org.ncclharness.calibration.report.TwoTierCalibration;
+import org.ncclharness.calibration.report.TwoTierCalibrator;
 import org.ncclharness.calibration.twotier.TwoTierConfig;
 import org.ncclharness.calibration.twotier.TwoTierFit;
 import org.ncclharness.calibration.twotier.TwoTierForm;
@@ -39,7 +42,7 @@ public final class CalibratedSeries {
     private static final List<String> FORMS = Stream.of(TwoTierForm.values()).map(TwoTierForm::id).toList();
     /** Every name {@code plot --model} accepts, in help order. */
     public static final List<String> MODELS = Stream.of(SingleTierCalibrator.MODELS.stream(),
-            Stream.of(NCCL, TWO_TIER), FORMS.stream()).flatMap(s -> s).toList();
+            Stream.of(TwoTierCalibrator.ALGORITHMS, NCCL, TWO_TIER), FORMS.stream()).flatMap(s -> s).toList();
 
     private CalibratedSeries() {
     }
@@ -74,7 +77,9 @@ public final class CalibratedSeries {
             names = models.isEmpty() ? s.fits().stream().map(Fit::name).toList() : models;
         } else if (entry instanceof TwoTierCalibration t) {
             base = FigureSeries.of(sweep, halfOf(sweep, t));
-            names = models.isEmpty() ? FORMS : models;
+            // the family predictions use first, then the others fitted
+            names = models.isEmpty() ? Stream.concat(Stream.of(t.choice().picked()), Stream.concat(
+                    t.protocolFits().stream().map(Fit::name), FORMS.stream())).distinct().toList() : models;
         } else {
             base = FigureSeries.of(sweep);
             names = models;
@@ -130,7 +135,12 @@ public final class CalibratedSeries {
             if (twoTierName) {
                 return Optional.of(twoTierCurve(sweep, t, name));
             }
-            why = "a multi-domain run is calibrated with two tiers, never one: draw it with --model two-tier";
+            Optional<Fit> f = t.protocolFit(name);
+            if (f.isPresent()) {
+                return Optional.of(protocolCurve(sweep, t, f.get()));
+            }
+            why = "not fitted to this multi-domain run (it has: " + String.join(", ", Stream.concat(
+                    t.protocolFits().stream().map(Fit::name), Stream.of(TWO_TIER)).toList()) + ")";
         } else if (entry instanceof DeferredCalibration d) {
             why = d.reason() + (DeferredCalibration.TWO_TIER.equals(d.awaiting()) && !twoTierName
                     ? "; --model two-tier draws that fit" : "");
@@ -162,6 +172,14 @@ public final class CalibratedSeries {
         double[] theta = TwoTierCostModel.theta(fit.params());
         String label = "two-tier " + fit.form().id() + (name.equals(TWO_TIER)
                 ? t.better().isPresent() ? " (the better form)" : " (forms within 1 %, lower RMSPE)" : "");
+        return new ModelCurve(label, b -> m.timeUs(b, theta));
+    }
+
+    /** A protocol-aware family of a multi-domain entry, at this run's configuration (a joint entry's θ holds at all). */
+    private static ModelCurve protocolCurve(Sweep sweep, TwoTierCalibration t, Fit f) {
+        CostModel m = f.model() instanceof AlgorithmEnvelopeModel a ? a.at(configOf(sweep, t)) : f.model();
+        double[] theta = f.theta();
+        String label = f.name() + (f.name().equals(t.choice().picked()) ? " (the model picked)" : "");
         return new ModelCurve(label, b -> m.timeUs(b, theta));
     }
 

@@ -60,6 +60,34 @@ class CalibrateTwoTierTest {
                 + " --inter RoCE-100G instead of --interconnect");
     }
 
+    /**
+     * Issue 13's command on a real 2-node H100 log: every family is fitted, one is picked by leave-one-out and the
+     * report says why; the JSON's best is that pick, and predict --calibration uses it.
+     */
+    @Test
+    void aRealTwoNodeLogPicksAProtocolAwareModelAndPredictUsesIt(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("run.txt");
+        Files.copy(Path.of("../datasets/raw/h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk.txt"), log);
+        Path json = dir.resolve("cal.json");
+        assertThat(run("calibrate", log.toString(), "--gpus", "16", "--nodes", "2", "--intra", "NVLink4", "--inter",
+                "IB-NDR", "--json", json.toString())).as(last.err()).isZero();
+        assertThat(stdout()).containsPattern("#   model choice: (envelope|algorithms) \\((lowest leave-one-out|leave-one-out"
+                + " RMSPE)").contains("hierarchical", "flat-ring").containsPattern("#     picks Tree/LL .*Ring/Simple");
+        CalibrationFile.Entry e = CalibrationFile.read(json).dataset(log.toString());
+        assertThat(e.best()).isIn("envelope", "algorithms");
+        // the pick's leave-one-out is at most 1 point above the lowest of the four families
+        double pick = e.bestModel().orElseThrow().leaveOneOutRmspePct();
+        double lowest = e.models().stream().mapToDouble(CalibrationFile.CalibratedModel::leaveOneOutRmspePct).min()
+                .orElseThrow();
+        assertThat(pick).isLessThanOrEqualTo(lowest + 1);
+        assertThat(e.model("hierarchical").orElseThrow().leaveOneOutRmspePct()).isGreaterThan(pick);
+        assertThat(run("predict", "--calibration", json.toString(), "-b", "1M", "-e", "1M")).as(last.err()).isZero();
+        assertThat(last.out()).startsWith("# predicted by " + e.best() + " from calibration " + json);
+        assertThat(run("predict", "--calibration", json.toString(), "--model", "algorithms", "--gpus", "64",
+                "--nodes", "8", "-b", "1M", "-e", "1M")).as(last.err()).isZero();
+        assertThat(last.out()).contains("8 domains of 8 GPUs lie outside what was calibrated (2x8)");
+    }
+
     @Test
     void aTwoNodeLogGetsBothFormsAndTheReportRebuildsThem() throws IOException {
         Path log = log("2x8.txt", new TwoTierConfig(2, 8), true);
@@ -70,7 +98,8 @@ class CalibrateTwoTierTest {
                 .contains("inter IB-NDR").contains("better form: indistinguishable");
         CalibrationFile.Entry e = CalibrationFile.read(json).dataset(log.toString());
         assertThat(e.kind()).isEqualTo("two-tier");
-        assertThat(e.models()).extracting(CalibrationFile.CalibratedModel::name).containsExactly("hierarchical", "flat-ring");
+        assertThat(e.models()).extracting(CalibrationFile.CalibratedModel::name)
+                .containsExactly("hierarchical", "flat-ring", "envelope", "algorithms");
         CalibrationFile.CalibratedModel h = e.model("hierarchical").orElseThrow();
         assertThat(h.model()).isEqualTo(new TwoTierCostModel(TwoTierForm.HIERARCHICAL, new TwoTierConfig(2, 8), 450, 2));
         // One configuration pins the latency sum and the slope: predictions match the truth wherever they were fitted.

@@ -99,7 +99,8 @@ class PlotCommandTest {
                 + " lower RMSPE)\\)");
         assertThat(legend.subList(2, 5)).containsExactly("model two-tier hierarchical", "model two-tier flat-ring",
                 "model nccl (NCCL 2.30.7 tuner estimate, not fitted)");
-        assertThat(run.err()).contains(ID + ": model B not drawn: a multi-domain run is calibrated with two tiers");
+        assertThat(run.err()).contains(ID + ": model B not drawn: not fitted to this multi-domain run (it has: envelope,"
+                + " algorithms, two-tier)");
     }
 
     @Test
@@ -117,8 +118,8 @@ class PlotCommandTest {
     void modelOptionsAreChecked() {
         CliRun unknown = CliRun.of("plot", ID, "--model", "B,nope", "--out", dir.resolve("f.png").toString());
         assertThat(unknown.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(unknown.err().strip()).isEqualTo("--model: unknown model nope; known: A, B, B+beta, naive, envelope, nccl,"
-                + " two-tier, hierarchical, flat-ring");
+        assertThat(unknown.err().strip()).isEqualTo("--model: unknown model nope; known: A, B, B+beta, naive, envelope,"
+                + " algorithms, nccl, two-tier, hierarchical, flat-ring");
 
         CliRun lonely = CliRun.of("plot", ID, "--residuals", "--out", dir.resolve("f.png").toString());
         assertThat(lonely.exitCode()).isEqualTo(ExitCode.USAGE);

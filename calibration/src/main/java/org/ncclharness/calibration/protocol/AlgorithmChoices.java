@@ -1,0 +1,41 @@
+package org.ncclharness.calibration.protocol;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.ncclharness.calibration.measure.SizeText;
+
+/**
+ * What the algorithm envelope takes over a run's sizes, as ranges: {@code Tree/LL 8 B-32 KiB, Ring/LL128
+ * 64 KiB-4 MiB, Ring/Simple 8 MiB-8 GiB}, so the report shows which of NCCL's choices the fit stands for.
+ */
+public final class AlgorithmChoices {
+
+    private AlgorithmChoices() {
+    }
+
+    public static String describe(AlgorithmEnvelopeModel m, double[] theta, double[] sizesAscending) {
+        List<String> out = new ArrayList<>();
+        String current = null;
+        double from = 0;
+        double last = 0;
+        for (double b : sizesAscending) {
+            String c = m.chosen(b, theta).label();
+            if (!c.equals(current)) {
+                if (current != null) {
+                    out.add(range(current, from, last));
+                }
+                current = c;
+                from = b;
+            }
+            last = b;
+        }
+        if (current != null) {
+            out.add(range(current, from, last));
+        }
+        return String.join(", ", out);
+    }
+
+    private static String range(String choice, double from, double to) {
+        return choice + " " + SizeText.approx(from) + (from == to ? "" : "-" + SizeText.approx(to));
+    }
+}

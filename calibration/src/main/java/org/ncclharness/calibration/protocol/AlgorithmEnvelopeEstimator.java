@@ -1,0 +1,107 @@
+package org.ncclharness.calibration.protocol;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.commons.math3.exception.TooManyEvaluationsException;
+import org.ncclharness.calibration.fit.Estimator;
+import org.ncclharness.calibration.fit.FitPoints;
+import org.ncclharness.calibration.fit.RelativeLeastSquares;
+import org.ncclharness.calibration.nccl.NcclTuning;
+
+/**
+ * Fits the {@link AlgorithmEnvelopeModel} by least squares on relative error, on one run or jointly on runs of
+ * one system at several configurations ({@link #estimateJoint}), from a fixed set of starts derived from the
+ * points alone (deterministic, so leave-one-out re-derives it). On one domain ℓ_net and τ do not enter: the fit
+ * is the single-tier envelope's own, with ℓ_net = 0 and τ = 1, and k = 6; across domains k = 8.
+ *
+ * @param name        report key
+ * @param description one line for the report
+ * @param model       the model at the run's configuration
+ */
+public record AlgorithmEnvelopeEstimator(String name, String description, AlgorithmEnvelopeModel model)
+        implements Estimator {
+
+    /** Shares of the smallest size's latency started on the network steps (the rest on the links). */
+    private static final double[] NET_SHARES = {0.2, 0.6};
+
+    @Override
+    public List<String> freeParameters() {
+        List<String> names = model.parameterNames();
+        return model.multiDomain() ? names : names.subList(0, AlgorithmEnvelopeModel.NET_LATENCY);
+    }
+
+    @Override
+    public double[] estimate(FitPoints points) {
+        if (!model.multiDomain()) {
+            double[] env = ProtocolEnvelopeEstimator.fitted(name, description, new ProtocolEnvelopeModel(
+                    model.collective(), model.config().ranks(), model.hops())).estimate(points);
+            if (env == null) {
+                return null;
+            }
+            double[] theta = Arrays.copyOf(env, model.parameterNames().size());
+            theta[AlgorithmEnvelopeModel.TREE_FACTOR] = 1;
+            return theta;
+        }
+        return estimateJoint(List.of(model), List.of(points));
+    }
+
+    /**
+     * One θ for runs of one system at several configurations, each run predicted by its own model; the first
+     * multi-domain run decides nothing more than the others.
+     */
+    public static double[] estimateJoint(List<AlgorithmEnvelopeModel> models, List<FitPoints> points) {
+        int k = AlgorithmEnvelopeModel.TREE_FACTOR + 1;
+        double beta0 = 1e-6;
+        for (FitPoints p : points) {
+            beta0 = Math.max(beta0, p.busBwGBps()[p.largest()]);
+        }
+        // The latency scale: the smallest size of the run with the most ranks, all latency.
+        int widest = 0;
+        for (int r = 1; r < models.size(); r++) {
+            widest = models.get(r).config().ranks() > models.get(widest).config().ranks() ? r : widest;
+        }
+        AlgorithmEnvelopeModel m = models.get(widest);
+        FitPoints p = points.get(widest);
+        double f = m.collective().busFactor(m.config().ranks());
+        double latency = Math.max(p.timeUs()[0] - f * p.bytes()[0] / (beta0 * 1e3), p.timeUs()[0] * 0.5);
+        double linkCoef = m.linkCoefficient(AlgorithmEnvelopeModel.Algorithm.RING);
+        double netCoef = Math.max(m.netCoefficient(AlgorithmEnvelopeModel.Algorithm.RING), 1);
+        boolean anyMulti = models.stream().anyMatch(AlgorithmEnvelopeModel::multiDomain);
+        boolean[] free = new boolean[k];
+        Arrays.fill(free, 0, AlgorithmEnvelopeModel.NET_LATENCY, true);
+        free[AlgorithmEnvelopeModel.NET_LATENCY] = anyMulti;
+        free[AlgorithmEnvelopeModel.TREE_FACTOR] = models.stream().anyMatch(AlgorithmEnvelopeModel::treeApplies);
+        double[] lower = new double[k];
+        lower[ProtocolEnvelopeModel.BETA_INDEX] = 1e-9;
+        lower[4] = ProtocolEnvelopeEstimator.EFFICIENCY_FLOOR;
+        lower[5] = ProtocolEnvelopeEstimator.EFFICIENCY_FLOOR;
+        lower[AlgorithmEnvelopeModel.TREE_FACTOR] = ProtocolEnvelopeEstimator.EFFICIENCY_FLOOR;
+        NcclTuning nccl = NcclTuning.forVersion(null).tuning();
+        List<double[]> starts = new ArrayList<>();
+        for (double share : anyMulti ? NET_SHARES : new double[] {0}) {
+            double ell = latency * (1 - share) / linkCoef;
+            double net = latency * share / netCoef;
+            for (double[] r : ProtocolEnvelopeEstimator.LATENCY_RATIOS) {
+                starts.add(new double[] {ell, ell * r[0], ell * r[1], beta0, nccl.ringLLBusBwFactor(),
+                    nccl.ringLL128BusBwFactor(), net, 1});
+            }
+        }
+        double[] best = null;
+        double bestCost = Double.POSITIVE_INFINITY;
+        for (double[] theta0 : starts) {
+            double[] theta;
+            try {
+                theta = RelativeLeastSquares.fit(models, points, theta0, free, lower);
+            } catch (TooManyEvaluationsException e) {
+                continue; // this start wanders along a flat ridge of the envelope; the others decide
+            }
+            double cost = RelativeLeastSquares.cost(models, points, theta);
+            if (cost < bestCost) {
+                bestCost = cost;
+                best = theta;
+            }
+        }
+        return best;
+    }
+}

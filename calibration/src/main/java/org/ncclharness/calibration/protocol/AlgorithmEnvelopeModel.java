@@ -1,0 +1,214 @@
+package org.ncclharness.calibration.protocol;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.model.RingSteps;
+import org.ncclharness.calibration.nccl.Protocol;
+import org.ncclharness.calibration.twotier.TwoTierConfig;
+
+/**
+ * The protocol envelope across domains, with NCCL's algorithms at scale (src/graph/tuning.cc's shapes, its
+ * constants fitted): the time is the fastest of every (algorithm, protocol) NCCL could pick,
+ * T(M) = min_{a,p} α_{a,p} + c_a·M/(η_p·τ_a·β), on d domains of g GPUs (N = d·g).
+ *
+ * <ul>
+ *   <li>Ring, as NCCL: S = RingSteps(N) steps of h hops at ℓ_p each, of which S_net cross a domain boundary and
+ *       pay ℓ_net more (NCCL's nInterSteps: 2(d−1) for AllReduce, d−1 otherwise): α = S·h·ℓ_p + S_net·ℓ_net;
+ *       c = the collective's bus factor.</li>
+ *   <li>Tree (AllReduce on d ≥ 2 only), as NCCL: up and down an intra-domain chain of g−1 steps and
+ *       ⌊log2 d⌋ inter-domain steps, α = 2·((g−1)·h·ℓ_p + ⌊log2 d⌋·(h·ℓ_p + ℓ_net)); c = 2 (each rank's data goes
+ *       up and comes down once), at τ times the ring's bandwidth (NCCL's tree factors, fitted).</li>
+ * </ul>
+ * β is the ring's bus bandwidth, limited by the slower tier (a ring crosses every boundary at the network's
+ * rate), η_p the protocols' shares of it as in the single-tier envelope. Every parameter is per hop, per step or
+ * per byte, so a model fitted at one d × g predicts another ({@link #at}). On one domain neither ℓ_net nor τ enters
+ * and this is {@link ProtocolEnvelopeModel} exactly. NVLS and SHARP reduce in the network: where a run used them
+ * the fitted β is above the line rate and the report's NVLS flag says why; their own latency shape is not modelled.
+ *
+ * <p>θ = (ℓ_LL, ℓ_LL128, ℓ_Simple, β, η_LL, η_LL128, ℓ_net, τ).
+ *
+ * @param collective the collective timed
+ * @param config     domains × GPUs per domain
+ * @param hops       physical hops per intra-domain step
+ */
+public record AlgorithmEnvelopeModel(Collective collective, TwoTierConfig config, int hops) implements CostModel {
+
+    public static final String FORM = "algorithm-envelope";
+    public static final int NET_LATENCY = 6;
+    public static final int TREE_FACTOR = 7;
+    private static final int BETA = ProtocolEnvelopeModel.BETA_INDEX;
+    private static final List<String> NAMES = List.of("llLinkLatencyUs", "ll128LinkLatencyUs",
+            "simpleLinkLatencyUs", ProtocolEnvelopeModel.BETA, "llEfficiency", "ll128Efficiency",
+            "netStepLatencyUs", "treeBandwidthFactor");
+    private static final double BYTES_PER_US_PER_GBPS = 1e3;
+    private static final int PROTOCOLS = Protocol.values().length;
+    private static final int SIMPLE = Protocol.SIMPLE.ordinal();
+    private static final double TREE_BUS_FACTOR = 2;
+
+    public AlgorithmEnvelopeModel {
+        RingSteps.requireRing(config.ranks(), hops);
+    }
+
+    /** NCCL's algorithms this model covers. */
+    public enum Algorithm {
+        RING("Ring"), TREE("Tree");
+
+        private final String label;
+
+        Algorithm(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    /** The (algorithm, protocol) the envelope takes at one size. */
+    public record Choice(Algorithm algorithm, Protocol protocol) {
+        public String label() {
+            return algorithm.label() + "/" + protocol.label();
+        }
+    }
+
+    @Override
+    public String form() {
+        return FORM;
+    }
+
+    @Override
+    public Map<String, Object> configuration() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("collective", collective.testName());
+        m.put("domains", config.domains());
+        m.put("gpusPerDomain", config.gpusPerDomain());
+        m.put("ranks", config.ranks());
+        m.put("hops", hops);
+        return m;
+    }
+
+    @Override
+    public List<String> parameterNames() {
+        return NAMES;
+    }
+
+    public boolean multiDomain() {
+        return config.domains() > 1;
+    }
+
+    /** Whether Tree is among the candidates: NCCL's tree AllReduce, across domains. */
+    public boolean treeApplies() {
+        return collective == Collective.ALL_REDUCE && multiDomain();
+    }
+
+    /** Ring steps that cross a domain boundary (NCCL's nInterSteps). */
+    int netSteps() {
+        if (!multiDomain()) {
+            return 0;
+        }
+        int d = config.domains();
+        return collective == Collective.ALL_REDUCE ? 2 * (d - 1) : d - 1;
+    }
+
+    private int log2Domains() {
+        return 31 - Integer.numberOfLeadingZeros(config.domains());
+    }
+
+    /** α per unit of ℓ_p for an algorithm. */
+    double linkCoefficient(Algorithm a) {
+        return a == Algorithm.RING ? (double) RingSteps.of(collective, config.ranks()) * hops
+                : 2.0 * ((config.gpusPerDomain() - 1) + log2Domains()) * hops;
+    }
+
+    /** α per unit of ℓ_net for an algorithm. */
+    double netCoefficient(Algorithm a) {
+        return a == Algorithm.RING ? netSteps() : 2.0 * log2Domains();
+    }
+
+    private double busFactor(Algorithm a) {
+        return a == Algorithm.RING ? collective.busFactor(config.ranks()) : TREE_BUS_FACTOR;
+    }
+
+    public static double efficiency(int protocol, double[] theta) {
+        return protocol == SIMPLE ? 1.0 : theta[4 + protocol];
+    }
+
+    private static double treeFactor(Algorithm a, double[] theta) {
+        return a == Algorithm.TREE ? theta[TREE_FACTOR] : 1.0;
+    }
+
+    public double alphaUs(Algorithm a, Protocol p, double[] theta) {
+        return linkCoefficient(a) * theta[p.ordinal()] + netCoefficient(a) * theta[NET_LATENCY];
+    }
+
+    /** µs of the bandwidth term at this size. */
+    private double bandwidthUs(Algorithm a, int p, double bytes, double[] theta) {
+        return busFactor(a) * bytes
+                / (efficiency(p, theta) * treeFactor(a, theta) * theta[BETA] * BYTES_PER_US_PER_GBPS);
+    }
+
+    private double time(Algorithm a, int p, double bytes, double[] theta) {
+        return linkCoefficient(a) * theta[p] + netCoefficient(a) * theta[NET_LATENCY]
+                + bandwidthUs(a, p, bytes, theta);
+    }
+
+    /** The fastest candidate; NCCL's order (Tree before Ring, LL before LL128 before Simple) breaks ties. */
+    public Choice chosen(double bytes, double[] theta) {
+        Algorithm bestA = Algorithm.RING;
+        int bestP = 0;
+        double t = Double.POSITIVE_INFINITY;
+        for (Algorithm a : treeApplies() ? new Algorithm[] {Algorithm.TREE, Algorithm.RING}
+                : new Algorithm[] {Algorithm.RING}) {
+            for (int p = 0; p < PROTOCOLS; p++) {
+                double tp = time(a, p, bytes, theta);
+                if (tp < t) {
+                    t = tp;
+                    bestA = a;
+                    bestP = p;
+                }
+            }
+        }
+        return new Choice(bestA, Protocol.values()[bestP]);
+    }
+
+    @Override
+    public double timeUs(double bytes, double[] theta) {
+        Choice c = chosen(bytes, theta);
+        return time(c.algorithm(), c.protocol().ordinal(), bytes, theta);
+    }
+
+    /** The gradient of the candidate on the envelope (piecewise linear in the latencies). */
+    @Override
+    public double[] gradient(double bytes, double[] theta) {
+        Choice c = chosen(bytes, theta);
+        int p = c.protocol().ordinal();
+        double[] g = new double[NAMES.size()];
+        g[p] = linkCoefficient(c.algorithm());
+        g[NET_LATENCY] = netCoefficient(c.algorithm());
+        double bw = bandwidthUs(c.algorithm(), p, bytes, theta);
+        g[BETA] = -bw / theta[BETA];
+        if (p != SIMPLE) {
+            g[4 + p] = -bw / theta[4 + p];
+        }
+        if (c.algorithm() == Algorithm.TREE) {
+            g[TREE_FACTOR] = -bw / theta[TREE_FACTOR];
+        }
+        return g;
+    }
+
+    /** The same calibrated system at another configuration (every parameter carries over). */
+    public AlgorithmEnvelopeModel at(TwoTierConfig other) {
+        return new AlgorithmEnvelopeModel(collective, other, hops);
+    }
+
+    /** Rebuilds a model from its {@link #configuration()}. */
+    public static AlgorithmEnvelopeModel fromConfiguration(Map<String, ?> c) {
+        Collective coll = Collective.byName(String.valueOf(c.get("collective")))
+                .orElseThrow(() -> new IllegalArgumentException("unknown collective " + c.get("collective")));
+        return new AlgorithmEnvelopeModel(coll, new TwoTierConfig(((Number) c.get("domains")).intValue(),
+                ((Number) c.get("gpusPerDomain")).intValue()), ((Number) c.get("hops")).intValue());
+    }
+}

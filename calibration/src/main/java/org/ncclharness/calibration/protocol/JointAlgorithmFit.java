@@ -1,0 +1,70 @@
+package org.ncclharness.calibration.protocol;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.ncclharness.calibration.fit.Fit;
+import org.ncclharness.calibration.fit.FitPoints;
+import org.ncclharness.calibration.fit.Fitter;
+import org.ncclharness.calibration.fit.Residual;
+import org.ncclharness.calibration.fit.Rmspe;
+
+/**
+ * The algorithm envelope fitted jointly on runs of one system at several configurations, as a {@link Fit}: θ
+ * from {@link AlgorithmEnvelopeEstimator#estimateJoint}, the model at the first multi-domain configuration (θ
+ * holds at every one), residuals of every run at its own configuration. Leave-one-out is estimated by
+ * {@value Fitter#FOLDS}-fold cross-validation over all the runs' points (every {@value Fitter#FOLDS}th size of
+ * each run left out per fold), since n joint refits of several runs cost too much for the gain.
+ */
+public final class JointAlgorithmFit {
+
+    private JointAlgorithmFit() {
+    }
+
+    public static Fit fit(String name, String description, List<AlgorithmEnvelopeModel> models,
+                          List<FitPoints> points) {
+        double[] theta = AlgorithmEnvelopeEstimator.estimateJoint(models, points);
+        int folds = Fitter.FOLDS;
+        double[][] held = new double[points.size()][];
+        for (int r = 0; r < points.size(); r++) {
+            held[r] = new double[points.get(r).size()];
+        }
+        IntStream.range(0, folds).parallel().forEach(f -> {
+            List<FitPoints> train = points.stream().map(p -> p.keep(i -> i % folds != f)).toList();
+            double[] th = AlgorithmEnvelopeEstimator.estimateJoint(models, train);
+            for (int r = 0; r < points.size(); r++) {
+                double[] b = points.get(r).bytes();
+                for (int i = f; i < b.length; i += folds) {
+                    held[r][i] = models.get(r).timeUs(b[i], th);
+                }
+            }
+        });
+        List<Double> bytes = new ArrayList<>();
+        List<Double> measured = new ArrayList<>();
+        List<Double> predicted = new ArrayList<>();
+        List<Double> heldOut = new ArrayList<>();
+        List<Residual> residuals = new ArrayList<>();
+        for (int r = 0; r < points.size(); r++) {
+            FitPoints p = points.get(r);
+            for (int i = 0; i < p.size(); i++) {
+                double t = models.get(r).timeUs(p.bytes()[i], theta);
+                bytes.add(p.bytes()[i]);
+                measured.add(p.timeUs()[i]);
+                predicted.add(t);
+                heldOut.add(held[r][i]);
+                residuals.add(Residual.of(p.bytes()[i], p.timeUs()[i], t));
+            }
+        }
+        AlgorithmEnvelopeModel at = models.stream().filter(AlgorithmEnvelopeModel::multiDomain).findFirst()
+                .orElse(models.get(0));
+        double[] b = unbox(bytes);
+        return new Fit(name, description + " (jointly on " + models.size() + " configurations)", at, theta,
+                at.parameterNames(), residuals, Rmspe.of(b, unbox(measured), unbox(predicted)),
+                Rmspe.of(b, unbox(measured), unbox(heldOut)), "estimated by " + folds + "-fold cross-validation over"
+                        + " the " + models.size() + " runs' " + b.length + " points", List.of());
+    }
+
+    private static double[] unbox(List<Double> v) {
+        return v.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+}

@@ -1,0 +1,144 @@
+package org.ncclharness.calibration.protocol;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.ncclharness.calibration.datasets.Dataset;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.fit.FitPoints;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Placement;
+import org.ncclharness.calibration.model.CostModels;
+import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel.Algorithm;
+import org.ncclharness.calibration.nccl.Protocol;
+import org.ncclharness.calibration.twotier.TwoTierConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class AlgorithmEnvelopeTest {
+
+    private static final Collective AR = Collective.ALL_REDUCE;
+    /**
+     * ℓ_LL, ℓ_LL128, ℓ_Simple (us per hop-step), β (GB/s), η_LL, η_LL128, ℓ_net (us per network step), τ: an
+     * H100-like 2-node shape where Tree wins the small sizes and Ring the large ones.
+     */
+    private static final double[] THETA = {0.3, 0.7, 1.6, 180, 0.35, 0.8, 6.0, 0.6};
+
+    private static FitPoints synthetic(AlgorithmEnvelopeModel m, double[] theta, double noise) {
+        List<double[]> pts = new ArrayList<>();
+        int i = 0;
+        for (double b = 8; b <= 8L << 30; b *= 2, i++) {
+            // a fixed ±noise pattern: deterministic, and no size is exact
+            double t = m.timeUs(b, theta) * (1 + noise * ((i % 3) - 1));
+            pts.add(new double[] {b, t, AR.busFactor(m.config().ranks()) * b / (t * 1e3)});
+        }
+        double[][] cols = new double[3][pts.size()];
+        for (int k = 0; k < pts.size(); k++) {
+            for (int j = 0; j < 3; j++) {
+                cols[j][k] = pts.get(k)[j];
+            }
+        }
+        return new FitPoints(cols[0], cols[1], cols[2], Placement.OUT_OF_PLACE, false, List.of());
+    }
+
+    private static AlgorithmEnvelopeModel at(int d, int g) {
+        return new AlgorithmEnvelopeModel(AR, new TwoTierConfig(d, g), 2);
+    }
+
+    @Test
+    void ncclsStepCountsSetTheLatencies() {
+        AlgorithmEnvelopeModel m = at(4, 8);
+        double[] unitLink = {1, 1, 1, 1e9, 1, 1, 0, 1};
+        double[] unitNet = {0, 0, 0, 1e9, 1, 1, 1, 1};
+        // Ring: 2(N-1) = 62 steps of 2 hops; 2(d-1) = 6 of them over the network. Tree: 2((g-1) + log2 d) = 18
+        // link steps of 2 hops, 2 log2 d = 4 over the network.
+        assertThat(m.alphaUs(Algorithm.RING, Protocol.LL, unitLink)).isEqualTo(124);
+        assertThat(m.alphaUs(Algorithm.RING, Protocol.LL, unitNet)).isEqualTo(6);
+        assertThat(m.alphaUs(Algorithm.TREE, Protocol.LL, unitLink)).isEqualTo(36);
+        assertThat(m.alphaUs(Algorithm.TREE, Protocol.LL, unitNet)).isEqualTo(4);
+        assertThat(m.treeApplies()).isTrue();
+        assertThat(at(1, 8).treeApplies()).isFalse();
+        assertThat(new AlgorithmEnvelopeModel(Collective.ALL_GATHER, new TwoTierConfig(4, 8), 2).treeApplies())
+                .isFalse();
+    }
+
+    @Test
+    void everyCandidateWinsSomewhereOnTheShapeTheTestsUse() {
+        AlgorithmEnvelopeModel m = at(2, 8);
+        Set<String> seen = new java.util.TreeSet<>();
+        for (double b = 8; b <= 8L << 30; b *= 2) {
+            seen.add(m.chosen(b, THETA).label());
+        }
+        assertThat(seen).contains("Tree/LL", "Ring/Simple");
+        assertThat(seen.stream().map(s -> s.split("/")[1]).collect(Collectors.toSet()))
+                .contains("LL", "LL128", "Simple");
+    }
+
+    @Test
+    void knownParametersComeBackWithinTwoPercentFromOneRun() {
+        AlgorithmEnvelopeModel m = at(2, 8);
+        FitPoints p = synthetic(m, THETA, 0.005);
+        double[] fit = new AlgorithmEnvelopeEstimator("algorithms", "", m).estimate(p);
+        for (int i = 0; i < p.size(); i++) {
+            assertThat(m.timeUs(p.bytes()[i], fit) / m.timeUs(p.bytes()[i], THETA)).isCloseTo(1, within(0.02));
+        }
+        // the bandwidth and the Simple latency decide the large sizes: within 2 % of the truth
+        assertThat(fit[ProtocolEnvelopeModel.BETA_INDEX] / THETA[ProtocolEnvelopeModel.BETA_INDEX])
+                .isCloseTo(1, within(0.02));
+    }
+
+    @Test
+    void aJointFitAtTwoScalesRecoversThePerStepParametersAndPredictsAThird() {
+        List<AlgorithmEnvelopeModel> models = List.of(at(2, 8), at(4, 8));
+        List<FitPoints> points = models.stream().map(m -> synthetic(m, THETA, 0.005)).toList();
+        double[] fit = AlgorithmEnvelopeEstimator.estimateJoint(models, points);
+        for (int j : new int[] {2, 3, AlgorithmEnvelopeModel.NET_LATENCY}) {
+            assertThat(fit[j] / THETA[j]).as("parameter %d", j).isCloseTo(1, within(0.02));
+        }
+        AlgorithmEnvelopeModel far = at(16, 8);
+        for (double b = 8; b <= 8L << 30; b *= 4) {
+            assertThat(far.timeUs(b, fit) / far.timeUs(b, THETA)).as("%s bytes at 16x8", b).isCloseTo(1, within(0.02));
+        }
+    }
+
+    @Test
+    void onOneDomainItIsTheSingleTierEnvelopeExactly() {
+        Dataset d = DatasetCatalog.bundled().find("h100_allreduce_8gpu_azure_ndv5").orElseThrow();
+        FitPoints p = FitPoints.from(d.sweep(), 8);
+        AlgorithmEnvelopeModel alg = at(1, 8);
+        ProtocolEnvelopeModel env = new ProtocolEnvelopeModel(AR, 8, 2);
+        double[] a = new AlgorithmEnvelopeEstimator("algorithms", "", alg).estimate(p);
+        double[] e = ProtocolEnvelopeEstimator.fitted("envelope", "", env).estimate(p);
+        assertThat(new AlgorithmEnvelopeEstimator("algorithms", "", alg).freeParameters()).hasSize(6);
+        for (double b = 8; b <= 8L << 30; b *= 2) {
+            assertThat(alg.timeUs(b, a)).isEqualTo(env.timeUs(b, e));
+        }
+    }
+
+    @Test
+    void theGradientIsTheDerivativeOfTheTime() {
+        AlgorithmEnvelopeModel m = at(2, 8);
+        for (double b : new double[] {64, 1 << 20, 1L << 32}) {
+            double[] g = m.gradient(b, THETA);
+            for (int j = 0; j < THETA.length; j++) {
+                double h = THETA[j] * 1e-6;
+                double[] up = THETA.clone();
+                double[] down = THETA.clone();
+                up[j] += h;
+                down[j] -= h;
+                double numeric = (m.timeUs(b, up) - m.timeUs(b, down)) / (2 * h);
+                assertThat(g[j]).as("d/d theta[%d] at %s B", j, b).isCloseTo(numeric, within(1e-6 * (1 + Math.abs(numeric))));
+            }
+        }
+    }
+
+    @Test
+    void aReportRebuildsTheModelAndItMovesToAnotherScale() {
+        AlgorithmEnvelopeModel m = at(2, 8);
+        AlgorithmEnvelopeModel back = (AlgorithmEnvelopeModel) CostModels.rebuild(m.form(), m.configuration());
+        assertThat(back).isEqualTo(m);
+        assertThat(m.at(new TwoTierConfig(8, 8)).config().ranks()).isEqualTo(64);
+    }
+}
