@@ -24,7 +24,20 @@ public final class Fitter {
         return 3 * k + 3;
     }
 
+    /** The leave-one-out refits a fit of n points with k free parameters makes. */
+    public static int refits(int n, int k) {
+        return n < leaveOneOutMinimum(k) ? 0 : n > EXACT_LEAVE_ONE_OUT_MAX ? FOLDS : n;
+    }
+
     public static Fit fit(Estimator e, FitPoints points, List<String> marks) {
+        return fit(e, points, marks, FitProgress.NONE);
+    }
+
+    /**
+     * As {@link #fit(Estimator, FitPoints, List)}, telling {@code progress} of every leave-one-out refit (the caller
+     * announces them, {@link #refits}, so a bar knows its end before the first fit).
+     */
+    public static Fit fit(Estimator e, FitPoints points, List<String> marks, FitProgress progress) {
         double[] theta = e.estimate(points);
         int n = points.size();
         double[] bytes = points.bytes();
@@ -49,6 +62,7 @@ public final class Fitter {
                 for (int i = f; i < n; i += FOLDS) {
                     held[i] = e.model().timeUs(bytes[i], th);
                 }
+                progress.refitted();
             });
             loo = Rmspe.of(bytes, measured, held);
             looNote = "estimated by " + FOLDS + "-fold cross-validation (" + n + " points, above "
@@ -58,8 +72,10 @@ public final class Fitter {
             // The n refits are independent and each writes only its own slot, so they run on all cores and the
             // result is the same to the last digit whatever the thread count.
             double[] held = new double[n];
-            IntStream.range(0, n).parallel()
-                    .forEach(i -> held[i] = e.model().timeUs(bytes[i], e.estimate(points.without(i))));
+            IntStream.range(0, n).parallel().forEach(i -> {
+                held[i] = e.model().timeUs(bytes[i], e.estimate(points.without(i)));
+                progress.refitted();
+            });
             loo = Rmspe.of(bytes, measured, held);
         } else {
             looNote = "not scored: " + k + " free parameter" + (k == 1 ? "" : "s") + " need at least " + min

@@ -3,7 +3,6 @@ package org.ncclharness.calibration.protocol;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.commons.math3.exception.TooManyEvaluationsException;
 import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.RelativeLeastSquares;
@@ -87,21 +86,6 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
                     nccl.ringLL128BusBwFactor(), net, 1});
             }
         }
-        double[] best = null;
-        double bestCost = Double.POSITIVE_INFINITY;
-        for (double[] theta0 : starts) {
-            double[] theta;
-            try {
-                theta = RelativeLeastSquares.fit(models, points, theta0, free, lower);
-            } catch (TooManyEvaluationsException e) {
-                continue; // this start wanders along a flat ridge of the envelope; the others decide
-            }
-            double cost = RelativeLeastSquares.cost(models, points, theta);
-            if (cost < bestCost) {
-                bestCost = cost;
-                best = theta;
-            }
-        }
-        return best;
+        return RelativeLeastSquares.bestOf(models, points, starts, free, lower);
     }
 }

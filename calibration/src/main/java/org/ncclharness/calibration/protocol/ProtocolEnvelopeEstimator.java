@@ -1,7 +1,6 @@
 package org.ncclharness.calibration.protocol;
 
 import java.util.List;
-import org.apache.commons.math3.exception.TooManyEvaluationsException;
 import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.RelativeLeastSquares;
@@ -59,23 +58,11 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
         java.util.Arrays.fill(free, 0, LATENCIES_AND_BETA, true);
         free[4] = fitEfficiency;
         free[5] = fitEfficiency;
-        double[] best = null;
-        double bestCost = Double.POSITIVE_INFINITY;
+        List<double[]> starts = new java.util.ArrayList<>();
         for (double[] r : LATENCY_RATIOS) {
-            double[] theta0 = {lowest, lowest * r[0], lowest * r[1], beta0, nccl.ringLLBusBwFactor(),
-                nccl.ringLL128BusBwFactor()};
-            double[] theta;
-            try {
-                theta = RelativeLeastSquares.fit(model, theta0, free, lower, points);
-            } catch (TooManyEvaluationsException e) {
-                continue; // this start wanders along a flat ridge of the envelope; the others decide
-            }
-            double cost = RelativeLeastSquares.cost(List.of(model), List.of(points), theta);
-            if (cost < bestCost) {
-                bestCost = cost;
-                best = theta;
-            }
+            starts.add(new double[] {lowest, lowest * r[0], lowest * r[1], beta0, nccl.ringLLBusBwFactor(),
+                nccl.ringLL128BusBwFactor()});
         }
-        return best;
+        return RelativeLeastSquares.bestOf(List.of(model), List.of(points), starts, free, lower);
     }
 }

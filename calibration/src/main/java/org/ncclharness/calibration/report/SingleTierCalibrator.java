@@ -10,6 +10,8 @@ import java.util.Optional;
 import org.apache.commons.math3.exception.MathIllegalStateException;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.FitPoints;
+import org.ncclharness.calibration.fit.Estimator;
+import org.ncclharness.calibration.fit.FitProgress;
 import org.ncclharness.calibration.fit.Fitter;
 import org.ncclharness.calibration.fit.Identifiability;
 import org.ncclharness.calibration.fit.SeedUtilisation;
@@ -46,10 +48,17 @@ public final class SingleTierCalibrator {
 
     private final HardwareFacts facts;
     private final CalibrationOptions options;
+    private final FitProgress progress;
 
     public SingleTierCalibrator(HardwareFacts facts, CalibrationOptions options) {
+        this(facts, options, FitProgress.NONE);
+    }
+
+    /** With {@code progress} told of every leave-one-out refit (a bar for large inputs). */
+    public SingleTierCalibrator(HardwareFacts facts, CalibrationOptions options, FitProgress progress) {
         this.facts = facts;
         this.options = options;
+        this.progress = progress;
     }
 
     public CalibrationEntry calibrate(CalibrationInput in) {
@@ -185,21 +194,23 @@ public final class SingleTierCalibrator {
                     ? ": the ring model describes it" : ": the ring model describes Ring, not this algorithm"));
         }
 
-        List<Fit> fits = new ArrayList<>();
-        for (SingleTierEstimator e : estimators) {
-            fits.add(Fitter.fit(e, points, marks));
-        }
         // The protocol envelope (issue 5) needs alpha and beta from the data and more points than its parameters.
         ProtocolEnvelopeModel envelope = new ProtocolEnvelopeModel(in.sweep().collective(), n, topo.hopsPerStep());
         int k = envelope.parameterNames().size();
+        List<Estimator> toFit = new ArrayList<>(estimators);
         if (ident.alpha() && ident.beta() && points.size() > k) {
-            fits.add(Fitter.fit(ProtocolEnvelopeEstimator.fitted(ENVELOPE, "protocol envelope: min over"
+            toFit.add(ProtocolEnvelopeEstimator.fitted(ENVELOPE, "protocol envelope: min over"
                     + " LL/LL128/Simple of alpha_p + f*M/(eta_p*beta_eff), alpha_p = 2(N-1) x hops x l_p; l_p, beta_eff,"
-                    + " eta fitted", envelope), points, marks));
+                    + " eta fitted", envelope));
         } else {
             unavailable.put(ENVELOPE, ident.alpha() && ident.beta()
                     ? k + " parameters need more than " + points.size() + " points"
                     : "needs alpha and beta from the data (this data calibrates " + ident.label() + ")");
+        }
+        progress.started(toFit.stream().mapToInt(e -> Fitter.refits(points.size(), e.freeParameters().size())).sum());
+        List<Fit> fits = new ArrayList<>();
+        for (Estimator e : toFit) {
+            fits.add(Fitter.fit(e, points, marks, progress));
         }
         return finish(in, info, ic, topo, chip, seed, flag, points, ident, fits, unavailable, notes);
     }

@@ -53,6 +53,11 @@ public record TwoTierCalibration(DatasetInfo dataset, String kind, List<String> 
         return fits.stream().filter(f -> f.form() == form).findFirst().orElseThrow();
     }
 
+    public TwoTierCalibration withNotes(List<String> n) {
+        return new TwoTierCalibration(dataset, kind, members, runs, halves, timeDerived, fabric, inter, nicGBps,
+                nicsPerDomain, fits, grids, better, protocolFits, choice, n);
+    }
+
     public Optional<Fit> protocolFit(String name) {
         return protocolFits.stream().filter(f -> f.name().equals(name)).findFirst();
     }

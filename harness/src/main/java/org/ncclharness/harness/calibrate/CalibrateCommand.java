@@ -1,6 +1,5 @@
 package org.ncclharness.harness.calibrate;
 
-import org.ncclharness.harness.HelpOptions;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -11,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.ncclharness.calibration.fit.FitProgress;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.OutputFile;
@@ -21,6 +21,7 @@ import org.ncclharness.calibration.report.CalibrationOptions;
 import org.ncclharness.calibration.report.CalibrationReport;
 import org.ncclharness.calibration.report.CalibrationSummary;
 import org.ncclharness.calibration.report.CalibrationTable;
+import org.ncclharness.calibration.report.GlitchExclusion;
 import org.ncclharness.calibration.report.GridOptions;
 import org.ncclharness.calibration.report.SingleTierCalibrator;
 import org.ncclharness.calibration.report.TwoTierCalibration;
@@ -29,6 +30,9 @@ import org.ncclharness.calibration.twotier.ParamRange;
 import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierParam;
 import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.HarnessException;
+import org.ncclharness.harness.HelpOptions;
+import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.RunMetadataOptions;
 import org.ncclharness.harness.bench.GridProgressBar;
 import org.ncclharness.harness.bench.GridRangeOptions;
@@ -38,8 +42,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
-import org.ncclharness.harness.HarnessException;
-import org.ncclharness.harness.RunInputs;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -113,6 +115,11 @@ public final class CalibrateCommand implements Callable<Integer> {
             + " two-tier profiles and the notes (default: one summary row per dataset)")
     boolean verbose;
 
+    @Option(names = "--keep-glitches", description = "keep measurement glitches in the fit (a size whose placements"
+            + " differ by over 2x, or whose time stands 1.5x above its neighbours' line while they agree); by default"
+            + " they are listed in the notes and left out")
+    boolean keepGlitches;
+
     @Option(names = "--force", description = "overwrite an existing --json file or --report page")
     boolean force;
 
@@ -158,8 +165,13 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         Optional<GridOptions> gridOptions = gridOptions();
         List<CalibrationInput> in = joint ? jointInputs(facts) : inputs(facts);
-        CalibrationReport calibration = joint ? joint(facts, in, gridOptions)
-                : run(facts, in, new CalibrationOptions(linkLatencyUs, topology), gridOptions);
+        List<GlitchExclusion> glitches = in.stream().map(i -> GlitchExclusion.of(i, keepGlitches)).toList();
+        List<CalibrationInput> fitted = glitches.stream().map(GlitchExclusion::fitted).toList();
+        CalibrationReport calibration;
+        try (CalibrationProgressBar bar = CalibrationProgressBar.onStderr()) {
+            calibration = annotate(joint ? joint(facts, fitted, gridOptions)
+                    : run(facts, fitted, new CalibrationOptions(linkLatencyUs, topology), gridOptions, bar), glitches);
+        }
         StringWriter table = new StringWriter();
         CalibrationTable.write(new PrintWriter(table), calibration);
         PrintWriter out = new PrintWriter(System.out, true);
@@ -186,6 +198,22 @@ public final class CalibrateCommand implements Callable<Integer> {
             out.println("# page written to " + report.resolve("index.html"));
         }
         return ExitCode.OK;
+    }
+
+    /** Each entry with the glitches of the inputs it was fitted from (a joint entry: of every member). */
+    private static CalibrationReport annotate(CalibrationReport r, List<GlitchExclusion> glitches) {
+        List<CalibrationEntry> out = new ArrayList<>();
+        for (CalibrationEntry e : r.entries()) {
+            List<String> members = e instanceof TwoTierCalibration t ? t.members() : List.of(e.dataset().id());
+            CalibrationEntry annotated = e;
+            for (GlitchExclusion g : glitches) {
+                if (members.contains(g.original().id())) {
+                    annotated = g.annotate(annotated);
+                }
+            }
+            out.add(annotated);
+        }
+        return new CalibrationReport(out);
     }
 
     /** {@code --grid} with its box; the --grid-* flags alone are a usage error (they would silently do nothing). */
@@ -249,13 +277,16 @@ public final class CalibrateCommand implements Callable<Integer> {
 
     /** Calibrates every input; the benchmark calls this too, so it measures exactly what the command does. */
     public static CalibrationReport run(HardwareFacts facts, List<CalibrationInput> inputs, CalibrationOptions o) {
-        return run(facts, inputs, o, Optional.empty());
+        return run(facts, inputs, o, Optional.empty(), FitProgress.NONE);
     }
 
-    /** As {@link #run(HardwareFacts, List, CalibrationOptions)}, with the reference grid beside each two-tier fit. */
+    /**
+     * As {@link #run(HardwareFacts, List, CalibrationOptions)}, with the reference grid beside each two-tier fit
+     * and {@code progress} told of the single-tier fits' refits.
+     */
     public static CalibrationReport run(HardwareFacts facts, List<CalibrationInput> inputs, CalibrationOptions o,
-                                        Optional<GridOptions> grid) {
-        SingleTierCalibrator calibrator = new SingleTierCalibrator(facts, o);
+                                        Optional<GridOptions> grid, FitProgress progress) {
+        SingleTierCalibrator calibrator = new SingleTierCalibrator(facts, o, progress);
         // Datasets are calibrated independently: on all cores, in input order (an ordered stream keeps it).
         List<CalibrationEntry> entries = inputs.parallelStream().map(calibrator::calibrate).toList();
         return new CalibrationReport(new TwoTierCalibrator(facts, grid).complete(inputs, entries));

@@ -80,7 +80,8 @@ class CalibrateGridTest {
                 assertThat(grid.timeUs(bytes)).isEqualTo(r.path("predictedUs").asDouble())
                         .isEqualTo(TwoTierModel.timeUs(f, new TwoTierConfig(2, 8), 450, 2, p, bytes));
             }
-            assertThat(g.path("residuals")).hasSize(32);
+            // the log's 32 sizes less its 2 glitches (8 B and 256 B: out-of-place and in-place 2.8x and 3.6x apart)
+            assertThat(g.path("residuals")).hasSize(30);
         }
     }
 
