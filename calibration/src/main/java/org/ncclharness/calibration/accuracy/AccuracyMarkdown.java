@@ -70,14 +70,7 @@ public final class AccuracyMarkdown {
             List<ModelScores> ms = r.datasets().stream().flatMap(d -> d.model(model).stream())
                     .filter(ModelScores::applies).toList();
             List<CrossScale> cross = r.crossScale().stream().filter(c -> c.model().equals(model)).toList();
-            sb.append("| ").append(model).append(" | ")
-                    .append(medianCell(ms.stream().map(m -> m.inSample().overallPct()).toList())).append(" | ")
-                    .append(medianCell(ms.stream().map(ModelScores::leaveOneOutPct).toList())).append(" | ")
-                    .append(target(median(scores(ms, ModelScores::interleaved)), scores(ms, ModelScores::interleaved).size(),
-                            INTERLEAVED_TARGET)).append(" | ")
-                    .append(target(median(scores(ms, ModelScores::extrapolation)),
-                            scores(ms, ModelScores::extrapolation).size(), EXTRAPOLATION_TARGET)).append(" | ")
-                    .append(ratioCell(cross)).append(" |\n");
+            row(sb, model, ms, ratioCell(cross));
         }
         List<CrossScale> ab = r.crossScale().stream().filter(c -> c.model().equals(AccuracyReport.CROSS_ALPHA_BETA))
                 .toList();
@@ -117,9 +110,9 @@ public final class AccuracyMarkdown {
             List<ModelScores> ms = multi.stream().flatMap(d -> d.model(model).stream()).filter(ModelScores::applies)
                     .toList();
             long picked = picks.stream().filter(p -> p.model().equals(model)).count();
-            multiRow(sb, model, ms, picked + " of " + picks.size());
+            row(sb, model, ms, picked + " of " + picks.size());
         }
-        multiRow(sb, PICKED, picks, "");
+        row(sb, PICKED, picks, "");
         List<String> worse = new ArrayList<>();
         for (DatasetScores d : multi) {
             java.util.Optional<ModelScores> p = pick(d);
@@ -144,7 +137,8 @@ public final class AccuracyMarkdown {
         }
     }
 
-    private static void multiRow(StringBuilder sb, String model, List<ModelScores> ms, String pickedOn) {
+    /** One summary row: the medians of every score, then {@code last} (cross-scale, or how often picked). */
+    private static void row(StringBuilder sb, String model, List<ModelScores> ms, String last) {
         sb.append("| ").append(model).append(" | ")
                 .append(medianCell(ms.stream().map(m -> m.inSample().overallPct()).toList())).append(" | ")
                 .append(medianCell(ms.stream().map(ModelScores::leaveOneOutPct).toList())).append(" | ")
@@ -152,7 +146,7 @@ public final class AccuracyMarkdown {
                         INTERLEAVED_TARGET)).append(" | ")
                 .append(target(median(scores(ms, ModelScores::extrapolation)),
                         scores(ms, ModelScores::extrapolation).size(), EXTRAPOLATION_TARGET)).append(" | ")
-                .append(pickedOn).append(" |\n");
+                .append(last).append(" |\n");
     }
 
     /** The family calibrate would pick for a run: lowest leave-one-out, else the envelope. */

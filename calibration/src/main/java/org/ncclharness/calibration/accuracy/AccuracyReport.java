@@ -252,6 +252,10 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
             models.add(target.at(Candidates.algorithms(d, facts, Optional.empty()).model().config()));
             points.add(FitPoints.from(d.sweep(), d.sweep().hardware().ranks()));
         }
+        if (models.stream().noneMatch(AlgorithmEnvelopeModel::multiDomain)) {
+            // one domain says nothing of the network: l_net, the tree factor and the slower tier's bandwidth
+            return Score.none("the smaller configurations are all one domain: the network's terms are not determined");
+        }
         int n = points.stream().mapToInt(FitPoints::size).sum();
         int min = 2 * target.parameterNames().size();
         if (n < min) {

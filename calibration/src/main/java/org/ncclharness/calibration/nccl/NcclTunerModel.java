@@ -45,22 +45,6 @@ public record NcclTunerModel(Collective collective, int ranks, int nodes, int sm
         }
     }
 
-    /** NCCL's algorithms this estimate covers, in NCCL's index order (Tree before Ring: ties keep Tree). */
-    public enum Algorithm {
-        TREE("Tree"),
-        RING("Ring");
-
-        private final String label;
-
-        Algorithm(String label) {
-            this.label = label;
-        }
-
-        public String label() {
-            return label;
-        }
-    }
-
     /** One (algorithm, protocol) candidate: NCCL's latency and algorithm bandwidth for it. */
     public record Candidate(Algorithm algorithm, Protocol protocol, double latencyUs, double algBwGBps) {
         public double timeUs(double bytes, double correction) {

@@ -8,7 +8,7 @@ import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.model.RingTree;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.model.TwoTierCostModel;
-import org.ncclharness.calibration.nccl.NcclTunerModel.Algorithm;
+import org.ncclharness.calibration.nccl.Algorithm;
 import org.ncclharness.calibration.nccl.NcclTunerModel.Candidate;
 import org.ncclharness.calibration.nccl.NcclTunerModel;
 import org.ncclharness.calibration.nccl.Protocol;

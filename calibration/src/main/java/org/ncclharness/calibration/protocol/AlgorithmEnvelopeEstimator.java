@@ -6,6 +6,7 @@ import java.util.List;
 import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.RelativeLeastSquares;
+import org.ncclharness.calibration.nccl.Algorithm;
 import org.ncclharness.calibration.nccl.NcclTuning;
 
 /**
@@ -64,8 +65,8 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         FitPoints p = points.get(widest);
         double f = m.collective().busFactor(m.config().ranks());
         double latency = Math.max(p.timeUs()[0] - f * p.bytes()[0] / (beta0 * 1e3), p.timeUs()[0] * 0.5);
-        double linkCoef = m.linkCoefficient(AlgorithmEnvelopeModel.Algorithm.RING);
-        double netCoef = Math.max(m.netCoefficient(AlgorithmEnvelopeModel.Algorithm.RING), 1);
+        double linkCoef = m.linkCoefficient(Algorithm.RING);
+        double netCoef = Math.max(m.netCoefficient(Algorithm.RING), 1);
         boolean anyMulti = models.stream().anyMatch(AlgorithmEnvelopeModel::multiDomain);
         boolean[] free = new boolean[k];
         Arrays.fill(free, 0, AlgorithmEnvelopeModel.NET_LATENCY, true);

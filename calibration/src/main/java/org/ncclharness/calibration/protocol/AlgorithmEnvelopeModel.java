@@ -6,6 +6,7 @@ import java.util.Map;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.RingSteps;
+import org.ncclharness.calibration.nccl.Algorithm;
 import org.ncclharness.calibration.nccl.Protocol;
 import org.ncclharness.calibration.twotier.TwoTierConfig;
 
@@ -50,21 +51,6 @@ public record AlgorithmEnvelopeModel(Collective collective, TwoTierConfig config
 
     public AlgorithmEnvelopeModel {
         RingSteps.requireRing(config.ranks(), hops);
-    }
-
-    /** NCCL's algorithms this model covers. */
-    public enum Algorithm {
-        RING("Ring"), TREE("Tree");
-
-        private final String label;
-
-        Algorithm(String label) {
-            this.label = label;
-        }
-
-        public String label() {
-            return label;
-        }
     }
 
     /** The (algorithm, protocol) the envelope takes at one size. */

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.model.CostModels;
-import org.ncclharness.calibration.nccl.NcclTunerModel.Algorithm;
 import org.ncclharness.calibration.nccl.NcclTunerModel.Candidate;
 
 class NcclTunerModelTest {

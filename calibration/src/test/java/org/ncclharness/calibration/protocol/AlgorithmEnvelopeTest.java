@@ -11,7 +11,7 @@ import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.model.CostModels;
-import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel.Algorithm;
+import org.ncclharness.calibration.nccl.Algorithm;
 import org.ncclharness.calibration.nccl.Protocol;
 import org.ncclharness.calibration.twotier.TwoTierConfig;
 import static org.assertj.core.api.Assertions.assertThat;
