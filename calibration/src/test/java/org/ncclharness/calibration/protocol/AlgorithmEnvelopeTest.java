@@ -119,19 +119,7 @@ class AlgorithmEnvelopeTest {
 
     @Test
     void theGradientIsTheDerivativeOfTheTime() {
-        AlgorithmEnvelopeModel m = at(2, 8);
-        for (double b : new double[] {64, 1 << 20, 1L << 32}) {
-            double[] g = m.gradient(b, THETA);
-            for (int j = 0; j < THETA.length; j++) {
-                double h = THETA[j] * 1e-6;
-                double[] up = THETA.clone();
-                double[] down = THETA.clone();
-                up[j] += h;
-                down[j] -= h;
-                double numeric = (m.timeUs(b, up) - m.timeUs(b, down)) / (2 * h);
-                assertThat(g[j]).as("d/d theta[%d] at %s B", j, b).isCloseTo(numeric, within(1e-6 * (1 + Math.abs(numeric))));
-            }
-        }
+        GradientCheck.matchesCentralDifference(at(2, 8), THETA, 64, 1 << 20, 1L << 32);
     }
 
     @Test

@@ -73,18 +73,7 @@ class ProtocolEnvelopeTest {
 
     @Test
     void gradientMatchesACentralDifference() {
-        for (double m : new double[] {64, 1e5, 4e6, 1e9}) {
-            double[] g = M.gradient(m, THETA);
-            for (int j = 0; j < THETA.length; j++) {
-                double h = THETA[j] * 1e-6;
-                double[] up = THETA.clone();
-                double[] down = THETA.clone();
-                up[j] += h;
-                down[j] -= h;
-                double numeric = (M.timeUs(m, up) - M.timeUs(m, down)) / (2 * h);
-                assertThat(g[j]).as("d/d theta[%d] at %s", j, m).isCloseTo(numeric, within(1e-6 * (1 + Math.abs(numeric))));
-            }
-        }
+        GradientCheck.matchesCentralDifference(M, THETA, 64, 1e5, 4e6, 1e9);
     }
 
     @Test
