@@ -257,7 +257,7 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
             return Score.none("the smaller configurations are all one domain: the network's terms are not determined");
         }
         int n = points.stream().mapToInt(FitPoints::size).sum();
-        int min = 2 * target.parameterNames().size();
+        int min = 2 * new AlgorithmEnvelopeEstimator(Candidates.ALGORITHMS, "", target).freeParameters().size();
         if (n < min) {
             return Score.none(n + " points to fit, " + min + " needed");
         }

@@ -67,7 +67,7 @@ public final class Candidates {
                 + " forms, k = 5): multi-domain runs only; leave-one-out overall only");
         m.put(ALGORITHMS, "(f) algorithm envelope: min over Ring/Tree x LL/LL128/Simple with NCCL's step counts across"
                 + " domains (Ring 2(N-1) steps, 2(d-1) of them over the network; Tree 2((g-1) + log2 d)), l_p, l_net,"
-                + " beta, eta and the tree factor fitted (k = 8; on one domain the envelope (c), k = 6)");
+                + " beta, eta and the tree factor fitted (k = 8, 7 without Tree; on one domain the envelope (c), k = 6)");
         return m;
     }
 

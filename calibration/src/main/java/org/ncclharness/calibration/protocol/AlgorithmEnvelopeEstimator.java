@@ -13,7 +13,8 @@ import org.ncclharness.calibration.nccl.NcclTuning;
  * Fits the {@link AlgorithmEnvelopeModel} by least squares on relative error, on one run or jointly on runs of
  * one system at several configurations ({@link #estimateJoint}), from a fixed set of starts derived from the
  * points alone (deterministic, so leave-one-out re-derives it). On one domain ℓ_net and τ do not enter: the fit
- * is the single-tier envelope's own, with ℓ_net = 0 and τ = 1, and k = 6; across domains k = 8.
+ * is the single-tier envelope's own, with ℓ_net = 0 and τ = 1, and k = 6; across domains k = 8, or 7 for a
+ * collective without NCCL's Tree (τ does not enter).
  *
  * @param name        report key
  * @param description one line for the report
@@ -27,8 +28,10 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
 
     @Override
     public List<String> freeParameters() {
+        // ℓ_net enters only across domains, τ only where Tree is a candidate (AllReduce across domains)
         List<String> names = model.parameterNames();
-        return model.multiDomain() ? names : names.subList(0, AlgorithmEnvelopeModel.NET_LATENCY);
+        return names.subList(0, !model.multiDomain() ? AlgorithmEnvelopeModel.NET_LATENCY
+                : model.treeApplies() ? names.size() : AlgorithmEnvelopeModel.TREE_FACTOR);
     }
 
     @Override
