@@ -57,6 +57,14 @@ public final class AccuracyMarkdown {
         for (String model : Candidates.MODELS.keySet()) {
             perModel(sb, r, model);
         }
+        sb.append("## Measurement glitches left out\n\n");
+        sb.append("As `calibrate` does by default: a size whose out-of-place and in-place times differ by more than 2x,"
+                + " or whose time stands more than 1.5x above its neighbours' log-log line while they agree, is left out"
+                + " of every fit and every score (a run where more than a quarter of the sizes look so keeps them all)."
+                + " ").append(r.glitches().size()).append(" datasets have some:\n\n");
+        r.glitches().forEach((id, sizes) -> sb.append("- `").append(id).append("`: ")
+                .append(sizes.stream().map(b -> SizeText.approx(b)).collect(Collectors.joining(", "))).append('\n'));
+        sb.append('\n');
         sb.append("## Datasets not scored\n\n");
         r.skipped().forEach(s -> sb.append("- `").append(s.id()).append("`: ").append(s.reason()).append('\n'));
         return sb.toString();

@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import org.ncclharness.calibration.accuracy.Candidates.Candidate;
@@ -34,6 +36,7 @@ import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.report.CalibrationInput;
+import org.ncclharness.calibration.report.GlitchExclusion;
 import org.ncclharness.calibration.report.TwoTierCalibrator;
 import org.ncclharness.calibration.twotier.TwoTierFit;
 
@@ -44,9 +47,10 @@ import org.ncclharness.calibration.twotier.TwoTierFit;
  * @param datasets   one entry per dataset scored, catalog order
  * @param skipped    datasets with no usable times, with the reason
  * @param crossScale one entry per joint group and model
+ * @param glitches   per dataset, the sizes left out as measurement glitches (as calibrate leaves them out)
  */
 public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped, List<CrossScale> crossScale,
-                             List<Crossover> crossovers) {
+                             List<Crossover> crossovers, Map<String, List<Long>> glitches) {
 
     /**
      * Ring against Tree for one system and N (SPEC §3): the ideal forms with method B's per-step latency
@@ -111,9 +115,22 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         List<DatasetScores> scored = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
         List<Crossover> crossovers = new ArrayList<>();
-        List<CalibrationInput> inputs = catalog.all().stream().map(AccuracyReport::input).toList();
-        TwoTierScores twoTier = new TwoTierScores(new TwoTierCalibrator(facts), inputs);
+        // Glitches are left out as calibrate leaves them out by default (GlitchExclusion): of the fits and of the
+        // held-out points alike, so no model is scored on a spike no smooth model should follow.
+        Map<String, Dataset> clean = new LinkedHashMap<>();
+        Map<String, List<Long>> glitches = new LinkedHashMap<>();
         for (Dataset d : catalog.all()) {
+            GlitchExclusion g = GlitchExclusion.of(input(d), false);
+            List<Long> sizes = g.excluded() ? g.glitches().stream().map(x -> (long) x.bytes()).toList() : List.of();
+            clean.put(d.id(), sizes.isEmpty() ? d : new Dataset(d.metadata(), d.rows().stream()
+                    .filter(r -> !sizes.contains(r.sizeBytes())).toList(), d::rawLines));
+            if (!sizes.isEmpty()) {
+                glitches.put(d.id(), sizes);
+            }
+        }
+        List<CalibrationInput> inputs = clean.values().stream().map(AccuracyReport::input).toList();
+        TwoTierScores twoTier = new TwoTierScores(new TwoTierCalibrator(facts), inputs);
+        for (Dataset d : clean.values()) {
             Optional<String> why = unusable(d);
             if (why.isPresent()) {
                 skipped.add(new Skipped(d.id(), why.get()));
@@ -131,7 +148,7 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
                     : ModelScores.none(Candidates.TWO_TIER, "single domain: no second tier"));
             scored.add(new DatasetScores(d.id(), n, points.size(), d.metadata().multiDomain(), models));
         }
-        return new AccuracyReport(scored, skipped, crossScale(catalog, facts, twoTier, scored), crossovers);
+        return new AccuracyReport(scored, skipped, crossScale(clean, facts, twoTier, scored), crossovers, glitches);
     }
 
     private static Optional<String> unusable(Dataset d) {
@@ -200,12 +217,12 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
                 t.interleaved(in, points), t.extrapolation(in, points), List.of());
     }
 
-    private static List<CrossScale> crossScale(DatasetCatalog catalog, HardwareFacts facts, TwoTierScores twoTier,
+    private static List<CrossScale> crossScale(Map<String, Dataset> clean, HardwareFacts facts, TwoTierScores twoTier,
                                                List<DatasetScores> scored) {
         List<CrossScale> out = new ArrayList<>();
         for (JsonNode g : groups()) {
             List<Dataset> members = new ArrayList<>();
-            g.get("datasets").forEach(id -> catalog.find(id.asText()).ifPresent(members::add));
+            g.get("datasets").forEach(id -> Optional.ofNullable(clean.get(id.asText())).ifPresent(members::add));
             if (members.size() < 2) {
                 continue;
             }
