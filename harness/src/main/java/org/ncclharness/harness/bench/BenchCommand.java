@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 /** {@code bench}: the speed targets, measured by running the real code paths (never by timed unit tests). */
 @Command(name = "bench",
         description = "Benchmarks of the harness's own code paths; their output goes into the README.",
-        subcommands = {CalibrateBench.class, TwoTierBenchCommand.class, EnvelopeBench.class, FuzzBench.class})
+        subcommands = {CalibrateBench.class, TwoTierBenchCommand.class, EnvelopeBench.class, FuzzBench.class,
+            BarrierBench.class})
 public final class BenchCommand implements Runnable {
 
     @Mixin
