@@ -60,9 +60,9 @@ public final class CalibrationReportPage {
                 figure = figure.withResiduals(series.points().stream().anyMatch(p -> p.timeUs() != null)
                         && !series.models().isEmpty());
             } else if (e instanceof TwoTierCalibration t) {
-                verdicts.add(new ReportPage.Verdict(ReportPage.Level.NOTE, id, "two-tier (" + t.kind() + "): "
-                        + t.better().map(f -> "better form " + f.id()).orElse("the forms are indistinguishable")
-                        + ", RMSPE " + num("%.1f%%", t.best().rmspePct()) + " in-sample; the table gives the profiles"));
+                verdicts.add(new ReportPage.Verdict(ReportPage.Level.NOTE, id, "multi-domain (" + t.kind() + "): model "
+                        + t.choice().picked() + " picked, " + t.choice().basis() + "; leave-one-out: "
+                        + t.choice().summary() + "; the table gives every family's parameters"));
             } else if (e instanceof DeferredCalibration d) {
                 verdicts.add(new ReportPage.Verdict(ReportPage.Level.NOTE, id, "not calibrated: " + d.reason()));
             }

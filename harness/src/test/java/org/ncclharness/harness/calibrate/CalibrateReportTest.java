@@ -40,6 +40,21 @@ class CalibrateReportTest {
     }
 
     @Test
+    void aMultiDomainRunsPageSaysWhichModelWasPickedAndHowEachScored() throws Exception {
+        Path log = Path.of("../datasets/raw/a100_allreduce_16gpu_2node_aws_p4de_efa.txt");
+        Path site = dir.resolve("multi");
+        CliRun run = CliRun.of("calibrate", log.toString(), "--intra", "NVLink3", "--inter", "EFA", "--nodes", "2",
+                "--gpus", "16", "--report", site.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        String html = Files.readString(site.resolve("index.html"));
+        assertThat(html).containsPattern("<b>" + java.util.regex.Pattern.quote(log.toString()) + "</b>: multi-domain"
+                + " \\(two-tier\\): model (envelope|algorithms|hierarchical|flat-ring) picked, (lowest )?leave-one-out")
+                .containsPattern("leave-one-out: envelope [0-9.]+ %, algorithms [0-9.]+ %, hierarchical [0-9.]+ %,"
+                        + " flat-ring [0-9.]+ %");
+    }
+
+    @Test
     void anExistingPageIsNeverOverwrittenWithoutForce() throws Exception {
         Path site = Files.createDirectories(dir.resolve("site"));
         Files.writeString(site.resolve("index.html"), "mine");
