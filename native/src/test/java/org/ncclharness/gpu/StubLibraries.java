@@ -53,6 +53,19 @@ final class StubLibraries {
     }
 
     /**
+     * A libnccl.so.2 of {@code code} whose ncclAllReduce returns ncclInvalidArgument (4) at once, as a real NCCL does
+     * for a null communicator: the launch path through the real binding, with no GPU behind it.
+     */
+    static Path ncclRejectingLaunches(Path dir, int code) throws IOException, InterruptedException {
+        return build(dir, "libnccl.so.2", """
+                int ncclGetVersion(int *v) { *v = %d; return 0; }
+                int ncclAllReduce(const void *s, void *r, unsigned long n, int t, int op, void *comm, void *st) {
+                  return comm ? 0 : 4;
+                }
+                """.formatted(code));
+    }
+
+    /**
      * A libnccl.so.2 that cannot load: linked against {@code libnccl-needs-this.so}, which is then deleted, as a
      * library built for another system misses what it was linked with.
      */

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 @Command(name = "bench",
         description = "Benchmarks of the harness's own code paths; their output goes into the README.",
         subcommands = {CalibrateBench.class, TwoTierBenchCommand.class, EnvelopeBench.class, FuzzBench.class,
-            BarrierBench.class})
+            BarrierBench.class, LaunchBench.class})
 public final class BenchCommand implements Runnable {
 
     @Mixin
