@@ -1,0 +1,125 @@
+package org.ncclharness.harness.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ncclharness.harness.ExitCode;
+
+/**
+ * The real JNI path under a real mpirun: {@code harness.jar sweep} through the JavaCPP bindings it ships, into the
+ * gcc-built stand-ins of libcudart.so.13 and libnccl.so.2 ({@link StandIns}), whose collectives reduce across the
+ * two processes through shared memory. Not the Java test double: every call crosses the same JNI the GPU path
+ * does.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class StandInSweepIT {
+
+    @TempDir
+    static Path shared;
+
+    static StandIns standIns;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void build() throws Exception {
+        standIns = StandIns.build(Processes.JAR, shared);
+    }
+
+    private Processes.Result sweep(Map<String, String> extra, String... args) throws Exception {
+        // four stand-in GPUs per process: enough for -g 2 on each of the two
+        Map<String, String> env = standIns.environment(4, extra);
+        List<String> cmd = new ArrayList<>(List.of("sweep", "--nccl-lib", standIns.dir().toString()));
+        cmd.addAll(List.of(args));
+        return Processes.runMpirun(Processes.mpirun(2, StandIns.exports(env),
+                Processes.harness(cmd.toArray(String[]::new))), env, tmp, "sweep", 100);
+    }
+
+    /** Rank 0's table rows (the lines that start with a size), tags removed. */
+    private static List<String[]> rows(Processes.Result r) {
+        String tag = "[1,0]<stdout>:";
+        return r.outLines().stream().filter(l -> l.startsWith(tag)).map(l -> l.substring(tag.length()))
+                .filter(l -> l.matches("\\s+\\d+\\s+\\d+\\s+\\S+.*")).map(l -> l.trim().split("\\s+")).toList();
+    }
+
+    @Test
+    void theStandInsExportEverySymbolTheJniLibrariesReferenceUnderTheirVersions() throws Exception {
+        Path jni = shared.resolve("jni");
+        List<String> cudart = StandIns.definedDynamic(standIns.dir().resolve(StandIns.CUDART_VERSION));
+        for (String s : StandIns.undefined(jni.resolve("libjnicudart.so"))) {
+            if (s.endsWith("@" + StandIns.CUDART_VERSION)) {
+                assertThat(cudart).as(s).contains(s.replace("@", "@@"));
+            }
+        }
+        List<String> nccl = StandIns.definedDynamic(standIns.dir().resolve("libnccl.so.2"));
+        StandIns.undefined(jni.resolve("libjninccl.so")).stream().filter(s -> s.startsWith("nccl"))
+                .forEach(s -> assertThat(nccl).as(s).contains(s));
+        assertThat(StandIns.run(List.of("readelf", "-V", standIns.dir().resolve(StandIns.CUDART_VERSION).toString())))
+                .contains("Name: " + StandIns.CUDART_VERSION);
+    }
+
+    @Test
+    void twoRanksSweepThroughTheRealBindingsWithNothingWrong() throws Exception {
+        Processes.Result r = sweep(Map.of(), "-b", "8", "-e", "1M");
+        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.OK);
+        assertThat(r.out()).contains("Stand-in GPU (host memory)").contains("# Out of bounds values : 0 OK");
+        List<String[]> rows = rows(r);
+        assertThat(rows).hasSize(18);
+        for (String[] row : rows) {
+            assertThat(row[8]).as("out-of-place #wrong at %s B", row[0]).isEqualTo("0");
+            assertThat(row[12]).as("in-place #wrong at %s B", row[0]).isEqualTo("0");
+        }
+    }
+
+    @Test
+    void aCorruptedElementIsCountedAndTheExitIsOne() throws Exception {
+        Processes.Result r = sweep(Map.of("STANDIN_CORRUPT", "1"), "-b", "8", "-e", "1K");
+        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(1);
+        assertThat(rows(r)).allSatisfy(row -> assertThat(Long.parseLong(row[8])).isPositive());
+    }
+
+    @Test
+    void aHungCollectiveIsAbortedByTheTimeoutWithExitFour() throws Exception {
+        Processes.Result r = sweep(Map.of("STANDIN_HANG", "1"), "-b", "8", "-e", "1K", "-T", "5");
+        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(4);
+        assertThat(r.out() + r.err()).contains("did not complete within 5 s (-T); communicators aborted");
+    }
+
+    @Test
+    void anNcclErrorIsNamedWithExitFour() throws Exception {
+        Processes.Result r = sweep(Map.of("STANDIN_NCCL_ERROR", "2"), "-b", "8", "-e", "1K");
+        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(4);
+        assertThat(r.out() + r.err()).contains("AllReduce: unhandled system error (stand-in) (2)");
+    }
+
+    @Test
+    void ncclTestsSplitRunsOneCommunicatorPerColour() throws Exception {
+        Processes.Result r = sweep(Map.of("NCCL_TESTS_SPLIT", "MOD 2"), "-b", "8", "-e", "1K");
+        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.OK);
+        assertThat(r.out()).contains("Group  1");
+        assertThat(rows(r)).isNotEmpty().allSatisfy(row -> assertThat(row[8]).isEqualTo("0"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"-z 1", "-z 2", "-z 3", "-m 2", "-I 1", "-G 2", "-d double", "-d half", "-d bfloat16",
+        "-d int32", "-o max", "-o avg", "-c 0", "-g 2", "-t 2", "-g 2 -G 2", "-g 2 -m 2"})
+    void everyLoopModeRunsAndChecksOut(String flags) throws Exception {
+        List<String> args = new ArrayList<>(List.of("-b", "8", "-e", "4K"));
+        args.addAll(List.of(flags.split(" ")));
+        Processes.Result r = sweep(Map.of(), args.toArray(String[]::new));
+        assertThat(r.rc()).as(flags + "\n" + r.out() + r.err()).isEqualTo(ExitCode.OK);
+        assertThat(rows(r)).as(flags).isNotEmpty();
+    }
+}

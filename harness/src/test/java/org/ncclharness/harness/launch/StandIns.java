@@ -1,0 +1,154 @@
+package org.ncclharness.harness.launch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.ZipFile;
+
+/**
+ * Builds the test-only stand-ins of {@code libcudart.so.13} and {@code libnccl.so.2} with gcc
+ * ({@code src/test/resources/standins/}), plus a stub {@code libcuda.so.1} for the JNI library's link, so the
+ * real JavaCPP bindings inside harness.jar run end to end without a GPU. Every symbol the preset's JNI libraries
+ * reference (read with {@code nm -D --undefined-only} from the jar's own copies) is exported, the CUDA runtime's
+ * under its version node {@code libcudart.so.13}; those the C sources do not implement fail with
+ * cudaErrorNotSupported / ncclInvalidUsage. Never packaged: they live under test resources and target/.
+ *
+ * @param dir the stand-ins, to be found first ({@link #environment})
+ * @param driver the stub driver's directory, for LD_LIBRARY_PATH
+ */
+record StandIns(Path dir, Path driver) {
+
+    static final String JNI_DIR = "org/bytedeco/cuda/linux-x86_64/";
+    static final String CUDART_VERSION = "libcudart.so.13";
+
+    static StandIns build(Path jar, Path out) throws IOException, InterruptedException {
+        Path dir = Files.createDirectories(out.resolve("standins"));
+        Path driver = Files.createDirectories(out.resolve("driver"));
+        Path jni = Files.createDirectories(out.resolve("jni"));
+        try (ZipFile z = new ZipFile(jar.toFile())) {
+            for (String lib : List.of("libjnicudart.so", "libjninccl.so")) {
+                try (InputStream in = z.getInputStream(z.getEntry(JNI_DIR + lib))) {
+                    Files.copy(in, jni.resolve(lib), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+        Path cudartC = source(out, "cudart.c");
+        Path ncclC = source(out, "nccl.c");
+        List<String> cudart = undefined(jni.resolve("libjnicudart.so")).stream()
+                .filter(s -> s.endsWith("@" + CUDART_VERSION)).map(s -> s.substring(0, s.indexOf('@'))).toList();
+        List<String> nccl = undefined(jni.resolve("libjninccl.so")).stream()
+                .filter(s -> s.startsWith("nccl") || s.startsWith("pnccl")).toList();
+        Set<String> cudartAll = new TreeSet<>(cudart);
+        cudartAll.addAll(List.of("standinCaptureActive", "standinCaptureAdd", "standinStreamsStuck"));
+        Path map = out.resolve("cudart.map");
+        Files.writeString(map, CUDART_VERSION + " {\n  global:\n" + String.join("", cudartAll.stream()
+                .map(s -> "    " + s + ";\n").toList()) + "  local: *;\n};\n");
+        Path cudartStubs = stubs(out, "cudart-stubs.c", cudart, defined(out, cudartC), 801);
+        Path ncclStubs = stubs(out, "nccl-stubs.c", nccl, defined(out, ncclC), 5);
+        gcc(List.of("gcc", "-O2", "-shared", "-fPIC", "-Wl,-soname," + CUDART_VERSION, "-Wl,--version-script=" + map,
+                "-o", dir.resolve(CUDART_VERSION).toString(), cudartC.toString(), cudartStubs.toString()));
+        gcc(List.of("gcc", "-O2", "-shared", "-fPIC", "-Wl,-soname,libnccl.so.2", "-o",
+                dir.resolve("libnccl.so.2").toString(), ncclC.toString(), ncclStubs.toString(), "-ldl", "-lrt"));
+        Path drvC = out.resolve("cuda.c");
+        Files.writeString(drvC, "int cuDriverGetVersion(int *v) { *v = 13000; return 0; }\n"
+                + "int cuInit(unsigned int flags) { return 0; }\n");
+        gcc(List.of("gcc", "-shared", "-fPIC", "-Wl,-soname,libcuda.so.1", "-o", driver.resolve("libcuda.so.1")
+                .toString(), drvC.toString()));
+        return new StandIns(dir, driver);
+    }
+
+    /**
+     * What a process needs to load the stand-ins through the real bindings: the stub driver on LD_LIBRARY_PATH,
+     * JavaCPP told to take the runtime from {@link #dir} first, {@code devices} stand-in GPUs, and extra settings.
+     */
+    Map<String, String> environment(int devices, Map<String, String> extra) {
+        Map<String, String> env = new java.util.LinkedHashMap<>();
+        env.put("LD_LIBRARY_PATH", driver.toString());
+        env.put("JAVA_TOOL_OPTIONS", "-Dorg.bytedeco.javacpp.platform.linkpath=" + dir
+                + " -Dorg.bytedeco.javacpp.pathsFirst=true");
+        env.put("STANDIN_DEVICES", Integer.toString(devices));
+        env.putAll(extra);
+        return env;
+    }
+
+    /** mpirun's {@code -x} for every variable of {@link #environment}. */
+    static List<String> exports(Map<String, String> env) {
+        List<String> out = new ArrayList<>();
+        env.keySet().forEach(k -> out.addAll(List.of("-x", k)));
+        return out;
+    }
+
+    private static Path source(Path out, String name) throws IOException {
+        Path p = out.resolve(name);
+        try (InputStream in = StandIns.class.getResourceAsStream("/standins/" + name)) {
+            Files.copy(in, p, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        return p;
+    }
+
+    static List<String> undefined(Path lib) throws IOException, InterruptedException {
+        return symbols(List.of("nm", "-D", "--undefined-only", lib.toString()));
+    }
+
+    static List<String> definedDynamic(Path lib) throws IOException, InterruptedException {
+        return symbols(List.of("nm", "-D", "--defined-only", lib.toString()));
+    }
+
+    /** The functions a C file defines (compiled to an object, read with nm). */
+    private static Set<String> defined(Path out, Path c) throws IOException, InterruptedException {
+        Path o = out.resolve(c.getFileName() + ".o");
+        gcc(List.of("gcc", "-O2", "-fPIC", "-c", "-o", o.toString(), c.toString()));
+        Set<String> names = new TreeSet<>();
+        for (String line : run(List.of("nm", "--defined-only", o.toString())).split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length == 3 && f[1].equals("T")) {
+                names.add(f[2]);
+            }
+        }
+        return names;
+    }
+
+    private static Path stubs(Path out, String name, List<String> wanted, Set<String> implemented, int error)
+            throws IOException {
+        StringBuilder sb = new StringBuilder("/* generated: every symbol the JNI library references that the stand-in"
+                + " does not implement */\n");
+        new TreeSet<>(wanted).stream().filter(s -> !implemented.contains(s))
+                .forEach(s -> sb.append("int ").append(s).append("(void) { return ").append(error).append("; }\n"));
+        Path p = out.resolve(name);
+        Files.writeString(p, sb.toString());
+        return p;
+    }
+
+    private static List<String> symbols(List<String> cmd) throws IOException, InterruptedException {
+        List<String> out = new ArrayList<>();
+        for (String line : run(cmd).split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length >= 2) {
+                out.add(f[f.length - 1]);
+            }
+        }
+        return out;
+    }
+
+    private static void gcc(List<String> cmd) throws IOException, InterruptedException {
+        run(cmd);
+    }
+
+    static String run(List<String> cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        byte[] all = p.getInputStream().readAllBytes();
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            p.destroyForcibly();
+            throw new AssertionError(String.join(" ", cmd) + " failed:\n" + new String(all, StandardCharsets.UTF_8));
+        }
+        return new String(all, StandardCharsets.UTF_8);
+    }
+}
