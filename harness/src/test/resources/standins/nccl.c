@@ -7,11 +7,13 @@
  *
  * Faults on request, for the harness's error paths: STANDIN_CORRUPT=1 adds 1 to the first element rank 0
  * receives; STANDIN_HANG=1 leaves the streams busy after a launch until a communicator is aborted (a kernel
- * that never ends); STANDIN_NCCL_ERROR=N makes them return N. STANDIN_SLOT_BYTES bounds one rank's
+ * that never ends); STANDIN_NCCL_ERROR=N makes them return N; STANDIN_DIE_RANK=R ends rank R's process at its
+ * first collective. STANDIN_SLOT_BYTES bounds one rank's
  * contribution (default 4 MiB).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -105,6 +107,8 @@ static int await_release(Comm *c, int gen) {
 }
 
 static int group_depth;
+/* Communicators initialised and not yet destroyed or aborted: nccl-tests destroys them before freeing buffers. */
+static int live_comms;
 typedef struct { Comm *comm; int gen; char name[128]; } Pending;
 static Pending pending[64];
 static int npending;
@@ -154,6 +158,7 @@ int ncclCommInitRank(Comm **out, int nranks, ncclUniqueId id, int rank) {
             p->gen = gen;
             snprintf(p->name, sizeof p->name, "%s", rank == 0 ? id.internal : "");
             *out = c;
+            live_comms++;
             return OK;
         }
         int rc = await_release(c, gen);
@@ -161,6 +166,7 @@ int ncclCommInitRank(Comm **out, int nranks, ncclUniqueId id, int rank) {
         if (rc != OK) return rc;
     }
     *out = c;
+    live_comms++;
     return OK;
 }
 
@@ -177,6 +183,7 @@ static int finish_inits(void) {
 }
 
 int ncclCommDestroy(Comm *c) {
+    if (c && !c->aborted) live_comms--;
     if (c && c->h) munmap(c->h, c->mapped);
     free(c);
     return OK;
@@ -184,6 +191,7 @@ int ncclCommDestroy(Comm *c) {
 
 int ncclCommAbort(Comm *c) {
     if (!c) return OK;
+    if (!c->aborted) live_comms--;
     c->aborted = 1;
     if (c->h) c->h->aborted = 1;
     void (*stick)(int) = (void (*)(int)) cudart_symbol("standinStreamsStuck");
@@ -195,7 +203,12 @@ int ncclCommGetAsyncError(Comm *c, int *e) { *e = OK; return OK; }
 int ncclCommCount(Comm *c, int *n) { *n = c->nranks; return OK; }
 int ncclCommUserRank(Comm *c, int *r) { *r = c->rank; return OK; }
 int ncclMemAlloc(void **p, size_t n) { *p = malloc(n ? n : 1); return *p ? OK : SYSTEM; }
-int ncclMemFree(void *p) { free(p); return OK; }
+int ncclMemFree(void *p) {
+    if (live_comms > 0) fprintf(stderr, "stand-in: ncclMemFree while %d communicator(s) live: buffers freed before"
+            " ncclCommDestroy\n", live_comms);
+    free(p);
+    return OK;
+}
 
 const char *ncclGetErrorString(int e) {
     switch (e) {
@@ -209,10 +222,43 @@ const char *ncclGetErrorString(int e) {
 }
 const char *ncclGetLastError(Comm *c) { return "stand-in"; }
 
-/* --- element types: 0 int8 1 uint8 2 int32 3 uint32 4 int64 5 uint64 6 half 7 float 8 double 9 bfloat16 --- */
+/* --- element types: 0 int8 1 uint8 2 int32 3 uint32 4 int64 5 uint64 6 half 7 float 8 double 9 bfloat16
+ *     10 fp8 e4m3 11 fp8 e5m2 --- */
 
 static size_t type_size(int t) {
-    switch (t) { case 0: case 1: return 1; case 6: case 9: return 2; case 2: case 3: case 7: return 4; default: return 8; }
+    switch (t) {
+        case 0: case 1: case 10: case 11: return 1;
+        case 6: case 9: return 2;
+        case 2: case 3: case 7: return 4;
+        default: return 8;
+    }
+}
+
+/* OCP FP8: e4m3 ("fn": no infinity, S.1111.111 is NaN) and e5m2 (IEEE-like). Decoded exactly. */
+static double fp8_decode(uint8_t b, int e4m3) {
+    int eb = e4m3 ? 4 : 5, mb = e4m3 ? 3 : 2, bias = e4m3 ? 7 : 15, emax = (1 << eb) - 1;
+    int sign = b >> 7, e = (b >> mb) & emax, m = b & ((1 << mb) - 1);
+    double v;
+    if (e4m3 ? (e == emax && m == (1 << mb) - 1) : e == emax) v = (!e4m3 && m == 0) ? 1.0 / 0.0 : 0.0 / 0.0;
+    else if (e == 0) v = ldexp((double) m, 1 - bias - mb);
+    else v = ldexp((double) (m | (1 << mb)), e - bias - mb);
+    return sign ? -v : v;
+}
+
+/* The nearest finite code, ties to the even one; beyond the largest finite value it saturates. */
+static uint8_t fp8_encode(double v, int e4m3) {
+    int best = 0;
+    double bestErr = 1.0 / 0.0;
+    for (int c = 0; c < 256; c++) {
+        double d = fp8_decode((uint8_t) c, e4m3);
+        if (d != d || d == 1.0 / 0.0 || d == -1.0 / 0.0) continue;
+        double err = fabs(d - v);
+        if (err < bestErr || (err == bestErr && (c & 1) == 0 && (best & 1) == 1)) {
+            bestErr = err;
+            best = c;
+        }
+    }
+    return (uint8_t) best;
 }
 
 static double half_to_double(uint16_t h) {
@@ -263,6 +309,7 @@ static double get(const void *p, int t, size_t i) {
         case 6: return half_to_double(((const uint16_t *) p)[i]);
         case 7: return ((const float *) p)[i];
         case 8: return ((const double *) p)[i];
+        case 10: case 11: return fp8_decode(((const uint8_t *) p)[i], t == 10);
         default: return bf16_to_double(((const uint16_t *) p)[i]);
     }
 }
@@ -277,6 +324,7 @@ static void put(void *p, int t, size_t i, double v) {
         case 6: ((uint16_t *) p)[i] = double_to_half(v); break;
         case 7: ((float *) p)[i] = (float) v; break;
         case 8: ((double *) p)[i] = v; break;
+        case 10: case 11: ((uint8_t *) p)[i] = fp8_encode(v, t == 10); break;
         default: ((uint16_t *) p)[i] = double_to_bf16(v); break;
     }
 }
@@ -295,6 +343,7 @@ static double reduce_at(Comm *c, const char *slot0, size_t stride, size_t off, i
         if (t == 7) acc = (float) acc;               /* round as the type would */
         else if (t == 6) acc = half_to_double(double_to_half(acc));
         else if (t == 9) acc = bf16_to_double(double_to_bf16(acc));
+        else if (t == 10 || t == 11) acc = fp8_decode(fp8_encode(acc, t == 10), t == 10);
     }
     if (op == 4) acc = acc / n;
     return acc;
@@ -432,6 +481,8 @@ static void replay(void *arg) { run((Op *) arg); }
 
 static int issue(Op o) {
     if (injected()) return injected();
+    const char *die = getenv("STANDIN_DIE_RANK");
+    if (die && atoi(die) == o.comm->rank) _exit(9); /* a rank that dies in its first collective */
     if (getenv("STANDIN_HANG")) {
         /* as a kernel that never ends: the launch returns, the stream stays busy until ncclCommAbort */
         void (*stick)(int) = (void (*)(int)) cudart_symbol("standinStreamsStuck");

@@ -50,6 +50,14 @@ public interface CollectiveBackend extends AutoCloseable {
      */
     void waitAll(long timeoutNanos);
 
+    /**
+     * A barrier through the communicators themselves, for inside the timed loop: a one-element sum all-reduce on
+     * every local rank's stream (grouped), then {@link #waitAll}. It is what torch.distributed's barrier does on
+     * NCCL, and it releases the ranks within one small collective's latency. It is job-wide only where the
+     * communicators span the job (no NCCL_TESTS_SPLIT). Needs {@link #allocate} first.
+     */
+    void deviceBarrier(long timeoutNanos);
+
     /** Starts CUDA-graph capture on every local stream (thread-local mode: other JVM threads may use CUDA). */
     void beginCapture();
 

@@ -32,6 +32,7 @@ import static org.bytedeco.cuda.global.nccl.ncclCommAbort;
 import static org.bytedeco.cuda.global.nccl.ncclCommDestroy;
 import static org.bytedeco.cuda.global.nccl.ncclCommGetAsyncError;
 import static org.bytedeco.cuda.global.nccl.ncclCommInitRank;
+import static org.bytedeco.cuda.global.nccl.ncclFloat;
 import static org.bytedeco.cuda.global.nccl.ncclGetErrorString;
 import static org.bytedeco.cuda.global.nccl.ncclGetLastError;
 import static org.bytedeco.cuda.global.nccl.ncclGetUniqueId;
@@ -43,6 +44,7 @@ import static org.bytedeco.cuda.global.nccl.ncclRecv;
 import static org.bytedeco.cuda.global.nccl.ncclReduce;
 import static org.bytedeco.cuda.global.nccl.ncclReduceScatter;
 import static org.bytedeco.cuda.global.nccl.ncclSend;
+import static org.bytedeco.cuda.global.nccl.ncclSum;
 
 import java.nio.ByteBuffer;
 import org.bytedeco.cuda.cudart.CUevent_st;
@@ -75,6 +77,9 @@ public final class CudaNcclBackend implements CollectiveBackend {
     private final CUstream_st[] streams;
     private final Pointer[] sendBuf;
     private final Pointer[] recvBuf;
+    /** One float per local rank for {@link #deviceBarrier}'s all-reduce, apart from the measured buffers. */
+    private final Pointer[] barrierBuf;
+    private static final long BARRIER_BYTES = 4;
     /** Views positioned per call: send buffer, receive buffer, and the receive buffer as an in-place source. */
     private final BytePointer[] sendView;
     private final BytePointer[] recvView;
@@ -88,6 +93,8 @@ public final class CudaNcclBackend implements CollectiveBackend {
     private boolean usedNcclMemAlloc;
     private volatile boolean aborted;
     private volatile boolean closed;
+    /** Set by another thread (the job's failure hook); acted on by the thread that owns the communicators. */
+    private volatile String abortRequested;
 
     private Collective collective = Collective.ALL_REDUCE;
     private int dtype;
@@ -106,6 +113,7 @@ public final class CudaNcclBackend implements CollectiveBackend {
         streams = new CUstream_st[n];
         sendBuf = new Pointer[n];
         recvBuf = new Pointer[n];
+        barrierBuf = new Pointer[n];
         sendView = new BytePointer[n];
         recvView = new BytePointer[n];
         inPlaceSendView = new BytePointer[n];
@@ -208,7 +216,23 @@ public final class CudaNcclBackend implements CollectiveBackend {
             sendView[i] = new BytePointer(sendBuf[i]);
             recvView[i] = new BytePointer(recvBuf[i]);
             inPlaceSendView[i] = new BytePointer(recvBuf[i]);
+            barrierBuf[i] = deviceAlloc(BARRIER_BYTES);
         }
+    }
+
+    @Override
+    public void deviceBarrier(long timeoutNanos) {
+        if (devices.length > 1) {
+            groupStart();
+        }
+        for (int i = 0; i < devices.length; i++) {
+            nccl(ncclAllReduce(barrierBuf[i], barrierBuf[i], 1, ncclFloat, ncclSum, comms[i], streams[i]),
+                    "ncclAllReduce (barrier)");
+        }
+        if (devices.length > 1) {
+            groupEnd();
+        }
+        waitAll(timeoutNanos);
     }
 
     private Pointer deviceAlloc(long bytes) {
@@ -322,6 +346,11 @@ public final class CudaNcclBackend implements CollectiveBackend {
                 if (rc != cudaErrorNotReady) {
                     abort();
                     throw new GpuJobException("cudaStreamQuery: " + CudaErrors.describe(rc));
+                }
+                String request = abortRequested;
+                if (request != null) {
+                    abort();
+                    throw new GpuJobException("the job failed (" + request + "): communicators aborted");
                 }
                 nccl(ncclCommGetAsyncError(comms[i], asyncError), "ncclCommGetAsyncError");
                 if (asyncError[0] != 0) {
@@ -440,8 +469,18 @@ public final class CudaNcclBackend implements CollectiveBackend {
     }
 
     /**
-     * Synchronized with {@link #close}: the watchdog may call this from its own thread while the main thread
-     * tears down, and aborting a destroyed communicator is a use after free.
+     * For another thread, such as the job's failure hook: asks the thread that drives the communicators to abort
+     * them at its next poll of the streams ({@link #waitAll}), which then throws. NCCL forbids using one
+     * communicator from two threads at once, so the hook must not abort it itself. A thread stuck inside a native
+     * call never polls: the job's halt after failure is the backstop.
+     */
+    public void requestAbort(String reason) {
+        abortRequested = reason == null ? "no reason given" : reason;
+    }
+
+    /**
+     * Synchronized with {@link #close}: aborting a destroyed communicator is a use after free. Call it from the
+     * thread that drives the communicators; other threads use {@link #requestAbort}.
      */
     @Override
     public synchronized void abort() {
@@ -475,6 +514,7 @@ public final class CudaNcclBackend implements CollectiveBackend {
             cudaSetDevice(devices[i]);
             free(sendBuf[i]);
             free(recvBuf[i]);
+            free(barrierBuf[i]);
             if (streams[i] != null && !streams[i].isNull()) {
                 cudaStreamDestroy(streams[i]);
             }

@@ -36,6 +36,8 @@ public final class TimedLoop {
     private final LongSupplier clockNanos;
     private int checkRepetition;
     /** The launch path is warmed once per loop (per process sweep), not per datatype or op. */
+    /** True while the timed loop has a group open (-m > 1): launches there only join the group. */
+    private boolean grouped;
     private boolean launchPathWarm;
     /** Per-run constants the timed path reads (computed once: the option accessors may allocate). */
     private long maxBytes;
@@ -175,12 +177,14 @@ public final class TimedLoop {
             }
             if (agg > 1) {
                 be.groupStart();
+                grouped = true;
             }
             for (int a = 0; a < agg; a++) {
                 startColl(s, inPlace, iter * agg + a);
             }
             if (agg > 1) {
                 be.groupEnd();
+                grouped = false;
             }
             if (blocking == 3) {
                 be.waitAll(timeoutNanos);
@@ -188,7 +192,7 @@ public final class TimedLoop {
                     be.recordEvent(2 * iter + 1);
                 }
                 collOnly += clockNanos.getAsLong() - iterStart;
-                group.barrier();
+                loopBarrier();
             }
         }
         if (perIter && !paired) {
@@ -300,6 +304,22 @@ public final class TimedLoop {
             be.waitAll(timeoutNanos);
         }
         if (blocking == 1) {
+            loopBarrier();
+        }
+    }
+
+    /**
+     * The barrier inside the timed loop (-z 1 after each operation, -z 3 after each iteration). Where the
+     * communicators span the job it goes through NCCL itself ({@link CollectiveBackend#deviceBarrier}): nccl-tests
+     * pays an MPI barrier there (a few µs on one host), which the control plane's TCP barrier is not (tens of µs,
+     * `bench barrier`). Under NCCL_TESTS_SPLIT a communicator is one colour, not the job, so the barrier stays the
+     * job's own, as nccl-tests' MPI_Barrier on MPI_COMM_WORLD; so it does inside an open group (-m > 1), where a
+     * collective would only join the group.
+     */
+    private void loopBarrier() {
+        if (!grouped && be.nranks() == group.processCount() * be.localRanks()) {
+            be.deviceBarrier(timeoutNanos);
+        } else {
             group.barrier();
         }
     }

@@ -229,6 +229,11 @@ class RecordingBackend implements CollectiveBackend {
     }
 
     @Override
+    public void deviceBarrier(long timeoutNanos) {
+        log.add("deviceBarrier");
+    }
+
+    @Override
     public void beginCapture() {
         capturing = true;
         captured.clear();

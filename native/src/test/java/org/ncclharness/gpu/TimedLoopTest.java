@@ -180,11 +180,25 @@ class TimedLoopTest {
 
     @Test
     void blockingOneWaitsAndBarriersAfterEveryOperation() {
+        // the barrier inside the timed loop goes through NCCL where the communicator spans the job
         run(1, allReduce(List.of(8L)).withBlocking(1));
         int t0 = log.indexOf("clock");
         assertThat(log.subList(t0, t0 + 9)).containsExactly("clock",
-                "launch l0 out s0 r0 n2", "wait", "barrier", "launch l0 out s0 r0 n2", "wait", "barrier",
+                "launch l0 out s0 r0 n2", "wait", "deviceBarrier", "launch l0 out s0 r0 n2", "wait", "deviceBarrier",
                 "clock", "clock");
+    }
+
+    @Test
+    void underASplitTheBarrierInsideTheLoopStaysTheJobsOwn() {
+        // two processes, one rank each, but communicators of one rank (NCCL_TESTS_SPLIT): NCCL cannot reach the job
+        LoopOptions o = allReduce(List.of(8L)).withBlocking(1);
+        RecordingBackend be = new RecordingBackend(1, log);
+        be.allocate(TimedLoop.bufferBytes(o.maxBytes()), TimedLoop.bufferBytes(o.maxBytes()));
+        log.clear();
+        new TimedLoop(be, new RecordingGroup(log, 2), clock).run(o);
+        int t0 = log.indexOf("clock");
+        assertThat(log.subList(t0, t0 + 4)).containsExactly("clock", "launch l0 out s0 r0 n2", "wait", "barrier");
+        assertThat(log).doesNotContain("deviceBarrier");
     }
 
     @Test
@@ -193,8 +207,8 @@ class TimedLoopTest {
         int t0 = log.indexOf("clock");
         // nccl-tests: every op waits in startColl (any -z), -z 3 waits again and reads the clock before the barrier
         assertThat(log.subList(t0, t0 + 14)).containsExactly("clock",
-                "clock", "launch l0 out s0 r0 n2", "wait", "wait", "clock", "barrier",
-                "clock", "launch l0 out s0 r0 n2", "wait", "wait", "clock", "barrier",
+                "clock", "launch l0 out s0 r0 n2", "wait", "wait", "clock", "deviceBarrier",
+                "clock", "launch l0 out s0 r0 n2", "wait", "wait", "clock", "deviceBarrier",
                 "allreduce SUM 1");
         // each iteration 1 µs between its own clock reads; the barriers are left out of both times (-C 1 too)
         assertThat(r.get(0).outOfPlace().timeUs()).isEqualTo(1.0);
@@ -204,7 +218,8 @@ class TimedLoopTest {
     @Test
     void blockingWithSeveralOperationsPerIterationStillWaitsAtTheEndOfTheTimedLoop() {
         // -z 1 -m 2: the waits inside startColl run inside the group, before it is launched; nccl-tests'
-        // completeColl skips its wait only when -m <= 1, so the last group is inside the time
+        // completeColl skips its wait only when -m <= 1, so the last group is inside the time. Inside the open
+        // group the barrier stays the job's own: an NCCL all-reduce there would only join the group.
         run(1, allReduce(List.of(8L)).withIters(0, 1, 2).withBlocking(1));
         int t0 = log.indexOf("clock");
         assertThat(log.subList(t0, t0 + 12)).containsExactly("clock", "groupStart",
@@ -219,8 +234,8 @@ class TimedLoopTest {
         assertThat(log).contains("prepareEvents 4");
         int t0 = log.indexOf("clock");
         assertThat(log.subList(t0, t0 + 17)).containsExactly("clock",
-                "clock", "event 0", "launch l0 out s0 r0 n2", "wait", "wait", "event 1", "clock", "barrier",
-                "clock", "event 2", "launch l0 out s0 r0 n2", "wait", "wait", "event 3", "clock", "barrier");
+                "clock", "event 0", "launch l0 out s0 r0 n2", "wait", "wait", "event 1", "clock", "deviceBarrier",
+                "clock", "event 2", "launch l0 out s0 r0 n2", "wait", "wait", "event 3", "clock", "deviceBarrier");
         // samples are the pairs (0, 1) and (2, 3): the double gives slot + 1 µs, so 1 and 3
         assertThat(r.get(0).outOfPlace().perIteration().timesUs()).containsExactly(1, 3);
     }

@@ -58,6 +58,10 @@ class TimedRegionAllocationTest {
             this.locals = locals;
         }
 
+        @Override
+        public void deviceBarrier(long timeoutNanos) {
+        }
+
         @Override public int localRanks() { return locals; }
         @Override public int rank(int local) { return local; }
         @Override public int nranks() { return locals; }

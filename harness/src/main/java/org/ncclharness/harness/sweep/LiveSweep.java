@@ -120,7 +120,8 @@ final class LiveSweep {
                     split.firstRank(local), new UniqueId(split.uniqueId()), plan.streamNull()));
                  SweepProgress progress = rank == 0 ? SweepProgress.start(units(plan, job.size() * local)
                          * sizes.size()) : SweepProgress.start(0)) {
-                job.onFailure(reason -> be.abort());
+                // the hook runs on the job's watchdog thread: it asks, the polling loop aborts (one thread per comm)
+                job.onFailure(be::requestAbort);
                 be.allocate(TimedLoop.bufferBytes(maxBytes), TimedLoop.bufferBytes(maxBytes));
                 m = measure(plan, be, new JobGroupBridge(job), sizes, maxBytes, progress, probe);
             } catch (GpuJobException e) {

@@ -56,7 +56,7 @@ record StandIns(Path dir, Path driver) {
         gcc(List.of("gcc", "-O2", "-shared", "-fPIC", "-Wl,-soname," + CUDART_VERSION, "-Wl,--version-script=" + map,
                 "-o", dir.resolve(CUDART_VERSION).toString(), cudartC.toString(), cudartStubs.toString()));
         gcc(List.of("gcc", "-O2", "-shared", "-fPIC", "-Wl,-soname,libnccl.so.2", "-o",
-                dir.resolve("libnccl.so.2").toString(), ncclC.toString(), ncclStubs.toString(), "-ldl", "-lrt"));
+                dir.resolve("libnccl.so.2").toString(), ncclC.toString(), ncclStubs.toString(), "-ldl", "-lrt", "-lm"));
         Path drvC = out.resolve("cuda.c");
         Files.writeString(drvC, "int cuDriverGetVersion(int *v) { *v = 13000; return 0; }\n"
                 + "int cuInit(unsigned int flags) { return 0; }\n");

@@ -30,6 +30,7 @@ final class NoGpuBackend implements CollectiveBackend {
         launches++;
     }
     @Override public void waitAll(long timeoutNanos) { }
+    @Override public void deviceBarrier(long timeoutNanos) { }
     @Override public void beginCapture() { }
     @Override public void endCaptureAndInstantiate() { }
     @Override public void launchGraph() { }
