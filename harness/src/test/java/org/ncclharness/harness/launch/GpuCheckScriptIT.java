@@ -27,9 +27,6 @@ class GpuCheckScriptIT {
             "doctor", "sweep-json", "sweep", "runs-3", "graph-10", "blocking-1", "agg-2", "per-iter", "big");
     static final List<String> HARNESS_STEPS = STEPS.subList(STEPS.indexOf("version"), STEPS.size());
 
-    @TempDir
-    static Path shared;
-
     static StandIns standIns;
 
     @TempDir
@@ -37,7 +34,7 @@ class GpuCheckScriptIT {
 
     @BeforeAll
     static void build() throws Exception {
-        standIns = StandIns.build(Processes.JAR, shared);
+        standIns = StandIns.shared();
     }
 
     private Processes.Result check(Path out, int deadlineS) throws Exception {

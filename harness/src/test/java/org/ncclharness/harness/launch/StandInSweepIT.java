@@ -25,9 +25,6 @@ import org.ncclharness.harness.ExitCode;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class StandInSweepIT {
 
-    @TempDir
-    static Path shared;
-
     static StandIns standIns;
 
     @TempDir
@@ -35,7 +32,7 @@ class StandInSweepIT {
 
     @BeforeAll
     static void build() throws Exception {
-        standIns = StandIns.build(Processes.JAR, shared);
+        standIns = StandIns.shared();
     }
 
     private Processes.Result sweep(Map<String, String> extra, String... args) throws Exception {
@@ -56,7 +53,7 @@ class StandInSweepIT {
 
     @Test
     void theStandInsExportEverySymbolTheJniLibrariesReferenceUnderTheirVersions() throws Exception {
-        Path jni = shared.resolve("jni");
+        Path jni = standIns.jni();
         List<String> cudart = StandIns.definedDynamic(standIns.dir().resolve(StandIns.CUDART_VERSION));
         for (String s : StandIns.undefined(jni.resolve("libjnicudart.so"))) {
             if (s.endsWith("@" + StandIns.CUDART_VERSION)) {

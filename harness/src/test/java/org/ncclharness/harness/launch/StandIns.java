@@ -21,13 +21,25 @@ import java.util.zip.ZipFile;
  * under its version node {@code libcudart.so.13}; those the C sources do not implement fail with
  * cudaErrorNotSupported / ncclInvalidUsage. Never packaged: they live under test resources and target/.
  *
- * @param dir the stand-ins, to be found first ({@link #environment})
+ * @param dir    the stand-ins, to be found first ({@link #environment})
  * @param driver the stub driver's directory, for LD_LIBRARY_PATH
+ * @param jni    the jar's own JNI libraries the symbols were read from
  */
-record StandIns(Path dir, Path driver) {
+record StandIns(Path dir, Path driver, Path jni) {
 
     static final String JNI_DIR = "org/bytedeco/cuda/linux-x86_64/";
     static final String CUDART_VERSION = "libcudart.so.13";
+
+    private static StandIns built;
+
+    /** Built once per test JVM, under target/, from harness.jar: every integration test shares them. */
+    static synchronized StandIns shared() throws IOException, InterruptedException {
+        if (built == null) {
+            built = build(Processes.JAR, Files.createTempDirectory(Files.createDirectories(
+                    Path.of("target").toAbsolutePath()), "standins-"));
+        }
+        return built;
+    }
 
     static StandIns build(Path jar, Path out) throws IOException, InterruptedException {
         Path dir = Files.createDirectories(out.resolve("standins"));
@@ -62,7 +74,7 @@ record StandIns(Path dir, Path driver) {
                 + "int cuInit(unsigned int flags) { return 0; }\n");
         gcc(List.of("gcc", "-shared", "-fPIC", "-Wl,-soname,libcuda.so.1", "-o", driver.resolve("libcuda.so.1")
                 .toString(), drvC.toString()));
-        return new StandIns(dir, driver);
+        return new StandIns(dir, driver, jni);
     }
 
     /**
