@@ -45,7 +45,11 @@ public record AlgorithmEnvelopeModel(Collective collective, TwoTierConfig config
             "simpleLinkLatencyUs", ProtocolEnvelopeModel.BETA, "llEfficiency", "ll128Efficiency",
             "netStepLatencyUs", "treeBandwidthFactor");
     private static final double BYTES_PER_US_PER_GBPS = 1e3;
-    private static final int PROTOCOLS = Protocol.values().length;
+    private static final Protocol[] PROTOCOL_VALUES = Protocol.values();
+    private static final int PROTOCOLS = PROTOCOL_VALUES.length;
+    /** NCCL's index order, Tree first: its tuner keeps the first of equal times. */
+    private static final Algorithm[] ALGORITHMS = Algorithm.values();
+    private static final int RING_INDEX = Algorithm.RING.ordinal();
     private static final int SIMPLE = Protocol.SIMPLE.ordinal();
     private static final double TREE_BUS_FACTOR = 2;
 
@@ -143,27 +147,33 @@ public record AlgorithmEnvelopeModel(Collective collective, TwoTierConfig config
 
     /** The fastest candidate; NCCL's order (Tree before Ring, LL before LL128 before Simple) breaks ties. */
     public Choice chosen(double bytes, double[] theta) {
-        Algorithm bestA = Algorithm.RING;
-        int bestP = 0;
+        int c = chosenIndex(bytes, theta);
+        return new Choice(ALGORITHMS[c / PROTOCOLS], PROTOCOL_VALUES[c % PROTOCOLS]);
+    }
+
+    /**
+     * The fastest candidate as algorithm index × protocols + protocol. The fits call this millions of times, so
+     * it allocates nothing; the arithmetic is exactly {@link #time}'s.
+     */
+    private int chosenIndex(double bytes, double[] theta) {
+        int best = RING_INDEX * PROTOCOLS;
         double t = Double.POSITIVE_INFINITY;
-        for (Algorithm a : treeApplies() ? new Algorithm[] {Algorithm.TREE, Algorithm.RING}
-                : new Algorithm[] {Algorithm.RING}) {
+        for (int a = treeApplies() ? 0 : RING_INDEX; a < ALGORITHMS.length; a++) {
             for (int p = 0; p < PROTOCOLS; p++) {
-                double tp = time(a, p, bytes, theta);
+                double tp = time(ALGORITHMS[a], p, bytes, theta);
                 if (tp < t) {
                     t = tp;
-                    bestA = a;
-                    bestP = p;
+                    best = a * PROTOCOLS + p;
                 }
             }
         }
-        return new Choice(bestA, Protocol.values()[bestP]);
+        return best;
     }
 
     @Override
     public double timeUs(double bytes, double[] theta) {
-        Choice c = chosen(bytes, theta);
-        return time(c.algorithm(), c.protocol().ordinal(), bytes, theta);
+        int c = chosenIndex(bytes, theta);
+        return time(ALGORITHMS[c / PROTOCOLS], c % PROTOCOLS, bytes, theta);
     }
 
     /** The gradient of the candidate on the envelope (piecewise linear in the latencies). */
