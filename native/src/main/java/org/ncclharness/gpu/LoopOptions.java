@@ -24,7 +24,7 @@ import org.ncclharness.calibration.measure.SizeList;
  * @param maxBytes     {@code -e} after the memory cap, nccl-tests' {@code args->maxbytes}: the buffers' size, the end
  *                     of the warm-up sizes and the span of the per-iteration offset rotation. It can lie above the
  *                     largest listed size ({@code -b 1M -e 3M} lists 1M and 2M); 0 means the largest listed size
- * @param launchWarmUp untimed launches of the smallest size before nccl-tests' own warm-up, once per timed loop: the
+ * @param launchWarmUp untimed launches of one element per rank before nccl-tests' own warm-up, once per timed loop: the
  *                     JIT compiles the launch path (a JNI call costs 0.5-0.9 us interpreted, tens of ns compiled)
  *                     before the first timed size instead of during it; nccl-tests, in C, needs none (0)
  */

@@ -119,15 +119,18 @@ public final class TimedLoop {
     }
 
     /**
-     * The harness's addition: untimed launches of the smallest size, waited on every thousand (see LoopOptions).
-     * They skip -z's per-operation waits and barriers: under -z 1 those would be 10,000 barriers over TCP.
+     * The harness's addition: untimed launches of one element per rank, waited on every thousand (see
+     * LoopOptions). The launch path is the same code at every size, so the smallest operation warms it: at the
+     * sweep's own smallest size a {@code -b 1G} sweep would spend minutes moving 10,000 GiB before it measured
+     * anything. They skip -z's per-operation waits and barriers: under -z 1 those would be 10,000 barriers over TCP.
      */
     private void warmLaunchPath(LoopOptions o) {
         if (launchPathWarm || o.launchWarmUp() == 0) {
             return;
         }
         launchPathWarm = true;
-        SizeSetup s = SizeSetup.of(o.collective(), o.type(), o.minBytes(), be.nranks());
+        long oneEach = Math.min(o.minBytes(), (long) o.type().bytes() * be.nranks());
+        SizeSetup s = SizeSetup.of(o.collective(), o.type(), oneEach, be.nranks());
         for (int i = 1; i <= o.launchWarmUp(); i++) {
             enqueue(s, false, 0);
             if (i % 1000 == 0 || i == o.launchWarmUp()) {
