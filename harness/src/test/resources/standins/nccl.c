@@ -9,7 +9,9 @@
  * receives; STANDIN_HANG=1 leaves the streams busy after a launch until a communicator is aborted (a kernel
  * that never ends); STANDIN_NCCL_ERROR=N makes them return N; STANDIN_DIE_RANK=R ends rank R's process at its
  * first collective. STANDIN_SLOT_BYTES bounds one rank's
- * contribution (default 4 MiB).
+ * contribution (default 4 MiB). STANDIN_SLOW_HOST=ID makes the ranks whose HARNESS_HOST_ID (else NCCL_HOSTID) is
+ * ID take STANDIN_SLOW_US_PER_MIB (default 20000) µs more per MiB they contribute, on communicators that span
+ * more than one host (a bad NIC), or on all of them with STANDIN_SLOW_SCOPE=any (a bad host).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -27,12 +29,15 @@
 
 typedef struct { char internal[128]; } ncclUniqueId;
 
+enum { MAX_RANKS = 256 };
+
 typedef struct {
     volatile int ready;
     volatile int arrived;
     volatile int generation;
     volatile int aborted;
     size_t slot;
+    unsigned long host[MAX_RANKS]; /* each rank's host id, hashed: who shares a host */
 } Header;
 
 typedef struct {
@@ -41,6 +46,7 @@ typedef struct {
     char *slots;
     size_t mapped;
     volatile int aborted;
+    int slow; /* on STANDIN_SLOW_HOST where the slowness applies to this communicator; -1 until known */
 } Comm;
 
 enum { OK = 0, UNHANDLED_CUDA = 1, SYSTEM = 2, INTERNAL = 3, INVALID_ARGUMENT = 4, INVALID_USAGE = 5, REMOTE = 6 };
@@ -55,6 +61,38 @@ static void *cudart_symbol(const char *name) {
 static size_t slot_bytes(void) {
     const char *e = getenv("STANDIN_SLOT_BYTES");
     return e ? (size_t) atoll(e) : (size_t) 4 << 20;
+}
+
+static const char *host_id(void) {
+    const char *h = getenv("HARNESS_HOST_ID");
+    return h ? h : getenv("NCCL_HOSTID");
+}
+
+static unsigned long hash(const char *s) {
+    unsigned long h = 5381;
+    while (s && *s) h = h * 33 + (unsigned char) *s++;
+    return h;
+}
+
+/* Whether this rank pays STANDIN_SLOW_HOST's delay on c, decided once its peers' hosts are known. */
+static int is_slow(Comm *c) {
+    const char *slow = getenv("STANDIN_SLOW_HOST");
+    const char *mine = host_id();
+    if (!slow || !mine || strcmp(slow, mine) != 0) return 0;
+    const char *scope = getenv("STANDIN_SLOW_SCOPE");
+    if (scope && strcmp(scope, "any") == 0) return 1;
+    for (int r = 0; c->h && r < c->nranks; r++) {
+        if (c->h->host[r] != c->h->host[c->rank]) return 1;
+    }
+    return 0;
+}
+
+static void pay_slowness(Comm *c, size_t bytes) {
+    if (!c->slow) return;
+    const char *e = getenv("STANDIN_SLOW_US_PER_MIB");
+    double us = (e ? atof(e) : 20000.0) * (double) bytes / (1 << 20);
+    struct timespec t = {(time_t) (us / 1e6), (long) ((us - 1e6 * (long) (us / 1e6)) * 1000)};
+    nanosleep(&t, 0);
 }
 
 static int injected(void) {
@@ -118,6 +156,8 @@ int ncclCommInitRank(Comm **out, int nranks, ncclUniqueId id, int rank) {
     Comm *c = calloc(1, sizeof *c);
     c->nranks = nranks;
     c->rank = rank;
+    if (nranks > MAX_RANKS) return INVALID_ARGUMENT;
+    c->slow = -1;
     size_t slot = slot_bytes();
     c->mapped = sizeof(Header) + 64 + (size_t) nranks * slot;
     if (nranks > 1) {
@@ -150,6 +190,7 @@ int ncclCommInitRank(Comm **out, int nranks, ncclUniqueId id, int rank) {
             __atomic_store_n(&c->h->ready, 1, __ATOMIC_RELEASE);
         }
         while (!__atomic_load_n(&c->h->ready, __ATOMIC_ACQUIRE)) pause_ms(1);
+        c->h->host[rank] = hash(host_id());
         int gen = arrive(c);
         if (group_depth > 0) {
             /* inside a group (several local ranks): wait for the others when the group ends */
@@ -364,6 +405,8 @@ static size_t stride_of(Op *o) { return o->comm->nranks > 1 ? o->comm->h->slot :
 static int contribute(Op *o) {
     Comm *c = o->comm;
     if (in_bytes(o) > stride_of(o)) return INVALID_ARGUMENT;
+    if (c->slow < 0) c->slow = is_slow(c); /* every peer wrote its host at init */
+    pay_slowness(c, in_bytes(o));
     if (c->nranks > 1) memcpy(c->slots + (size_t) c->rank * stride_of(o), o->send, in_bytes(o));
     return OK;
 }

@@ -27,6 +27,7 @@ import org.ncclharness.harness.doctor.DoctorCommand;
 import org.ncclharness.harness.plot.PlotCommand;
 import org.ncclharness.harness.predict.PredictCommand;
 import picocli.CommandLine;
+import org.ncclharness.harness.bringup.BringupCommand;
 import org.ncclharness.harness.diagnose.DiagnoseCommand;
 import picocli.CommandLine.Command;
 
@@ -41,6 +42,7 @@ import picocli.CommandLine.Command;
             SweepCommand.class,
             CheckCommand.class,
             DiagnoseCommand.class,
+            BringupCommand.class,
             CalibrateCommand.class,
             PredictCommand.class,
             PlotCommand.class,

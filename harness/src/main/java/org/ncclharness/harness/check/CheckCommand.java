@@ -277,7 +277,7 @@ public final class CheckCommand implements Callable<Integer> {
         DatasetMetadata meta = DatasetCatalog.bundled().find(run).map(Dataset::metadata).orElse(null);
         List<Judged> out = new ArrayList<>();
         for (Sweep sweep : sweeps) {
-            Ref ref = reference(sweep, facts, nics);
+            JudgedReference ref = reference(sweep, facts, nics);
             HealthCheck.Against against = new HealthCheck.Against(ref == null ? null : ref.rule(), expectBusBw, nics);
             CheckReport report = new HealthCheck(facts, rules).check(run, sweep, against);
             report = report.withFindings(ref != null && ref.why() != null ? List.of(Finding.info("reference", ref.why()))
@@ -333,20 +333,17 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
-    /** The reference, its series for the page, and (without a baseline) why there is no expected curve. */
-    private record Ref(Reference rule, FigureSeries series, String why) { }
-
-    private Ref reference(Sweep sweep, HardwareFacts facts, Integer nics) {
+    private JudgedReference reference(Sweep sweep, HardwareFacts facts, Integer nics) {
         if (reference.baseline != null) {
             Sweep base = RunSource.baselineFor(reference.baseline, sweep);
             List<String> differ = Comparability.differences(Comparability.Side.of(sweep), Comparability.Side.of(base));
-            Reference rule = Reference.baseline(reference.baseline + " (" + base.provenance().label() + ")", base);
+            JudgedReference ref = JudgedReference.baseline(reference.baseline, base);
             if (!differ.isEmpty()) {
                 mismatch("baseline " + reference.baseline, Comparability.Side.of(base), sweep, differ);
-                rule = rule.withNotes(List.of("NOT COMPARABLE (--allow-mismatch): " + String.join(", ", differ)));
+                return new JudgedReference(ref.rule().withNotes(List.of("NOT COMPARABLE (--allow-mismatch): "
+                        + String.join(", ", differ))), ref.series(), null);
             }
-            FigureSeries series = FigureSeries.of(base);
-            return new Ref(rule, series.withLabel(series.label() + " (baseline " + reference.baseline + ")"), null);
+            return ref;
         }
         if (reference.calibration != null) {
             return calibrated(sweep);
@@ -355,16 +352,7 @@ public final class CheckCommand implements Callable<Integer> {
             return null;
         }
         String algo = DatasetCatalog.bundled().find(run).map(d -> d.metadata().algo()).orElse(null);
-        ExpectedCurves.Outcome o = ExpectedCurves.forRun(sweep, run, nics, algo, DatasetCatalog.bundled().all(), facts);
-        if (o.reference() == null) {
-            return new Ref(null, null, o.reason());
-        }
-        Reference r = o.reference();
-        FigureSeries series = o.model() != null
-                ? FigureSeries.predicted("expected: " + r.label(), sweep.collective(), o.model().ranks(),
-                        List.of(new ModelCurve(o.model().name(), o.model()::timeUs)))
-                : FigureSeries.of(o.peer().sweep());
-        return new Ref(r, series.withLabel("expected: " + r.label()), null);
+        return JudgedReference.expected(sweep, run, nics, algo, facts);
     }
 
     /**
@@ -400,7 +388,7 @@ public final class CheckCommand implements Callable<Integer> {
     }
 
     /** A calibration entry's model, evaluated at the run's GPUs and hosts (the first lines say so). */
-    private Ref calibrated(Sweep sweep) {
+    private JudgedReference calibrated(Sweep sweep) {
         CalibrationFile file = CalibrationFile.read(reference.calibration);
         CalibrationFile.Entry entry = file.dataset(dataset != null ? dataset : onlyComparableEntry(file, sweep));
         PredictionModel m = PredictionSources.calibration(reference.calibration, entry.id(), model);
@@ -440,7 +428,7 @@ public final class CheckCommand implements Callable<Integer> {
             notes.add(0, "NOT COMPARABLE (--allow-mismatch): " + String.join(", ", differ));
         }
         Reference rule = Reference.model(label, sweep, sweep.collective(), ranks, at::timeUs).withNotes(notes);
-        return new Ref(rule, FigureSeries.predicted("model " + m.name() + " of " + entry.id(), sweep.collective(), ranks,
+        return new JudgedReference(rule, FigureSeries.predicted("model " + m.name() + " of " + entry.id(), sweep.collective(), ranks,
                 List.of(new ModelCurve(m.name(), at::timeUs))), null);
     }
 

@@ -24,6 +24,23 @@ public record JobIdentity(String jobToken, String harnessVersion, String argsHas
         return new JobIdentity(token, harnessVersion, argsHash);
     }
 
+    /** The arguments every rank must share: all but the per-rank launch flags. */
+    public static List<String> sharedArguments(List<String> args) {
+        List<String> out = new java.util.ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+            if (List.of("--rank", "--local-rank", "--host-id").contains(name)) {
+                if (!a.contains("=")) {
+                    i++;
+                }
+                continue;
+            }
+            out.add(a);
+        }
+        return out;
+    }
+
     /** A short, stable hash of the arguments (SHA-256, first 16 hex digits). */
     public static String hashArguments(List<String> args) {
         try {

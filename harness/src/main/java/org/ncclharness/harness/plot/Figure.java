@@ -19,7 +19,7 @@ import org.ncclharness.calibration.measure.SourceKind;
  * @param crossover mark where the first two model curves of each series swap order (Ring vs Tree)
  */
 public record Figure(String title, String subtitle, List<FigureSeries> series, SizeRange range, boolean residuals,
-                     boolean crossover) {
+                     boolean crossover) implements Picture {
 
     public Figure {
         series = List.copyOf(series);
@@ -50,6 +50,17 @@ public record Figure(String title, String subtitle, List<FigureSeries> series, S
             return new Figure(title, only.source(), series, null, false, false);
         }
         return new Figure(what + " of " + series.size() + " inputs", "", series, null, false, false);
+    }
+
+    /** The residual panel gets extra height, so the main panel keeps its size. */
+    @Override
+    public int heightPx() {
+        return residuals ? ReportPage.FIGURE_WITH_RESIDUALS_HEIGHT_PX : ReportPage.FIGURE_HEIGHT_PX;
+    }
+
+    @Override
+    public org.jfree.chart.JFreeChart chart(int widthPx) {
+        return BusBwChart.build(this, widthPx);
     }
 
     public Figure withResiduals(boolean r) {

@@ -99,7 +99,7 @@ final class ReportHtml {
                 h.append("<figure id=\"").append(esc(names.get(i).replaceAll("\\.png$", ""))).append("\">\n")
                         .append("<img src=\"").append(esc(names.get(i))).append("\" width=\"")
                         .append(ReportPage.FIGURE_WIDTH_PX).append("\" height=\"")
-                        .append(ReportPage.heightOf(f.figure())).append("\" alt=\"").append(esc(f.figure().title()))
+                        .append(f.figure().heightPx()).append("\" alt=\"").append(esc(f.figure().title()))
                         .append("\" onload=\"").append(ONLOAD).append("\" onerror=\"this.dataset.loaded = 'false'\">\n")
                         .append("<figcaption>").append(esc(f.caption())).append("</figcaption>\n</figure>\n");
             }

@@ -62,7 +62,7 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
      * @param caption text under the image
      * @param figure  what to draw
      */
-    public record ReportFigure(String id, String caption, Figure figure) {
+    public record ReportFigure(String id, String caption, Picture figure) {
 
         /**
          * The id's last path component with anything outside {@code [A-Za-z0-9._-]} replaced, so the name is safe
@@ -75,7 +75,7 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
         }
     }
 
-    /** Figure size on the page; the residual panel gets extra height so the main panel keeps its size. */
+    /** Figure size on the page ({@link Figure#heightPx}: the residual panel gets extra height). */
     static final int FIGURE_WIDTH_PX = 960;
     static final int FIGURE_HEIGHT_PX = 560;
     static final int FIGURE_WITH_RESIDUALS_HEIGHT_PX = 740;
@@ -146,10 +146,10 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
         return out;
     }
 
-    /** One figure as a PNG file, drawn as the page draws it (a Markdown record embeds the same picture). */
-    public static OutputFile.Content png(Figure f) {
-        int height = heightOf(f);
-        JFreeChart chart = BusBwChart.build(f, FIGURE_WIDTH_PX);
+    /** One picture as a PNG file, drawn as the page draws it (a Markdown record embeds the same picture). */
+    public static OutputFile.Content png(Picture f) {
+        int height = f.heightPx();
+        JFreeChart chart = f.chart(FIGURE_WIDTH_PX);
         return o -> ChartFile.writeTo(chart, ChartFile.Format.PNG, FIGURE_WIDTH_PX, height, o);
     }
 
@@ -159,7 +159,4 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
         return dir.resolve("index.html");
     }
 
-    static int heightOf(Figure f) {
-        return f.residuals() ? FIGURE_WITH_RESIDUALS_HEIGHT_PX : FIGURE_HEIGHT_PX;
-    }
 }

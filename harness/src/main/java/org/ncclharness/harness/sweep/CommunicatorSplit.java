@@ -2,6 +2,7 @@ package org.ncclharness.harness.sweep;
 
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.LongUnaryOperator;
 import java.util.function.Supplier;
 
 /**
@@ -10,7 +11,8 @@ import java.util.function.Supplier;
  * first process creates. As in nccl-tests the barriers and the reduction of times stay on the whole job, so the
  * printed row is the mean over every colour's communicators, each of {@code processesInColour × GPUs} ranks.
  *
- * @param colour            this process's colour ({@link SplitRule#colour} of its world rank)
+ * @param colour            this process's colour: {@link SplitRule#colour} of its world rank, or a bring-up step's
+ *                          grouping (a host, a pair of hosts)
  * @param processInColour   its position among the processes of its colour
  * @param processesInColour how many processes share the colour
  * @param uniqueId          the NCCL unique id of the colour's communicator
@@ -22,14 +24,14 @@ record CommunicatorSplit(long colour, int processInColour, int processesInColour
      * gathers them ({@code gather}: every process's bytes in rank order, on every process) and each takes its
      * colour's.
      */
-    static CommunicatorSplit of(int rank, int processes, SplitRule rule, Function<byte[], List<byte[]>> gather,
+    static CommunicatorSplit of(int rank, int processes, LongUnaryOperator colourOf, Function<byte[], List<byte[]>> gather,
                                 Supplier<byte[]> newId) {
-        long mine = rule.colour(rank);
+        long mine = colourOf.applyAsLong(rank);
         int first = -1;
         int index = 0;
         int size = 0;
         for (int p = 0; p < processes; p++) {
-            if (rule.colour(p) == mine) {
+            if (colourOf.applyAsLong(p) == mine) {
                 first = first < 0 ? p : first;
                 index += p < rank ? 1 : 0;
                 size++;

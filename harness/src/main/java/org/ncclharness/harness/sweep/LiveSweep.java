@@ -93,7 +93,7 @@ final class LiveSweep {
         }
         int local = plan.localGpus();
         try (org.ncclharness.harness.launch.JobGroup job = launch.join(SweepGpus.busIds(probe.devices()),
-                JobIdentity.hashArguments(sharedArgs(plan.args())), VersionInfo.projectVersion(),
+                JobIdentity.hashArguments(JobIdentity.sharedArguments(plan.args())), VersionInfo.projectVersion(),
                 launchOptions.jobOptions(), System.err)) {
             int rank = job.rank();
             int localRank = job.members().get(rank).localRank();
@@ -111,7 +111,7 @@ final class LiveSweep {
                 slowCheckNote(plan.check(), maxBytes).ifPresent(System.err::println);
             }
             String start = LocalDateTime.now().format(TIME);
-            CommunicatorSplit split = CommunicatorSplit.of(rank, job.size(), plan.split(), job::gather,
+            CommunicatorSplit split = CommunicatorSplit.of(rank, job.size(), plan.split()::colour, job::gather,
                     () -> CudaNcclBackend.newUniqueId(probe).bytes());
             splitHeading(plan.split(), job.size(), heading);
             int[] devices = gpus.stream().mapToInt(GpuDevice::index).toArray();
@@ -136,10 +136,7 @@ final class LiveSweep {
                 return ExitCode.OK;
             }
             String host = hostname();
-            RunInfo run = new RunInfo(null, "nccl-harness", Integer.toString(probe.ncclVersion().code()),
-                    plan.collective().testName() + "_perf", plan.threads(), plan.gpusPerThread(), sizes.get(0),
-                    sizes.get(sizes.size() - 1), plan.step(), plan.warmupIters(), plan.iters(), plan.aggIters(),
-                    plan.check(), plan.graph());
+            RunInfo run = runInfo(plan, probe, sizes);
             int n = split.nranks(local); // a split run's rows are of one colour's communicator
             Hardware hw = LiveHardware.of(gpus.get(0).name(), n, hosts, plan.interconnect(), GpuFabrics.bundled(),
                     heading);
@@ -216,8 +213,16 @@ final class LiveSweep {
                 + " by element); at sizes of 1 GiB and above that takes longer than the timing itself; -c 0 skips it");
     }
 
+    /** The preamble's facts of a sweep measured now. */
+    static RunInfo runInfo(SweepPlan plan, GpuProbe probe, List<Long> sizes) {
+        return new RunInfo(null, "nccl-harness", Integer.toString(probe.ncclVersion().code()),
+                plan.collective().testName() + "_perf", plan.threads(), plan.gpusPerThread(), sizes.get(0),
+                sizes.get(sizes.size() - 1), plan.step(), plan.warmupIters(), plan.iters(), plan.aggIters(),
+                plan.check(), plan.graph());
+    }
+
     /** nccl-tests' memory cap (reference A.2), announced as it announces it. */
-    private static List<Long> capped(List<Long> sizes, OptionalLong cap, List<String> heading) {
+    static List<Long> capped(List<Long> sizes, OptionalLong cap, List<String> heading) {
         if (cap.isEmpty()) {
             return sizes;
         }
@@ -246,23 +251,6 @@ final class LiveSweep {
                             Integer.parseInt(f[4]), f[5], f[6]));
                 }
             }
-        }
-        return out;
-    }
-
-    /** The arguments every rank must share: all but the per-rank launch flags. */
-    static List<String> sharedArgs(List<String> args) {
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
-            if (List.of("--rank", "--local-rank", "--host-id").contains(name)) {
-                if (!a.contains("=")) {
-                    i++;
-                }
-                continue;
-            }
-            out.add(a);
         }
         return out;
     }

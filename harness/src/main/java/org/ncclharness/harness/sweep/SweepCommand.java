@@ -216,6 +216,20 @@ public final class SweepCommand implements Callable<Integer> {
         return new LiveSweep(plan, probe, out).run(Launch.resolve(launchOptions), launchOptions);
     }
 
+    /**
+     * The plan a sweep command line gives, validated as {@code sweep} validates it: for the commands that run
+     * sweeps of their own (each bring-up step is one, described by nccl-tests' flags).
+     */
+    public static SweepPlan planOf(List<String> args, Map<String, String> env) {
+        SweepCommand c = new SweepCommand();
+        try {
+            new picocli.CommandLine(c).parseArgs(args.toArray(String[]::new));
+        } catch (picocli.CommandLine.ParameterException e) {
+            throw usage(e.getMessage());
+        }
+        return c.plan(env);
+    }
+
     /** Validates every flag and the nccl-tests environment; a bad one is one line and exit 2, before any work. */
     SweepPlan plan(Map<String, String> env) {
         long min = size(minBytes, "minbytes");

@@ -20,6 +20,7 @@ import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.harness.CliRun;
 import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.plot.Figure;
 import org.ncclharness.harness.plot.FigureSeries;
 import org.ncclharness.harness.plot.ReportPage;
 
@@ -75,7 +76,7 @@ class CheckReportTest {
         CheckReport report = new CheckReport(HEALTHY, run.provenance(), Reference.baseline("copy", run), List.of(),
                 List.of(new Finding(Severity.INFO, "peak", null, "peak 1 GB/s")), Verdict.PASS);
         ReportPage page = CheckReportPage.of(report, RunContext.of(run, LogFacts.none(), null), run, base, "printed");
-        assertThat(page.figures()).singleElement().satisfies(f -> assertThat(f.figure().series())
+        assertThat(page.figures()).singleElement().satisfies(f -> assertThat(((Figure) f.figure()).series())
                 .extracting(FigureSeries::label).containsExactly(FigureSeries.of(run).label(), "baseline copy"));
         assertThat(page.verdicts()).extracting(ReportPage.Verdict::level)
                 .containsExactly(ReportPage.Level.PASS, ReportPage.Level.NOTE);

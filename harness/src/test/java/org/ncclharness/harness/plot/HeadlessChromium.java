@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * fails and says how to install it; the report page's promise (it opens from disk, every figure loads) is only
  * checked by a real browser.
  */
-final class HeadlessChromium {
+public final class HeadlessChromium {
     private static final long TIMEOUT_S = 90;
 
     private final Path executable;
@@ -28,7 +28,7 @@ final class HeadlessChromium {
     }
 
     /** Finds chromium on PATH or fails the test with the install command. */
-    static HeadlessChromium find(Path work) {
+    public static HeadlessChromium find(Path work) {
         String path = System.getenv().getOrDefault("PATH", "");
         for (String dir : path.split(java.io.File.pathSeparator)) {
             for (String name : List.of("chromium", "chromium-browser")) {
@@ -43,12 +43,12 @@ final class HeadlessChromium {
     }
 
     /** The DOM after the page's load event (which waits for its images), as chromium serialises it. */
-    String dumpDom(Path page) throws IOException, InterruptedException {
+    public String dumpDom(Path page) throws IOException, InterruptedException {
         return run("--dump-dom", page.toUri().toString());
     }
 
     /** A screenshot of the page's first {@code width × height} CSS pixels. */
-    void screenshot(Path page, Path png, int width, int height) throws IOException, InterruptedException {
+    public void screenshot(Path page, Path png, int width, int height) throws IOException, InterruptedException {
         run("--screenshot=" + png.toAbsolutePath(), "--window-size=" + width + "," + height,
                 "--hide-scrollbars", page.toUri().toString());
         if (!Files.isRegularFile(png)) {

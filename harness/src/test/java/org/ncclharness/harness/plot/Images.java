@@ -18,13 +18,13 @@ import org.w3c.dom.Document;
 import org.w3c.dom.NodeList;
 
 /** Reads written images back the way a viewer would, and says what is in them. */
-final class Images {
+public final class Images {
 
     private Images() {
     }
 
     /** Decodes a PNG with ImageIO; fails the test when it is not a PNG image. */
-    static BufferedImage readPng(Path file) throws IOException {
+    public static BufferedImage readPng(Path file) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
             assertThat(in.readNBytes(8)).as("PNG signature of " + file)
                     .containsExactly(0x89, 'P', 'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a);
@@ -35,7 +35,7 @@ final class Images {
     }
 
     /** The number of distinct RGB values, counted up to {@code cap}. */
-    static int distinctColours(BufferedImage img, int cap) {
+    public static int distinctColours(BufferedImage img, int cap) {
         Set<Integer> seen = new HashSet<>();
         for (int y = 0; y < img.getHeight(); y++) {
             for (int x = 0; x < img.getWidth(); x++) {

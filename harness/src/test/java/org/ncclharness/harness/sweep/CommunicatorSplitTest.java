@@ -25,7 +25,7 @@ class CommunicatorSplitTest {
 
     private static CommunicatorSplit split(int rank, int processes, SplitRule rule) {
         List<byte[]> all = gathered(rule, processes);
-        return CommunicatorSplit.of(rank, processes, rule, mine -> {
+        return CommunicatorSplit.of(rank, processes, rule::colour, mine -> {
             assertThat(mine).as("what rank %d sends", rank).isEqualTo(all.get(rank));
             return all;
         }, () -> ("id" + rank).getBytes());
@@ -60,7 +60,7 @@ class CommunicatorSplitTest {
     @Test
     void aColourWhoseFirstProcessSentNoIdIsAnErrorNotAHang() {
         List<byte[]> none = List.of(new byte[0], new byte[0]);
-        assertThatThrownBy(() -> CommunicatorSplit.of(1, 2, SplitRule.none(), mine -> none, () -> new byte[0]))
+        assertThatThrownBy(() -> CommunicatorSplit.of(1, 2, SplitRule.none()::colour, mine -> none, () -> new byte[0]))
                 .hasMessageContaining("rank 0, first of colour 0, sent no unique id");
     }
 

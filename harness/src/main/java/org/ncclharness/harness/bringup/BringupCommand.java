@@ -1,0 +1,187 @@
+package org.ncclharness.harness.bringup;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.ncclharness.calibration.check.CheckRules;
+import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.io.OutputFile;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.gpu.GpuProbe;
+import org.ncclharness.gpu.Gpus;
+import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.HarnessException;
+import org.ncclharness.harness.HelpOptions;
+import org.ncclharness.harness.NcclLibOption;
+import org.ncclharness.harness.RunInputs;
+import org.ncclharness.harness.launch.LaunchOptions;
+import org.ncclharness.harness.launch.Place;
+import org.ncclharness.harness.launch.PlaceDetector;
+import org.ncclharness.harness.plot.ReportPage;
+import org.ncclharness.harness.sweep.SweepCommand;
+import org.ncclharness.harness.sweep.SweepPlan;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code bringup}: the four-step bring-up of a cluster as one command under a launcher, each step judged as
+ * {@code check} judges a run, stopping at the first that fails; or, with {@code --pairs}, the search for the bad
+ * host. Rank 0 prints and writes; the other ranks only measure.
+ */
+@Command(name = "bringup", sortOptions = false,
+        description = {"Bring a cluster up in four steps, under mpirun, srun or torchrun, one process per GPU"
+                + " (or -g N per process):",
+            "  1 every GPU alone (the install works), 2 each host with all its GPUs (NVLink/P2P),",
+            "  3 all hosts at the largest sizes (the network), 4 all hosts at every size, kept as the baseline.",
+            "Each step runs -N times (default 3) and keeps the median per size, states the spread, and is judged as"
+                + " check judges a run (the expected curve of the nearest bundled run of this hardware; step 4"
+                + " against --baseline when given) and its GPUs or hosts against each other. The first step that"
+                + " FAILs stops the flow with its reasons and, when NCCL wrote its INFO lines to files"
+                + " (NCCL_DEBUG=INFO NCCL_DEBUG_FILE=/tmp/nccl.%%h.%%p), the diagnosis of which transport ran.",
+            "--pairs instead measures every pair of hosts (a halving search above 16 hosts) and names the hosts"
+                + " whose pairs are all slow, with a heatmap.",
+            "Writes DIR (-o): index.html, and baseline.json/.csv/.png after step 4 (pairs.csv/.png with --pairs)."
+                + " Without a GPU it says why and exits 3; --replay replays bundled runs through the same steps,"
+                + " labelled as a replay."},
+        footer = {"", ExitCode.TABLE})
+public final class BringupCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+    @Mixin
+    HelpOptions helpOptions;
+    @Mixin
+    LaunchOptions launchOptions = new LaunchOptions();
+    @Mixin
+    NcclLibOption ncclLib = new NcclLibOption();
+
+    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", description = "smallest size (default 8)")
+    String minBytes = "8";
+    @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", description = "largest size (default 1G; 8G for a"
+            + " baseline of the whole curve on large systems)")
+    String maxBytes = "1G";
+    @Option(names = {"-f", "--stepfactor"}, paramLabel = "N", description = "multiplicative step (default 2)")
+    String stepFactor = "2";
+    @Option(names = {"-g", "--ngpus"}, paramLabel = "N", description = "GPUs per process (default 1)")
+    int gpus = 1;
+    @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "timed iterations (default 20)")
+    int iters = 20;
+    @Option(names = {"-w", "--warmup_iters"}, paramLabel = "N", description = "warm-up iterations (default 5)")
+    int warmup = 5;
+    @Option(names = {"-c", "--check"}, paramLabel = "N", description = "data-check iterations (default 1)")
+    int check = 1;
+    @Option(names = {"-N", "--run_cycles"}, paramLabel = "N", description = "runs of each step, median kept (default 3)")
+    int cycles = 3;
+    @Option(names = "--interconnect", paramLabel = "NAME", description = "the network between the hosts (e.g."
+            + " IB-NDR, RoCE-400G; inside a host the NVLink generation comes from the GPU name)")
+    String interconnect;
+    @Option(names = "--baseline", paramLabel = "DIR|FILE", description = "an earlier bring-up's directory (its"
+            + " baseline.json) or any run: step 4 is compared with it instead of the expected curve")
+    String baseline;
+    @Option(names = "--pairs", description = "measure pairs of hosts and name the slow ones, instead of the four steps")
+    boolean pairs;
+    @Option(names = {"-o", "--out"}, paramLabel = "DIR", description = "where the page and the baseline go"
+            + " (default bringup)")
+    Path out = Path.of("bringup");
+    @Option(names = "--force", description = "overwrite the files of an earlier bring-up in DIR")
+    boolean force;
+    @Option(names = "--replay", description = "with no GPU: replay bundled runs through the steps, labelled as"
+            + " a replay (default: exit 3)")
+    boolean replay;
+    @Option(names = "--dataset", paramLabel = "ID", description = "with --replay: the bundled multi-host run that"
+            + " steps 3 and 4 replay")
+    String dataset;
+
+    /** The outputs of a bring-up, refused before any work when they exist without --force. */
+    static final List<String> FILES = List.of("baseline.json", "baseline.csv", "baseline.png", "pairs.csv",
+            "pairs.png");
+
+    @Override
+    public Integer call() {
+        if (cycles < 1) {
+            throw new HarnessException(ExitCode.USAGE, "invalid -N " + cycles + ": expected 1 or more runs per step");
+        }
+        stepPlan(BringupStep.BASELINE, null); // every flag checked before any work
+        if (dataset != null && !replay) {
+            throw new HarnessException(ExitCode.USAGE, "--dataset names what --replay replays; add --replay, or drop"
+                    + " --dataset");
+        }
+        if (pairs && baseline != null) {
+            throw new HarnessException(ExitCode.USAGE, "--pairs and --baseline contradict: --baseline is compared"
+                    + " with step 4, which --pairs does not run");
+        }
+        ReportPage.checkWritable(out, force);
+        if (Files.isDirectory(out)) {
+            FILES.forEach(f -> OutputFile.checkWritable(out.resolve(f), force)); // DIR is made when missing
+        }
+        StepJudge.Baseline base = baseline == null ? null : readBaseline(baseline);
+        CheckRules rules = CheckRules.defaults();
+        ncclLib.apply();
+        GpuProbe probe = Gpus.probe();
+        BringupOutputs outputs = new BringupOutputs(out, force);
+        if (!probe.ok()) {
+            Place place = PlaceDetector.detect(System.getenv(), launchOptions.placeFlags(),
+                    ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L));
+            if (!replay) {
+                if (place.rank() == 0) {
+                    System.err.println("no GPU: " + probe.firstProblem().orElseThrow().oneLine() + " (bringup measures"
+                            + " this machine; --replay replays bundled runs through the steps, labelled as such)");
+                }
+                return ExitCode.ENVIRONMENT;
+            }
+            if (place.rank() != 0) {
+                return ExitCode.OK;
+            }
+            return new BringupReplay(rules, base, dataset, outputs, commandLine())
+                    .run(probe.firstProblem().orElseThrow().oneLine(), pairs);
+        }
+        return new BringupRun(this::stepPlan, gpus, rules, base, outputs, probe, commandLine())
+                .run(launchOptions, pairs);
+    }
+
+    /** A step's sweep, in nccl-tests' flags; step 3 starts {@code networkFrom} (its largest sizes). */
+    SweepPlan stepPlan(BringupStep step, Long networkFrom) {
+        List<String> args = new ArrayList<>(List.of("-b", networkFrom != null ? Long.toString(networkFrom) : minBytes,
+                "-e", maxBytes, "-f", stepFactor, "-n", Integer.toString(iters), "-w", Integer.toString(warmup), "-c",
+                Integer.toString(check), "-N", Integer.toString(cycles), "-g",
+                Integer.toString(step.gpusPerProcess(gpus)), "--no-calibrate"));
+        if (interconnect != null) {
+            args.addAll(List.of("--interconnect", interconnect));
+        }
+        // NCCL_TESTS_DEVICE keeps its meaning; a split is the step's to decide
+        Map<String, String> env = System.getenv().containsKey("NCCL_TESTS_DEVICE")
+                ? Map.of("NCCL_TESTS_DEVICE", System.getenv("NCCL_TESTS_DEVICE")) : Map.of();
+        return SweepCommand.planOf(args, env);
+    }
+
+    private List<String> commandLine() {
+        List<String> given = spec.commandLine().getParseResult().originalArgs();
+        List<String> args = new ArrayList<>(List.of("harness.jar"));
+        if (given.isEmpty() || !given.get(0).equals("bringup")) {
+            args.add("bringup");
+        }
+        args.addAll(given);
+        return args;
+    }
+
+    /** An earlier bring-up's directory means its baseline.json; anything else is read as {@code check} reads a run. */
+    static StepJudge.Baseline readBaseline(String nameOrDir) {
+        String name = Files.isDirectory(Path.of(nameOrDir)) ? Path.of(nameOrDir, "baseline.json").toString() : nameOrDir;
+        if (Files.isDirectory(Path.of(nameOrDir)) && !Files.exists(Path.of(name))) {
+            throw new InputException(nameOrDir, 0, "is a directory without baseline.json: give the directory of a"
+                    + " bring-up that reached step 4, or a run file");
+        }
+        List<Sweep> tables = RunInputs.read(name);
+        Sweep allReduce = tables.stream().filter(t -> t.collective() == Collective.ALL_REDUCE).findFirst()
+                .orElseThrow(() -> new InputException(name, 0, "holds no AllReduce table; a bring-up's baseline is"
+                        + " an AllReduce run"));
+        return new StepJudge.Baseline(nameOrDir, allReduce);
+    }
+}

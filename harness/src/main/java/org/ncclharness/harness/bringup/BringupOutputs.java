@@ -1,0 +1,66 @@
+package org.ncclharness.harness.bringup;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.ncclharness.calibration.io.MeasurementCsv;
+import org.ncclharness.calibration.io.OutputFile;
+import org.ncclharness.calibration.io.SweepJson;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.plot.Figure;
+import org.ncclharness.harness.plot.FigureSeries;
+import org.ncclharness.harness.plot.ReportPage;
+
+/**
+ * What rank 0 prints and writes at the end: the report on stdout, then DIR's files all at once or none
+ * ({@link OutputFile#writeAll}); the exit code is the verdict's (FAIL 1, else 0).
+ */
+final class BringupOutputs {
+
+    private final Path dir;
+    private final boolean force;
+
+    BringupOutputs(Path dir, boolean force) {
+        this.dir = dir;
+        this.force = force;
+    }
+
+    int write(BringupReport report) {
+        Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
+        report.baseline().ifPresent(b -> {
+            files.put(dir.resolve("baseline.json"), bytes(SweepJson.write(b, List.of())));
+            files.put(dir.resolve("baseline.csv"), bytes(MeasurementCsv.toString(List.of(b))));
+            files.put(dir.resolve("baseline.png"), ReportPage.png(Figure.of(List.of(FigureSeries.of(b)))));
+        });
+        files.putAll(report.page().files(dir));
+        print(report.text(), files);
+        return report.failed().isPresent() ? ExitCode.FAIL : ExitCode.OK;
+    }
+
+    /** The page's figure is pairs.png, the heatmap. */
+    int write(PairsReport report) {
+        Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
+        files.put(dir.resolve("pairs.csv"), bytes(report.csv()));
+        files.putAll(report.page().files(dir));
+        print(report.text(), files);
+        return report.failed() ? ExitCode.FAIL : ExitCode.OK;
+    }
+
+    private void print(String text, Map<Path, OutputFile.Content> files) {
+        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        // line by line: a launcher that tags output (mpirun --tag-output) would split a line cut by a buffer
+        text.lines().forEach(out::println);
+        OutputFile.writeAll(files, force);
+        out.println("# page written to " + dir.resolve("index.html"));
+        out.flush();
+    }
+
+    private static OutputFile.Content bytes(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        return o -> o.write(b);
+    }
+}

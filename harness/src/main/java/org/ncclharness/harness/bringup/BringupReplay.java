@@ -1,0 +1,90 @@
+package org.ncclharness.harness.bringup;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.ncclharness.calibration.check.CheckRules;
+import org.ncclharness.calibration.check.Comparability;
+import org.ncclharness.calibration.datasets.Dataset;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.harness.ExitCode;
+
+/**
+ * {@code bringup --replay} without a GPU: bundled runs go through the same steps and the same judge, each
+ * labelled as a replay, so the flow and its report can be tried on a laptop. Step 4 (and 3, from its largest
+ * sizes) replays a bundled AllReduce run of several hosts ({@code --dataset}, else the two-host run with the most
+ * sizes, the commonest first multi-host bring-up); step 2 a
+ * one-host run of the same GPU family where one is bundled; step 1 has no bundled one-GPU run and is skipped.
+ */
+final class BringupReplay {
+
+    private final CheckRules rules;
+    private final StepJudge.Baseline baseline;
+    private final String datasetId;
+    private final BringupOutputs outputs;
+    private final List<String> args;
+
+    BringupReplay(CheckRules rules, StepJudge.Baseline baseline, String datasetId, BringupOutputs outputs,
+                  List<String> args) {
+        this.args = args;
+        this.rules = rules;
+        this.baseline = baseline;
+        this.datasetId = datasetId;
+        this.outputs = outputs;
+    }
+
+    int run(String noGpu, boolean pairs) {
+        if (pairs) {
+            System.err.println("no GPU: " + noGpu + " (--pairs measures this job's hosts against each other; no"
+                    + " bundled run can stand in for them)");
+            return ExitCode.ENVIRONMENT;
+        }
+        List<Dataset> all = DatasetCatalog.bundled().all().stream()
+                .filter(d -> d.collective() == Collective.ALL_REDUCE && d.hardware().hosts() != null).toList();
+        Dataset multi = datasetId != null ? DatasetCatalog.bundled().find(datasetId)
+                .filter(d -> d.collective() == Collective.ALL_REDUCE && d.hardware().hosts() != null
+                        && d.hardware().hosts() > 1)
+                .orElseThrow(() -> new InputException(datasetId, 0, "is not a bundled AllReduce run of several hosts;"
+                        + " `datasets` lists them (the hosts column)"))
+                : all.stream().filter(d -> d.hardware().hosts() > 1).min(Comparator
+                        .comparingInt((Dataset d) -> d.hardware().inter() == null ? 1 : 0) // a network between them
+                        .thenComparingInt(d -> d.hardware().hosts() == 2 ? 0 : 1)
+                        .thenComparing(d -> -d.rows().size()).thenComparing(Dataset::id)).orElseThrow();
+        String family = Comparability.gpuFamily(multi.hardware().gpuModel()).orElse(null);
+        Optional<Dataset> single = all.stream().filter(d -> d.hardware().hosts() == 1)
+                .filter(d -> family != null && family.equals(Comparability.gpuFamily(d.hardware().gpuModel())
+                        .orElse(null)))
+                .max(Comparator.comparing((Dataset d) -> Objects.requireNonNullElse(d.hardware().ranks(), 0))
+                        .thenComparing(Dataset::id, Comparator.reverseOrder()));
+        StepJudge judge = new StepJudge(HardwareFacts.bundled(), rules, baseline);
+        List<StepOutcome> outcomes = new ArrayList<>();
+        outcomes.add(StepOutcome.skipped(BringupStep.GPU, "a replay has no bundled run of one GPU"));
+        if (single.isPresent()) {
+            outcomes.add(judge.judge(BringupStep.HOST, List.of(single.get().id()), List.of(single.get().replay())));
+        } else {
+            outcomes.add(StepOutcome.skipped(BringupStep.HOST, "no bundled one-host run of " + family));
+        }
+        for (BringupStep step : List.of(BringupStep.NETWORK, BringupStep.BASELINE)) {
+            if (outcomes.stream().anyMatch(o -> o.verdict() == org.ncclharness.calibration.check.Verdict.FAIL)) {
+                break;
+            }
+            Sweep s = multi.replay();
+            List<Long> sizes = step.sizes(s.rows().stream().map(Measurement::sizeBytes).distinct().toList());
+            Sweep rows = new Sweep(s.provenance(), s.collective(), s.run(), s.hardware(), s.devices(),
+                    s.rows().stream().filter(r -> sizes.contains(r.sizeBytes())).toList(), s.notes());
+            // named by its id, so that the expected curve is never the replayed run itself
+            outcomes.add(judge.judge(step, List.of(multi.id()), List.of(rows)));
+        }
+        String source = "REPLAY, not measured here (no GPU: " + noGpu + "): step 2 " + single.map(Dataset::id)
+                .orElse("skipped") + ", steps 3 and 4 " + multi.id() + ", bundled runs as published (one run each:"
+                + " spread n/a)";
+        return outputs.write(new BringupReport(source, outcomes, null, false, args));
+    }
+}

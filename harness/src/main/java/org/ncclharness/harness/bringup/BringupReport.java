@@ -1,0 +1,174 @@
+package org.ncclharness.harness.bringup;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.ncclharness.calibration.check.CheckReport;
+import org.ncclharness.calibration.check.CheckReportWriter;
+import org.ncclharness.calibration.check.Finding;
+import org.ncclharness.calibration.check.RepeatedRuns;
+import org.ncclharness.calibration.check.Severity;
+import org.ncclharness.calibration.check.Verdict;
+import org.ncclharness.calibration.diagnose.Diagnosis;
+import org.ncclharness.calibration.diagnose.DiagnosisWriter;
+import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.SizeText;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.harness.diagnose.NcclDebugFiles;
+import org.ncclharness.calibration.io.CFormat;
+import org.ncclharness.harness.plot.Figure;
+import org.ncclharness.harness.plot.FigureSeries;
+import org.ncclharness.harness.plot.ReportPage;
+
+/**
+ * A bring-up as reported: each step's verdict, its subjects' figures and spread, the reasons, where the flow
+ * stopped, and the diagnosis of the NCCL lines; as text (what rank 0 prints) and as the page.
+ *
+ * @param source    where the numbers came from ({@code measured now: 8 GPUs on 2 hosts ...} or a replay's label)
+ * @param outcomes  the steps run or skipped, in order; a flow that stopped has fewer than four
+ * @param diagnosis the ranks' NCCL lines diagnosed, null when there were none
+ * @param debugSet  whether NCCL was asked to write its lines to files (the advice differs)
+ */
+record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagnosis, boolean debugSet,
+                     List<String> args) {
+
+    /** Figures draw at most this many subjects; a step of more GPUs is in the table only. */
+    static final int MAX_SERIES = 16;
+
+    BringupReport {
+        outcomes = List.copyOf(outcomes);
+        args = List.copyOf(args);
+    }
+
+    Verdict verdict() {
+        return outcomes.stream().map(StepOutcome::verdict).max(Enum::compareTo).orElse(Verdict.PASS);
+    }
+
+    /** The step that failed, if one did (the flow stops there). */
+    Optional<StepOutcome> failed() {
+        return outcomes.stream().filter(o -> o.verdict() == Verdict.FAIL).findFirst();
+    }
+
+    /** Step 4's kept run: the baseline, when the flow got there. */
+    Optional<Sweep> baseline() {
+        return outcomes.stream().filter(o -> o.step() == BringupStep.BASELINE && o.skipped() == null)
+                .map(o -> o.subjects().get(0).kept()).findFirst();
+    }
+
+    String text() {
+        StringWriter s = new StringWriter();
+        PrintWriter out = new PrintWriter(s);
+        out.println("# nccl-harness bringup: " + source);
+        out.println("# command: " + String.join(" ", args));
+        for (BringupStep step : BringupStep.values()) {
+            Optional<StepOutcome> o = outcomes.stream().filter(x -> x.step() == step).findFirst();
+            if (o.isEmpty()) {
+                out.println(step.title() + ": not run (the flow stopped at step " + failed().map(f -> f.step().number())
+                        .orElseThrow() + ")");
+                continue;
+            }
+            if (o.get().skipped() != null) {
+                out.println(step.title() + ": skipped: " + o.get().skipped());
+                continue;
+            }
+            out.println(step.title() + ": " + o.get().verdict() + " (" + step.tests() + ")");
+            comparedWith(o.get()).ifPresent(c -> out.println("  " + c));
+            List<List<String>> rows = table(o.get());
+            int width = rows.stream().mapToInt(r -> r.get(0).length()).max().orElse(0);
+            for (List<String> row : rows) {
+                out.printf(Locale.ROOT, "  %-" + width + "s  %20s  %8s  %7s%n", row.toArray());
+            }
+            for (Finding f : o.get().reasons()) {
+                out.println("  " + f.severity() + "  " + f.message());
+            }
+        }
+        if (diagnosis != null) {
+            StringWriter d = new StringWriter();
+            DiagnosisWriter.text(new PrintWriter(d), diagnosis);
+            d.toString().lines().forEach(l -> out.println("  " + l));
+        } else {
+            out.println("diagnosis: none: " + (debugSet ? "NCCL wrote no lines to NCCL_DEBUG_FILE that this job could"
+                    + " read" : "rerun with " + NcclDebugFiles.HOW + " to see which transport NCCL used"));
+        }
+        Optional<StepOutcome> failed = failed();
+        out.println(failed.map(f -> "Verdict: FAIL at " + f.step().title() + ": " + f.reasons().stream()
+                .filter(r -> r.severity() == Severity.FAIL).findFirst().map(Finding::message).orElse(""))
+                .orElse("Verdict: " + verdict() + (baseline().isPresent() ? "; step 4 kept as the baseline" : "")));
+        out.flush();
+        return s.toString();
+    }
+
+    /** What the step's subjects were judged against (the first subject's: every subject of a step has the same kind). */
+    static Optional<String> comparedWith(StepOutcome o) {
+        if (o.step() == BringupStep.GPU) {
+            return Optional.of("judged on the data check and against each other (one GPU moves no bus bytes)");
+        }
+        CheckReport r = o.subjects().get(0).report();
+        if (r.reference() != null) {
+            return Optional.of("against " + CheckReportWriter.referenceLine(r.reference()));
+        }
+        return r.findings().stream().filter(f -> f.rule().equals("reference")).findFirst().map(Finding::message);
+    }
+
+    /** One row per subject: its figure at the largest size, the spread of its runs, its verdict. */
+    static List<List<String>> table(StepOutcome o) {
+        List<List<String>> rows = new ArrayList<>();
+        String metric = o.step() == BringupStep.GPU ? "algbw" : "busbw";
+        long size = o.subjects().get(0).runs().atLargest().sizeBytes();
+        rows.add(List.of("subject", metric + "@" + SizeText.exact(size) + " GB/s", "spread", "verdict"));
+        for (StepOutcome.Subject s : o.subjects()) {
+            Measurement top = s.runs().median().get(s.runs().median().size() - 1);
+            Double v = o.step() == BringupStep.GPU ? top.outOfPlace().algBwGBps() : top.outOfPlace().busBwGBps();
+            RepeatedRuns.SizeSpread sp = s.runs().atLargest();
+            rows.add(List.of(s.name(), v == null ? "-" : CFormat.g(v), sp.runs() < 2 ? "n/a"
+                    : String.format(Locale.ROOT, "%.1f %%", sp.spreadPct()), s.report().verdict().name()));
+        }
+        return rows;
+    }
+
+    ReportPage page() {
+        List<ReportPage.Verdict> verdicts = new ArrayList<>();
+        List<ReportPage.Table> tables = new ArrayList<>();
+        List<ReportPage.ReportFigure> figures = new ArrayList<>();
+        for (StepOutcome o : outcomes) {
+            if (o.skipped() != null) {
+                verdicts.add(new ReportPage.Verdict(ReportPage.Level.NOTE, o.step().title(), "skipped: " + o.skipped()));
+                continue;
+            }
+            verdicts.add(new ReportPage.Verdict(ReportPage.Level.valueOf(o.verdict().name()), o.step().title(),
+                    o.step().tests()));
+            for (Finding f : o.reasons()) {
+                verdicts.add(new ReportPage.Verdict(f.severity() == Severity.FAIL ? ReportPage.Level.FAIL
+                        : ReportPage.Level.WARN, o.step().title(), f.message()));
+            }
+            List<List<String>> rows = table(o);
+            tables.add(new ReportPage.Table(o.step().title(), rows.get(0), rows.subList(1, rows.size())));
+            if (o.step() != BringupStep.GPU) {
+                List<FigureSeries> series = new ArrayList<>();
+                for (StepOutcome.Subject s : o.subjects().subList(0, Math.min(MAX_SERIES, o.subjects().size()))) {
+                    series.add(FigureSeries.of(s.kept()).withLabel(s.name()));
+                }
+                FigureSeries ref = o.subjects().get(0).reference();
+                if (ref != null) {
+                    series.add(ref);
+                }
+                figures.add(new ReportPage.ReportFigure("step-" + o.step().number(), o.step().title() + ": busbw of"
+                        + " each subject (the median of its runs)" + (ref == null ? "" : ", and " + ref.label()),
+                        Figure.of(series)));
+            }
+        }
+        if (diagnosis != null) {
+            for (Diagnosis.Issue i : diagnosis.findings()) {
+                verdicts.add(new ReportPage.Verdict(i.severity() == Severity.FAIL ? ReportPage.Level.FAIL
+                        : i.severity() == Severity.WARN ? ReportPage.Level.WARN : ReportPage.Level.NOTE,
+                        "diagnosis " + i.code(), i.message() + "; fix: " + i.fix()));
+            }
+        }
+        String title = "bringup: " + failed().map(f -> "FAIL at " + f.step().title()).orElse(verdict().name());
+        return new ReportPage(title, List.of(source, "each step: the median of its runs per size (-N)"), verdicts,
+                tables, List.of(new ReportPage.Text("The report bringup printed", text())), figures);
+    }
+}

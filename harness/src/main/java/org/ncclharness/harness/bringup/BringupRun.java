@@ -1,0 +1,142 @@
+package org.ncclharness.harness.bringup;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+import org.ncclharness.calibration.check.CheckRules;
+import org.ncclharness.calibration.check.RepeatedRuns;
+import org.ncclharness.calibration.check.Verdict;
+import org.ncclharness.calibration.diagnose.Diagnoser;
+import org.ncclharness.calibration.diagnose.Diagnosis;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.gpu.GpuDevice;
+import org.ncclharness.gpu.GpuProbe;
+import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.VersionInfo;
+import org.ncclharness.harness.diagnose.NcclDebugFiles;
+import org.ncclharness.harness.launch.HostLabels;
+import org.ncclharness.harness.launch.JobGroup;
+import org.ncclharness.harness.launch.JobIdentity;
+import org.ncclharness.harness.launch.Launch;
+import org.ncclharness.harness.launch.LaunchOptions;
+import org.ncclharness.harness.launch.Member;
+import org.ncclharness.harness.sweep.ColouredRun;
+import org.ncclharness.harness.sweep.SweepPlan;
+
+/**
+ * A bring-up measured now: one job, joined once, runs each step's sweep on the step's communicators; rank 0
+ * judges each step and tells every rank whether to go on. At the end every rank hands rank 0 the NCCL lines it
+ * wrote (where NCCL_DEBUG_FILE was set), for the diagnosis.
+ */
+final class BringupRun {
+
+    private final BiFunction<BringupStep, Long, SweepPlan> plans;
+    private final int gpusPerProcess;
+    private final CheckRules rules;
+    private final StepJudge.Baseline baseline;
+    private final BringupOutputs outputs;
+    private final GpuProbe probe;
+    private final List<String> args;
+
+    BringupRun(BiFunction<BringupStep, Long, SweepPlan> plans, int gpusPerProcess, CheckRules rules,
+               StepJudge.Baseline baseline, BringupOutputs outputs, GpuProbe probe, List<String> args) {
+        this.plans = plans;
+        this.gpusPerProcess = gpusPerProcess;
+        this.rules = rules;
+        this.baseline = baseline;
+        this.outputs = outputs;
+        this.probe = probe;
+        this.args = args;
+    }
+
+    int run(LaunchOptions launchOptions, boolean pairs) {
+        Launch launch = Launch.resolve(launchOptions);
+        try (JobGroup job = launch.join(probe.devices().stream().map(GpuDevice::pciBusId).toList(),
+                JobIdentity.hashArguments(JobIdentity.sharedArguments(args)), VersionInfo.projectVersion(),
+                launchOptions.jobOptions(), System.err)) {
+            List<Member> members = job.members();
+            Map<String, String> labels = HostLabels.of(members);
+            Map<String, Integer> hostIndex = new LinkedHashMap<>();
+            labels.keySet().forEach(id -> hostIndex.put(id, hostIndex.size()));
+            String shape = members.size() * gpusPerProcess + " GPUs on " + hostIndex.size() + " host"
+                    + (hostIndex.size() == 1 ? "" : "s") + ", " + gpusPerProcess + " per process";
+            if (pairs) {
+                return new PairsRun(job, probe, plans.apply(BringupStep.BASELINE, null), gpusPerProcess, rules, outputs)
+                        .run(new ArrayList<>(labels.values()), hostIndex, shape);
+            }
+            StepJudge judge = job.rank() == 0 ? new StepJudge(HardwareFacts.bundled(), rules, baseline) : null;
+            List<StepOutcome> outcomes = new ArrayList<>();
+            List<Long> allSizes = plans.apply(BringupStep.BASELINE, null).sizes();
+            for (BringupStep step : BringupStep.values()) {
+                String skip = step.skippedBecause(hostIndex.size());
+                if (skip != null) {
+                    outcomes.add(StepOutcome.skipped(step, skip));
+                    continue;
+                }
+                List<Long> sizes = step.sizes(allSizes);
+                SweepPlan plan = plans.apply(step, step == BringupStep.NETWORK ? sizes.get(0) : null);
+                if (job.rank() == 0) {
+                    System.err.println("# bringup " + step.title() + ": " + step.tests());
+                }
+                List<ColouredRun.Colour> colours = ColouredRun.run(job, probe, plan, gpusPerProcess,
+                        p -> step.colour(members.get((int) p), hostIndex), step.what());
+                byte[] stop = {0};
+                if (job.rank() == 0) {
+                    StepOutcome o = judge.judge(step, colours.stream().map(c -> name(step, c, members, labels,
+                            hostIndex.size())).toList(), colours.stream().map(ColouredRun.Colour::sweep).toList());
+                    outcomes.add(o);
+                    stop[0] = (byte) (o.verdict() == Verdict.FAIL ? 1 : 0);
+                }
+                if (job.broadcast(stop)[0] == 1) {
+                    break;
+                }
+            }
+            Diagnosis diagnosis = diagnosis(job);
+            if (job.rank() != 0) {
+                return ExitCode.OK;
+            }
+            BringupReport report = new BringupReport("measured now: " + shape, outcomes, diagnosis,
+                    NcclDebugFiles.pattern(System.getenv()).isPresent(), args);
+            return outputs.write(report);
+        }
+    }
+
+    /** A subject as the report names it: the GPU's rank and host, the host, or the whole job. */
+    static String name(BringupStep step, ColouredRun.Colour c, List<Member> members, Map<String, String> labels,
+                       int hosts) {
+        return switch (step) {
+            case GPU -> "rank " + c.processes().get(0) + " on " + labels.get(members.get(c.processes().get(0)).hostId());
+            case HOST -> c.hosts().get(0);
+            case NETWORK, BASELINE -> "all " + hosts + " host" + (hosts == 1 ? "" : "s");
+        };
+    }
+
+    /** Every rank's NCCL lines (none where NCCL_DEBUG_FILE was not set), diagnosed on rank 0 as one log. */
+    private static Diagnosis diagnosis(JobGroup job) {
+        List<String> mine = NcclDebugFiles.pattern(System.getenv())
+                .map(p -> NcclDebugFiles.ownLines(p, ProcessHandle.current().pid())).orElse(List.of());
+        List<byte[]> all = job.gather(String.join("\n", mine).getBytes(StandardCharsets.UTF_8));
+        if (job.rank() != 0) {
+            return null;
+        }
+        List<String> lines = new ArrayList<>();
+        for (byte[] b : all) {
+            String text = new String(b, StandardCharsets.UTF_8);
+            if (!text.isEmpty()) {
+                lines.addAll(text.lines().toList());
+            }
+        }
+        return lines.isEmpty() ? null : Diagnoser.diagnose("the ranks' NCCL_DEBUG_FILE", lines);
+    }
+
+    /** The kept row at the largest size of a step's subject: what the tables and the pair search read. */
+    static Measurement largest(Sweep raw) {
+        List<Measurement> kept = RepeatedRuns.of(raw.rows()).median();
+        return kept.get(kept.size() - 1);
+    }
+}

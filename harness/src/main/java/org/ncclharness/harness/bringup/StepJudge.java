@@ -1,0 +1,105 @@
+package org.ncclharness.harness.bringup;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.ncclharness.calibration.check.CheckReport;
+import org.ncclharness.calibration.check.CheckRules;
+import org.ncclharness.calibration.check.Finding;
+import org.ncclharness.calibration.check.HealthCheck;
+import org.ncclharness.calibration.check.PeerComparison;
+import org.ncclharness.calibration.check.RepeatedRuns;
+import org.ncclharness.calibration.check.Severity;
+import org.ncclharness.calibration.check.Verdict;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.measure.SizeText;
+import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.harness.check.JudgedReference;
+
+/**
+ * Judges one step as {@code check} judges a run: each subject's kept run against the expected curve (step 4
+ * against {@code --baseline} when given), and the subjects against each other ({@link PeerComparison}). Step 1's
+ * single GPUs move no bytes between GPUs (a one-rank AllReduce has bus factor 0), so they are judged on their data
+ * check and on their algbw against each other, not on a bus bandwidth.
+ */
+final class StepJudge {
+
+    /** Runs of one step whose times at the largest size spread more than this are not stable. */
+    static final double SPREAD_WARN_PCT = 10;
+
+    private final HardwareFacts facts;
+    private final CheckRules rules;
+    private final Baseline baseline;
+
+    /** An earlier bring-up's step 4, and how the user named it. */
+    record Baseline(String label, Sweep sweep) { }
+
+    StepJudge(HardwareFacts facts, CheckRules rules, Baseline baseline) {
+        this.facts = facts;
+        this.rules = rules;
+        this.baseline = baseline;
+    }
+
+    /** @param measured each subject's name and its rows, every run in turn */
+    StepOutcome judge(BringupStep step, List<String> names, List<Sweep> measured) {
+        List<StepOutcome.Subject> subjects = new ArrayList<>();
+        List<PeerComparison.Peer> peers = new ArrayList<>();
+        List<Finding> stepFindings = new ArrayList<>();
+        for (int i = 0; i < measured.size(); i++) {
+            Sweep raw = measured.get(i);
+            RepeatedRuns runs = RepeatedRuns.of(raw.rows());
+            Sweep kept = new Sweep(raw.provenance(), raw.collective(), raw.run(), raw.hardware(), raw.devices(),
+                    runs.median(), List.of("median of " + runs.atLargest().runs() + " runs per size (-N)"));
+            String name = names.get(i);
+            CheckReport report;
+            JudgedReference ref = null;
+            if (step == BringupStep.GPU) {
+                report = dataCheckOnly(name, kept);
+            } else {
+                ref = step == BringupStep.BASELINE && baseline != null
+                        ? JudgedReference.baseline(baseline.label(), baseline.sweep())
+                        : JudgedReference.expected(kept, name, null, null, facts);
+                report = new HealthCheck(facts, rules).check(name, kept, new HealthCheck.Against(ref.rule(), null,
+                        null));
+                if (ref.why() != null) {
+                    report = report.withFindings(List.of(Finding.info("reference", ref.why())), List.of());
+                }
+            }
+            RepeatedRuns.SizeSpread top = runs.atLargest();
+            if (top.runs() > 1 && top.spreadPct() > SPREAD_WARN_PCT) {
+                report = report.withFindings(List.of(), List.of(new Finding(Severity.WARN, "spread", top.sizeBytes(),
+                        String.format(Locale.ROOT, "the %d runs at %s spread %.1f %% (slowest − fastest over the"
+                                + " median time), above %.0f %%: the system is not stable", top.runs(),
+                                SizeText.exact(top.sizeBytes()), top.spreadPct(), SPREAD_WARN_PCT))));
+            }
+            subjects.add(new StepOutcome.Subject(name, runs, kept, report, ref == null ? null : ref.series()));
+            Measurement largest = runs.median().get(runs.median().size() - 1);
+            Double v = step == BringupStep.GPU ? largest.outOfPlace().algBwGBps() : largest.outOfPlace().busBwGBps();
+            peers.add(new PeerComparison.Peer(name, v == null ? Double.NaN : v));
+        }
+        if (!peers.isEmpty()) {
+            long size = subjects.get(0).runs().atLargest().sizeBytes();
+            stepFindings.addAll(PeerComparison.compare((step == BringupStep.GPU ? "algbw" : "busbw") + " at "
+                    + SizeText.exact(size), peers, rules));
+        }
+        List<Finding> all = new ArrayList<>(stepFindings);
+        subjects.forEach(s -> all.addAll(s.report().findings()));
+        return new StepOutcome(step, subjects, stepFindings, Verdict.of(all), null);
+    }
+
+    /** One GPU alone: every #wrong fails, nothing else can be judged. */
+    private CheckReport dataCheckOnly(String name, Sweep kept) {
+        List<Finding> findings = new ArrayList<>();
+        for (Measurement r : kept.rows()) {
+            double wrong = (r.outOfPlace().wrong() == null ? 0 : r.outOfPlace().wrong())
+                    + (r.inPlace().wrong() == null ? 0 : r.inPlace().wrong());
+            if (wrong > 0 && rules.failOnWrong()) {
+                findings.add(new Finding(Severity.FAIL, "wrong", r.sizeBytes(), String.format(Locale.ROOT,
+                        "%s: %.0f wrong elements at %s: the GPU or the install computes wrong results", name, wrong,
+                        SizeText.exact(r.sizeBytes()))));
+            }
+        }
+        return new CheckReport(name, kept.provenance(), null, List.of(), findings, Verdict.of(findings));
+    }
+}

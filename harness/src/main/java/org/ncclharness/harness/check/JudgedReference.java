@@ -1,0 +1,45 @@
+package org.ncclharness.harness.check;
+
+import java.util.List;
+import org.ncclharness.calibration.check.ExpectedCurves;
+import org.ncclharness.calibration.check.Reference;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.harness.plot.FigureSeries;
+import org.ncclharness.harness.plot.ModelCurve;
+
+/**
+ * What a run is judged against, and its series for the figure: a baseline run, or the expected curve of the
+ * nearest bundled run of the same hardware, or (with neither) why there is none. Shared by {@code check} and
+ * each step of {@code bringup}.
+ *
+ * @param rule   the reference, null without one
+ * @param series the reference as the figure draws it, null without one
+ * @param why    why there is no reference, null when there is one or when none was wanted
+ */
+public record JudgedReference(Reference rule, FigureSeries series, String why) {
+
+    /** The expected curve for {@code sweep} from the bundled runs, or the reason there is none. */
+    public static JudgedReference expected(Sweep sweep, String runId, Integer nicsPerHost, String algo,
+                                           HardwareFacts facts) {
+        ExpectedCurves.Outcome o = ExpectedCurves.forRun(sweep, runId, nicsPerHost, algo,
+                DatasetCatalog.bundled().all(), facts);
+        if (o.reference() == null) {
+            return new JudgedReference(null, null, o.reason());
+        }
+        Reference r = o.reference();
+        FigureSeries series = o.model() != null
+                ? FigureSeries.predicted("expected: " + r.label(), sweep.collective(), o.model().ranks(),
+                        List.of(new ModelCurve(o.model().name(), o.model()::timeUs)))
+                : FigureSeries.of(o.peer().sweep());
+        return new JudgedReference(r, series.withLabel("expected: " + r.label()), null);
+    }
+
+    /** An earlier run of the same system as the reference. */
+    public static JudgedReference baseline(String label, Sweep base) {
+        FigureSeries series = FigureSeries.of(base);
+        return new JudgedReference(Reference.baseline(label + " (" + base.provenance().label() + ")", base),
+                series.withLabel(series.label() + " (baseline " + label + ")"), null);
+    }
+}

@@ -1,0 +1,131 @@
+package org.ncclharness.harness.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.plot.HeadlessChromium;
+import org.ncclharness.harness.plot.Images;
+
+/**
+ * {@code bringup} end to end under a real mpirun, four processes on four simulated hosts (each rank's
+ * HARNESS_HOST_ID set by its own shell: {@code host0} … {@code host3}), every call through the real JNI
+ * bindings into the CUDA/NCCL stand-ins ({@link StandIns}), whose STANDIN_SLOW_HOST plants a slow host: its
+ * ranks take 20 ms more per MiB on every communicator that reaches another host (a bad NIC), or on all of them
+ * with STANDIN_SLOW_SCOPE=any (a bad host).
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class BringupIT {
+
+    static StandIns standIns;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void build() throws Exception {
+        standIns = StandIns.shared();
+    }
+
+    /** Four processes, one per simulated host, each driving {@code gpus} stand-in GPUs. */
+    private Processes.Result bringup(Map<String, String> extra, int gpus, String... args) throws Exception {
+        Map<String, String> env = standIns.environment(2, extra);
+        // one process per simulated host: mpirun, which sees one machine, must not say what is local (so the job
+        // needs a rendezvous address, as a real multi-host one does)
+        List<String> cmd = new ArrayList<>(List.of("sh", "-c", "export HARNESS_HOST_ID=host$OMPI_COMM_WORLD_RANK;"
+                + " unset OMPI_COMM_WORLD_LOCAL_RANK OMPI_COMM_WORLD_LOCAL_SIZE; exec \"$@\"", "sh"));
+        List<String> harness = new ArrayList<>(List.of("bringup", "--nccl-lib", standIns.dir().toString(), "-g",
+                Integer.toString(gpus), "-n", "4", "-w", "1", "-N", "2", "--rendezvous", "tcp://127.0.0.1:"
+                + Processes.freePort()));
+        harness.addAll(List.of(args));
+        cmd.addAll(Processes.harness(harness.toArray(String[]::new)));
+        return Processes.runMpirun(Processes.mpirun(4, StandIns.exports(env), cmd), env, tmp, "bringup", 280);
+    }
+
+    /** Rank 0's stdout, tags removed. */
+    private static String rank0(Processes.Result r) {
+        String tag = "[1,0]<stdout>:";
+        return String.join("\n", r.outLines().stream().filter(l -> l.startsWith(tag))
+                .map(l -> l.substring(tag.length())).toList());
+    }
+
+    @Test
+    void fourHealthyHostsGoThroughAllFourStepsAndKeepTheBaselineWhichALaterBringupComparesWith() throws Exception {
+        Path first = tmp.resolve("first");
+        Processes.Result r = bringup(Map.of(), 2, "-b", "64K", "-e", "1M", "-o", first.toString());
+        String out = rank0(r);
+        // no line rate for a stand-in GPU: check's peak rule cannot judge it and says so (WARN), never FAIL
+        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.OK);
+        // two cores run four JVMs: the runs spread and some steps WARN about it, but nothing fails
+        assertThat(out).containsPattern("step 1 \\(every GPU alone\\): (PASS|WARN)").contains("rank 3 on host3")
+                .contains("step 2 (each host, all its GPUs):").contains("host2")
+                .contains("step 3 (all hosts, largest sizes):").contains("step 4 (all hosts, every size):")
+                .contains("all 4 hosts").contains("step 4 kept as the baseline")
+                .doesNotContain("FAIL").contains("rerun with NCCL_DEBUG=INFO");
+        assertThat(first.resolve("baseline.json")).content().contains("\"nGpus\"").contains("measured now");
+        assertThat(first.resolve("baseline.csv")).isNotEmptyFile();
+        assertThat(first.resolve("baseline.png")).isNotEmptyFile();
+
+        // the same cluster with a bad NIC on host2: steps 1-2 stay on one host and pass; step 4 against the baseline
+        Processes.Result slow = bringup(Map.of("STANDIN_SLOW_HOST", "host2", "STANDIN_SLOW_US_PER_MIB", "60000"), 2, "-b", "64K", "-e", "1M",
+                "--baseline", first.toString(), "-o", tmp.resolve("second").toString());
+        String again = rank0(slow);
+        assertThat(slow.rc()).as(slow.out() + slow.err()).isEqualTo(ExitCode.FAIL);
+        assertThat(again).doesNotContain("step 1 (every GPU alone): FAIL").contains("step 2 (each host, all its GPUs): ")
+                .contains("step 4 (all hosts, every size): FAIL").containsPattern("of the baseline")
+                .contains("Verdict: FAIL at step 4");
+        assertThat(again).doesNotContain("step 2 (each host, all its GPUs): FAIL");
+    }
+
+    @Test
+    void aBadHostFailsStepOneByNameAndTheFlowStopsThere() throws Exception {
+        Path dir = tmp.resolve("bad");
+        Processes.Result r = bringup(Map.of("STANDIN_SLOW_HOST", "host2", "STANDIN_SLOW_SCOPE", "any"), 1, "-b", "256K",
+                "-e", "1M", "-o", dir.toString());
+        String out = rank0(r);
+        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.FAIL);
+        assertThat(out).contains("step 1 (every GPU alone): FAIL")
+                .containsPattern("FAIL  rank 2 on host2: algbw at 1 MiB \\S+ GB/s is \\d+ % of the median of 4")
+                .contains("step 2 (each host, all its GPUs): not run (the flow stopped at step 1)")
+                .contains("step 4 (all hosts, every size): not run").contains("Verdict: FAIL at step 1");
+        assertThat(dir.resolve("baseline.json")).doesNotExist();
+        assertThat(dir.resolve("index.html")).content().contains("FAIL at step 1");
+    }
+
+    @Test
+    void pairsNameTheHostWhosePairsAreAllSlowAndThePageShowsTheHeatmap() throws Exception {
+        Path dir = tmp.resolve("pairs");
+        Processes.Result r = bringup(Map.of("STANDIN_SLOW_HOST", "host2", "STANDIN_SLOW_US_PER_MIB", "60000"), 1, "--pairs", "-b", "256K", "-e", "1M",
+                "-o", dir.toString());
+        String out = rank0(r);
+        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.FAIL);
+        assertThat(out).contains("all pairs over 4 hosts in 3 rounds")
+                .containsPattern("host2: all 3 of its pairs are below 75 % of the median pair")
+                .contains("Verdict: FAIL: slow host host2");
+        // six pairs, three of them with host2, and only those slow
+        List<String> csv = Files.readAllLines(dir.resolve("pairs.csv"));
+        assertThat(csv).hasSize(7);
+        assertThat(csv.subList(1, 7)).allSatisfy(line -> assertThat(line.endsWith(",true"))
+                .as(line).isEqualTo(line.startsWith("host2 ") || line.contains(" host2,")));
+
+        HeadlessChromium chromium = HeadlessChromium.find(tmp);
+        Path page = dir.resolve("index.html");
+        Matcher img = Pattern.compile("<img\\b[^>]*>").matcher(chromium.dumpDom(page));
+        assertThat(img.find()).isTrue();
+        assertThat(img.group()).contains("pairs.png").contains("data-loaded=\"true\"");
+        Path shot = tmp.resolve("shot.png");
+        chromium.screenshot(page, shot, 1024, 1400);
+        assertThat(Images.distinctColours(Images.readPng(shot), 100)).isGreaterThanOrEqualTo(100);
+    }
+}
