@@ -11,7 +11,9 @@
  * first collective. STANDIN_SLOT_BYTES bounds one rank's
  * contribution (default 4 MiB). STANDIN_SLOW_HOST=ID makes the ranks whose HARNESS_HOST_ID (else NCCL_HOSTID) is
  * ID take STANDIN_SLOW_US_PER_MIB (default 20000) µs more per MiB they contribute, on communicators that span
- * more than one host (a bad NIC), or on all of them with STANDIN_SLOW_SCOPE=any (a bad host).
+ * more than one host (a bad NIC), or on all of them with STANDIN_SLOW_SCOPE=any (a bad host). With NCCL_DEBUG=INFO
+ * and NCCL_DEBUG_FILE it writes, as NCCL would, its version, each communicator's shape and each rank's ring
+ * connection: SHM inside a host, NET/Socket between hosts (what a host memory stand-in honestly is).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -28,6 +30,8 @@
 #include <unistd.h>
 
 typedef struct { char internal[128]; } ncclUniqueId;
+
+int ncclGetVersion(int *v);
 
 enum { MAX_RANKS = 256 };
 
@@ -85,6 +89,59 @@ static int is_slow(Comm *c) {
         if (c->h->host[r] != c->h->host[c->rank]) return 1;
     }
     return 0;
+}
+
+/* NCCL_DEBUG_FILE with %h (host name to its first dot) and %p (pid) expanded, as NCCL expands them. */
+static FILE *debug_file(void) {
+    const char *level = getenv("NCCL_DEBUG"), *pattern = getenv("NCCL_DEBUG_FILE");
+    if (!level || strcmp(level, "INFO") != 0 || !pattern) return 0;
+    char host[256] = "", name[4096];
+    gethostname(host, sizeof host - 1);
+    char *dot = strchr(host, '.');
+    if (dot) *dot = 0;
+    size_t n = 0;
+    for (const char *p = pattern; *p && n < sizeof name - 300; p++) {
+        if (p[0] == '%' && p[1] == 'h') { n += snprintf(name + n, sizeof name - n, "%s", host); p++; }
+        else if (p[0] == '%' && p[1] == 'p') { n += snprintf(name + n, sizeof name - n, "%d", getpid()); p++; }
+        else name[n++] = *p;
+    }
+    name[n] = 0;
+    return fopen(name, "a");
+}
+
+/* Once per communicator, at its first collective, when every rank's host is known. */
+static void debug_lines(Comm *c) {
+    FILE *f = debug_file();
+    if (!f) return;
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    int v;
+    ncclGetVersion(&v);
+    int nodes = 0, local = 0, local_rank = 0;
+    unsigned long mine = c->h ? c->h->host[c->rank] : 0;
+    for (int r = 0; r < c->nranks; r++) {
+        int first = 1;
+        unsigned long h = c->h ? c->h->host[r] : 0;
+        for (int q = 0; q < r; q++) first &= !c->h || c->h->host[q] != h;
+        nodes += first;
+        local += h == mine;
+        local_rank += h == mine && r < c->rank;
+    }
+    fprintf(f, "%s:%d:%d [%d] NCCL INFO NCCL version %d.%d.%d+cuda13.0\n", host, getpid(), getpid(), c->rank,
+            v / 10000, v / 100 % 100, v % 100);
+    if (nodes > 1) {
+        fprintf(f, "%s:%d:%d [%d] NCCL INFO NET/Socket : Using [0]lo:127.0.0.1<0>\n", host, getpid(), getpid(), c->rank);
+        fprintf(f, "%s:%d:%d [%d] NCCL INFO Using network Socket\n", host, getpid(), getpid(), c->rank);
+    }
+    fprintf(f, "%s:%d:%d [%d] NCCL INFO comm %p rank %d nRanks %d nNodes %d localRanks %d localRank %d MNNVL 0\n",
+            host, getpid(), getpid(), c->rank, (void *) c, c->rank, c->nranks, nodes, local, local_rank);
+    if (c->nranks > 1) {
+        int next = (c->rank + 1) % c->nranks;
+        int same = c->h->host[next] == mine;
+        fprintf(f, "%s:%d:%d [%d] NCCL INFO Channel 00/01 : %d[%d] -> %d[%d] via %s\n", host, getpid(), getpid(),
+                c->rank, c->rank, c->rank, next, next, same ? "SHM/direct/direct" : "NET/Socket/0");
+    }
+    fclose(f);
 }
 
 static void pay_slowness(Comm *c, size_t bytes) {
@@ -405,7 +462,10 @@ static size_t stride_of(Op *o) { return o->comm->nranks > 1 ? o->comm->h->slot :
 static int contribute(Op *o) {
     Comm *c = o->comm;
     if (in_bytes(o) > stride_of(o)) return INVALID_ARGUMENT;
-    if (c->slow < 0) c->slow = is_slow(c); /* every peer wrote its host at init */
+    if (c->slow < 0) { /* every peer wrote its host at init */
+        c->slow = is_slow(c);
+        debug_lines(c);
+    }
     pay_slowness(c, in_bytes(o));
     if (c->nranks > 1) memcpy(c->slots + (size_t) c->rank * stride_of(o), o->send, in_bytes(o));
     return OK;

@@ -12,10 +12,12 @@ import org.ncclharness.calibration.measure.Measurement;
  * measured row, never an average of rows, so its busbw and #wrong are ones a run gave) and the spread of the
  * runs is stated. The median resists the one run in three that a noisy neighbour slowed.
  *
- * @param median one row per size (and type, op, root), in the order the sizes first appear
- * @param spread one line per row of {@code median}
+ * @param median  one row per size (and type, op, root), in the order the sizes first appear
+ * @param fastest the fastest run's row of each size, in the same order: what a run can reach when nothing disturbs
+ *                it (noise only ever slows a run down)
+ * @param spread  one line per row of {@code median}
  */
-public record RepeatedRuns(List<Measurement> median, List<SizeSpread> spread) {
+public record RepeatedRuns(List<Measurement> median, List<Measurement> fastest, List<SizeSpread> spread) {
 
     /**
      * @param runs      how many runs had this size
@@ -25,6 +27,7 @@ public record RepeatedRuns(List<Measurement> median, List<SizeSpread> spread) {
 
     public RepeatedRuns {
         median = List.copyOf(median);
+        fastest = List.copyOf(fastest);
         spread = List.copyOf(spread);
     }
 
@@ -36,12 +39,14 @@ public record RepeatedRuns(List<Measurement> median, List<SizeSpread> spread) {
                     k -> new ArrayList<>()).add(r);
         }
         List<Measurement> median = new ArrayList<>();
+        List<Measurement> fastest = new ArrayList<>();
         List<SizeSpread> spread = new ArrayList<>();
         for (List<Measurement> same : bySize.values()) {
             List<Measurement> timed = same.stream().filter(r -> r.outOfPlace().timeUs() != null)
                     .sorted(Comparator.comparingDouble(r -> r.outOfPlace().timeUs())).toList();
             if (timed.isEmpty()) {
                 median.add(same.get(0));
+                fastest.add(same.get(0));
                 spread.add(new SizeSpread(same.get(0).sizeBytes(), same.size(), Double.NaN, Double.NaN));
                 continue;
             }
@@ -49,9 +54,10 @@ public record RepeatedRuns(List<Measurement> median, List<SizeSpread> spread) {
             double t = mid.outOfPlace().timeUs();
             double range = timed.get(timed.size() - 1).outOfPlace().timeUs() - timed.get(0).outOfPlace().timeUs();
             median.add(mid);
+            fastest.add(timed.get(0));
             spread.add(new SizeSpread(mid.sizeBytes(), timed.size(), t, t > 0 ? 100 * range / t : 0));
         }
-        return new RepeatedRuns(median, spread);
+        return new RepeatedRuns(median, fastest, spread);
     }
 
     /** The spread at the largest size: the bandwidth-bound end, where a bring-up's verdict is decided. */

@@ -30,6 +30,8 @@ class RepeatedRunsTest {
         for (int i = 0; i < ONE_RUN.size(); i++) {
             assertThat(runs.median().get(i).outOfPlace().timeUs()).isCloseTo(ONE_RUN.get(i).outOfPlace().timeUs(),
                     within(1e-9));
+            assertThat(runs.fastest().get(i).outOfPlace().timeUs()).isCloseTo(0.9 * ONE_RUN.get(i).outOfPlace()
+                    .timeUs(), within(1e-9));
             assertThat(runs.spread().get(i).runs()).isEqualTo(3);
             assertThat(runs.spread().get(i).spreadPct()).isCloseTo(40.0, within(1e-6));
         }
@@ -39,7 +41,7 @@ class RepeatedRunsTest {
     @Test
     void oneRunIsItsOwnMedianWithNoSpread() {
         RepeatedRuns runs = RepeatedRuns.of(ONE_RUN);
-        assertThat(runs.median()).isEqualTo(ONE_RUN);
+        assertThat(runs.median()).isEqualTo(ONE_RUN).isEqualTo(runs.fastest());
         assertThat(runs.spread()).allSatisfy(s -> assertThat(s.spreadPct()).isZero());
     }
 }

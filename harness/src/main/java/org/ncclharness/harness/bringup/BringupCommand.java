@@ -16,6 +16,8 @@ import org.ncclharness.gpu.Gpus;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.HelpOptions;
+import org.ncclharness.harness.Main;
+import org.ncclharness.harness.diagnose.NcclDebugChild;
 import org.ncclharness.harness.NcclLibOption;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.launch.LaunchOptions;
@@ -43,8 +45,9 @@ import picocli.CommandLine.Model.CommandSpec;
             "Each step runs -N times (default 3) and keeps the median per size, states the spread, and is judged as"
                 + " check judges a run (the expected curve of the nearest bundled run of this hardware; step 4"
                 + " against --baseline when given) and its GPUs or hosts against each other. The first step that"
-                + " FAILs stops the flow with its reasons and, when NCCL wrote its INFO lines to files"
-                + " (NCCL_DEBUG=INFO NCCL_DEBUG_FILE=/tmp/nccl.%%h.%%p), the diagnosis of which transport ran.",
+                + " FAILs stops the flow with its reasons; the report ends with the diagnosis of NCCL's INFO lines"
+                + " (which transport ran): it runs NCCL with NCCL_DEBUG=INFO written to files unless NCCL_DEBUG* is"
+                + " set or --no-diagnose is given.",
             "--pairs instead measures every pair of hosts (a halving search above 16 hosts) and names the hosts"
                 + " whose pairs are all slow, with a heatmap.",
             "Writes DIR (-o): index.html, and baseline.json/.csv/.png after step 4 (pairs.csv/.png with --pairs)."
@@ -85,6 +88,12 @@ public final class BringupCommand implements Callable<Integer> {
     @Option(names = "--baseline", paramLabel = "DIR|FILE", description = "an earlier bring-up's directory (its"
             + " baseline.json) or any run: step 4 is compared with it instead of the expected curve")
     String baseline;
+    @Option(names = "--warn-below", paramLabel = "PCT", description = "WARN below this %% of the reference or of the"
+            + " subjects' median (default 90)")
+    double warnBelow = 90;
+    @Option(names = "--fail-below", paramLabel = "PCT", description = "FAIL below this %% of the reference at the"
+            + " largest size, or of the subjects' median (default 75)")
+    double failBelow = 75;
     @Option(names = "--pairs", description = "measure pairs of hosts and name the slow ones, instead of the four steps")
     boolean pairs;
     @Option(names = {"-o", "--out"}, paramLabel = "DIR", description = "where the page and the baseline go"
@@ -95,6 +104,9 @@ public final class BringupCommand implements Callable<Integer> {
     @Option(names = "--replay", description = "with no GPU: replay bundled runs through the steps, labelled as"
             + " a replay (default: exit 3)")
     boolean replay;
+    @Option(names = "--no-diagnose", description = "do not run NCCL with NCCL_DEBUG=INFO (to files) for the"
+            + " diagnosis of which transports it used; the default where NCCL_DEBUG* are unset")
+    boolean noDiagnose;
     @Option(names = "--dataset", paramLabel = "ID", description = "with --replay: the bundled multi-host run that"
             + " steps 3 and 4 replay")
     String dataset;
@@ -122,7 +134,13 @@ public final class BringupCommand implements Callable<Integer> {
             FILES.forEach(f -> OutputFile.checkWritable(out.resolve(f), force)); // DIR is made when missing
         }
         StepJudge.Baseline base = baseline == null ? null : readBaseline(baseline);
-        CheckRules rules = CheckRules.defaults();
+        if (!(failBelow > 0 && failBelow <= warnBelow && warnBelow <= 100)) {
+            throw new HarnessException(ExitCode.USAGE, "--fail-below " + failBelow + " and --warn-below " + warnBelow
+                    + ": expected 0 < FAIL <= WARN <= 100 (a size that fails must also warn)");
+        }
+        CheckRules d = CheckRules.defaults();
+        CheckRules rules = new CheckRules(warnBelow, failBelow, d.dipPct(), d.minBusBwGBps(), d.failOnWrong(),
+                d.latencyWarnFactor());
         ncclLib.apply();
         GpuProbe probe = Gpus.probe();
         BringupOutputs outputs = new BringupOutputs(out, force);
@@ -141,6 +159,10 @@ public final class BringupCommand implements Callable<Integer> {
             }
             return new BringupReplay(rules, base, dataset, outputs, commandLine())
                     .run(probe.firstProblem().orElseThrow().oneLine(), pairs);
+        }
+        if (NcclDebugChild.wanted(System.getenv(), noDiagnose)) {
+            List<String> args = commandLine();
+            return NcclDebugChild.rerun(Main.class.getName(), args.subList(1, args.size()));
         }
         return new BringupRun(this::stepPlan, gpus, rules, base, outputs, probe, commandLine())
                 .run(launchOptions, pairs);

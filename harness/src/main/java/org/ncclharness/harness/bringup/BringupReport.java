@@ -88,10 +88,13 @@ record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagno
         if (diagnosis != null) {
             StringWriter d = new StringWriter();
             DiagnosisWriter.text(new PrintWriter(d), diagnosis);
-            d.toString().lines().forEach(l -> out.println("  " + l));
+            out.println("diagnosis of NCCL's INFO lines (" + diagnosis.file() + "; informative: the verdict is the"
+                    + " steps'):");
+            d.toString().lines().skip(1).forEach(l -> out.println("  " + l));
         } else {
             out.println("diagnosis: none: " + (debugSet ? "NCCL wrote no lines to NCCL_DEBUG_FILE that this job could"
-                    + " read" : "rerun with " + NcclDebugFiles.HOW + " to see which transport NCCL used"));
+                    + " read" : "NCCL_DEBUG was set without NCCL_DEBUG_FILE, or --no-diagnose given; run with "
+                    + NcclDebugFiles.HOW + " to see which transport NCCL used"));
         }
         Optional<StepOutcome> failed = failed();
         out.println(failed.map(f -> "Verdict: FAIL at " + f.step().title() + ": " + f.reasons().stream()

@@ -1,6 +1,5 @@
 package org.ncclharness.harness.bringup;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,7 +8,6 @@ import java.util.function.BiFunction;
 import org.ncclharness.calibration.check.CheckRules;
 import org.ncclharness.calibration.check.RepeatedRuns;
 import org.ncclharness.calibration.check.Verdict;
-import org.ncclharness.calibration.diagnose.Diagnoser;
 import org.ncclharness.calibration.diagnose.Diagnosis;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.Measurement;
@@ -96,7 +94,7 @@ final class BringupRun {
                     break;
                 }
             }
-            Diagnosis diagnosis = diagnosis(job);
+            Diagnosis diagnosis = NcclDebugFiles.diagnoseJob(job);
             if (job.rank() != 0) {
                 return ExitCode.OK;
             }
@@ -112,31 +110,16 @@ final class BringupRun {
         return switch (step) {
             case GPU -> "rank " + c.processes().get(0) + " on " + labels.get(members.get(c.processes().get(0)).hostId());
             case HOST -> c.hosts().get(0);
-            case NETWORK, BASELINE -> "all " + hosts + " host" + (hosts == 1 ? "" : "s");
+            case NETWORK, BASELINE -> hosts == 1 ? "the whole host" : "all " + hosts + " hosts";
         };
     }
 
-    /** Every rank's NCCL lines (none where NCCL_DEBUG_FILE was not set), diagnosed on rank 0 as one log. */
-    private static Diagnosis diagnosis(JobGroup job) {
-        List<String> mine = NcclDebugFiles.pattern(System.getenv())
-                .map(p -> NcclDebugFiles.ownLines(p, ProcessHandle.current().pid())).orElse(List.of());
-        List<byte[]> all = job.gather(String.join("\n", mine).getBytes(StandardCharsets.UTF_8));
-        if (job.rank() != 0) {
-            return null;
-        }
-        List<String> lines = new ArrayList<>();
-        for (byte[] b : all) {
-            String text = new String(b, StandardCharsets.UTF_8);
-            if (!text.isEmpty()) {
-                lines.addAll(text.lines().toList());
-            }
-        }
-        return lines.isEmpty() ? null : Diagnoser.diagnose("the ranks' NCCL_DEBUG_FILE", lines);
-    }
-
-    /** The kept row at the largest size of a step's subject: what the tables and the pair search read. */
-    static Measurement largest(Sweep raw) {
-        List<Measurement> kept = RepeatedRuns.of(raw.rows()).median();
-        return kept.get(kept.size() - 1);
+    /**
+     * The fastest run's row at the largest size: what the pair search judges a group by, so that a run a neighbour
+     * disturbed does not make a healthy pair slow.
+     */
+    static Measurement fastestAtLargest(Sweep raw) {
+        List<Measurement> fastest = RepeatedRuns.of(raw.rows()).fastest();
+        return fastest.get(fastest.size() - 1);
     }
 }

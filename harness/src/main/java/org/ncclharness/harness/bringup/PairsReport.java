@@ -31,7 +31,7 @@ record PairsReport(String source, PairResult result, List<String> hosts, long si
         PrintWriter out = new PrintWriter(s);
         out.println("# nccl-harness bringup --pairs: " + source);
         out.println("# " + result.method() + " over " + hosts.size() + " hosts in " + result.rounds() + " rounds;"
-                + " busbw at " + SizeText.exact(sizeBytes) + ", the median of each group's runs");
+                + " busbw at " + SizeText.exact(sizeBytes) + ", the fastest of each group's runs");
         out.printf(Locale.ROOT, "%-40s %12s %12s %6s%n", "hosts", "busbw GB/s", "ref GB/s", "slow");
         for (PairResult.Group g : result.measured()) {
             out.printf(Locale.ROOT, "%-40s %12s %12s %6s%n", names(g), CFormat.g(g.busBwGBps()),

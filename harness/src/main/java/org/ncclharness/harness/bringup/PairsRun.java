@@ -66,7 +66,7 @@ final class PairsRun {
             }, "pair round " + round);
             List<Double> busBw = new ArrayList<>();
             for (int g = 0; g < count; g++) {
-                Measurement top = BringupRun.largest(colours.get(g).sweep());
+                Measurement top = BringupRun.fastestAtLargest(colours.get(g).sweep());
                 busBw.add(top.outOfPlace().busBwGBps() == null ? 0.0 : top.outOfPlace().busBwGBps());
             }
             search.record(busBw);

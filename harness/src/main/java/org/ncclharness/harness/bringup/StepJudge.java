@@ -19,7 +19,8 @@ import org.ncclharness.harness.check.JudgedReference;
 
 /**
  * Judges one step as {@code check} judges a run: each subject's kept run against the expected curve (step 4
- * against {@code --baseline} when given), and the subjects against each other ({@link PeerComparison}). Step 1's
+ * against {@code --baseline} when given), and the subjects against each other ({@link PeerComparison}, on each
+ * subject's fastest run). Step 1's
  * single GPUs move no bytes between GPUs (a one-rank AllReduce has bus factor 0), so they are judged on their data
  * check and on their algbw against each other, not on a bus bandwidth.
  */
@@ -74,14 +75,15 @@ final class StepJudge {
                                 SizeText.exact(top.sizeBytes()), top.spreadPct(), SPREAD_WARN_PCT))));
             }
             subjects.add(new StepOutcome.Subject(name, runs, kept, report, ref == null ? null : ref.series()));
-            Measurement largest = runs.median().get(runs.median().size() - 1);
+            // peers compared on their fastest run: one run a neighbour disturbed must not accuse a host
+            Measurement largest = runs.fastest().get(runs.fastest().size() - 1);
             Double v = step == BringupStep.GPU ? largest.outOfPlace().algBwGBps() : largest.outOfPlace().busBwGBps();
             peers.add(new PeerComparison.Peer(name, v == null ? Double.NaN : v));
         }
         if (!peers.isEmpty()) {
             long size = subjects.get(0).runs().atLargest().sizeBytes();
-            stepFindings.addAll(PeerComparison.compare((step == BringupStep.GPU ? "algbw" : "busbw") + " at "
-                    + SizeText.exact(size), peers, rules));
+            stepFindings.addAll(PeerComparison.compare("fastest " + (step == BringupStep.GPU ? "algbw" : "busbw")
+                    + " at " + SizeText.exact(size), peers, rules));
         }
         List<Finding> all = new ArrayList<>(stepFindings);
         subjects.forEach(s -> all.addAll(s.report().findings()));

@@ -9,6 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.ncclharness.calibration.diagnose.Diagnoser;
+import org.ncclharness.calibration.diagnose.Diagnosis;
+import org.ncclharness.harness.launch.JobGroup;
 
 /**
  * The NCCL_DEBUG output of this process, where NCCL wrote it to a file ({@code NCCL_DEBUG=INFO} with
@@ -33,6 +36,28 @@ public final class NcclDebugFiles {
         String file = env.get("NCCL_DEBUG_FILE");
         boolean info = level.equals("INFO") || level.equals("TRACE");
         return info && file != null && !file.isBlank() ? Optional.of(file.trim()) : Optional.empty();
+    }
+
+    /**
+     * Every rank's NCCL lines (none where NCCL_DEBUG_FILE is not set), gathered and diagnosed on rank 0 as one log;
+     * every rank calls it at once. Null on the other ranks, and on rank 0 when no rank had a line.
+     */
+    public static Diagnosis diagnoseJob(JobGroup job) {
+        Optional<String> pattern = pattern(System.getenv());
+        List<String> mine = pattern.map(p -> ownLines(p, ProcessHandle.current().pid())).orElse(List.of());
+        List<byte[]> all = job.gather(String.join("\n", mine).getBytes(StandardCharsets.UTF_8));
+        if (job.rank() != 0) {
+            return null;
+        }
+        List<String> lines = new ArrayList<>();
+        for (byte[] b : all) {
+            String text = new String(b, StandardCharsets.UTF_8);
+            if (!text.isEmpty()) {
+                lines.addAll(text.lines().toList());
+            }
+        }
+        return lines.isEmpty() ? null : Diagnoser.diagnose(pattern.orElseThrow().replace("%p", "*")
+                .replace("%h", "*"), lines);
     }
 
     /**

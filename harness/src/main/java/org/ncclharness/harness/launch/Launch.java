@@ -23,7 +23,9 @@ public record Launch(Place place, HostId hostId, RendezvousSpec rendezvous, Map<
     /** From the flags and this process's environment, host name and boot id. */
     public static Launch resolve(LaunchOptions options) {
         Map<String, String> env = System.getenv();
-        long ppid = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+        // a child started for NCCL's debug output names the launcher's process, not the JVM that started it
+        long ppid = env.containsKey("HARNESS_PARENT_PID") ? Long.parseLong(env.get("HARNESS_PARENT_PID"))
+                : ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
         Place place = PlaceDetector.detect(env, options.placeFlags(), ppid);
         HostId hostId = HostId.resolve(options.hostId(), env, hostName(), bootId());
         RendezvousSpec spec = RendezvousChooser.choose(options.rendezvous(), env, place);

@@ -57,7 +57,7 @@ final class CombinationRuns {
             String tag = "c" + i++;
             Path json = work.resolve(tag + ".json");
             List<String> args = new ArrayList<>(base);
-            args.addAll(List.of("--no-calibrate", "-J", json.toString()));
+            args.addAll(List.of("--no-calibrate", "--no-diagnose", "-J", json.toString()));
             child(c, tag, args, NcclEnvironment.forCombination(c.algo(), c.proto()));
             SweepJson.Read read = SweepJson.read(json.toString(), Inputs.text(json.toString()));
             Path prefix = work.resolve(tag + "-tuning");

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.IntStream;
+import org.ncclharness.calibration.diagnose.Diagnosis;
+import org.ncclharness.calibration.diagnose.DiagnosisWriter;
 import org.ncclharness.calibration.io.PerIteration;
 import org.ncclharness.calibration.io.RankTimes;
 import org.ncclharness.calibration.io.SweepJson;
@@ -45,6 +47,7 @@ import org.ncclharness.gpu.UniqueId;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.VersionInfo;
+import org.ncclharness.harness.diagnose.NcclDebugFiles;
 import org.ncclharness.harness.launch.JobIdentity;
 import org.ncclharness.harness.launch.Launch;
 import org.ncclharness.harness.launch.LaunchOptions;
@@ -129,6 +132,7 @@ final class LiveSweep {
                 throw new HarnessException(ExitCode.JOB, e.getMessage(), e);
             }
             List<Device> devs = devices(job, rank, local, gpus, split.colour());
+            Diagnosis diagnosis = NcclDebugFiles.diagnoseJob(job);
             // the hosts of this process's communicator: under a split, one colour may live inside one host
             int hosts = (int) job.members().stream().filter(x -> plan.split().colour(x.rank()) == split.colour())
                     .map(x -> x.hostId()).distinct().count();
@@ -143,10 +147,23 @@ final class LiveSweep {
             Sweep sweep = new Sweep(new Provenance(SourceKind.MEASURED, host, null, "measured now on " + hosts
                     + " host(s) from " + host + " by nccl-harness"), plan.collective(), run, hw, devs, m.rows(),
                     List.of());
-            return new SweepOutputs(plan, out).emit(List.of(new SweepResult(Combination.auto(), List.of(), sweep,
+            int rc = new SweepOutputs(plan, out).emit(List.of(new SweepResult(Combination.auto(), List.of(), sweep,
                     m.perIteration(), m.rankTimes())), heading, new SweepOutputs.RunFacts(start, LocalDateTime.now().format(TIME),
                     probe.ncclVersion().code(), null, List.of(), SweepJson.object()));
+            if (diagnosis != null) {
+                printDiagnosis(diagnosis);
+            }
+            return rc;
         }
+    }
+
+    /** On stderr, so that stdout stays the table nccl-tests prints. */
+    private static void printDiagnosis(Diagnosis d) {
+        System.err.println("# which transports NCCL used, from its INFO lines (" + d.file() + "; --no-diagnose skips"
+                + " this):");
+        java.io.StringWriter text = new java.io.StringWriter();
+        DiagnosisWriter.text(new PrintWriter(text), d);
+        text.toString().lines().skip(1).forEach(System.err::println);
     }
 
     /**

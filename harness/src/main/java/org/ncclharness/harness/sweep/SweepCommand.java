@@ -18,6 +18,8 @@ import org.ncclharness.gpu.GpuProbe;
 import org.ncclharness.gpu.Gpus;
 import org.ncclharness.gpu.ReduceOp;
 import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.Main;
+import org.ncclharness.harness.diagnose.NcclDebugChild;
 import org.ncclharness.harness.VersionInfo;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.NcclLibOption;
@@ -162,6 +164,9 @@ public final class SweepCommand implements Callable<Integer> {
     Path report;
     @Option(names = "--force", description = "overwrite existing output files")
     boolean force;
+    @Option(names = "--no-diagnose", description = "do not run NCCL with NCCL_DEBUG=INFO (to files) and diagnose"
+            + " which transports it used; the default where NCCL_DEBUG, NCCL_DEBUG_SUBSYS and NCCL_DEBUG_FILE are unset")
+    boolean noDiagnose;
 
     /** The environment form of {@code --no-replay}, for a CI job that cannot change the command line. */
     static final String NO_REPLAY_ENV = "HARNESS_NO_REPLAY";
@@ -212,6 +217,9 @@ public final class SweepCommand implements Callable<Integer> {
             }
             return new ReplaySweep(plan, out, DatasetCatalog.bundled(), place.worldSize() * plan.localGpus())
                     .run(probe.firstProblem().orElseThrow());
+        }
+        if (!plan.isMatrix() && NcclDebugChild.wanted(System.getenv(), noDiagnose)) {
+            return NcclDebugChild.rerun(Main.class.getName(), plan.args().subList(1, plan.args().size()));
         }
         return new LiveSweep(plan, probe, out).run(Launch.resolve(launchOptions), launchOptions);
     }

@@ -76,10 +76,24 @@ class StandInSweepIT {
         assertThat(r.err()).doesNotContain("buffers freed before ncclCommDestroy");
         List<String[]> rows = rows(r);
         assertThat(rows).hasSize(18);
+        // NCCL_DEBUG unset: the sweep ran again with NCCL's INFO lines going to files, and rank 0 says what they tell
+        assertThat(r.err()).contains("[1,0]<stderr>:# which transports NCCL used, from its INFO lines")
+                .contains("[1,0]<stderr>:intra-node: SHM/direct/direct (2)").contains("P2P_OFF");
+        assertThat(r.out()).doesNotContain("NCCL INFO");
         for (String[] row : rows) {
             assertThat(row[8]).as("out-of-place #wrong at %s B", row[0]).isEqualTo("0");
             assertThat(row[12]).as("in-place #wrong at %s B", row[0]).isEqualTo("0");
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--no-diagnose", "NCCL_DEBUG=WARN"})
+    void noDiagnosisWhereTheUserSaidNoOrSetNcclDebugThemselves(String how) throws Exception {
+        Processes.Result r = how.startsWith("--") ? sweep(Map.of(), "-b", "8", "-e", "1K", how)
+                : sweep(Map.of("NCCL_DEBUG", "WARN"), "-b", "8", "-e", "1K");
+        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.OK);
+        assertThat(rows(r)).hasSize(8);
+        assertThat(r.err()).doesNotContain("which transports NCCL used");
     }
 
     @Test
