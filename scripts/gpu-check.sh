@@ -128,6 +128,7 @@ step gpus         "${H[@]}" gpus "${NCCL_OPT[@]}"
 step smoke        "${H[@]}" gpus --smoke "${NCCL_OPT[@]}"
 step doctor       "${H[@]}" doctor "${NCCL_OPT[@]}"
 step sweep-json   "${H[@]}" sweep "${FLAGS[@]}" --json "$OUT/sweep.json" "${NCCL_OPT[@]}"
+step bringup      "${H[@]}" bringup -e "$MAX_BYTES" -N 2 -o "$OUT/bringup" "${NCCL_OPT[@]}"
 pair sweep        "${FLAGS[@]}"
 pair runs-3       "${FLAGS[@]}" -N 3
 pair graph-10     "${FLAGS[@]}" -G 10

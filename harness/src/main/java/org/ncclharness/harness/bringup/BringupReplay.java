@@ -85,6 +85,7 @@ final class BringupReplay {
         String source = "REPLAY, not measured here (no GPU: " + noGpu + "): step 2 " + single.map(Dataset::id)
                 .orElse("skipped") + ", steps 3 and 4 " + multi.id() + ", bundled runs as published (one run each:"
                 + " spread n/a)";
-        return outputs.write(new BringupReport(source, outcomes, null, false, args));
+        return outputs.write(new BringupReport(source, outcomes, null, "a replay runs no NCCL; `diagnose LOG` reads"
+                + " the NCCL lines of a log", args));
     }
 }

@@ -17,7 +17,6 @@ import org.ncclharness.calibration.diagnose.DiagnosisWriter;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.measure.Sweep;
-import org.ncclharness.harness.diagnose.NcclDebugFiles;
 import org.ncclharness.calibration.io.CFormat;
 import org.ncclharness.harness.plot.Figure;
 import org.ncclharness.harness.plot.FigureSeries;
@@ -29,10 +28,10 @@ import org.ncclharness.harness.plot.ReportPage;
  *
  * @param source    where the numbers came from ({@code measured now: 8 GPUs on 2 hosts ...} or a replay's label)
  * @param outcomes  the steps run or skipped, in order; a flow that stopped has fewer than four
- * @param diagnosis the ranks' NCCL lines diagnosed, null when there were none
- * @param debugSet  whether NCCL was asked to write its lines to files (the advice differs)
+ * @param diagnosis   the ranks' NCCL lines diagnosed, null when there were none
+ * @param noDiagnosis why there is no diagnosis, for when {@code diagnosis} is null
  */
-record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagnosis, boolean debugSet,
+record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagnosis, String noDiagnosis,
                      List<String> args) {
 
     /** Figures draw at most this many subjects; a step of more GPUs is in the table only. */
@@ -92,9 +91,7 @@ record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagno
                     + " steps'):");
             d.toString().lines().skip(1).forEach(l -> out.println("  " + l));
         } else {
-            out.println("diagnosis: none: " + (debugSet ? "NCCL wrote no lines to NCCL_DEBUG_FILE that this job could"
-                    + " read" : "NCCL_DEBUG was set without NCCL_DEBUG_FILE, or --no-diagnose given; run with "
-                    + NcclDebugFiles.HOW + " to see which transport NCCL used"));
+            out.println("diagnosis: none: " + noDiagnosis);
         }
         Optional<StepOutcome> failed = failed();
         out.println(failed.map(f -> "Verdict: FAIL at " + f.step().title() + ": " + f.reasons().stream()

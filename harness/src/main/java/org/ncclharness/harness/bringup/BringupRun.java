@@ -67,11 +67,14 @@ final class BringupRun {
                 return new PairsRun(job, probe, plans.apply(BringupStep.BASELINE, null), gpusPerProcess, rules, outputs)
                         .run(new ArrayList<>(labels.values()), hostIndex, shape);
             }
+            int mostGpusPerHost = gpusPerProcess * (int) members.stream().collect(java.util.stream.Collectors
+                    .groupingBy(Member::hostId, java.util.stream.Collectors.counting())).values().stream()
+                    .mapToLong(Long::longValue).max().orElse(1);
             StepJudge judge = job.rank() == 0 ? new StepJudge(HardwareFacts.bundled(), rules, baseline) : null;
             List<StepOutcome> outcomes = new ArrayList<>();
             List<Long> allSizes = plans.apply(BringupStep.BASELINE, null).sizes();
             for (BringupStep step : BringupStep.values()) {
-                String skip = step.skippedBecause(hostIndex.size());
+                String skip = step.skippedBecause(hostIndex.size(), mostGpusPerHost);
                 if (skip != null) {
                     outcomes.add(StepOutcome.skipped(step, skip));
                     continue;
@@ -98,8 +101,10 @@ final class BringupRun {
             if (job.rank() != 0) {
                 return ExitCode.OK;
             }
-            BringupReport report = new BringupReport("measured now: " + shape, outcomes, diagnosis,
-                    NcclDebugFiles.pattern(System.getenv()).isPresent(), args);
+            String none = NcclDebugFiles.pattern(System.getenv()).isPresent() ? "NCCL wrote no lines to"
+                    + " NCCL_DEBUG_FILE that this job could read" : "NCCL_DEBUG was set without NCCL_DEBUG_FILE, or"
+                    + " --no-diagnose given; run with " + NcclDebugFiles.HOW + " to see which transport NCCL used";
+            BringupReport report = new BringupReport("measured now: " + shape, outcomes, diagnosis, none, args);
             return outputs.write(report);
         }
     }

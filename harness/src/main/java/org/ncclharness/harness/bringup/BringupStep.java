@@ -66,10 +66,20 @@ public enum BringupStep {
         };
     }
 
-    /** Why the step does not run on this job, or null when it does: one host has no network to test. */
-    public String skippedBecause(int hosts) {
-        return this == NETWORK && hosts < 2 ? "one host: no network between hosts to test (step 4 still runs the"
-                + " whole host)" : null;
+    /**
+     * Why the step does not run on this job, or null when it does: one host has no network to test, hosts of one
+     * GPU have no NVLink to test, and one GPU has nothing to send to.
+     *
+     * @param mostGpusPerHost the GPUs of the host with the most
+     */
+    public String skippedBecause(int hosts, int mostGpusPerHost) {
+        return switch (this) {
+            case GPU -> null;
+            case HOST -> mostGpusPerHost < 2 ? "one GPU per host: nothing inside a host to test" : null;
+            case NETWORK -> hosts < 2 ? "one host: no network between hosts to test (step 4 still runs the whole"
+                    + " host)" : null;
+            case BASELINE -> hosts < 2 && mostGpusPerHost < 2 ? "one GPU: no other GPU to exchange data with" : null;
+        };
     }
 
     /** The sizes of the step: all of them, but step 3 only the largest (it asks whether the network reaches its rate). */

@@ -24,7 +24,7 @@ class GpuCheckScriptIT {
 
     /** The steps in the order the script runs them (no all_reduce_perf here, so no -compare steps). */
     static final List<String> STEPS = List.of("system", "nvidia-smi", "libraries", "java", "version", "gpus", "smoke",
-            "doctor", "sweep-json", "sweep", "runs-3", "graph-10", "blocking-1", "agg-2", "per-iter", "big");
+            "doctor", "sweep-json", "bringup", "sweep", "runs-3", "graph-10", "blocking-1", "agg-2", "per-iter", "big");
     static final List<String> HARNESS_STEPS = STEPS.subList(STEPS.indexOf("version"), STEPS.size());
 
     static StandIns standIns;
