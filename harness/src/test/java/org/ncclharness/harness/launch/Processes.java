@@ -122,9 +122,16 @@ final class Processes {
     }
 
     static Result result(Process p, Path dir, String name, double seconds) throws IOException {
-        return new Result(p.isAlive() ? -1 : p.exitValue(),
-                Files.readString(dir.resolve(name + ".out"), StandardCharsets.UTF_8),
-                Files.readString(dir.resolve(name + ".err"), StandardCharsets.UTF_8), seconds);
+        return new Result(p.isAlive() ? -1 : p.exitValue(), lenient(dir.resolve(name + ".out")),
+                lenient(dir.resolve(name + ".err")), seconds);
+    }
+
+    /**
+     * A launcher's output decoded without refusing it: mpirun --tag-output tags each chunk it reads from a rank's
+     * pipe, and a chunk can end inside a line, even inside a multi-byte character, which then reads as U+FFFD.
+     */
+    private static String lenient(Path file) throws IOException {
+        return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
     }
 
     static String read(Path dir, String file) throws IOException {
