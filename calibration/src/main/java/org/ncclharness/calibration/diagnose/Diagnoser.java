@@ -198,7 +198,7 @@ public final class Diagnoser {
                     .allMatch(k -> k.contains("/GDRDMA")) : Boolean.FALSE;
         }
         boolean multi = nodes != null && nodes > 1 || !inter.isEmpty();
-        findings(multi, oneNode, inter, intra, netTransports, transportEvidence, noIb, sockets,
+        findings(multi, oneNode, inter, intra, netTransports, transportEvidence, noIb, sockets, nics,
                 socketLine != null ? socketLine : networkLine,
                 bootstrap, bootstrapLine, gdr, gdrDisabled, network, versions, firstVersion);
         environment(env, envLines, intra, inter);
@@ -229,8 +229,8 @@ public final class Diagnoser {
 
     private void findings(boolean multi, boolean oneNode, Map<String, Integer> inter, Map<String, Integer> intra,
                           Map<String, Integer> net, Map<String, Line> evidence, Line noIb, Set<String> sockets,
-                          Line socketLine, String bootstrap, Line bootstrapLine, Boolean gdr, Line gdrDisabled,
-                          String network, List<String> versions, Line firstVersion) {
+                          Set<String> nics, Line socketLine, String bootstrap, Line bootstrapLine, Boolean gdr,
+                          Line gdrDisabled, String network, List<String> versions, Line firstVersion) {
         boolean socketInter = inter.keySet().stream().anyMatch(k -> k.startsWith("NET/Socket"));
         boolean socketChosen = network != null && network.equalsIgnoreCase("Socket");
         if (socketInter || socketChosen && inter.isEmpty() && multi) {
@@ -255,11 +255,16 @@ public final class Diagnoser {
                     "install rdma-core and the HCA driver, expose /dev/infiniband to the container, or set"
                             + " NCCL_IB_HCA to the right devices");
         }
+        // NET/Socket lists its interfaces whether or not it carries the data: where NET/IB found a device and
+        // nothing says sockets were chosen, the list is unused (bootstrap has its own line) and only informs
+        boolean ibCarries = !socketInter && !socketChosen && nics.stream().anyMatch(n -> n.contains("/IB")
+                || n.contains("/RoCE"));
         for (String s : sockets) {
-            checkInterface(s, socketLine, multi);
+            checkInterface(s, socketLine, multi && !ibCarries, ibCarries ? " (listed for NET/Socket, which does not"
+                    + " carry the data here: NET/IB found " + String.join(" ", nics) + ")" : "");
         }
         if (bootstrap != null && sockets.isEmpty()) {
-            checkInterface(bootstrap, bootstrapLine, multi);
+            checkInterface(bootstrap, bootstrapLine, multi, "");
         }
         if (Boolean.FALSE.equals(gdr) && !socketInter) {
             String k = net.keySet().stream().filter(x -> !x.startsWith("NET/Socket")).findFirst().orElse(null);
@@ -304,14 +309,15 @@ public final class Diagnoser {
         }
     }
 
-    private void checkInterface(String iface, Line evidence, boolean multi) {
+    /** @param serious the job spans hosts and these sockets carry its data (or may: nothing says otherwise) */
+    private void checkInterface(String iface, Line evidence, boolean serious, String note) {
         String s = iface.trim();
         if (Interfaces.loopback(s)) {
-            add("SOCKET_ON_LOOPBACK", multi ? Severity.FAIL : Severity.INFO, "NCCL's sockets use the loopback " + s,
-                    evidence, "set NCCL_SOCKET_IFNAME to the host's routable interface (e.g. eth0, ib0)");
+            add("SOCKET_ON_LOOPBACK", serious ? Severity.FAIL : Severity.INFO, "NCCL's sockets use the loopback " + s
+                    + note, evidence, "set NCCL_SOCKET_IFNAME to the host's routable interface (e.g. eth0, ib0)");
         } else if (Interfaces.virtual(s)) {
-            add("SOCKET_ON_VIRTUAL_IFACE", multi ? Severity.WARN : Severity.INFO, "NCCL's sockets use the virtual"
-                    + " interface " + s + " (a container bridge, veth or VPN)", evidence,
+            add("SOCKET_ON_VIRTUAL_IFACE", serious ? Severity.WARN : Severity.INFO, "NCCL's sockets use the virtual"
+                    + " interface " + s + " (a container bridge, veth or VPN)" + note, evidence,
                     "set NCCL_SOCKET_IFNAME to the physical interface (e.g. NCCL_SOCKET_IFNAME=eth0,"
                             + " or ^docker,lo,veth to exclude)");
         }

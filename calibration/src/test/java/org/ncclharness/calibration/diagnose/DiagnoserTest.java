@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.ncclharness.calibration.check.Severity;
 
 /**
- * Every real NCCL_DEBUG=INFO excerpt of {@code logs/ncclinfo/} (27 runs, sources in their headers) against the
+ * Every real NCCL_DEBUG=INFO excerpt of {@code logs/ncclinfo/} (29 runs, sources in their headers) against the
  * diagnosis an expert gave in its {@code # expect:} line: the WARN and FAIL codes found, nothing more, and the
  * transports where the excerpt shows them. Only the RAW block is read: the header describes, the tool must not.
  */
@@ -39,6 +39,7 @@ class DiagnoserTest {
         "ib_azure_completion_error12_vendor129_2node | IB_COMPLETION_ERROR IB_LIST_MIXES_LINK_LAYERS | - | -",
         "ib_completion_error4_vendor81_h100_5node_issue928 | IB_COMPLETION_ERROR | - | -",
         "ib_gdr_rail_p2p_cumem_h20_2node_2gpu_issue1189 | - | - | NET/IB/GDRDMA",
+        "ib_with_virbr0_socket_list_2node_nccltests_issue29 | - | - | -",
         "ib_internal_4hca_nccl237_old_format_issue179 | - | - | -",
         "ib_list_contains_roce_port_nccl256_issue302 | IB_LIST_MIXES_LINK_LAYERS | P2P/IPC | -",
         "ib_nogdr_peermem_no_module_2node_issue899 | GDR_OFF | - | NET/IB",
@@ -55,6 +56,7 @@ class DiagnoserTest {
         "roce_gdr_disabled_despite_peermem_16rank_issue1537 | GDR_OFF | - | -",
         "roce_gdr_ofiplugin_fallback_2node_nccl2275 | NET_PLUGIN_FAILED | - | NET/IB/GDRDMA",
         "socket_connect_abort_proxy_fail_shm_intra_issue166_tests | CONNECT_FAILED NCCL_WARN P2P_OFF | SHM/direct/direct | -",
+        "socket_multinic_ethernet_2node_8gpu_issue601 | SOCKET_FALLBACK | - | NET/Socket",
         "socket_forced_p2p_shm_disabled_1vm_2gpu_nccl2292_warn | P2P_OFF NCCL_WARN NET_PLUGIN_FAILED SOCKET_FALLBACK"
                 + " NO_IB_DEVICE SOCKET_ON_VIRTUAL_IFACE | - | NET/Socket/Shared",
         "socket_shm_2gpu_workstation_nccl2275 | P2P_OFF | SHM/direct/direct | -",
