@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.ncclharness.calibration.check.Severity;
 
 /**
- * Every real NCCL_DEBUG=INFO excerpt of {@code logs/ncclinfo/} (29 runs, sources in their headers) against the
+ * Every real NCCL_DEBUG=INFO excerpt of {@code logs/ncclinfo/} (30 runs, sources in their headers) against the
  * diagnosis an expert gave in its {@code # expect:} line: the WARN and FAIL codes found, nothing more, and the
  * transports where the excerpt shows them. Only the RAW block is read: the header describes, the tool must not.
  */
@@ -33,6 +33,7 @@ class DiagnoserTest {
         "bootstrap_ipv6_linklocal_ib1_connect_abort_issue975 | CONNECT_FAILED | - | -",
         "collnet_requested_not_supported_warn_ib_gdr_tests133 | COLLNET_UNSUPPORTED | P2P/direct pointer/read | NET/IB/GDRDMA",
         "collnet_sharp_init_then_hang_a100_4node_2gpu_nccl2234_tests311 | NCCL_WARN | - | COLLNET/SHARP/GDRDMA",
+        "efa_ofi_open_av_einval_hang_horovod_nccl24_ofi_issue24 | NCCL_WARN GDR_OFF | P2P/IPC | NET/AWS Libfabric",
         "efa_p4d_4pods_1gpu_each_nccl2273 | - | - | NET/Libfabric/GDRDMA",
         "efa_plugin_no_provider_socket_fallback_g6e8x_nccl2273 | NET_PLUGIN_FAILED SOCKET_FALLBACK NO_IB_DEVICE | - | NET/Socket",
         "gcp_fastsocket_8nic_no_gdr_h100_issue1519 | - | - | -",

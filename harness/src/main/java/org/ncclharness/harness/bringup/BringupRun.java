@@ -63,8 +63,11 @@ final class BringupRun {
             labels.keySet().forEach(id -> hostIndex.put(id, hostIndex.size()));
             String shape = members.size() * gpusPerProcess + " GPUs on " + hostIndex.size() + " host"
                     + (hostIndex.size() == 1 ? "" : "s") + ", " + gpusPerProcess + " per process";
+            List<Long> allSizes = plans.apply(BringupStep.BASELINE, null).sizes();
             if (pairs) {
-                return new PairsRun(job, probe, plans.apply(BringupStep.BASELINE, null), gpusPerProcess, rules, outputs)
+                // short: the sizes of step 3, the largest, where a slow link shows
+                SweepPlan top = plans.apply(BringupStep.NETWORK, BringupStep.NETWORK.sizes(allSizes).get(0));
+                return new PairsRun(job, probe, top, gpusPerProcess, rules, outputs)
                         .run(new ArrayList<>(labels.values()), hostIndex, shape);
             }
             int mostGpusPerHost = gpusPerProcess * (int) members.stream().collect(java.util.stream.Collectors
@@ -72,7 +75,6 @@ final class BringupRun {
                     .mapToLong(Long::longValue).max().orElse(1);
             StepJudge judge = job.rank() == 0 ? new StepJudge(HardwareFacts.bundled(), rules, baseline) : null;
             List<StepOutcome> outcomes = new ArrayList<>();
-            List<Long> allSizes = plans.apply(BringupStep.BASELINE, null).sizes();
             for (BringupStep step : BringupStep.values()) {
                 String skip = step.skippedBecause(hostIndex.size(), mostGpusPerHost);
                 if (skip != null) {
