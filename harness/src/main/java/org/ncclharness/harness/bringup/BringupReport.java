@@ -80,9 +80,7 @@ record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagno
             for (List<String> row : rows) {
                 out.printf(Locale.ROOT, "  %-" + width + "s  %20s  %8s  %7s%n", row.toArray());
             }
-            for (Finding f : o.get().reasons()) {
-                out.println("  " + f.severity() + "  " + f.message());
-            }
+            printReasons(out, o.get().reasons());
         }
         if (diagnosis != null) {
             StringWriter d = new StringWriter();
@@ -99,6 +97,28 @@ record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagno
                 .orElse("Verdict: " + verdict() + (baseline().isPresent() ? "; step 4 kept as the baseline" : "")));
         out.flush();
         return s.toString();
+    }
+
+    /** Of one rule, the text shows this many subjects' findings and counts the rest (the page lists them all). */
+    static final int SHOWN_PER_RULE = 3;
+
+    /**
+     * Each reason on its line, but at most {@value #SHOWN_PER_RULE} of one rule and severity: on 64 hosts the
+     * same unjudged peak would otherwise fill the screen and hide the one host that failed.
+     */
+    static void printReasons(PrintWriter out, List<Finding> reasons) {
+        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        java.util.Map<String, Integer> hidden = new java.util.LinkedHashMap<>();
+        for (Finding f : reasons) {
+            String key = f.severity() + " " + f.rule();
+            if (seen.merge(key, 1, Integer::sum) <= SHOWN_PER_RULE) {
+                out.println("  " + f.severity() + "  " + f.message());
+            } else {
+                hidden.merge(key, 1, Integer::sum);
+            }
+        }
+        hidden.forEach((key, n) -> out.println("  " + key.substring(0, key.indexOf(' ')) + "  … and " + n + " more"
+                + " of rule " + key.substring(key.indexOf(' ') + 1) + " (all of them on the page)"));
     }
 
     /** What the step's subjects were judged against (the first subject's: every subject of a step has the same kind). */
