@@ -31,11 +31,10 @@ import org.ncclharness.calibration.twotier.TwoTierConfig;
  *
  * <p>θ = (ℓ_LL, ℓ_LL128, ℓ_Simple, β, η_LL, η_LL128, ℓ_net, τ).
  *
- * @param collective the collective timed
- * @param config     domains × GPUs per domain
- * @param hops       physical hops per intra-domain step
+ * <p>A model is its collective, configuration and hops (equal when those are); not a record only because it
+ * keeps the per-algorithm coefficients those give.
  */
-public record AlgorithmEnvelopeModel(Collective collective, TwoTierConfig config, int hops) implements CostModel {
+public final class AlgorithmEnvelopeModel implements CostModel {
 
     public static final String FORM = "algorithm-envelope";
     public static final int NET_LATENCY = 6;
@@ -53,8 +52,60 @@ public record AlgorithmEnvelopeModel(Collective collective, TwoTierConfig config
     private static final int SIMPLE = Protocol.SIMPLE.ordinal();
     private static final double TREE_BUS_FACTOR = 2;
 
-    public AlgorithmEnvelopeModel {
+    private final Collective collective;
+    private final TwoTierConfig config;
+    private final int hops;
+    // α per unit of ℓ_p and of ℓ_net, and the bus factor, per algorithm (by ordinal): constants of the
+    // configuration, computed once because the fits evaluate the model millions of times
+    private final double[] link = new double[ALGORITHMS.length];
+    private final double[] net = new double[ALGORITHMS.length];
+    private final double[] bus = new double[ALGORITHMS.length];
+    private final int firstAlgorithm;
+
+    public AlgorithmEnvelopeModel(Collective collective, TwoTierConfig config, int hops) {
         RingSteps.requireRing(config.ranks(), hops);
+        this.collective = collective;
+        this.config = config;
+        this.hops = hops;
+        int log2 = 31 - Integer.numberOfLeadingZeros(config.domains());
+        for (Algorithm a : ALGORITHMS) {
+            boolean ring = a == Algorithm.RING;
+            link[a.ordinal()] = ring ? (double) RingSteps.of(collective, config.ranks()) * hops
+                    : 2.0 * ((config.gpusPerDomain() - 1) + log2) * hops;
+            net[a.ordinal()] = ring ? netSteps() : 2.0 * log2;
+            bus[a.ordinal()] = ring ? collective.busFactor(config.ranks()) : TREE_BUS_FACTOR;
+        }
+        this.firstAlgorithm = treeApplies() ? 0 : RING_INDEX;
+    }
+
+    public Collective collective() {
+        return collective;
+    }
+
+    /** Domains × GPUs per domain. */
+    public TwoTierConfig config() {
+        return config;
+    }
+
+    /** Physical hops per intra-domain step. */
+    public int hops() {
+        return hops;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof AlgorithmEnvelopeModel m && m.collective == collective && m.config.equals(config)
+                && m.hops == hops;
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(collective, config, hops);
+    }
+
+    @Override
+    public String toString() {
+        return "AlgorithmEnvelopeModel[collective=" + collective + ", config=" + config + ", hops=" + hops + "]";
     }
 
     /** The (algorithm, protocol) the envelope takes at one size. */
@@ -103,46 +154,35 @@ public record AlgorithmEnvelopeModel(Collective collective, TwoTierConfig config
         return collective == Collective.ALL_REDUCE ? 2 * (d - 1) : d - 1;
     }
 
-    private int log2Domains() {
-        return 31 - Integer.numberOfLeadingZeros(config.domains());
-    }
-
     /** α per unit of ℓ_p for an algorithm. */
     double linkCoefficient(Algorithm a) {
-        return a == Algorithm.RING ? (double) RingSteps.of(collective, config.ranks()) * hops
-                : 2.0 * ((config.gpusPerDomain() - 1) + log2Domains()) * hops;
+        return link[a.ordinal()];
     }
 
     /** α per unit of ℓ_net for an algorithm. */
     double netCoefficient(Algorithm a) {
-        return a == Algorithm.RING ? netSteps() : 2.0 * log2Domains();
-    }
-
-    private double busFactor(Algorithm a) {
-        return a == Algorithm.RING ? collective.busFactor(config.ranks()) : TREE_BUS_FACTOR;
+        return net[a.ordinal()];
     }
 
     public static double efficiency(int protocol, double[] theta) {
         return protocol == SIMPLE ? 1.0 : theta[4 + protocol];
     }
 
-    private static double treeFactor(Algorithm a, double[] theta) {
-        return a == Algorithm.TREE ? theta[TREE_FACTOR] : 1.0;
+    private static double treeFactor(int a, double[] theta) {
+        return a == Algorithm.TREE.ordinal() ? theta[TREE_FACTOR] : 1.0;
     }
 
     public double alphaUs(Algorithm a, Protocol p, double[] theta) {
-        return linkCoefficient(a) * theta[p.ordinal()] + netCoefficient(a) * theta[NET_LATENCY];
+        return link[a.ordinal()] * theta[p.ordinal()] + net[a.ordinal()] * theta[NET_LATENCY];
     }
 
-    /** µs of the bandwidth term at this size. */
-    private double bandwidthUs(Algorithm a, int p, double bytes, double[] theta) {
-        return busFactor(a) * bytes
-                / (efficiency(p, theta) * treeFactor(a, theta) * theta[BETA] * BYTES_PER_US_PER_GBPS);
+    /** µs of the bandwidth term at this size (a: algorithm ordinal, p: protocol ordinal). */
+    private double bandwidthUs(int a, int p, double bytes, double[] theta) {
+        return bus[a] * bytes / (efficiency(p, theta) * treeFactor(a, theta) * theta[BETA] * BYTES_PER_US_PER_GBPS);
     }
 
-    private double time(Algorithm a, int p, double bytes, double[] theta) {
-        return linkCoefficient(a) * theta[p] + netCoefficient(a) * theta[NET_LATENCY]
-                + bandwidthUs(a, p, bytes, theta);
+    private double time(int a, int p, double bytes, double[] theta) {
+        return link[a] * theta[p] + net[a] * theta[NET_LATENCY] + bandwidthUs(a, p, bytes, theta);
     }
 
     /** The fastest candidate; NCCL's order (Tree before Ring, LL before LL128 before Simple) breaks ties. */
@@ -158,9 +198,9 @@ public record AlgorithmEnvelopeModel(Collective collective, TwoTierConfig config
     private int chosenIndex(double bytes, double[] theta) {
         int best = RING_INDEX * PROTOCOLS;
         double t = Double.POSITIVE_INFINITY;
-        for (int a = treeApplies() ? 0 : RING_INDEX; a < ALGORITHMS.length; a++) {
+        for (int a = firstAlgorithm; a < ALGORITHMS.length; a++) {
             for (int p = 0; p < PROTOCOLS; p++) {
-                double tp = time(ALGORITHMS[a], p, bytes, theta);
+                double tp = time(a, p, bytes, theta);
                 if (tp < t) {
                     t = tp;
                     best = a * PROTOCOLS + p;
@@ -173,23 +213,24 @@ public record AlgorithmEnvelopeModel(Collective collective, TwoTierConfig config
     @Override
     public double timeUs(double bytes, double[] theta) {
         int c = chosenIndex(bytes, theta);
-        return time(ALGORITHMS[c / PROTOCOLS], c % PROTOCOLS, bytes, theta);
+        return time(c / PROTOCOLS, c % PROTOCOLS, bytes, theta);
     }
 
     /** The gradient of the candidate on the envelope (piecewise linear in the latencies). */
     @Override
     public double[] gradient(double bytes, double[] theta) {
-        Choice c = chosen(bytes, theta);
-        int p = c.protocol().ordinal();
+        int c = chosenIndex(bytes, theta);
+        int a = c / PROTOCOLS;
+        int p = c % PROTOCOLS;
         double[] g = new double[NAMES.size()];
-        g[p] = linkCoefficient(c.algorithm());
-        g[NET_LATENCY] = netCoefficient(c.algorithm());
-        double bw = bandwidthUs(c.algorithm(), p, bytes, theta);
+        g[p] = link[a];
+        g[NET_LATENCY] = net[a];
+        double bw = bandwidthUs(a, p, bytes, theta);
         g[BETA] = -bw / theta[BETA];
         if (p != SIMPLE) {
             g[4 + p] = -bw / theta[4 + p];
         }
-        if (c.algorithm() == Algorithm.TREE) {
+        if (a == Algorithm.TREE.ordinal()) {
             g[TREE_FACTOR] = -bw / theta[TREE_FACTOR];
         }
         return g;
