@@ -19,8 +19,9 @@ public final class ExitCode {
     public static final String TABLE = """
             Exit codes:
               0  success; check verdict PASS, or WARN (the warning is printed)
-              1  check verdict FAIL, a bringup step FAILs or --pairs names a host, a diagnose
-                 FAIL finding, or a sweep below --min-busbw / NCCL_TESTS_MIN_BW
+              1  check verdict FAIL, a bringup step FAILs, a host bringup --pairs names,
+                 a diagnose FAIL finding, or a sweep below --min-busbw /
+                 NCCL_TESTS_MIN_BW
               2  bad usage or bad input (the message names file:line)
               3  environment: no NVIDIA driver, no GPU, no NCCL library, version too old;
                  an output that cannot be written (full disk, permission, closed stdout)
