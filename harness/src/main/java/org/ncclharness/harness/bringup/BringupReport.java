@@ -74,6 +74,10 @@ record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagno
                 continue;
             }
             out.println(step.title() + ": " + o.get().verdict() + " (" + step.tests() + ")");
+            if (o.get().subjects().isEmpty()) {
+                printReasons(out, o.get().reasons());
+                continue;
+            }
             comparedWith(o.get()).ifPresent(c -> out.println("  " + c));
             List<List<String>> rows = table(o.get());
             int width = rows.stream().mapToInt(r -> r.get(0).length()).max().orElse(0);
@@ -163,6 +167,9 @@ record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagno
             for (Finding f : o.reasons()) {
                 verdicts.add(new ReportPage.Verdict(f.severity() == Severity.FAIL ? ReportPage.Level.FAIL
                         : ReportPage.Level.WARN, o.step().title(), f.message()));
+            }
+            if (o.subjects().isEmpty()) {
+                continue; // did not complete: its reason is among the verdicts
             }
             List<List<String>> rows = table(o);
             tables.add(new ReportPage.Table(o.step().title(), rows.get(0), rows.subList(1, rows.size())));

@@ -8,6 +8,7 @@ import java.util.function.BiFunction;
 import org.ncclharness.calibration.check.CheckRules;
 import org.ncclharness.calibration.check.RepeatedRuns;
 import org.ncclharness.calibration.check.Verdict;
+import org.ncclharness.calibration.diagnose.Diagnoser;
 import org.ncclharness.calibration.diagnose.Diagnosis;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.Measurement;
@@ -15,6 +16,7 @@ import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.gpu.GpuDevice;
 import org.ncclharness.gpu.GpuProbe;
 import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.VersionInfo;
 import org.ncclharness.harness.diagnose.NcclDebugFiles;
 import org.ncclharness.harness.launch.HostLabels;
@@ -86,8 +88,23 @@ final class BringupRun {
                 if (job.rank() == 0) {
                     System.err.println("# bringup " + step.title() + ": " + step.tests());
                 }
-                List<ColouredRun.Colour> colours = ColouredRun.run(job, probe, plan, gpusPerProcess,
-                        p -> step.colour(members.get((int) p), hostIndex), step.what());
+                List<ColouredRun.Colour> colours;
+                try {
+                    colours = ColouredRun.run(job, probe, plan, gpusPerProcess,
+                            p -> step.colour(members.get((int) p), hostIndex), step.what());
+                } catch (HarnessException e) {
+                    // the job is ending (a rank's NCCL error or loss): rank 0 still reports the steps so far, and
+                    // its own NCCL lines, within the moments before the job's halt
+                    if (job.rank() == 0) {
+                        outcomes.add(StepOutcome.broken(step, e.getMessage()));
+                        List<String> own = NcclDebugFiles.pattern(System.getenv()).map(pt -> NcclDebugFiles
+                                .ownLines(pt, ProcessHandle.current().pid())).orElse(List.of());
+                        outputs.write(new BringupReport("measured now: " + shape, outcomes, own.isEmpty() ? null
+                                : Diagnoser.diagnose("rank 0's NCCL_DEBUG_FILE", own), "the job ended before the"
+                                + " ranks could hand rank 0 their NCCL lines", args));
+                    }
+                    throw e;
+                }
                 byte[] stop = {0};
                 if (job.rank() == 0) {
                     StepOutcome o = judge.judge(step, colours.stream().map(c -> name(step, c, members, labels,

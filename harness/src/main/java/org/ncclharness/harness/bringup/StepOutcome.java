@@ -13,7 +13,7 @@ import org.ncclharness.harness.plot.FigureSeries;
  * One step as judged: each subject (a GPU, a host, the job) with its kept run and {@code check}'s report, the
  * findings that compare the subjects with each other, and the verdict over all of them.
  *
- * @param subjects empty when the step was skipped
+ * @param subjects empty when the step was skipped or did not complete
  * @param findings the step's own: peers against each other
  * @param skipped  why the step did not run, null when it ran
  */
@@ -38,6 +38,12 @@ public record StepOutcome(BringupStep step, List<Subject> subjects, List<Finding
 
     static StepOutcome skipped(BringupStep step, String why) {
         return new StepOutcome(step, List.of(), List.of(), Verdict.PASS, why);
+    }
+
+    /** A step that did not complete (an NCCL error, a rank lost): FAIL with the reason, nothing measured. */
+    static StepOutcome broken(BringupStep step, String why) {
+        return new StepOutcome(step, List.of(), List.of(new Finding(org.ncclharness.calibration.check.Severity.FAIL,
+                "job", null, "the step did not complete: " + why)), Verdict.FAIL, null);
     }
 
     /** Every WARN and FAIL of the step: the subjects' reasons, then the step's own. */

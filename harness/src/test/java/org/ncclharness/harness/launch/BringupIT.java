@@ -113,6 +113,18 @@ class BringupIT {
     }
 
     @Test
+    void aStepThatDoesNotCompleteStillLeavesTheReportOfTheFlowSoFarAndExitsFour() throws Exception {
+        Path dir = tmp.resolve("broken");
+        Processes.Result r = bringup(Map.of("STANDIN_NCCL_ERROR", "2"), 1, "-b", "8", "-e", "1K", "-o", dir.toString());
+        String out = rank0(r);
+        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.JOB);
+        assertThat(out).contains("step 1 (every GPU alone): FAIL")
+                .contains("FAIL  the step did not complete: ").contains("unhandled system error")
+                .contains("step 2 (each host, all its GPUs): not run (the flow stopped at step 1)");
+        assertThat(dir.resolve("index.html")).content().contains("the step did not complete");
+    }
+
+    @Test
     void pairsNameTheHostWhosePairsAreAllSlowAndThePageShowsTheHeatmap() throws Exception {
         Path dir = tmp.resolve("pairs");
         Processes.Result r = bringup(Map.of("STANDIN_SLOW_HOST", "host2", "STANDIN_SLOW_US_PER_MIB", "60000"), 1, "--pairs", "-b", "256K", "-e", "1M",
