@@ -31,12 +31,25 @@ public final class HealthCheck {
     /** Practitioners call a run healthy when the largest size reaches 80-90 % of what the hardware allows. */
     public static final double HEALTHY_SHARE_OF_LINE_RATE_PCT = 80;
 
+    /** {@code check}'s flags for a reference the user vouches for, as its messages name them. */
+    public static final String CHECK_REFERENCES = "--baseline, --expect-busbw GB/s or --calibration";
+
     private final HardwareFacts facts;
     private final CheckRules rules;
+    private final String references;
 
     public HealthCheck(HardwareFacts facts, CheckRules rules) {
+        this(facts, rules, CHECK_REFERENCES);
+    }
+
+    /**
+     * @param references how the calling command's messages name its flags for a reference that can FAIL a run
+     *                   (e.g. {@code bringup}'s {@code --baseline} of step 4)
+     */
+    public HealthCheck(HardwareFacts facts, CheckRules rules, String references) {
         this.facts = facts;
         this.rules = rules;
+        this.references = references;
     }
 
     /**
@@ -127,8 +140,7 @@ public final class HealthCheck {
                     + " (-e 8G), or give --baseline" : "")));
             return;
         }
-        String noReference = isReference ? "; the bandwidth is not judged: give --baseline, --expect-busbw GB/s"
-                + " or --calibration" : "";
+        String noReference = isReference ? "; the bandwidth is not judged: give " + references : "";
         // A gate that could not judge the bandwidth must not say PASS
         Severity unjudged = isReference ? Severity.WARN : Severity.INFO;
         if (ic.isEmpty() || ic.get().betaPhysGBps() == null) {
@@ -405,7 +417,7 @@ public final class HealthCheck {
                         String.format(Locale.ROOT, "largest common size %s: busbw %s GB/s is %.1f %% of %s (%s GB/s),"
                                 + " below %s %%%s", SizeText.exact(last.sizeBytes()), num(SizeBusBw.of(last)), pct,
                                 ref.role(), num(refLast), num(rules.failBelowPct()), peer ? " (another cluster's run:"
-                                        + " WARN; --baseline, --calibration or --expect-busbw can FAIL)" : "")));
+                                        + " WARN; " + references + " can FAIL)" : "")));
             }
         }
         return latencyBound;

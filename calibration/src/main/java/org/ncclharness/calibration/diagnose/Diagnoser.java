@@ -259,12 +259,11 @@ public final class Diagnoser {
         // nothing says sockets were chosen, the list is unused (bootstrap has its own line) and only informs
         boolean ibCarries = !socketInter && !socketChosen && nics.stream().anyMatch(n -> n.contains("/IB")
                 || n.contains("/RoCE"));
-        for (String s : sockets) {
-            checkInterface(s, socketLine, multi && !ibCarries, ibCarries ? " (listed for NET/Socket, which does not"
-                    + " carry the data here: NET/IB found " + String.join(" ", nics) + ")" : "");
-        }
+        // one finding per kind, naming every interface of it: a host with 15 veths gets one line, not 15
+        checkInterfaces(new ArrayList<>(sockets), socketLine, multi && !ibCarries, ibCarries ? " (listed for NET/Socket,"
+                + " which does not carry the data here: NET/IB found " + String.join(" ", nics) + ")" : "");
         if (bootstrap != null && sockets.isEmpty()) {
-            checkInterface(bootstrap, bootstrapLine, multi, "");
+            checkInterfaces(List.of(bootstrap), bootstrapLine, multi, "");
         }
         if (Boolean.FALSE.equals(gdr) && !socketInter) {
             String k = net.keySet().stream().filter(x -> !x.startsWith("NET/Socket")).findFirst().orElse(null);
@@ -310,14 +309,19 @@ public final class Diagnoser {
     }
 
     /** @param serious the job spans hosts and these sockets carry its data (or may: nothing says otherwise) */
-    private void checkInterface(String iface, Line evidence, boolean serious, String note) {
-        String s = iface.trim();
-        if (Interfaces.loopback(s)) {
-            add("SOCKET_ON_LOOPBACK", serious ? Severity.FAIL : Severity.INFO, "NCCL's sockets use the loopback " + s
-                    + note, evidence, "set NCCL_SOCKET_IFNAME to the host's routable interface (e.g. eth0, ib0)");
-        } else if (Interfaces.virtual(s)) {
+    private void checkInterfaces(List<String> ifaces, Line evidence, boolean serious, String note) {
+        List<String> loopback = ifaces.stream().map(String::trim).filter(Interfaces::loopback).toList();
+        List<String> virtual = ifaces.stream().map(String::trim).filter(i -> !Interfaces.loopback(i))
+                .filter(Interfaces::virtual).toList();
+        if (!loopback.isEmpty()) {
+            add("SOCKET_ON_LOOPBACK", serious ? Severity.FAIL : Severity.INFO, "NCCL's sockets use the loopback "
+                    + String.join(", ", loopback) + note, evidence, "set NCCL_SOCKET_IFNAME to the host's routable"
+                    + " interface (e.g. eth0, ib0)");
+        }
+        if (!virtual.isEmpty()) {
             add("SOCKET_ON_VIRTUAL_IFACE", serious ? Severity.WARN : Severity.INFO, "NCCL's sockets use the virtual"
-                    + " interface " + s + " (a container bridge, veth or VPN)" + note, evidence,
+                    + " interface" + (virtual.size() == 1 ? " " : "s ") + String.join(", ", virtual) + " (a container"
+                    + " bridge, veth or VPN)" + note, evidence,
                     "set NCCL_SOCKET_IFNAME to the physical interface (e.g. NCCL_SOCKET_IFNAME=eth0,"
                             + " or ^docker,lo,veth to exclude)");
         }

@@ -30,7 +30,9 @@ public final class DiagnosisWriter {
                 + (d.socketInterfaces().isEmpty() ? "" : "; sockets on " + String.join(" ", d.socketInterfaces())));
         out.println("NVLS: " + or(d.nvls()) + "; CollNet: " + or(d.collnet()) + "; channels: "
                 + (d.channels() == null ? UNKNOWN : d.channels()));
-        for (Diagnosis.Issue i : d.findings()) {
+        // the worst first (a stable sort: the rule order within a severity), so a FAIL is not below the notes
+        for (Diagnosis.Issue i : d.findings().stream().sorted(java.util.Comparator.comparing(Diagnosis.Issue::severity)
+                .reversed()).toList()) {
             out.println(i.severity() + " " + i.code() + ": " + i.message());
             if (i.evidence() != null) {
                 out.println("    evidence: " + i.evidence());

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.check.CheckRules;
+import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.calibration.measure.Collective;
@@ -94,6 +95,12 @@ public final class BringupCommand implements Callable<Integer> {
     @Option(names = "--fail-below", paramLabel = "PCT", description = "FAIL below this %% of the reference at the"
             + " largest size, or of the subjects' median (default 75)")
     double failBelow = 75;
+    @Option(names = "--nics-per-host", paramLabel = "N", description = "NICs per host: across hosts the line rate"
+            + " is all of them together, and bundled runs with as many are preferred as the expected curve")
+    Integer nicsPerHost;
+    @Option(names = "--allow-mismatch", description = "compare step 4 with a --baseline of another GPU model, GPU or"
+            + " host count anyway (marked NOT COMPARABLE); without it such a baseline is set aside and said so")
+    boolean allowMismatch;
     @Option(names = "--pairs", description = "measure pairs of hosts and name the slow ones, instead of the four steps")
     boolean pairs;
     @Option(names = {"-o", "--out"}, paramLabel = "DIR", description = "where the page and the baseline go"
@@ -120,16 +127,27 @@ public final class BringupCommand implements Callable<Integer> {
         if (cycles < 1) {
             throw new HarnessException(ExitCode.USAGE, "invalid -N " + cycles + ": expected 1 or more runs per step");
         }
-        stepPlan(BringupStep.BASELINE, null); // every flag checked before any work
+        SweepPlan whole = stepPlan(BringupStep.BASELINE, null); // every flag checked before any work
         if (dataset != null && !replay) {
             throw new HarnessException(ExitCode.USAGE, "--dataset names what --replay replays; add --replay, or drop"
                     + " --dataset");
+        }
+        if (nicsPerHost != null && nicsPerHost < 1) {
+            throw new HarnessException(ExitCode.USAGE, "invalid --nics-per-host " + nicsPerHost + ": expected 1 or more");
+        }
+        if (pairs && replay) {
+            throw new HarnessException(ExitCode.USAGE, "--pairs and --replay contradict: --pairs measures this job's"
+                    + " hosts against each other, and no bundled run can stand in for them; drop one");
+        }
+        if (interconnect != null) {
+            HardwareFacts.bundled().interconnectNamed("--interconnect", interconnect); // a typo is exit 2 here, not
+            // after a cluster's worth of measuring
         }
         if (pairs && baseline != null) {
             throw new HarnessException(ExitCode.USAGE, "--pairs and --baseline contradict: --baseline is compared"
                     + " with step 4, which --pairs does not run");
         }
-        ReportPage.checkWritable(out, force);
+        ReportPage.checkWritable(out, force, "-o/--out");
         if (Files.isDirectory(out)) {
             FILES.forEach(f -> OutputFile.checkWritable(out.resolve(f), force)); // DIR is made when missing
         }
@@ -149,23 +167,33 @@ public final class BringupCommand implements Callable<Integer> {
                     ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L));
             if (!replay) {
                 if (place.rank() == 0) {
-                    System.err.println("no GPU: " + probe.firstProblem().orElseThrow().oneLine() + " (bringup measures"
-                            + " this machine; --replay replays bundled runs through the steps, labelled as such)");
+                    System.err.println("no GPU: " + probe.firstProblem().orElseThrow().oneLine() + (pairs
+                            ? " (bringup --pairs measures this job's hosts against each other: it needs their GPUs)"
+                            : " (bringup measures this machine; --replay replays bundled runs through the steps,"
+                            + " labelled as such)"));
                 }
                 return ExitCode.ENVIRONMENT;
             }
             if (place.rank() != 0) {
                 return ExitCode.OK;
             }
-            return new BringupReplay(rules, base, dataset, outputs, commandLine())
-                    .run(probe.firstProblem().orElseThrow().oneLine(), pairs);
+            if (interconnect != null) {
+                System.err.println("note: --interconnect " + interconnect + " applies to a live run; the replayed"
+                        + " runs state their own");
+            }
+            return new BringupReplay(judge(rules, base), dataset, outputs, commandLine(), whole.minBytes(),
+                    whole.maxBytes()).run(probe.firstProblem().orElseThrow().oneLine());
         }
         if (NcclDebugChild.wanted(System.getenv(), noDiagnose)) {
             List<String> args = commandLine();
             return NcclDebugChild.rerun(Main.class.getName(), args.subList(1, args.size()));
         }
-        return new BringupRun(this::stepPlan, gpus, rules, base, outputs, probe, commandLine())
+        return new BringupRun(this::stepPlan, gpus, rules, judge(rules, base), outputs, probe, commandLine())
                 .run(launchOptions, pairs);
+    }
+
+    private StepJudge judge(CheckRules rules, StepJudge.Baseline base) {
+        return new StepJudge(HardwareFacts.bundled(), rules, base, allowMismatch, nicsPerHost);
     }
 
     /** A step's sweep, in nccl-tests' flags; step 3 starts {@code networkFrom} (its largest sizes). */

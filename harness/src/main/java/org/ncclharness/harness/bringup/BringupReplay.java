@@ -5,16 +5,14 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import org.ncclharness.calibration.check.CheckRules;
 import org.ncclharness.calibration.check.Comparability;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
-import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.measure.Sweep;
-import org.ncclharness.harness.ExitCode;
 
 /**
  * {@code bringup --replay} without a GPU: bundled runs go through the same steps and the same judge, each
@@ -25,29 +23,41 @@ import org.ncclharness.harness.ExitCode;
  */
 final class BringupReplay {
 
-    private final CheckRules rules;
-    private final StepJudge.Baseline baseline;
+    private final StepJudge judge;
     private final String datasetId;
     private final BringupOutputs outputs;
     private final List<String> args;
+    private final long minBytes;
+    private final long maxBytes;
 
-    BringupReplay(CheckRules rules, StepJudge.Baseline baseline, String datasetId, BringupOutputs outputs,
-                  List<String> args) {
-        this.args = args;
-        this.rules = rules;
-        this.baseline = baseline;
+    /** @param minBytes, maxBytes {@code -b}/{@code -e}: the replayed rows are those in this range */
+    BringupReplay(StepJudge judge, String datasetId, BringupOutputs outputs, List<String> args, long minBytes,
+                  long maxBytes) {
+        this.judge = judge;
         this.datasetId = datasetId;
         this.outputs = outputs;
+        this.args = args;
+        this.minBytes = minBytes;
+        this.maxBytes = maxBytes;
     }
 
-    int run(String noGpu, boolean pairs) {
-        if (pairs) {
-            System.err.println("no GPU: " + noGpu + " (--pairs measures this job's hosts against each other; no"
-                    + " bundled run can stand in for them)");
-            return ExitCode.ENVIRONMENT;
+    /** The replayed rows within -b/-e, as a sweep of those sizes would have measured them. */
+    private Sweep inRange(Sweep s) {
+        List<Measurement> rows = s.rows().stream().filter(r -> r.sizeBytes() >= minBytes && r.sizeBytes() <= maxBytes)
+                .toList();
+        if (rows.isEmpty()) {
+            throw new InputException(s.provenance().label(), 0, "has no size from " + SizeText.exact(minBytes) + " to "
+                    + SizeText.exact(maxBytes) + " (-b/-e); widen them");
         }
+        return new Sweep(s.provenance(), s.collective(), s.run(), s.hardware(), s.devices(), rows, s.notes());
+    }
+
+    int run(String noGpu) {
         List<Dataset> all = DatasetCatalog.bundled().all().stream()
                 .filter(d -> d.collective() == Collective.ALL_REDUCE && d.hardware().hosts() != null).toList();
+        if (datasetId != null && DatasetCatalog.bundled().find(datasetId).isEmpty()) {
+            throw new InputException(datasetId, 0, "no bundled dataset of this id; `datasets` lists them");
+        }
         Dataset multi = datasetId != null ? DatasetCatalog.bundled().find(datasetId)
                 .filter(d -> d.collective() == Collective.ALL_REDUCE && d.hardware().hosts() != null
                         && d.hardware().hosts() > 1)
@@ -63,11 +73,11 @@ final class BringupReplay {
                         .orElse(null)))
                 .max(Comparator.comparing((Dataset d) -> Objects.requireNonNullElse(d.hardware().ranks(), 0))
                         .thenComparing(Dataset::id, Comparator.reverseOrder()));
-        StepJudge judge = new StepJudge(HardwareFacts.bundled(), rules, baseline);
         List<StepOutcome> outcomes = new ArrayList<>();
         outcomes.add(StepOutcome.skipped(BringupStep.GPU, "a replay has no bundled run of one GPU"));
         if (single.isPresent()) {
-            outcomes.add(judge.judge(BringupStep.HOST, List.of(single.get().id()), List.of(single.get().replay())));
+            outcomes.add(judge.judge(BringupStep.HOST, List.of(single.get().id()), List.of(inRange(single.get()
+                    .replay()))));
         } else {
             outcomes.add(StepOutcome.skipped(BringupStep.HOST, "no bundled one-host run of " + family));
         }
@@ -75,7 +85,7 @@ final class BringupReplay {
             if (outcomes.stream().anyMatch(o -> o.verdict() == org.ncclharness.calibration.check.Verdict.FAIL)) {
                 break;
             }
-            Sweep s = multi.replay();
+            Sweep s = inRange(multi.replay());
             List<Long> sizes = step.sizes(s.rows().stream().map(Measurement::sizeBytes).distinct().toList());
             Sweep rows = new Sweep(s.provenance(), s.collective(), s.run(), s.hardware(), s.devices(),
                     s.rows().stream().filter(r -> sizes.contains(r.sizeBytes())).toList(), s.notes());
@@ -83,8 +93,9 @@ final class BringupReplay {
             outcomes.add(judge.judge(step, List.of(multi.id()), List.of(rows)));
         }
         String source = "REPLAY, not measured here (no GPU: " + noGpu + "): step 2 " + single.map(Dataset::id)
-                .orElse("skipped") + ", steps 3 and 4 " + multi.id() + ", bundled runs as published (one run each:"
-                + " spread n/a)";
+                .orElse("skipped") + ", steps 3 and 4 " + multi.id() + ", bundled runs as published, their sizes from "
+                + SizeText.exact(minBytes) + " to " + SizeText.exact(maxBytes) + " (-b/-e); one run each: -N and the"
+                + " spread do not apply";
         return outputs.write(new BringupReport(source, outcomes, null, "a replay runs no NCCL; `diagnose LOG` reads"
                 + " the NCCL lines of a log", args));
     }

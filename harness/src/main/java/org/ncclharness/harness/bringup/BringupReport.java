@@ -194,7 +194,9 @@ record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagno
                         "diagnosis " + i.code(), i.message() + "; fix: " + i.fix()));
             }
         }
-        String title = "bringup: " + failed().map(f -> "FAIL at " + f.step().title()).orElse(verdict().name());
+        // a replay says so in the title too: a tab or a forwarded screenshot must not pass for a measurement
+        String title = "bringup" + (source.startsWith("REPLAY") ? " (REPLAY, not measured here)" : "") + ": "
+                + failed().map(f -> "FAIL at " + f.step().title()).orElse(verdict().name());
         return new ReportPage(title, List.of(source, "each step: the median of its runs per size (-N)"), verdicts,
                 tables, List.of(new ReportPage.Text("The report bringup printed", text())), figures);
     }

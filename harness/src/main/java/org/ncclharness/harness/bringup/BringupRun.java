@@ -10,7 +10,6 @@ import org.ncclharness.calibration.check.RepeatedRuns;
 import org.ncclharness.calibration.check.Verdict;
 import org.ncclharness.calibration.diagnose.Diagnoser;
 import org.ncclharness.calibration.diagnose.Diagnosis;
-import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.gpu.GpuDevice;
@@ -38,17 +37,17 @@ final class BringupRun {
     private final BiFunction<BringupStep, Long, SweepPlan> plans;
     private final int gpusPerProcess;
     private final CheckRules rules;
-    private final StepJudge.Baseline baseline;
+    private final StepJudge judge;
     private final BringupOutputs outputs;
     private final GpuProbe probe;
     private final List<String> args;
 
     BringupRun(BiFunction<BringupStep, Long, SweepPlan> plans, int gpusPerProcess, CheckRules rules,
-               StepJudge.Baseline baseline, BringupOutputs outputs, GpuProbe probe, List<String> args) {
+               StepJudge judge, BringupOutputs outputs, GpuProbe probe, List<String> args) {
         this.plans = plans;
         this.gpusPerProcess = gpusPerProcess;
         this.rules = rules;
-        this.baseline = baseline;
+        this.judge = judge;
         this.outputs = outputs;
         this.probe = probe;
         this.args = args;
@@ -75,7 +74,6 @@ final class BringupRun {
             int mostGpusPerHost = gpusPerProcess * (int) members.stream().collect(java.util.stream.Collectors
                     .groupingBy(Member::hostId, java.util.stream.Collectors.counting())).values().stream()
                     .mapToLong(Long::longValue).max().orElse(1);
-            StepJudge judge = job.rank() == 0 ? new StepJudge(HardwareFacts.bundled(), rules, baseline) : null;
             List<StepOutcome> outcomes = new ArrayList<>();
             for (BringupStep step : BringupStep.values()) {
                 String skip = step.skippedBecause(hostIndex.size(), mostGpusPerHost);

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import org.ncclharness.calibration.check.CheckReport;
 import org.ncclharness.calibration.check.CheckRules;
+import org.ncclharness.calibration.check.Comparability;
 import org.ncclharness.calibration.check.Finding;
 import org.ncclharness.calibration.check.HealthCheck;
 import org.ncclharness.calibration.check.PeerComparison;
@@ -32,14 +33,25 @@ final class StepJudge {
     private final HardwareFacts facts;
     private final CheckRules rules;
     private final Baseline baseline;
+    private final boolean allowMismatch;
+    private final Integer nicsPerHost;
+
+    /** bringup's reference a user vouches for, as check's messages name theirs. */
+    static final String REFERENCES = "--baseline (an earlier bring-up, for step 4)";
 
     /** An earlier bring-up's step 4, and how the user named it. */
     record Baseline(String label, Sweep sweep) { }
 
-    StepJudge(HardwareFacts facts, CheckRules rules, Baseline baseline) {
+    /**
+     * @param allowMismatch compare step 4 with a baseline of other hardware or shape anyway (check's flag)
+     * @param nicsPerHost   {@code --nics-per-host}: the network's line rate is all of a host's NICs; null unknown
+     */
+    StepJudge(HardwareFacts facts, CheckRules rules, Baseline baseline, boolean allowMismatch, Integer nicsPerHost) {
         this.facts = facts;
         this.rules = rules;
         this.baseline = baseline;
+        this.allowMismatch = allowMismatch;
+        this.nicsPerHost = nicsPerHost;
     }
 
     /** @param measured each subject's name and its rows, every run in turn */
@@ -58,14 +70,14 @@ final class StepJudge {
             if (step == BringupStep.GPU) {
                 report = dataCheckOnly(name, kept);
             } else {
-                ref = step == BringupStep.BASELINE && baseline != null
-                        ? JudgedReference.baseline(baseline.label(), baseline.sweep())
-                        : JudgedReference.expected(kept, name, null, null, facts);
-                report = new HealthCheck(facts, rules).check(name, kept, new HealthCheck.Against(ref.rule(), null,
-                        null));
+                List<Finding> first = new ArrayList<>();
+                ref = reference(step, kept, name, first);
+                report = new HealthCheck(facts, rules, REFERENCES).check(name, kept, new HealthCheck.Against(
+                        ref.rule(), null, nicsPerHost));
                 if (ref.why() != null) {
-                    report = report.withFindings(List.of(Finding.info("reference", ref.why())), List.of());
+                    first.add(Finding.info("reference", ref.why()));
                 }
+                report = report.withFindings(first, List.of());
             }
             RepeatedRuns.SizeSpread top = runs.atLargest();
             if (top.runs() > 1 && top.spreadPct() > SPREAD_WARN_PCT) {
@@ -88,6 +100,31 @@ final class StepJudge {
         List<Finding> all = new ArrayList<>(stepFindings);
         subjects.forEach(s -> all.addAll(s.report().findings()));
         return new StepOutcome(step, subjects, stepFindings, Verdict.of(all), null);
+    }
+
+    /**
+     * Step 4 against the baseline where it is comparable (as {@code check} decides it), else, as every other step,
+     * against the expected curve; a baseline of other hardware or shape is said, and used only with
+     * {@code --allow-mismatch}, marked NOT COMPARABLE.
+     */
+    private JudgedReference reference(BringupStep step, Sweep kept, String name, List<Finding> notes) {
+        if (step != BringupStep.BASELINE || baseline == null) {
+            return JudgedReference.expected(kept, name, nicsPerHost, null, facts);
+        }
+        List<String> differ = Comparability.differences(Comparability.Side.of(kept),
+                Comparability.Side.of(baseline.sweep()));
+        JudgedReference ref = JudgedReference.baseline(baseline.label(), baseline.sweep());
+        if (differ.isEmpty()) {
+            return ref;
+        }
+        if (allowMismatch) {
+            return new JudgedReference(ref.rule().withNotes(List.of("NOT COMPARABLE (--allow-mismatch): "
+                    + String.join(", ", differ))), ref.series(), null);
+        }
+        notes.add(new Finding(Severity.WARN, "baseline", null, "baseline " + baseline.label() + " is not comparable ("
+                + String.join(", ", differ) + "): step 4 is judged against the expected curve instead;"
+                + " --allow-mismatch compares them anyway"));
+        return JudgedReference.expected(kept, name, nicsPerHost, null, facts);
     }
 
     /** One GPU alone: every #wrong fails, nothing else can be judged. */

@@ -111,13 +111,18 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
      * its index.html exists without --force. A DIR not there yet is fine: {@link #files} makes it.
      */
     public static void checkWritable(Path dir, boolean force) {
+        checkWritable(dir, force, "--report");
+    }
+
+    /** As {@link #checkWritable(Path, boolean)}, naming the command's own flag for DIR in its messages. */
+    public static void checkWritable(Path dir, boolean force, String flag) {
         if (dir.getFileName() != null && dir.getFileName().toString().matches(".*\\.(json|csv|md|txt|html|png|svg)")) {
-            throw new InputException(dir.toString(), 0, "--report names a directory (the page is DIR/index.html), "
-                    + "and this looks like a file name; give a directory (--report out/), or see --help for the"
-                    + " command's one-file outputs");
+            throw new InputException(dir.toString(), 0, flag + " names a directory (the page is DIR/index.html), "
+                    + "and this looks like a file name; give a directory (" + flag.replaceAll("/.*", "") + " out/),"
+                    + " or see --help for the command's one-file outputs");
         }
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
-            throw new InputException(dir.toString(), 0, "exists and is not a directory; --report names the "
+            throw new InputException(dir.toString(), 0, "exists and is not a directory; " + flag + " names the "
                     + "directory the page is written to");
         }
         if (Files.isDirectory(dir)) {

@@ -67,6 +67,23 @@ class BringupCommandTest {
     }
 
     @Test
+    void theReplayKeepsToTheRequestedSizesAndSetsABaselineOfOtherHardwareAside() throws Exception {
+        Path a100 = tmp.resolve("a100");
+        CliRun first = CliRun.of("bringup", "--replay", "--dataset", "a100_allreduce_16gpu_2node_oci_roce", "-b", "1K",
+                "-e", "1M", "-o", a100.toString());
+        assertThat(first.out()).contains("their sizes from 1 KiB to 1 MiB (-b/-e)").contains("busbw@1 MiB");
+        assertThat(java.nio.file.Files.readAllLines(a100.resolve("baseline.csv")).subList(1, 12))
+                .allSatisfy(l -> assertThat(Long.parseLong(l.split(",")[1])).isBetween(1024L, 1L << 20));
+        CliRun h100 = CliRun.of("bringup", "--replay", "--dataset", "h100_allreduce_16gpu_2node_aws_p5_efa_slurm",
+                "--baseline", a100.toString(), "-o", tmp.resolve("h100").toString());
+        assertThat(h100.out()).contains("is not comparable (GPU H100 vs A100): step 4 is judged against the expected"
+                + " curve instead; --allow-mismatch compares them anyway");
+        CliRun anyway = CliRun.of("bringup", "--replay", "--dataset", "h100_allreduce_16gpu_2node_aws_p5_efa_slurm",
+                "--baseline", a100.toString(), "--allow-mismatch", "-o", tmp.resolve("anyway").toString());
+        assertThat(anyway.out()).contains("against baseline " + a100);
+    }
+
+    @Test
     void anEarlierBringupIsNotOverwrittenWithoutForce() throws Exception {
         Path dir = tmp.resolve("kept");
         assertThat(CliRun.of("bringup", "--replay", "-o", dir.toString()).exitCode()).isIn(ExitCode.OK, ExitCode.FAIL);
@@ -88,7 +105,15 @@ class BringupCommandTest {
                 tmp.resolve("o").toString());
         assertThat(r.exitCode()).isEqualTo(ExitCode.USAGE);
         assertThat(r.err()).contains("is a directory without baseline.json");
-        assertThat(CliRun.of("bringup", "--replay", "--pairs", "-o", tmp.resolve("p").toString()).exitCode())
-                .isEqualTo(ExitCode.ENVIRONMENT);
+        assertThat(CliRun.of("bringup", "--replay", "--pairs", "-o", tmp.resolve("p").toString()).err())
+                .contains("--pairs and --replay contradict");
+        // a typo in the network's name is exit 2 before anything runs, with or without a GPU
+        CliRun ic = CliRun.of("bringup", "--interconnect", "IB-NDRR");
+        assertThat(ic.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(ic.err()).contains("unknown interconnect IB-NDRR");
+        assertThat(CliRun.of("bringup", "--replay", "--dataset", "nosuch", "-o", tmp.resolve("n").toString()).err())
+                .contains("nosuch: no bundled dataset of this id");
+        assertThat(CliRun.of("bringup", "--replay", "-o", tmp.resolve("x.html").toString()).err())
+                .contains("-o/--out names a directory");
     }
 }
