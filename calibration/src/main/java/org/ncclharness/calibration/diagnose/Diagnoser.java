@@ -31,7 +31,9 @@ public final class Diagnoser {
     private static final Pattern NRANKS = Pattern.compile("\\bn[Rr]anks (\\d+)");
     private static final Pattern NNODES = Pattern.compile("\\bnNodes (\\d+)");
     private static final Pattern LOCAL = Pattern.compile("\\blocalRanks (\\d+)");
-    private static final Pattern BOOTSTRAP = Pattern.compile("^Bootstrap ?: Using (?:\\[\\d+\\])?(\\S+)");
+    /** The bootstrap interface; NCCL 2.3 said {@code NET : Using interface X}. */
+    private static final Pattern BOOTSTRAP = Pattern.compile("^(?:Bootstrap ?: Using (?:\\[\\d+\\])?|NET : Using interface )"
+            + "(\\S+)");
     private static final Pattern SOCKET_USING = Pattern.compile("^NET/Socket ?: Using (.*)$");
     private static final Pattern IFACE = Pattern.compile("\\[\\d+\\]([^\\s\\[]+)");
     private static final Pattern NETWORK = Pattern.compile("^Using (?:internal )?[Nn]etwork (\\S+(?: [A-Z]\\w*)*)");

@@ -30,6 +30,9 @@ public final class NcclLines {
             + "[Nn]etwork|NVLS|Connected all|ncclCommInitRank|Init COMPLETE|NCCL_[A-Z_]+ set by|CollNet|Ring \\d|Trees|"
             + "\\d+ coll channels|cudaDriverVersion|P2P plugin|Plugin|Setting affinity|MNNVL|DMA-BUF)");
 
+    /** NCCL's version line where it stands alone: at the start, or after a launcher's tag. */
+    private static final Pattern VERSION_LINE = Pattern.compile("(?:^|[>:\\]]\\s*)(NCCL version \\d+\\.\\d+\\.\\d+)");
+
     private NcclLines() {
     }
 
@@ -41,6 +44,11 @@ public final class NcclLines {
             List<int[]> at = new ArrayList<>();
             while (m.find()) {
                 at.add(new int[] {m.start(), m.end(), m.group(1).equals("WARN") ? 1 : 0});
+            }
+            Matcher v = VERSION_LINE.matcher(raw);
+            if (at.isEmpty() && v.find()) {
+                // NCCL before 2.4 printed its version on rank 0 without the INFO prefix (and launchers tag it)
+                out.add(new Line(i + 1, null, null, null, false, raw.substring(v.start(1)).strip(), raw));
             }
             for (int k = 0; k < at.size(); k++) {
                 int prefixFrom = k == 0 ? 0 : at.get(k - 1)[1];

@@ -79,6 +79,17 @@ class DiagnoserTest {
                         && i.evidence().startsWith(file + ":"));
     }
 
+    @Test
+    void nccl23PrintsItsVersionWithoutTheInfoPrefixAndNamesItsBootstrapInterfaceOtherwise() throws IOException {
+        for (String f : List.of("ib_internal_4hca_nccl237_old_format_issue179", "ipoib_socket_ib_unusable_nccl237_issue207")) {
+            Diagnosis d = diagnose(f);
+            assertThat(d.ncclVersions()).as(f).containsExactly("2.3.7");
+            assertThat(d.bootstrap()).as(f).isNotNull();
+        }
+        assertThat(diagnose("ib_internal_4hca_nccl237_old_format_issue179").bootstrap())
+                .isEqualTo("enp1s0f0:100.97.70.134<0>");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "collnet_sharp_init_then_hang_a100_4node_2gpu_nccl2234_tests311 | 2.23.4 | 8 | 4 | 6 | in use",
