@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.function.LongUnaryOperator;
 import org.ncclharness.calibration.hardware.GpuFabrics;
@@ -15,16 +14,9 @@ import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
-import org.ncclharness.gpu.CommSpec;
 import org.ncclharness.gpu.CudaNcclBackend;
 import org.ncclharness.gpu.GpuDevice;
-import org.ncclharness.gpu.GpuJobException;
 import org.ncclharness.gpu.GpuProbe;
-import org.ncclharness.gpu.MemoryCap;
-import org.ncclharness.gpu.TimedLoop;
-import org.ncclharness.gpu.UniqueId;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.launch.HostLabels;
 import org.ncclharness.harness.launch.JobGroup;
 import org.ncclharness.harness.launch.Member;
@@ -68,26 +60,11 @@ public final class ColouredRun {
         Member me = job.members().get(rank);
         List<GpuDevice> gpus = SweepGpus.chosen(plan.testsDevice(), jobGpusPerProcess, me.localRank(),
                 probe.devices()).subList(0, local);
-        double[] mem = {gpus.stream().mapToLong(GpuDevice::totalMemBytes).min().orElseThrow()};
-        long minMem = (long) job.allreduce(mem, JobGroup.Op.MIN)[0];
-        OptionalLong cap = MemoryCap.reducedMax(plan.maxBytes(), minMem, plan.check() > 0);
-        List<Long> sizes = LiveSweep.capped(plan.sizes(), cap, new ArrayList<>());
-        long maxBytes = cap.orElse(plan.maxBytes());
+        SweepGpus.agree(job, gpus, plan.testsDevice());
+        LiveSweep.Capped cap = LiveSweep.capped(job, plan, gpus, new ArrayList<>());
         CommunicatorSplit split = CommunicatorSplit.of(rank, job.size(), colourOf, job::gather,
                 () -> CudaNcclBackend.newUniqueId(probe).bytes());
-        int[] devices = gpus.stream().mapToInt(GpuDevice::index).toArray();
-        LiveSweep.Measured m;
-        try (CudaNcclBackend be = CudaNcclBackend.open(probe, new CommSpec(devices, split.nranks(local),
-                split.firstRank(local), new UniqueId(split.uniqueId()), plan.streamNull()));
-             SweepProgress progress = SweepProgress.start(rank == 0 ? LiveSweep.units(plan, split.nranks(local))
-                     * sizes.size() : 0)) {
-            job.onFailure(be::requestAbort);
-            be.allocate(TimedLoop.bufferBytes(maxBytes), TimedLoop.bufferBytes(maxBytes));
-            m = LiveSweep.measure(plan, be, new ColourGroup(job, colourOf), sizes, maxBytes, progress, probe);
-        } catch (GpuJobException e) {
-            job.abort(e.getMessage());
-            throw new HarnessException(ExitCode.JOB, e.getMessage(), e);
-        }
+        LiveSweep.Measured m = LiveSweep.measure(job, probe, plan, gpus, split, cap, new ColourGroup(job, colourOf));
         // each colour's first process speaks for it: the colour's times are the same on all of its processes
         byte[] mine = split.processInColour() == 0 ? (gpus.get(0).name() + "\n"
                 + MeasurementCsv.toString(plan.collective(), m.rows())).getBytes(StandardCharsets.UTF_8) : new byte[0];
@@ -112,7 +89,7 @@ public final class ColouredRun {
                     GpuFabrics.bundled(), new ArrayList<>());
             Sweep sweep = new Sweep(new Provenance(SourceKind.MEASURED, String.join(",", hosts), null, "measured now ("
                     + what + ": " + n + " GPU" + (n == 1 ? "" : "s") + " on " + String.join(", ", hosts)
-                    + ") by nccl-harness"), plan.collective(), LiveSweep.runInfo(plan, probe, sizes), hw, List.of(),
+                    + ") by nccl-harness"), plan.collective(), LiveSweep.runInfo(plan, probe, cap.sizes()), hw, List.of(),
                     rows, List.of());
             out.add(new Colour(e.getKey(), procs, new ArrayList<>(hosts), sweep));
         }

@@ -105,11 +105,9 @@ final class LiveSweep {
             List<String> heading = new ArrayList<>();
             heading.add("# nccl-harness version " + VersionInfo.projectVersion() + " (nccl-tests 2.19.6 output"
                     + " format) nccl-library=" + probe.ncclVersion().code());
-            double[] mem = {gpus.stream().mapToLong(GpuDevice::totalMemBytes).min().orElseThrow()};
-            long minMem = (long) job.allreduce(mem, org.ncclharness.harness.launch.JobGroup.Op.MIN)[0];
-            OptionalLong cap = MemoryCap.reducedMax(plan.maxBytes(), minMem, plan.check() > 0);
-            List<Long> sizes = capped(plan.sizes(), cap, heading);
-            long maxBytes = cap.orElse(plan.maxBytes());
+            Capped c = capped(job, plan, gpus, heading);
+            List<Long> sizes = c.sizes();
+            long maxBytes = c.maxBytes();
             if (rank == 0) {
                 slowCheckNote(plan.check(), maxBytes).ifPresent(System.err::println);
             }
@@ -117,20 +115,7 @@ final class LiveSweep {
             CommunicatorSplit split = CommunicatorSplit.of(rank, job.size(), plan.split()::colour, job::gather,
                     () -> CudaNcclBackend.newUniqueId(probe).bytes());
             splitHeading(plan.split(), job.size(), heading);
-            int[] devices = gpus.stream().mapToInt(GpuDevice::index).toArray();
-            Measured m;
-            try (CudaNcclBackend be = CudaNcclBackend.open(probe, new CommSpec(devices, split.nranks(local),
-                    split.firstRank(local), new UniqueId(split.uniqueId()), plan.streamNull()));
-                 SweepProgress progress = rank == 0 ? SweepProgress.start(units(plan, job.size() * local)
-                         * sizes.size()) : SweepProgress.start(0)) {
-                // the hook runs on the job's watchdog thread: it asks, the polling loop aborts (one thread per comm)
-                job.onFailure(be::requestAbort);
-                be.allocate(TimedLoop.bufferBytes(maxBytes), TimedLoop.bufferBytes(maxBytes));
-                m = measure(plan, be, new JobGroupBridge(job), sizes, maxBytes, progress, probe);
-            } catch (GpuJobException e) {
-                job.abort(e.getMessage());
-                throw new HarnessException(ExitCode.JOB, e.getMessage(), e);
-            }
+            Measured m = measure(job, probe, plan, gpus, split, c, new JobGroupBridge(job));
             List<Device> devs = devices(job, rank, local, gpus, split.colour());
             Diagnosis diagnosis = NcclDebugFiles.diagnoseJob(job);
             // the hosts of this process's communicator: under a split, one colour may live inside one host
@@ -238,8 +223,45 @@ final class LiveSweep {
                 plan.check(), plan.graph());
     }
 
+    /** The sizes and the {@code -e} a job's memory cap leaves. */
+    record Capped(List<Long> sizes, long maxBytes) { }
+
+    /**
+     * nccl-tests' memory cap over the job: the smallest GPU memory of every process (a reduction every rank
+     * joins), announced in {@code heading} as nccl-tests announces it.
+     */
+    static Capped capped(org.ncclharness.harness.launch.JobGroup job, SweepPlan plan, List<GpuDevice> gpus,
+                         List<String> heading) {
+        double[] mem = {gpus.stream().mapToLong(GpuDevice::totalMemBytes).min().orElseThrow()};
+        long minMem = (long) job.allreduce(mem, org.ncclharness.harness.launch.JobGroup.Op.MIN)[0];
+        OptionalLong cap = MemoryCap.reducedMax(plan.maxBytes(), minMem, plan.check() > 0);
+        return new Capped(capped(plan.sizes(), cap, heading), cap.orElse(plan.maxBytes()));
+    }
+
+    /**
+     * Opens {@code split}'s communicator on {@code gpus}, allocates for the capped {@code -e} and measures, with
+     * {@code group} for the loop's barriers and reductions; an NCCL failure ends the job (exit 4).
+     */
+    static Measured measure(org.ncclharness.harness.launch.JobGroup job, GpuProbe probe, SweepPlan plan,
+                            List<GpuDevice> gpus, CommunicatorSplit split, Capped c, JobGroup group) {
+        int local = gpus.size();
+        int[] devices = gpus.stream().mapToInt(GpuDevice::index).toArray();
+        try (CudaNcclBackend be = CudaNcclBackend.open(probe, new CommSpec(devices, split.nranks(local),
+                split.firstRank(local), new UniqueId(split.uniqueId()), plan.streamNull()));
+             SweepProgress progress = SweepProgress.start(job.rank() == 0
+                     ? units(plan, split.nranks(local)) * c.sizes().size() : 0)) {
+            // the hook runs on the job's watchdog thread: it asks, the polling loop aborts (one thread per comm)
+            job.onFailure(be::requestAbort);
+            be.allocate(TimedLoop.bufferBytes(c.maxBytes()), TimedLoop.bufferBytes(c.maxBytes()));
+            return measure(plan, be, group, c.sizes(), c.maxBytes(), progress, probe);
+        } catch (GpuJobException e) {
+            job.abort(e.getMessage());
+            throw new HarnessException(ExitCode.JOB, e.getMessage(), e);
+        }
+    }
+
     /** nccl-tests' memory cap (reference A.2), announced as it announces it. */
-    static List<Long> capped(List<Long> sizes, OptionalLong cap, List<String> heading) {
+    private static List<Long> capped(List<Long> sizes, OptionalLong cap, List<String> heading) {
         if (cap.isEmpty()) {
             return sizes;
         }
