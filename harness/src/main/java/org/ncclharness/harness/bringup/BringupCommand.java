@@ -21,6 +21,7 @@ import org.ncclharness.harness.Main;
 import org.ncclharness.harness.diagnose.NcclDebugChild;
 import org.ncclharness.harness.NcclLibOption;
 import org.ncclharness.harness.RunInputs;
+import org.ncclharness.harness.check.JudgedReference;
 import org.ncclharness.harness.launch.LaunchOptions;
 import org.ncclharness.harness.launch.Place;
 import org.ncclharness.harness.launch.PlaceDetector;
@@ -223,11 +224,7 @@ public final class BringupCommand implements Callable<Integer> {
 
     /** An earlier bring-up's directory means its baseline.json; anything else is read as {@code check} reads a run. */
     static StepJudge.Baseline readBaseline(String nameOrDir) {
-        String name = Files.isDirectory(Path.of(nameOrDir)) ? Path.of(nameOrDir, "baseline.json").toString() : nameOrDir;
-        if (Files.isDirectory(Path.of(nameOrDir)) && !Files.exists(Path.of(name))) {
-            throw new InputException(nameOrDir, 0, "is a directory without baseline.json: give the directory of a"
-                    + " bring-up that reached step 4, or a run file");
-        }
+        String name = JudgedReference.baselineFile(nameOrDir);
         List<Sweep> tables = RunInputs.read(name);
         Sweep allReduce = tables.stream().filter(t -> t.collective() == Collective.ALL_REDUCE).findFirst()
                 .orElseThrow(() -> new InputException(name, 0, "holds no AllReduce table; a bring-up's baseline is"

@@ -79,7 +79,8 @@ public final class CheckCommand implements Callable<Integer> {
     String run;
 
     static final class ReferenceChoice {
-        @Option(names = "--baseline", paramLabel = "ID|FILE", description = "a healthy run to compare with")
+        @Option(names = "--baseline", paramLabel = "ID|FILE|DIR", description = "a healthy run to compare with"
+                + " (a bringup directory: its baseline.json)")
         String baseline;
         @Option(names = "--calibration", paramLabel = "FILE", description = "a calibrate --json report: compare with its model")
         Path calibration;

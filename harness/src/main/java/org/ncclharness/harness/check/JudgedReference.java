@@ -1,10 +1,13 @@
 package org.ncclharness.harness.check;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.ncclharness.calibration.check.ExpectedCurves;
 import org.ncclharness.calibration.check.Reference;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.harness.plot.FigureSeries;
 import org.ncclharness.harness.plot.ModelCurve;
@@ -41,5 +44,22 @@ public record JudgedReference(Reference rule, FigureSeries series, String why) {
         FigureSeries series = FigureSeries.of(base);
         return new JudgedReference(Reference.baseline(label + " (" + base.provenance().label() + ")", base),
                 series.withLabel(series.label() + " (baseline " + label + ")"), null);
+    }
+
+    /**
+     * The file a {@code --baseline} names: a bring-up's directory means the baseline.json its step 4 kept, so the
+     * directory {@code bringup -o} printed can be given as it is; anything else is the file or bundled id itself.
+     */
+    public static String baselineFile(String nameOrDir) {
+        Path dir = Path.of(nameOrDir);
+        if (!Files.isDirectory(dir)) {
+            return nameOrDir;
+        }
+        Path kept = dir.resolve("baseline.json");
+        if (!Files.isRegularFile(kept)) {
+            throw new InputException(nameOrDir, 0, "is a directory without baseline.json: give the directory of a"
+                    + " bring-up that reached step 4, or a run file");
+        }
+        return kept.toString();
     }
 }

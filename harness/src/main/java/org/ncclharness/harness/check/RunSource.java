@@ -58,7 +58,7 @@ final class RunSource {
      * (its only table when it has one). A baseline of another collective is not comparable: refused.
      */
     static Sweep baselineFor(String nameOrId, Sweep run) {
-        List<Sweep> tables = RunInputs.read(nameOrId);
+        List<Sweep> tables = RunInputs.read(JudgedReference.baselineFile(nameOrId));
         Measurement first = run.rows().get(0);
         List<Sweep> same = tables.stream().filter(t -> t.collective() == run.collective()).toList();
         if (same.isEmpty()) {

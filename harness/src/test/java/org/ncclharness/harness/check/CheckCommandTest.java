@@ -62,6 +62,23 @@ class CheckCommandTest {
     }
 
     @Test
+    void aBringupDirectoryIsItsBaselineJson(@TempDir Path dir) throws IOException {
+        Sweep healthy = DatasetCatalog.bundled().get(HEALTHY).sweep();
+        Path bringup = Files.createDirectory(dir.resolve("bringup"));
+        write(bringup.resolve("baseline.json"), healthy);
+        Path copy = write(dir.resolve("largest-halved.json"), scaled(healthy, healthy.rows().size() - 1, 0.5));
+        CliRun r = CliRun.of("check", copy.toString(), "--baseline", bringup.toString());
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("50.0 % of the baseline");
+
+        Path empty = Files.createDirectory(dir.resolve("empty"));
+        CliRun refused = CliRun.of("check", copy.toString(), "--baseline", empty.toString());
+        assertThat(refused.exitCode()).isEqualTo(2);
+        assertThat(refused.err().strip()).isEqualTo(empty + ": is a directory without baseline.json: give the"
+                + " directory of a bring-up that reached step 4, or a run file");
+    }
+
+    @Test
     void halfTheBandwidthAtTheMiddleSizeWarns(@TempDir Path dir) throws IOException {
         Sweep healthy = DatasetCatalog.bundled().get(HEALTHY).sweep();
         int middle = healthy.rows().size() / 2;
