@@ -181,7 +181,7 @@ public final class Main implements Runnable {
                 suggestion = "; did you mean " + String.join(" or ", u.getSuggestions().subList(0,
                         Math.min(3, u.getSuggestions().size()))) + "?";
             }
-            err.println(ex.getMessage() + suggestion);
+            err.println(message(ex) + suggestion);
             err.println("(see: java -jar harness.jar " + commandPath(ex.getCommandLine()) + "--help)");
             err.flush();
             return ExitCode.USAGE;
@@ -191,6 +191,22 @@ public final class Main implements Runnable {
         cl.getCommandSpec().exitCodeOnInvalidInput(ExitCode.USAGE);
         cl.getCommandSpec().exitCodeOnExecutionException(ExitCode.USAGE);
         return cl;
+    }
+
+    /**
+     * picocli lists everything after an unknown option as unmatched, so {@code --bogus 3 run.txt} read "Unknown
+     * options: '--bogus', 'run.txt'" and blamed the file; name only the arguments that look like options.
+     */
+    private static String message(CommandLine.ParameterException ex) {
+        if (!(ex instanceof CommandLine.UnmatchedArgumentException u)) {
+            return ex.getMessage();
+        }
+        List<String> options = u.getUnmatched().stream().filter(a -> a.matches("-[^0-9.].*")).toList();
+        if (options.isEmpty()) {
+            return ex.getMessage();
+        }
+        return (options.size() == 1 ? "Unknown option: " : "Unknown options: ")
+                + options.stream().map(o -> "'" + o + "'").collect(java.util.stream.Collectors.joining(", "));
     }
 
     /** "calibrate " for a subcommand, "" for the top level: what to put before --help. */

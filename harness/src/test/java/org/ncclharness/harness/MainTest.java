@@ -14,6 +14,11 @@ class MainTest {
                 "(see: java -jar harness.jar datasets show --help)");
         assertThat(CliRun.of("--bogus").err().lines()).containsExactly("Unknown option: '--bogus'",
                 "(see: java -jar harness.jar --help)");
+        // picocli counts the unknown option's value and the run file as unmatched too: only the option is to blame
+        CliRun check = CliRun.of("check", "--bogus", "3", "a100_allreduce_16gpu_2node_oci_roce");
+        assertThat(check.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(check.err().lines()).containsExactly("Unknown option: '--bogus'",
+                "(see: java -jar harness.jar check --help)");
     }
 
     @Test
