@@ -86,10 +86,19 @@ final class BringupRun {
                 if (job.rank() == 0) {
                     System.err.println("# bringup " + step.title() + ": " + step.tests());
                 }
-                List<ColouredRun.Colour> colours;
+                // step 1 with -g N: N passes, the process's g-th GPU alone in pass g (one pass tested only the first)
+                int passes = step.gpusPerProcess(gpusPerProcess) < gpusPerProcess ? gpusPerProcess : 1;
+                List<String> subjects = new ArrayList<>();
+                List<Sweep> sweeps = new ArrayList<>();
                 try {
-                    colours = ColouredRun.run(job, probe, plan, gpusPerProcess,
-                            p -> step.colour(members.get((int) p), hostIndex), step.what());
+                    for (int g = 0; g < passes; g++) {
+                        for (ColouredRun.Colour c : ColouredRun.run(job, probe, plan, gpusPerProcess, g,
+                                p -> step.colour(members.get((int) p), hostIndex), step.what())) {
+                            subjects.add(name(step, c, members, labels, hostIndex.size())
+                                    + (passes > 1 ? ", GPU " + g + " of its " + passes : ""));
+                            sweeps.add(c.sweep());
+                        }
+                    }
                 } catch (HarnessException e) {
                     // the job is ending (a rank's NCCL error or loss): rank 0 still reports the steps so far, and
                     // its own NCCL lines, within the moments before the job's halt
@@ -105,8 +114,7 @@ final class BringupRun {
                 }
                 byte[] stop = {0};
                 if (job.rank() == 0) {
-                    StepOutcome o = judge.judge(step, colours.stream().map(c -> name(step, c, members, labels,
-                            hostIndex.size())).toList(), colours.stream().map(ColouredRun.Colour::sweep).toList());
+                    StepOutcome o = judge.judge(step, subjects, sweeps);
                     outcomes.add(o);
                     stop[0] = (byte) (o.verdict() == Verdict.FAIL ? 1 : 0);
                 }

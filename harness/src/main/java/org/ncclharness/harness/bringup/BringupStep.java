@@ -10,7 +10,8 @@ import org.ncclharness.harness.launch.Member;
  * system's curve, kept as the baseline. Each step runs {@code -N} times and keeps the median.
  *
  * <p>Step 1 runs every GPU on its own, all at once, rather than one GPU per host: it costs the same time and
- * finds the one bad GPU of a host that a single GPU per host would miss.
+ * finds the one bad GPU of a host that a single GPU per host would miss. A process that drives several GPUs
+ * ({@code -g N}) runs the step N times, one of its GPUs in each pass.
  */
 public enum BringupStep {
 

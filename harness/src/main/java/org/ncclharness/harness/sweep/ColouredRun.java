@@ -55,11 +55,21 @@ public final class ColouredRun {
      */
     public static List<Colour> run(JobGroup job, GpuProbe probe, SweepPlan plan, int jobGpusPerProcess,
                                    LongUnaryOperator colourOf, String what) {
+        return run(job, probe, plan, jobGpusPerProcess, 0, colourOf, what);
+    }
+
+    /**
+     * As {@link #run(JobGroup, GpuProbe, SweepPlan, int, LongUnaryOperator, String)}, each process driving
+     * {@code plan.localGpus()} of its GPUs from its {@code firstGpu}-th on: one GPU alone per pass, so that a
+     * process driving several ({@code -g N}) has each of them tested on its own in turn.
+     */
+    public static List<Colour> run(JobGroup job, GpuProbe probe, SweepPlan plan, int jobGpusPerProcess, int firstGpu,
+                                   LongUnaryOperator colourOf, String what) {
         int rank = job.rank();
         int local = plan.localGpus();
         Member me = job.members().get(rank);
         List<GpuDevice> gpus = SweepGpus.chosen(plan.testsDevice(), jobGpusPerProcess, me.localRank(),
-                probe.devices()).subList(0, local);
+                probe.devices()).subList(firstGpu, firstGpu + local);
         SweepGpus.agree(job, gpus, plan.testsDevice());
         LiveSweep.Capped cap = LiveSweep.capped(job, plan, gpus, new ArrayList<>());
         CommunicatorSplit split = CommunicatorSplit.of(rank, job.size(), colourOf, job::gather,

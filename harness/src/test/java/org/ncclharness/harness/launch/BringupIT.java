@@ -73,7 +73,9 @@ class BringupIT {
         // no line rate for a stand-in GPU: check's peak rule cannot judge it and says so (WARN), never FAIL
         assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.OK);
         // two cores run four JVMs: the runs spread and some steps WARN about it, but nothing fails
-        assertThat(out).containsPattern("step 1 \\(every GPU alone\\): (PASS|WARN)").contains("rank 3 on host3")
+        assertThat(out).containsPattern("step 1 \\(every GPU alone\\): (PASS|WARN)")
+                // -g 2: each process's second GPU is tested alone too, not only its first
+                .contains("rank 3 on host3, GPU 1 of its 2").contains("rank 0 on host0, GPU 0 of its 2")
                 .contains("step 2 (each host, all its GPUs):").contains("host2")
                 .contains("step 3 (all hosts, largest sizes):").contains("step 4 (all hosts, every size):")
                 .contains("all 4 hosts").contains("step 4 kept as the baseline")
