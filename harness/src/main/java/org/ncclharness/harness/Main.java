@@ -206,7 +206,7 @@ public final class Main implements Runnable {
             return ex.getMessage();
         }
         return (options.size() == 1 ? "Unknown option: " : "Unknown options: ")
-                + options.stream().map(o -> "'" + o + "'").collect(java.util.stream.Collectors.joining(", "));
+                + "'" + String.join("', '", options) + "'";
     }
 
     /** "calibrate " for a subcommand, "" for the top level: what to put before --help. */

@@ -86,16 +86,18 @@ final class BringupRun {
                 if (job.rank() == 0) {
                     System.err.println("# bringup " + step.title() + ": " + step.tests());
                 }
-                // step 1 with -g N: N passes, the process's g-th GPU alone in pass g (one pass tested only the first)
-                int passes = step.gpusPerProcess(gpusPerProcess) < gpusPerProcess ? gpusPerProcess : 1;
+                // a step on fewer GPUs than a process drives takes passes over them all (step 1 with -g N: N,
+                // the process's g-th GPU alone in pass g), so that none is left out
+                int perPass = step.gpusPerProcess(gpusPerProcess);
+                int passes = gpusPerProcess / perPass;
                 List<String> subjects = new ArrayList<>();
                 List<Sweep> sweeps = new ArrayList<>();
                 try {
                     for (int g = 0; g < passes; g++) {
-                        for (ColouredRun.Colour c : ColouredRun.run(job, probe, plan, gpusPerProcess, g,
+                        for (ColouredRun.Colour c : ColouredRun.run(job, probe, plan, gpusPerProcess, g * perPass,
                                 p -> step.colour(members.get((int) p), hostIndex), step.what())) {
                             subjects.add(name(step, c, members, labels, hostIndex.size())
-                                    + (passes > 1 ? ", GPU " + g + " of its " + passes : ""));
+                                    + (passes > 1 ? ", GPU " + g * perPass + " of its " + gpusPerProcess : ""));
                             sweeps.add(c.sweep());
                         }
                     }
