@@ -46,6 +46,11 @@ public final class NcclTestsLogReader {
             "int", "uint");
     private static final Pattern NUMBER = Pattern.compile("[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?");
     private static final Pattern NUMBER_START = Pattern.compile("[-+]?\\.?\\d.*");
+    // Compiled once: String.split and String.matches compile their pattern on every call, on every row.
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+    private static final Pattern INTEGER = Pattern.compile("-?\\d{1,19}");
+    private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
+    private static final Pattern TIME_OF_DAY = Pattern.compile("\\d{2}:\\d{2}:\\d{2}");
     private static final Pattern DEVICE = Pattern.compile(
             "Rank\\s+(\\d{1,9})\\s+(?:Group\\s+(\\d{1,9})\\s+)?Pid\\s+(\\d{1,18})\\s+on\\s+(\\S+)\\s+device\\s+(\\d{1,9})\\s+"
             + "\\[([^\\]]*)\\]\\s*(.*)");
@@ -210,7 +215,7 @@ public final class NcclTestsLogReader {
         if (text.isEmpty()) {
             return;
         }
-        String[] t = text.split("\\s+");
+        String[] t = WHITESPACE.split(text);
         if (s.pendingCut != null) {
             if (s.tryJoin(line, t)) {
                 return;
@@ -347,8 +352,8 @@ public final class NcclTestsLogReader {
                 number(line, t[i], PER_ITERATION.get(inHalf - 4));
             }
         }
-        if (t.length > halves && !t[halves].matches("\\d{4}-\\d{2}-\\d{2}")
-                || t.length > halves + 1 && !t[halves + 1].matches("\\d{2}:\\d{2}:\\d{2}")) {
+        if (t.length > halves && !DATE.matcher(t[halves]).matches()
+                || t.length > halves + 1 && !TIME_OF_DAY.matcher(t[halves + 1]).matches()) {
             throw bad(line, "timestamp " + Echo.quote(String.join(" ", java.util.Arrays.copyOfRange(t, halves,
                     t.length))) + " is not a date and time (YYYY-MM-DD HH:MM:SS)");
         }
@@ -372,7 +377,7 @@ public final class NcclTestsLogReader {
     }
 
     private long integer(LogLine line, String token, String column, long min, long max) {
-        if (!token.matches("-?\\d{1,19}")) {
+        if (!INTEGER.matcher(token).matches()) {
             throw bad(line, column + " " + Echo.quote(token) + " is not an integer");
         }
         long v;

@@ -76,7 +76,7 @@ public final class CalibrationSummary {
                 + " across domains;");
         out.println("#   N: GPUs (joint fit: its largest run, N+)");
         out.println("# flags: I in-sample score (too few points for LOO: a floor), K LOO by 10-fold cross-validation"
-                + " (>500 sizes, joint),");
+                + " (>" + Fitter.EXACT_LEAVE_ONE_OUT_MAX + " sizes, joint),");
         out.println("#   R in-network reduction (NVLS/SHARP), D times from busbw, U a parameter the data do not determine");
     }
 

@@ -48,11 +48,48 @@ class SingleTierFitTest {
         SingleTierEstimator e = new SingleTierEstimator("B+beta", "", model, Choice.FITTED, 0, BetaChoice.FITTED,
                 0, BETA_PHYS, null);
         Fit fit = Fitter.fit(e, p, List.of());
-        assertThat(fit.leaveOneOutNote()).startsWith("estimated by 10-fold cross-validation (2000 points, above 500)");
+        assertThat(fit.leaveOneOutNote())
+                .isEqualTo("estimated by 10-fold cross-validation (2000 points, above 100): each point predicted by a"
+                        + " fit without its fold (every 10th size)");
         assertThat(fit.theta()[1]).isCloseTo(BETA_GBPS, within(0.01 * BETA_GBPS));
         assertThat(fit.leaveOneOut().overallPct().getAsDouble())
                 .isCloseTo(fit.inSample().overallPct().getAsDouble(), within(0.1));
         assertThat(Fitter.fit(e, FitPoints.from(sweep, 8), List.of()).leaveOneOutNote()).isNull();
+    }
+
+    /**
+     * 20,000 sizes: each fold is fitted on an even ninth of its 18,000 training sizes (at most 2,000), the note
+     * says so, and the estimate still agrees with the in-sample score of data the model fits exactly.
+     */
+    @Test
+    void aFoldOfManyTrainingSizesIsFittedOnAnEvenSubsampleAndTheNoteSaysSo() {
+        Sweep many = SyntheticSweeps.ringAdditive(Collective.ALL_REDUCE, hw, ALPHA_US, BETA_GBPS, 1 << 16, 20_000);
+        FitPoints p = FitPoints.from(many, 8);
+        SingleTierEstimator b = new SingleTierEstimator("B+beta", "", model, Choice.FITTED, 0, BetaChoice.FITTED,
+                0, BETA_PHYS, null);
+        List<Integer> fitted = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        List<Double> smallest = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        Estimator counting = new Estimator() {
+            public String name() { return b.name(); }
+            public String description() { return b.description(); }
+            public org.ncclharness.calibration.model.CostModel model() { return b.model(); }
+            public List<String> freeParameters() { return b.freeParameters(); }
+            public double[] estimate(FitPoints points) {
+                fitted.add(points.size());
+                smallest.add(points.bytes()[0]);
+                return b.estimate(points);
+            }
+        };
+        Fit fit = Fitter.fit(counting, p, List.of());
+        assertThat(fit.leaveOneOutNote()).endsWith("; each fold fitted on every 9th of its training sizes (about 2000"
+                + " of 18000)");
+        assertThat(fitted).hasSize(1 + Fitter.FOLDS).contains(20_000);
+        assertThat(fitted.stream().filter(n -> n < 20_000)).hasSize(Fitter.FOLDS)
+                .allSatisfy(n -> assertThat(n).isBetween(1990, Fitter.FOLD_TRAINING_MAX));
+        // the subsample spans the sweep: every fold starts within its first ten sizes
+        assertThat(smallest).allSatisfy(x -> assertThat(x).isLessThanOrEqualTo(p.bytes()[10]));
+        assertThat(fit.leaveOneOut().overallPct().getAsDouble())
+                .isCloseTo(fit.inSample().overallPct().getAsDouble(), within(0.1));
     }
 
     @Test
