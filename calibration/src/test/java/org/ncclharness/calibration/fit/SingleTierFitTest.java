@@ -28,11 +28,15 @@ class SingleTierFitTest {
     private final Sweep sweep = SyntheticSweeps.ring(Collective.ALL_REDUCE, hw, ALPHA_US, BETA_GBPS, 1024, MAX);
     private final SingleTierModel model = new SingleTierModel(Collective.ALL_REDUCE, 8, 2, LatencyRule.PIPELINE);
 
+    /** Method B with β fitted too: ℓ_link and β from the data. */
+    private SingleTierEstimator bPlusBeta() {
+        return new SingleTierEstimator("B+beta", "", model, Choice.FITTED, 0, BetaChoice.FITTED, 0, BETA_PHYS, null);
+    }
+
     @Test
     void jointFitRecoversAlphaAndBetaWithinOnePercentFromRoundedTimes() {
         FitPoints p = FitPoints.from(sweep, 8);
-        SingleTierEstimator e = new SingleTierEstimator("B+beta", "", model, Choice.FITTED, 0, BetaChoice.FITTED,
-                0, BETA_PHYS, null);
+        SingleTierEstimator e = bPlusBeta();
         Fit fit = Fitter.fit(e, p, List.of());
         assertThat(model.alphaUs(fit.theta())).isCloseTo(ALPHA_US, within(0.01 * ALPHA_US));
         assertThat(fit.theta()[1]).isCloseTo(BETA_GBPS, within(0.01 * BETA_GBPS));
@@ -45,8 +49,7 @@ class SingleTierFitTest {
     void aSweepOfManySizesIsScoredByTenFoldCrossValidationAndSaysSo() {
         Sweep many = SyntheticSweeps.ringAdditive(Collective.ALL_REDUCE, hw, ALPHA_US, BETA_GBPS, 1 << 20, 2000);
         FitPoints p = FitPoints.from(many, 8);
-        SingleTierEstimator e = new SingleTierEstimator("B+beta", "", model, Choice.FITTED, 0, BetaChoice.FITTED,
-                0, BETA_PHYS, null);
+        SingleTierEstimator e = bPlusBeta();
         Fit fit = Fitter.fit(e, p, List.of());
         assertThat(fit.leaveOneOutNote())
                 .isEqualTo("estimated by 10-fold cross-validation (2000 points, above 100): each point predicted by a"
@@ -65,8 +68,7 @@ class SingleTierFitTest {
     void aFoldOfManyTrainingSizesIsFittedOnAnEvenSubsampleAndTheNoteSaysSo() {
         Sweep many = SyntheticSweeps.ringAdditive(Collective.ALL_REDUCE, hw, ALPHA_US, BETA_GBPS, 1 << 16, 20_000);
         FitPoints p = FitPoints.from(many, 8);
-        SingleTierEstimator b = new SingleTierEstimator("B+beta", "", model, Choice.FITTED, 0, BetaChoice.FITTED,
-                0, BETA_PHYS, null);
+        SingleTierEstimator b = bPlusBeta();
         List<Integer> fitted = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         List<Double> smallest = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         Estimator counting = new Estimator() {
@@ -133,8 +135,7 @@ class SingleTierFitTest {
         Sweep small = SyntheticSweeps.ring(Collective.ALL_REDUCE, hw, ALPHA_US, BETA_GBPS, 1 << 20, 128L << 20);
         FitPoints p = FitPoints.from(small, 8);
         assertThat(p.size()).isEqualTo(8);
-        SingleTierEstimator e = new SingleTierEstimator("B+beta", "", model, Choice.FITTED, 0, BetaChoice.FITTED,
-                0, BETA_PHYS, null);
+        SingleTierEstimator e = bPlusBeta();
         Fit fit = Fitter.fit(e, p, List.of());
         assertThat(fit.leaveOneOut()).isNull();
         assertThat(fit.leaveOneOutNote()).contains("at least 9 points").contains("has 8");
@@ -163,8 +164,7 @@ class SingleTierFitTest {
     @Test
     void fitsAreDeterministic() {
         FitPoints p = FitPoints.from(sweep, 8);
-        SingleTierEstimator e = new SingleTierEstimator("B+beta", "", model, Choice.FITTED, 0, BetaChoice.FITTED,
-                0, BETA_PHYS, null);
+        SingleTierEstimator e = bPlusBeta();
         assertThat(Fitter.fit(e, p, List.of()).theta()).containsExactly(Fitter.fit(e, p, List.of()).theta());
     }
 }
