@@ -170,7 +170,7 @@ public final class AccuracyMarkdown {
             loo.put(m.model(), m.leaveOneOutPct());
             k.put(m.model(), m.k());
         });
-        String picked = ModelChoice.of(loo, k, Candidates.ENVELOPE).picked();
+        String picked = ModelChoice.of(loo, k, Candidates.ENVELOPE, "as calibrate falls back").picked();
         return fitted.stream().filter(m -> m.model().equals(picked)).findFirst();
     }
 

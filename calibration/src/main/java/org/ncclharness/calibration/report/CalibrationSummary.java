@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Optional;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.Fitter;
+import org.ncclharness.calibration.fit.Residual;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.SingleTierModel;
@@ -16,6 +17,7 @@ import org.ncclharness.calibration.twotier.TwoTierConfig;
 import org.ncclharness.calibration.twotier.ConfigSummary;
 import org.ncclharness.calibration.twotier.Identifiability;
 import org.ncclharness.calibration.twotier.TwoTierFit;
+import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierRun;
 
 /**
@@ -112,7 +114,8 @@ public final class CalibrationSummary {
         if (picked.isPresent()) {
             return row(t, picked.get());
         }
-        TwoTierFit best = t.best();
+        // the pick names the form when it is one (the JSON's best and predict use it); best() where it names none
+        TwoTierFit best = TwoTierForm.byId(t.choice().picked()).map(t::fit).orElseGet(t::best);
         // The largest scale is what the model is used for; a joint entry spans several, the row shows the largest.
         ConfigSummary at = best.configurations().stream()
                 .max((a, b) -> Integer.compare(a.config().ranks(), b.config().ranks())).orElseThrow();
@@ -140,10 +143,27 @@ public final class CalibrationSummary {
         int ranks = ((Number) m.configuration().get("ranks")).intValue();
         double far = 1e15;
         double busBw = Collective.ALL_REDUCE.busBwGBps(far, m.timeUs(far, f.theta()), ranks);
+        double largest = f.residuals().stream().mapToDouble(Residual::bytes).max().orElse(0);
+        boolean seen = sameSlope(m, f.theta(), largest, far);
+        flag(flags, !seen, 'U');
         String n = ranks + (TwoTierCalibration.JOINT.equals(t.kind()) ? "+" : "");
         return new String[] {t.dataset().id(), n, f.name(),
             fmt("%.1f", (loo ? f.leaveOneOut() : f.inSample()).overallPct().orElse(Double.NaN)),
-            fmt("%.1f", m.timeUs(0, f.theta())), fmt("%.1f", busBw), flags.toString()};
+            fmt("%.1f", m.timeUs(0, f.theta())), seen ? fmt("%.1f", busBw) : NONE, flags.toString()};
+    }
+
+    /**
+     * Whether the piece of a min-over-pieces model (protocols, algorithms) that gives its bandwidth far out is the
+     * piece it takes at the largest measured size: if another piece takes over beyond the data, its bandwidth
+     * was never measured (a fit on 8 MiB-8 GiB gave 60,000 GB/s at 1 PB so) and the row says "-" instead.
+     */
+    private static boolean sameSlope(CostModel m, double[] theta, double largestBytes, double farBytes) {
+        if (largestBytes <= 0) {
+            return false;
+        }
+        double atData = (m.timeUs(largestBytes * 1.001, theta) - m.timeUs(largestBytes, theta)) / (largestBytes * 1e-3);
+        double atFar = (m.timeUs(farBytes * 2, theta) - m.timeUs(farBytes, theta)) / farBytes;
+        return Math.abs(atFar - atData) <= 1e-6 * Math.abs(atData);
     }
 
     private static void flag(StringBuilder flags, boolean on, char c) {

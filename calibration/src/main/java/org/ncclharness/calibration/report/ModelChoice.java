@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
  * Which of the model families fitted to a multi-domain run a prediction should use: the lowest leave-one-out
  * RMSPE (points the fit did not see, so a family with more parameters gains nothing by them), or a family with
  * fewer parameters within {@value #MARGIN_POINTS} point of it. Where no family could be scored so, the
- * {@code fallback} (the family with the fewest parameters).
+ * caller's {@code fallback}, with its reason.
  *
  * @param picked the family's model name
  * @param basis  one line: why this one
@@ -32,9 +32,11 @@ public record ModelChoice(String picked, String basis, Map<String, OptionalDoubl
      * @param leaveOneOut each family's leave-one-out RMSPE in %, empty where not scored
      * @param freeParameters each family's k
      * @param fallback the family to use where none is scored
+     * @param fallbackWhy why that one, for the report line ({@code "the two-tier form with the lower in-sample
+     *                    RMSPE"})
      */
     public static ModelChoice of(Map<String, OptionalDouble> leaveOneOut, Map<String, Integer> freeParameters,
-                                 String fallback) {
+                                 String fallback, String fallbackWhy) {
         String best = null;
         double low = Double.POSITIVE_INFINITY;
         for (Map.Entry<String, OptionalDouble> e : leaveOneOut.entrySet()) {
@@ -44,8 +46,8 @@ public record ModelChoice(String picked, String basis, Map<String, OptionalDoubl
             }
         }
         if (best == null) {
-            return new ModelChoice(fallback, "no family has enough points for leave-one-out; " + fallback
-                    + " has the fewest parameters", leaveOneOut);
+            return new ModelChoice(fallback, "no family has enough points for leave-one-out; " + fallback + ", "
+                    + fallbackWhy, leaveOneOut);
         }
         String pick = best;
         for (Map.Entry<String, OptionalDouble> e : leaveOneOut.entrySet()) {

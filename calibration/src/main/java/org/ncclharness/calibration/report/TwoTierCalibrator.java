@@ -218,7 +218,7 @@ public final class TwoTierCalibrator {
         Optional<TwoTierForm> better = TwoTierFitter.better(fits).map(TwoTierFit::form);
         return new TwoTierCalibration(info, kind, members.stream().map(CalibrationInput::id).toList(), runs, halves,
                 derived, f, inter, nicGBps, nicsPerDomain(members), fits, grids(info.id(), p), better, protocol,
-                choose(fits, better, protocol), allNotes);
+                choose(fits, protocol), allNotes);
     }
 
     /**
@@ -256,7 +256,7 @@ public final class TwoTierCalibrator {
     }
 
     /** One pick among every family fitted, by leave-one-out; the envelope where none could be scored so. */
-    private static ModelChoice choose(List<TwoTierFit> fits, Optional<TwoTierForm> better, List<Fit> protocol) {
+    private static ModelChoice choose(List<TwoTierFit> fits, List<Fit> protocol) {
         Map<String, OptionalDouble> loo = new LinkedHashMap<>();
         Map<String, Integer> k = new LinkedHashMap<>();
         protocol.forEach(p -> {
@@ -267,8 +267,13 @@ public final class TwoTierCalibrator {
             loo.put(t.form().id(), t.looRmspePct());
             k.put(t.form().id(), TwoTierParam.values().length);
         });
-        String fallback = protocol.isEmpty() ? better.orElse(fits.get(0).form()).id() : protocol.get(0).name();
-        return ModelChoice.of(loo, k, fallback);
+        if (!protocol.isEmpty()) {
+            return ModelChoice.of(loo, k, protocol.get(0).name(), "the default where leave-one-out cannot compare"
+                    + " the families (the effective single tier)");
+        }
+        // the form TwoTierCalibration.best() gives, so that the summary, the JSON and predict name one model
+        TwoTierFit lower = fits.stream().min(Comparator.comparingDouble(TwoTierFit::comparisonPct)).orElseThrow();
+        return ModelChoice.of(loo, k, lower.form().id(), "the two-tier form with the lower in-sample RMSPE");
     }
 
     /** The faithful grid of each form on the user's box, and the exact optimum of that box beside it. */

@@ -120,8 +120,9 @@ public final class TwoTierFitter {
                     + " cannot represent it", u.value(), p.betaNvGBps()));
         }
         if (p.points <= TwoTierParam.values().length) {
-            notes.add(p.points + " points for " + TwoTierParam.values().length
-                    + " parameters: the fit passes through the data; trust only what is marked determined");
+            // within its bounds the fit may still miss some points, so the note claims no exact pass
+            notes.add(p.points + " points for " + TwoTierParam.values().length + " parameters: the fit can bend to"
+                    + " every point, so its RMSPE says nothing of prediction; trust only what is marked determined");
         }
         return notes;
     }

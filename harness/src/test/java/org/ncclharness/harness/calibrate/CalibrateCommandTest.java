@@ -65,6 +65,21 @@ class CalibrateCommandTest {
                 .anyMatch(l -> l.startsWith("# flags: I in-sample score"));
     }
 
+    /**
+     * A 2-node run of 8 MiB-8 GiB whose envelope turns to another protocol only beyond 8 GiB: that protocol's
+     * bandwidth was never measured, so the row gives none (it printed 60126.2 GB/s) and flags U.
+     */
+    @Test
+    void aBandwidthThatOnlyAProtocolBeyondTheDataWouldReachIsNotShown() {
+        CliRun r = CliRun.of("calibrate", "h100_allreduce_16gpu_2node_ib_ndr_default_ncclTests290_partial");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).containsPattern("(?m)^h100_allreduce_16gpu_2node_ib_ndr_default_ncclTests290_partial +16"
+                + " envelope +\\d+\\.\\d +\\d+\\.\\d +- +IU$");
+        CliRun measured = CliRun.of("calibrate", "h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk");
+        assertThat(measured.out()).containsPattern("(?m)^h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk +16 \\S+"
+                + " +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d");
+    }
+
     @Test
     void withoutArgumentsEveryBundledDatasetIsCalibratedOrListed() {
         assertThat(run("calibrate")).isEqualTo(ExitCode.OK);

@@ -88,6 +88,28 @@ class CalibrateTwoTierTest {
         assertThat(last.out()).contains("8 domains of 8 GPUs lie outside what was calibrated (2x8)");
     }
 
+    /**
+     * A real 2-host log of 3 sizes: no family can be scored by leave-one-out, and the summary row, the verbose
+     * choice, the JSON's best and predict still name one model (the summary row once named the other form).
+     */
+    @Test
+    void withTooFewSizesForLeaveOneOutEveryOutputNamesTheSameModel(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("oke.txt");
+        Files.copy(Path.of("../calibration/src/test/resources/logs/real/twohost_a100_2x8_oke_rdma_3sizes.txt"), log);
+        Path json = dir.resolve("cal.json");
+        CliRun summary = CliRun.of("calibrate", log.toString(), "--interconnect", "RoCE-100G", "--json",
+                json.toString());
+        assertThat(summary.exitCode()).as(summary.err()).isZero();
+        String best = CalibrationFile.read(json).dataset(log.toString()).best();
+        assertThat(summary.out()).containsPattern("oke\\.txt +16 " + best + " ");
+        assertThat(run("calibrate", log.toString(), "--interconnect", "RoCE-100G")).as(last.err()).isZero();
+        assertThat(stdout()).contains("#   model choice: " + best + " (no family has enough points for leave-one-out; "
+                + best + ", the two-tier form with the lower in-sample RMSPE)")
+                .contains("3 points for 5 parameters: the fit can bend to every point");
+        assertThat(run("predict", "--calibration", json.toString(), "-b", "1G", "-e", "1G")).as(last.err()).isZero();
+        assertThat(last.out()).startsWith("# predicted by " + best + " from calibration " + json);
+    }
+
     @Test
     void aTwoNodeLogGetsBothFormsAndTheReportRebuildsThem() throws IOException {
         Path log = log("2x8.txt", new TwoTierConfig(2, 8), true);
