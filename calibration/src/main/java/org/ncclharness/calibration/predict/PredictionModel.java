@@ -25,13 +25,17 @@ import org.ncclharness.calibration.twotier.TwoTierConfig;
  * @param calibratedNodes nodes the parameters were fitted at, null when unknown
  * @param minBytes        smallest calibrated size, null when not calibrated
  * @param maxBytes        largest calibrated size, null when not calibrated
+ * @param calibratedDomains the domains x GPUs of every run a multi-domain model was fitted on (a joint fit has
+ *                        several), empty otherwise
  * @param notes           what a user must know (out-of-range configurations, borrowed parameters)
  */
 public record PredictionModel(String name, CostModel model, double[] theta, String source, Integer calibratedRanks,
-                              Integer calibratedNodes, Double minBytes, Double maxBytes, List<String> notes) {
+                              Integer calibratedNodes, Double minBytes, Double maxBytes,
+                              List<TwoTierConfig> calibratedDomains, List<String> notes) {
 
     public PredictionModel {
         theta = theta.clone();
+        calibratedDomains = List.copyOf(calibratedDomains);
         notes = List.copyOf(notes);
     }
 
@@ -70,10 +74,10 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
         } else if (model instanceof ProtocolEnvelopeModel e) {
             moved = e.withRanks(ranks);
         } else if (model instanceof TwoTierCostModel t) {
-            TwoTierConfig c = domainsAt(ranks, nodes, t.config(), n);
+            TwoTierConfig c = domainsAt(ranks, nodes, t.config(), calibratedDomains, n);
             moved = t.at(c);
         } else if (model instanceof AlgorithmEnvelopeModel a) {
-            moved = a.at(domainsAt(ranks, nodes, a.config(), n));
+            moved = a.at(domainsAt(ranks, nodes, a.config(), calibratedDomains, n));
         } else if (model instanceof NcclTunerModel t) {
             int d = nodes != null ? nodes : t.nodes();
             if (ranks % d != 0) {
@@ -97,25 +101,29 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
                     model instanceof NcclTunerModel ? "" : ": this single-tier model has no term for another tier"));
         }
         return new PredictionModel(name, moved, theta, source, calibratedRanks, d == null ? calibratedNodes : d,
-                minBytes, maxBytes, n);
+                minBytes, maxBytes, calibratedDomains, n);
     }
 
     /**
      * A multi-domain model keeps its domain size; {@code --nodes} counts NVLink domains. A configuration other
-     * than the calibrated one is said in {@code notes}.
+     * than the calibrated ones ({@code fitted}, else the model's own) is said in {@code notes}.
      */
-    private static TwoTierConfig domainsAt(int ranks, Integer nodes, TwoTierConfig calibrated, List<String> notes) {
+    private static TwoTierConfig domainsAt(int ranks, Integer nodes, TwoTierConfig calibrated,
+                                           List<TwoTierConfig> fitted, List<String> notes) {
         int g = calibrated.gpusPerDomain();
         int d = nodes != null ? nodes : ranks / g;
         if (d < 1 || d * g != ranks) {
             throw new IllegalArgumentException(ranks + " GPUs are not " + (nodes != null ? nodes + " domains"
                     : "whole domains") + " of " + g + " GPUs (the calibrated domain size)");
         }
-        if (d != calibrated.domains()) {
+        TwoTierConfig at = new TwoTierConfig(d, g);
+        List<TwoTierConfig> known = fitted.isEmpty() ? List.of(calibrated) : fitted;
+        if (!known.contains(at)) {
             notes.add(String.format(Locale.ROOT, "%d domains of %d GPUs lie outside what was calibrated (%s):"
-                    + " per-tier parameters carried over", d, g, calibrated.label()));
+                    + " per-tier parameters carried over", d, g,
+                    String.join(", ", known.stream().map(TwoTierConfig::label).toList())));
         }
-        return new TwoTierConfig(d, g);
+        return at;
     }
 
     /** Comment-worthy notes for these sizes: the calibrated notes plus sizes outside the calibrated range. */

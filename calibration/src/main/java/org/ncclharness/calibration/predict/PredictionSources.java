@@ -31,6 +31,7 @@ import org.ncclharness.calibration.nccl.NcclTunerModel;
 import org.ncclharness.calibration.report.CalibrationEntry;
 import org.ncclharness.calibration.report.CalibrationFile;
 import org.ncclharness.calibration.report.CalibrationInput;
+import org.ncclharness.calibration.report.GlitchExclusion;
 import org.ncclharness.calibration.report.CalibrationOptions;
 import org.ncclharness.calibration.report.SingleTierCalibration;
 import org.ncclharness.calibration.report.SingleTierCalibrator;
@@ -77,7 +78,7 @@ public final class PredictionSources {
         double[] range = sizeRange(file, e.id(), m.name());
         return new PredictionModel(m.name(), m.model(), m.theta(), "calibration " + file + ", dataset " + e.id(),
                 e.ranks(), e.nodes(), Double.isNaN(range[0]) ? null : range[0],
-                Double.isNaN(range[1]) ? null : range[1], List.of());
+                Double.isNaN(range[1]) ? null : range[1], e.configurations(), List.of());
     }
 
     /** Smallest and largest size the model's residuals cover. */
@@ -108,7 +109,10 @@ public final class PredictionSources {
         return new double[] {Double.NaN, Double.NaN};
     }
 
-    /** The models of a bundled dataset, fitted now; the named one, or the lowest leave-one-out RMSPE. */
+    /**
+     * The models of a bundled dataset, fitted now as calibrate fits them; the named one, else on a multi-domain run
+     * the family calibrate picks, else the lowest leave-one-out RMSPE.
+     */
     public static PredictionModel dataset(String id, String modelName, HardwareFacts facts) {
         Dataset d = DatasetCatalog.bundled().find(id).orElseThrow(() -> new InputException("--dataset", 0,
                 "no bundled dataset " + id + "; list them with: harness.jar datasets"));
@@ -116,7 +120,9 @@ public final class PredictionSources {
         if (n == null || n < 2) {
             throw new InputException("--dataset", 0, "dataset " + id + " does not state its GPU count");
         }
-        FitPoints points = FitPoints.from(d.sweep(), n);
+        // calibrated as calibrate calibrates it: measurement glitches left out
+        CalibrationInput in = GlitchExclusion.of(input(d), false).fitted();
+        FitPoints points = FitPoints.from(in.sweep(), n);
         if (points.size() < 2) {
             throw new InputException("--dataset", 0, "dataset " + id + " has fewer than 2 usable points");
         }
@@ -130,19 +136,28 @@ public final class PredictionSources {
         }
         List<Scored> scored = new ArrayList<>();
         fits.forEach(f -> scored.add(new Scored(f.name(), f.model(), f.theta(), score(f))));
+        Scored picked = null;
+        String basis = "lowest leave-one-out RMSPE";
         if (d.metadata().multiDomain()) {
-            CalibrationEntry e = new TwoTierCalibrator(facts).calibrate(input(d), DatasetCatalog.bundled().all()
+            CalibrationEntry e = new TwoTierCalibrator(facts).calibrate(in, DatasetCatalog.bundled().all()
                     .stream().map(PredictionSources::input).toList());
             if (e instanceof TwoTierCalibration t) {
                 TwoTierFit best = t.best();
                 TwoTierCostModel m = new TwoTierCostModel(best.form(), new TwoTierConfig(d.sweep().hardware().domains(),
                         d.sweep().hardware().domainSize()), t.fabric().betaNvGBps(), t.fabric().hops());
-                scored.add(new Scored(TWO_TIER, m, TwoTierCostModel.theta(best.params()), best.comparisonPct()));
+                Scored twoTier = new Scored(TWO_TIER, m, TwoTierCostModel.theta(best.params()), best.comparisonPct());
+                scored.add(twoTier);
                 names.add(TWO_TIER);
+                // the family calibrate picks for this run, fitted as calibrate fits it
+                picked = t.protocolFit(t.choice().picked())
+                        .map(f -> new Scored(f.name(), f.model(), f.theta(), score(f))).orElse(twoTier);
+                basis = "as calibrate picks: " + t.choice().basis();
             }
         }
         Scored chosen;
-        if (modelName != null) {
+        if (modelName == null && picked != null) {
+            chosen = picked;
+        } else if (modelName != null) {
             chosen = scored.stream().filter(f -> f.name().equals(modelName)).findFirst().orElseThrow(() ->
                     new InputException("--model", 0, "dataset " + id + " has no model " + modelName + "; it has: "
                             + String.join(", ", names)));
@@ -152,9 +167,9 @@ public final class PredictionSources {
         int nodes = d.sweep().hardware().hosts() == null ? 1 : d.sweep().hardware().hosts();
         String source = chosen.model() instanceof NcclTunerModel
                 ? "NCCL's tuner constants at the configuration of dataset " + id + " (an estimate, not fitted)"
-                : "dataset " + id + " (calibrated now" + (modelName == null ? ", lowest leave-one-out RMSPE" : "") + ")";
+                : "dataset " + id + " (calibrated now" + (modelName == null ? ", " + basis : "") + ")";
         return new PredictionModel(chosen.name(), chosen.model(), chosen.theta(), source, n, nodes,
-                points.bytes()[0], points.bytes()[points.largest()], List.of());
+                points.bytes()[0], points.bytes()[points.largest()], List.of(), List.of());
     }
 
     /** A candidate model with the score the default choice ranks by (leave-one-out where scored, else in-sample). */
@@ -208,7 +223,7 @@ public final class PredictionSources {
         }
         SingleTierModel m = new SingleTierModel(Collective.ALL_REDUCE, gpus, hops, LatencyRule.PIPELINE);
         return new PredictionModel(ALPHA_BETA_FITTED, m, new double[] {l, b}, "the bundled calibrations of "
-                + ic.name(), null, nodes, null, null, notes);
+                + ic.name(), null, nodes, null, null, List.of(), notes);
     }
 
     private static double median(List<Double> v) {
@@ -224,7 +239,7 @@ public final class PredictionSources {
         SingleTierModel m = new SingleTierModel(Collective.ALL_REDUCE, gpus, 1, LatencyRule.PIPELINE);
         return new PredictionModel(RING_FORMULA, m, new double[] {stepUs, bandwidthGBps}, String.format(Locale.ROOT,
                 "T = 2(N-1)(M/(N*B) + L) with B = %s GB/s, L = %s us", trim(bandwidthGBps), trim(stepUs)), null, null,
-                null, null, List.of());
+                null, null, List.of(), List.of());
     }
 
     private static String trim(double v) {

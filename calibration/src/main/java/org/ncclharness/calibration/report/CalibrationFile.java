@@ -1,5 +1,6 @@
 package org.ncclharness.calibration.report;
 
+import org.ncclharness.calibration.twotier.TwoTierConfig;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,10 +37,16 @@ public record CalibrationFile(String file, List<Entry> datasets) {
      * @param reason  why a deferred entry was not calibrated, else null
      * @param collective the collective calibrated ({@code all_reduce}), null in reports that predate it
      * @param gpuModel   the GPU name the run stated, null when it did not
+     * @param configurations the domains x GPUs of every run a multi-domain entry was fitted on (several for a
+     *                       joint fit), empty for one tier
      */
     public record Entry(String id, String kind, Integer ranks, Integer nodes, String interconnect,
                         List<CalibratedModel> models, String best, String reason, String collective,
-                        String gpuModel) {
+                        String gpuModel, List<TwoTierConfig> configurations) {
+
+        public Entry {
+            configurations = List.copyOf(configurations);
+        }
 
         public Optional<CalibratedModel> model(String name) {
             return models.stream().filter(m -> m.name().equals(name)).findFirst();
@@ -115,7 +122,17 @@ public record CalibrationFile(String file, List<Entry> datasets) {
         }
         return new Entry(id, text(d, "kind"), integer(d, "ranks"), integer(d, "nodes"),
                 text(d.path("interconnect"), "name"), List.copyOf(models), text(d, "best"), text(d, "reason"),
-                text(d, "collective"), text(d.path("hardware"), "gpuModel"));
+                text(d, "collective"), text(d.path("hardware"), "gpuModel"), configurations(d));
+    }
+
+    private static List<TwoTierConfig> configurations(JsonNode d) {
+        List<TwoTierConfig> out = new ArrayList<>();
+        for (JsonNode c : d.path("configurations")) {
+            if (c.path("domains").isInt() && c.path("gpusPerDomain").isInt()) {
+                out.add(new TwoTierConfig(c.get("domains").asInt(), c.get("gpusPerDomain").asInt()));
+            }
+        }
+        return out;
     }
 
     private static CalibratedModel model(String file, String id, JsonNode m) {

@@ -146,6 +146,15 @@ class CalibrateTwoTierTest {
         assertThat(theta[0]).isCloseTo(TRUTH.uNv(), within(0.02 * TRUTH.uNv()));
         assertThat(theta[1]).isCloseTo(TRUTH.betaIbGBps(), within(0.02 * TRUTH.betaIbGBps()));
         assertThat(stdout()).contains("(joint): 1x8,2x8,4x4");
+        // every run fitted is calibrated ground for predict (and check), not only the first
+        assertThat(e.configurations()).containsExactly(new TwoTierConfig(1, 8), new TwoTierConfig(2, 8),
+                new TwoTierConfig(4, 4));
+        assertThat(run("predict", "--calibration", json.toString(), "--model", "hierarchical", "--gpus", "16",
+                "--nodes", "2", "-b", "1M", "-e", "1M")).as(last.err()).isZero();
+        assertThat(last.out()).doesNotContain("lie outside what was calibrated");
+        assertThat(run("predict", "--calibration", json.toString(), "--model", "hierarchical", "--gpus", "64",
+                "--nodes", "8", "-b", "1M", "-e", "1M")).as(last.err()).isZero();
+        assertThat(last.out()).contains("8 domains of 8 GPUs lie outside what was calibrated (1x8, 2x8, 4x4)");
     }
 
     @Test

@@ -20,6 +20,7 @@ import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.predict.PredictionModel;
+import org.ncclharness.calibration.report.CalibrationFile;
 import org.ncclharness.calibration.predict.PredictionSources;
 import org.ncclharness.harness.CliRun;
 import org.ncclharness.harness.ExitCode;
@@ -160,6 +161,22 @@ class PredictCommandTest {
         CliRun r = CliRun.of("predict", "--dataset", H200, "--model", "envelope", "--bytes", "1K");
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("protocol: LL");
+    }
+
+    /**
+     * On a multi-domain run, --dataset uses the family calibrate picks (here the envelope, within 1 point of the
+     * algorithm envelope's leave-one-out with fewer parameters), not the lowest leave-one-out of its own.
+     */
+    @Test
+    void aMultiDomainDatasetPredictsWithTheFamilyCalibratePicks() throws IOException {
+        String id = "mi300x_allreduce_16gpu_2node_rccl_hisohara";
+        Path json = dir.resolve("mi300x.json");
+        assertThat(CliRun.of("calibrate", id, "--json", json.toString()).exitCode()).isZero();
+        String best = CalibrationFile.read(json).dataset(id).best();
+        CliRun r = CliRun.of("predict", "--dataset", id, "--bytes", "1M");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("# predicted by " + best + " from dataset " + id + " (calibrated now, as"
+                + " calibrate picks: ");
     }
 
     @Test
