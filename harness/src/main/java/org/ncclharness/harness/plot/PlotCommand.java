@@ -26,6 +26,7 @@ import org.ncclharness.calibration.report.CalibrationEntry;
 import org.ncclharness.calibration.report.CalibrationInput;
 import org.ncclharness.calibration.report.CalibrationOptions;
 import org.ncclharness.calibration.report.DeferredCalibration;
+import org.ncclharness.calibration.report.GlitchExclusion;
 import org.ncclharness.calibration.report.SingleTierCalibrator;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.calibrate.CalibrationInputs;
@@ -66,9 +67,10 @@ public final class PlotCommand implements Callable<Integer> {
 
     @Option(names = "--model", split = ",", paramLabel = "NAME",
             description = "models to draw over the points: A, B, B+beta, naive, envelope (calibrate's single-tier"
-                    + " fits), nccl (NCCL's tuner, an estimate, never fitted), two-tier (the better two-tier form of a"
-                    + " multi-domain run), hierarchical, flat-ring (one two-tier form); with --predict: the one model"
-                    + " to predict with (default: the best; B with --algo)")
+                    + " fits; on a multi-domain run envelope is its effective single tier), algorithms (Ring/Tree x"
+                    + " protocols across domains), nccl (NCCL's tuner, an estimate, never fitted), two-tier (the"
+                    + " better two-tier form of a multi-domain run), hierarchical, flat-ring (one two-tier form); with"
+                    + " --predict: the one model to predict with (default: the best; B with --algo)")
     List<String> models = new ArrayList<>();
 
     @Option(names = "--residuals", description = "add a panel with each model's time error (%%) per measured size")
@@ -81,6 +83,10 @@ public final class PlotCommand implements Callable<Integer> {
     @Option(names = "--nodes", paramLabel = "N",
             description = "with --model: node count, for files that do not say; with --predict: nodes to predict at")
     Integer nodes;
+
+    @Option(names = "--keep-glitches", description = "fit with the measurement glitches that --model leaves out"
+            + " by default, as calibrate --keep-glitches")
+    boolean keepGlitches;
 
     @Option(names = "--predict", description = "draw a prediction (see above); never mistakable for measurements")
     boolean predict;
@@ -206,7 +212,6 @@ public final class PlotCommand implements Callable<Integer> {
         }
         List<CalibrationInput> files = inputs.stream().filter(PlotCommand::isFile)
                 .flatMap(i -> read.get(i).stream()).toList();
-        boolean twoTier = models.stream().anyMatch(CalibratedSeries::isTwoTier);
         SingleTierCalibrator oneTier = new SingleTierCalibrator(facts, new CalibrationOptions(null, null));
         TwoTierCalibrator twoTiers = new TwoTierCalibrator(facts);
         List<CalibrationInput> bundled = null;
@@ -214,12 +219,15 @@ public final class PlotCommand implements Callable<Integer> {
         for (Map.Entry<String, List<CalibrationInput>> r : read.entrySet()) {
             boolean file = isFile(r.getKey());
             for (CalibrationInput in : r.getValue()) {
-                CalibrationEntry entry = oneTier.calibrate(in);
-                if (twoTier && entry instanceof DeferredCalibration d && DeferredCalibration.TWO_TIER.equals(d.awaiting())) {
+                // fitted as calibrate fits it (glitches left out), drawn over every measured point
+                CalibrationInput fit = GlitchExclusion.of(in, keepGlitches).fitted();
+                CalibrationEntry entry = oneTier.calibrate(fit);
+                // a multi-domain run is never fitted with one tier: its envelope and algorithms come from here too
+                if (entry instanceof DeferredCalibration d && DeferredCalibration.TWO_TIER.equals(d.awaiting())) {
                     if (!file && bundled == null) {
                         bundled = CalibrateCommand.bundledInputs();
                     }
-                    entry = twoTiers.calibrate(in, file ? files : bundled);
+                    entry = twoTiers.calibrate(fit, file ? files : bundled);
                 }
                 NcclBaseline nccl = models.contains(CalibratedSeries.NCCL)
                         ? ncclBaseline(in.sweep(), file ? null : dataset(r.getKey()).metadata()) : null;

@@ -65,9 +65,9 @@ class PlotCommandTest {
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.err()).contains("h100_allreduce_8gpu_azure_ndv5: model A not drawn: no profile for")
-                .contains(ID + ": model A not drawn: awaiting the two-tier fit")
-                .contains(ID + ": model B not drawn: awaiting the two-tier fit")
-                .contains("; --model two-tier draws that fit");
+                .contains(ID + ": model A not drawn: not fitted to this multi-domain run (it has: envelope,"
+                        + " algorithms, two-tier)")
+                .contains(ID + ": model B not drawn: not fitted to this multi-domain run");
     }
 
     @Test
@@ -101,6 +101,36 @@ class PlotCommandTest {
                 "model nccl (NCCL 2.30.7 tuner estimate, not fitted)");
         assertThat(run.err()).contains(ID + ": model B not drawn: not fitted to this multi-domain run (it has: envelope,"
                 + " algorithms, two-tier)");
+    }
+
+    /**
+     * A real 4-host log with three glitches: plot fits it as calibrate does, so the model it marks as picked is
+     * calibrate's, glitches left out or (--keep-glitches) kept; and the protocol-aware families are drawn without
+     * asking for a two-tier model too.
+     */
+    @Test
+    void theModelMarkedPickedIsCalibratesWithGlitchesLeftOutOrKept() throws Exception {
+        Path log = dir.resolve("4x8.txt");
+        Files.copy(Path.of("../calibration/src/test/resources/logs/real/twohost_h100_4x8_ib_ndr_qoofyk_issue309.txt"),
+                log);
+        for (List<String> keep : List.of(List.<String>of(), List.of("--keep-glitches"))) {
+            Path json = dir.resolve("cal" + keep.size() + ".json");
+            List<String> cal = new java.util.ArrayList<>(List.of("calibrate", log.toString(), "--interconnect",
+                    "IB-NDR", "--json", json.toString()));
+            cal.addAll(keep);
+            assertThat(CliRun.of(cal.toArray(String[]::new)).exitCode()).isZero();
+            String best = org.ncclharness.calibration.report.CalibrationFile.read(json).dataset(log.toString()).best();
+            Path svg = dir.resolve("p" + keep.size() + ".svg");
+            List<String> plot = new java.util.ArrayList<>(List.of("plot", log.toString(), "--model",
+                    "algorithms,envelope", "--interconnect", "IB-NDR", "--out", svg.toString()));
+            plot.addAll(keep);
+            CliRun run = CliRun.of(plot.toArray(String[]::new));
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(run.err()).doesNotContain("not drawn");
+            List<String> legend = BusBwChartTest.legendEntries(Images.texts(Images.parseSvg(svg)));
+            assertThat(legend).as(keep.toString()).contains("model " + best + " (the model picked)")
+                    .filteredOn(l -> l.endsWith("(the model picked)")).hasSize(1);
+        }
     }
 
     @Test
