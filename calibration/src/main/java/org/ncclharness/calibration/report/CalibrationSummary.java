@@ -123,6 +123,7 @@ public final class CalibrationSummary {
         flag(flags, best.looRmspePct().isEmpty(), 'I');
         flag(flags, best.looRmspePct().isPresent() && t.runs().stream().mapToInt(TwoTierRun::points).sum()
                 > Fitter.EXACT_LEAVE_ONE_OUT_MAX, 'K');
+        flag(flags, t.busBwAboveNetworkLineRateGBps().isPresent(), 'R');
         flag(flags, t.timeDerived(), 'D');
         flag(flags, best.profiles().stream().anyMatch(p -> p.status() == Identifiability.UNDETERMINED), 'U');
         String n = String.valueOf(at.config().ranks()) + (TwoTierCalibration.JOINT.equals(t.kind()) ? "+" : "");
@@ -136,6 +137,7 @@ public final class CalibrationSummary {
         StringBuilder flags = new StringBuilder();
         flag(flags, !loo, 'I');
         flag(flags, loo && f.leaveOneOutNote() != null, 'K');
+        flag(flags, t.busBwAboveNetworkLineRateGBps().isPresent(), 'R');
         flag(flags, t.timeDerived(), 'D');
         // as for the two-tier forms, the row shows the largest configuration (a joint θ holds at every one)
         CostModel m = f.model() instanceof AlgorithmEnvelopeModel a ? a.at(t.runs().stream().map(TwoTierRun::config)

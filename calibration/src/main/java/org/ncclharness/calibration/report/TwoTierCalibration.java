@@ -2,6 +2,8 @@ package org.ncclharness.calibration.report;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.twotier.Fabric;
@@ -66,6 +68,28 @@ public record TwoTierCalibration(DatasetInfo dataset, String kind, List<String> 
     public TwoTierFit best() {
         return better.map(this::fit).orElseGet(() -> fits.stream()
                 .min((a, b) -> Double.compare(a.comparisonPct(), b.comparisonPct())).orElseThrow());
+    }
+
+    /**
+     * The highest busbw any multi-domain run measured, where it stands above what a ring can carry between
+     * domains (every NIC of a domain at its line rate: NICs per domain × one NIC); empty where it does not, or
+     * where the NIC count or rate is not known. Above it, an in-network reduction (NVLS, SHARP) or a tree carried
+     * the data, which the ring forms cannot represent.
+     */
+    public OptionalDouble busBwAboveNetworkLineRateGBps() {
+        if (nicGBps == null || nicsPerDomain == null) {
+            return OptionalDouble.empty();
+        }
+        double line = nicGBps * nicsPerDomain;
+        double peak = runs.stream().filter(r -> r.config().domains() > 1).flatMapToDouble(r -> java.util.stream.IntStream
+                        .range(0, r.bytes().length).mapToDouble(i -> Collective.ALL_REDUCE.busBwGBps(r.bytes()[i],
+                                r.timeUs()[i], r.config().ranks()))).max().orElse(0);
+        return peak > line ? OptionalDouble.of(peak) : OptionalDouble.empty();
+    }
+
+    /** The line rate {@link #busBwAboveNetworkLineRateGBps} compares with, null where it is not known. */
+    public Double networkLineRateGBps() {
+        return nicGBps == null || nicsPerDomain == null ? null : nicGBps * nicsPerDomain;
     }
 
     /** β_IB per domain, per GPU and per NIC for one form, at the first multi-domain configuration. */

@@ -216,9 +216,18 @@ public final class TwoTierCalibrator {
         }
         List<Fit> protocol = protocolFits(members, f);
         Optional<TwoTierForm> better = TwoTierFitter.better(fits).map(TwoTierFit::form);
-        return new TwoTierCalibration(info, kind, members.stream().map(CalibrationInput::id).toList(), runs, halves,
-                derived, f, inter, nicGBps, nicsPerDomain(members), fits, grids(info.id(), p), better, protocol,
-                choose(fits, protocol), allNotes);
+        TwoTierCalibration t = new TwoTierCalibration(info, kind, members.stream().map(CalibrationInput::id).toList(),
+                runs, halves, derived, f, inter, nicGBps, nicsPerDomain(members), fits, grids(info.id(), p), better,
+                protocol, choose(fits, protocol), allNotes);
+        OptionalDouble above = t.busBwAboveNetworkLineRateGBps();
+        if (above.isEmpty()) {
+            return t;
+        }
+        allNotes.add(String.format(Locale.ROOT, "busbw reaches %.1f GB/s, above what a ring carries between domains"
+                + " (%d %s NICs per domain, %.0f GB/s): an in-network reduction (NVLS, SHARP) or a tree moved the"
+                + " data; the two-tier ring forms cannot represent it", above.getAsDouble(), t.nicsPerDomain(), inter,
+                t.networkLineRateGBps()));
+        return t.withNotes(allNotes);
     }
 
     /**

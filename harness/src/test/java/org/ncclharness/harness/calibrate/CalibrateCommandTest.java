@@ -77,7 +77,23 @@ class CalibrateCommandTest {
                 + " envelope +\\d+\\.\\d +\\d+\\.\\d +- +IU$");
         CliRun measured = CliRun.of("calibrate", "h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk");
         assertThat(measured.out()).containsPattern("(?m)^h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk +16 \\S+"
-                + " +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d");
+                + " +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d +R$");
+    }
+
+    /**
+     * The same 2-node H100 run reaches 469 GB/s, above its 8 IB NDR NICs' 400 GB/s (its metadata states them):
+     * flag R and a note, as a single-tier run above its NVLink line rate gets.
+     */
+    @Test
+    void aMultiDomainRunAboveItsNetworksLineRateIsFlaggedAndSaysWhy() {
+        CliRun r = CliRun.of("calibrate", "h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk", "--verbose");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("note: busbw reaches 469.2 GB/s, above what a ring carries between domains (8"
+                + " IB-NDR NICs per domain, 400 GB/s): an in-network reduction (NVLS, SHARP) or a tree moved the data");
+        CliRun under = CliRun.of("calibrate", "h100_allreduce_16gpu_2node_ib_ndr_ring_ncclTests290_partial", "--verbose");
+        assertThat(under.exitCode()).isZero();
+        // 8 NICs of 50 GB/s stated, 156 GB/s measured: judged, and under
+        assertThat(under.out()).contains("IB-NDR").doesNotContain("above what a ring carries");
     }
 
     @Test
