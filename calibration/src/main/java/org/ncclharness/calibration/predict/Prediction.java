@@ -12,6 +12,7 @@ import org.ncclharness.calibration.nccl.Algorithm;
 import org.ncclharness.calibration.nccl.NcclTunerModel.Candidate;
 import org.ncclharness.calibration.nccl.NcclTunerModel;
 import org.ncclharness.calibration.nccl.Protocol;
+import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 
 /**
@@ -61,6 +62,13 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
             NcclTunerModel.Choice c = n.choose(bytes);
             return new Prediction(bytes, t, c.latencyUs(), t - c.latencyUs(), c.algorithm().label(),
                     Optional.of(c.protocol().label()), otherAlgorithm(n, c, bytes));
+        }
+        if (pm.model() instanceof AlgorithmEnvelopeModel a) {
+            AlgorithmEnvelopeModel.Choice c = a.chosen(bytes, theta);
+            double alpha = a.alphaUs(c.algorithm(), c.protocol(), theta);
+            // the envelope is already the fastest of every Ring/Tree x protocol combination: no alternative beside it
+            return new Prediction(bytes, t, alpha, t - alpha, c.algorithm().label(), Optional.of(c.protocol().label()),
+                    Optional.empty());
         }
         // Any other model (two-tier): its latency term is its time at zero bytes.
         double latency = pm.timeUs(0);

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.io.NcclTestsTableWriter;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.predict.PredictedSweep;
@@ -124,6 +125,9 @@ public final class PredictCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "  alternative    : %s would take %s (%s)%n", a.algorithm(), time(a.timeUs()),
                     a.basis());
             out.println("  Ring/Tree      : " + a.crossover());
+        } else if (pm.model() instanceof AlgorithmEnvelopeModel) {
+            out.println("  alternative    : none faster: the model takes the fastest of Ring/Tree x LL/LL128/Simple at"
+                    + " each size (calibrate --verbose lists which, per size range)");
         } else {
             out.println("  alternative    : not modelled by " + pm.name() + (pm.collective() == Collective.ALL_REDUCE ? ""
                     : " for " + pm.collective().testName()));

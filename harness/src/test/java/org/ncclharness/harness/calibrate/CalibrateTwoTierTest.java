@@ -86,6 +86,11 @@ class CalibrateTwoTierTest {
         assertThat(run("predict", "--calibration", json.toString(), "--model", "algorithms", "--gpus", "64",
                 "--nodes", "8", "-b", "1M", "-e", "1M")).as(last.err()).isZero();
         assertThat(last.out()).contains("8 domains of 8 GPUs lie outside what was calibrated (2x8)");
+        // one size: the algorithm and protocol the envelope takes there, and no "alternative" it already weighed
+        assertThat(run("predict", "--calibration", json.toString(), "--model", "algorithms", "--bytes", "64K"))
+                .as(last.err()).isZero();
+        assertThat(last.out()).containsPattern("algorithm      : (Ring|Tree), protocol: (LL|LL128|Simple)\\n")
+                .contains("alternative    : none faster: the model takes the fastest of Ring/Tree x LL/LL128/Simple");
     }
 
     /**
