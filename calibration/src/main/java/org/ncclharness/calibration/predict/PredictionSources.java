@@ -78,7 +78,17 @@ public final class PredictionSources {
         double[] range = sizeRange(file, e.id(), m.name());
         return new PredictionModel(m.name(), m.model(), m.theta(), "calibration " + file + ", dataset " + e.id(),
                 e.ranks(), e.nodes(), Double.isNaN(range[0]) ? null : range[0],
-                Double.isNaN(range[1]) ? null : range[1], e.configurations(), List.of());
+                Double.isNaN(range[1]) ? null : range[1], e.configurations(), undetermined(m));
+    }
+
+    /** A note naming the parameters the data did not determine: the prediction rests on the fit's bounds there. */
+    private static List<String> undetermined(CalibrationFile.CalibratedModel m) {
+        if (m.undetermined().isEmpty()) {
+            return List.of();
+        }
+        return List.of("the calibration's data do not determine " + String.join(", ", m.undetermined()) + " of "
+                + m.name() + ": these predictions rest on the fit's bounds there, not on measurements (calibrate"
+                + " --verbose shows each parameter's range)");
     }
 
     /** Smallest and largest size the model's residuals cover. */

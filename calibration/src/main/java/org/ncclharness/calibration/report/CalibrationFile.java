@@ -66,10 +66,12 @@ public record CalibrationFile(String file, List<Entry> datasets) {
      * @param leaveOneOutRmspePct overall leave-one-out RMSPE, null when not scored
      */
     public record CalibratedModel(String name, CostModel model, double[] theta, Double inSampleRmspePct,
-                                  Double leaveOneOutRmspePct) {
+                                  Double leaveOneOutRmspePct, List<String> undetermined) {
 
+        /** {@code undetermined}: the parameters whose profile the data left undetermined (two-tier fits). */
         public CalibratedModel {
             theta = theta.clone();
+            undetermined = List.copyOf(undetermined);
         }
 
         @Override
@@ -151,8 +153,14 @@ public record CalibrationFile(String file, List<Entry> datasets) {
                 theta[i] = v.asDouble();
             }
             JsonNode r = m.path("rmspe");
+            List<String> undetermined = new ArrayList<>();
+            for (JsonNode pr : m.path("profiles")) {
+                if ("undetermined".equals(pr.path("identifiability").asText())) {
+                    undetermined.add(pr.path("parameter").asText());
+                }
+            }
             return new CalibratedModel(name, model, theta, number(r.path("inSample"), "overallPct"),
-                    number(r.path("leaveOneOut"), "overallPct"));
+                    number(r.path("leaveOneOut"), "overallPct"), undetermined);
         } catch (IllegalArgumentException | ClassCastException | NullPointerException e) {
             throw new InputException(file, 0, "dataset " + id + ", model " + name + ": " + e.getMessage());
         }
