@@ -74,14 +74,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Mixin
     RunMetadataOptions runMetadata;
 
-    @Option(names = "--intra", paramLabel = "NAME",
-            description = "two tiers: the fabric inside an NVLink domain (NVLink3, NVLink4, NVLink5, InfinityFabric, ...)")
-    String intra;
-
-    @Option(names = "--inter", paramLabel = "NAME",
-            description = "two tiers: the fabric between domains (IB-NDR, RoCE-400G, ...); without it beta_IB is fitted"
-                    + " with no physical reference and u_IB is not reported")
-    String inter;
+    @Mixin
+    TierOptions tiers;
 
     @Option(names = "--domain-size", paramLabel = "G",
             description = "two tiers: GPUs per NVLink domain (default: GPUs per host)")
@@ -246,14 +240,9 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
 
     private CalibrationInputs.Flags flags() {
-        String one = runMetadata.interconnect();
-        if (one != null && (intra != null && !intra.equals(one) || inter != null && !inter.equals(one))) {
-            throw new HarnessException(ExitCode.USAGE, "--interconnect " + one + " names a one-tier run's fabric, and "
-                    + (intra != null && !intra.equals(one) ? "--intra " + intra : "--inter " + inter)
-                    + " another: give --interconnect for one tier, or --intra/--inter for two");
-        }
-        return new CalibrationInputs.Flags(runMetadata.gpus(), runMetadata.nodes(), runMetadata.interconnect(), intra,
-                inter, domainSize, RunInputs.collective(collective));
+        tiers.agreeWith(runMetadata.interconnect());
+        return new CalibrationInputs.Flags(runMetadata.gpus(), runMetadata.nodes(), runMetadata.interconnect(),
+                tiers.intra(), tiers.inter(), domainSize, RunInputs.collective(collective));
     }
 
     /** {@code --joint}: the runs given (bundled ids or files), or every bundled dataset for the bundled groups. */

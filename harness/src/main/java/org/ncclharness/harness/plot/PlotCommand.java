@@ -30,6 +30,7 @@ import org.ncclharness.calibration.report.GlitchExclusion;
 import org.ncclharness.calibration.report.SingleTierCalibrator;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.calibrate.CalibrationInputs;
+import org.ncclharness.harness.calibrate.TierOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -83,6 +84,9 @@ public final class PlotCommand implements Callable<Integer> {
     @Option(names = "--nodes", paramLabel = "N",
             description = "with --model: node count, for files that do not say; with --predict: nodes to predict at")
     Integer nodes;
+
+    @Mixin
+    TierOptions tiers;
 
     @Option(names = "--keep-glitches", description = "fit with the measurement glitches that --model leaves out"
             + " by default, as calibrate --keep-glitches")
@@ -204,7 +208,9 @@ public final class PlotCommand implements Callable<Integer> {
      */
     private List<FigureSeries> calibratedSeries() {
         HardwareFacts facts = HardwareFacts.bundled();
-        CalibrationInputs.Flags flags = new CalibrationInputs.Flags(gpus, nodes, source.interconnect());
+        tiers.agreeWith(source.interconnect());
+        CalibrationInputs.Flags flags = new CalibrationInputs.Flags(gpus, nodes, source.interconnect(), tiers.intra(),
+                tiers.inter(), null, null);
         Map<String, List<CalibrationInput>> read = new LinkedHashMap<>();
         for (String input : inputs) {
             read.put(input, isFile(input) ? CalibrationInputs.files(List.of(Path.of(input)), flags, facts)

@@ -131,6 +131,15 @@ class PlotCommandTest {
             assertThat(legend).as(keep.toString()).contains("model " + best + " (the model picked)")
                     .filteredOn(l -> l.endsWith("(the model picked)")).hasSize(1);
         }
+        // the two tiers named as calibrate names them
+        CliRun tiers = CliRun.of("plot", log.toString(), "--model", "algorithms", "--intra", "NVLink4", "--inter",
+                "IB-NDR", "--out", dir.resolve("tiers.svg").toString());
+        assertThat(tiers.exitCode()).as(tiers.err()).isZero();
+        CliRun both = CliRun.of("plot", log.toString(), "--model", "algorithms", "--intra", "NVLink4",
+                "--interconnect", "RoCE-100G", "--out", dir.resolve("both.svg").toString());
+        assertThat(both.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(both.err()).contains("--interconnect RoCE-100G names a one-tier run's fabric, and --intra NVLink4"
+                + " another");
     }
 
     @Test
