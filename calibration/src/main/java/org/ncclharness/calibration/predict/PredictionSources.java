@@ -136,16 +136,7 @@ public final class PredictionSources {
         if (points.size() < 2) {
             throw new InputException("--dataset", 0, "dataset " + id + " has fewer than 2 usable points");
         }
-        List<Fit> fits = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        for (Candidate c : Candidates.forDataset(d, points, facts)) {
-            if (c.estimator() != null) {
-                fits.add(Fitter.fit(c.estimator(), points, List.of()));
-                names.add(c.model());
-            }
-        }
-        List<Scored> scored = new ArrayList<>();
-        fits.forEach(f -> scored.add(new Scored(f.name(), f.model(), f.theta(), score(f))));
+        Scored twoTier = null;
         Scored picked = null;
         String basis = "lowest leave-one-out RMSPE";
         if (d.metadata().multiDomain()) {
@@ -155,13 +146,27 @@ public final class PredictionSources {
                 TwoTierFit best = t.best();
                 TwoTierCostModel m = new TwoTierCostModel(best.form(), new TwoTierConfig(d.sweep().hardware().domains(),
                         d.sweep().hardware().domainSize()), t.fabric().betaNvGBps(), t.fabric().hops());
-                Scored twoTier = new Scored(TWO_TIER, m, TwoTierCostModel.theta(best.params()), best.comparisonPct());
-                scored.add(twoTier);
-                names.add(TWO_TIER);
+                twoTier = new Scored(TWO_TIER, m, TwoTierCostModel.theta(best.params()), best.comparisonPct());
                 // the family calibrate picks for this run, fitted as calibrate fits it
                 picked = t.protocolFit(t.choice().picked())
                         .map(f -> new Scored(f.name(), f.model(), f.theta(), score(f))).orElse(twoTier);
                 basis = "as calibrate picks: " + t.choice().basis();
+            }
+        }
+        List<Scored> scored = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        // the other candidates (each with its leave-one-out refits) only where a name or the default needs them
+        if (modelName != null || picked == null) {
+            for (Candidate c : Candidates.forDataset(d, points, facts)) {
+                if (c.estimator() != null) {
+                    Fit f = Fitter.fit(c.estimator(), points, List.of());
+                    scored.add(new Scored(f.name(), f.model(), f.theta(), score(f)));
+                    names.add(c.model());
+                }
+            }
+            if (twoTier != null) {
+                scored.add(twoTier);
+                names.add(TWO_TIER);
             }
         }
         Scored chosen;

@@ -77,10 +77,10 @@ public record TwoTierCalibration(DatasetInfo dataset, String kind, List<String> 
      * the data, which the ring forms cannot represent.
      */
     public OptionalDouble busBwAboveNetworkLineRateGBps() {
-        if (nicGBps == null || nicsPerDomain == null) {
+        Double line = networkLineRateGBps();
+        if (line == null) {
             return OptionalDouble.empty();
         }
-        double line = nicGBps * nicsPerDomain;
         double peak = runs.stream().filter(r -> r.config().domains() > 1).flatMapToDouble(r -> java.util.stream.IntStream
                         .range(0, r.bytes().length).mapToDouble(i -> Collective.ALL_REDUCE.busBwGBps(r.bytes()[i],
                                 r.timeUs()[i], r.config().ranks()))).max().orElse(0);

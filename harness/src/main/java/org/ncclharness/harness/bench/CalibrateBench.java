@@ -105,8 +105,7 @@ public final class CalibrateBench implements Callable<Integer> {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             List<List<String>> commands = List.of(List.of(java, "-jar", jar.toString(), "--version"),
                     List.of(java, "-jar", jar.toString(), "calibrate"),
-                    List.of(java, "-jar", jar.toString(), "calibrate", dense.toString(), "--gpus",
-                            from.metadata().gpus().toString(), "--interconnect", from.metadata().intra()));
+                    calibrateLog(java, jar, from, dense));
             double[][] ms = new double[commands.size()][cold];
             for (int i = 0; i < cold; i++) {
                 for (int c = 0; c < commands.size(); c++) { // interleaved: drift hits every command alike
@@ -125,8 +124,7 @@ public final class CalibrateBench implements Callable<Integer> {
             // one run: at this size the start-up is noise, and 8 would add minutes to the bench
             Path huge = dir.resolve("dense-" + HUGE_SIZES + ".txt");
             DenseLog.write(from, HUGE_SIZES, huge);
-            double hugeMs = wallMs(List.of(java, "-jar", jar.toString(), "calibrate", huge.toString(), "--gpus",
-                    from.metadata().gpus().toString(), "--interconnect", from.metadata().intra()), dir);
+            double hugeMs = wallMs(calibrateLog(java, jar, from, huge), dir);
             System.out.printf(Locale.ROOT, "    calibrate %d-size log (made the same way), one run: %.0f ms (target"
                     + " under %.0f s)%n", HUGE_SIZES, hugeMs, HUGE_TARGET_MS / 1e3);
         } catch (IOException e) {
@@ -134,6 +132,12 @@ public final class CalibrateBench implements Callable<Integer> {
         } finally {
             removeQuietly(dir);
         }
+    }
+
+    /** {@code calibrate LOG} with what a log made from {@code from} does not say (its GPU count and fabric). */
+    private static List<String> calibrateLog(String java, Path jar, Dataset from, Path log) {
+        return List.of(java, "-jar", jar.toString(), "calibrate", log.toString(), "--gpus",
+                from.metadata().gpus().toString(), "--interconnect", from.metadata().intra());
     }
 
     /** The synthetic logs are inputs of this bench only: none is left in the temporary directory. */
