@@ -88,7 +88,7 @@ final class TwoTierScores {
             return Score.none(fitSizes.size() + " points to fit, " + min + " needed");
         }
         List<Measurement> rows = in.sweep().rows().stream().filter(r -> fitSizes.contains(r.sizeBytes())).toList();
-        Result r = fit(new CalibrationInput(in.id(), in.sweep().withRows(rows), in.forcedAlgo(), in.flags()));
+        Result r = fit(in.withSweep(in.sweep().withRows(rows)));
         if (r.calibration() == null) {
             return Score.none(r.reason());
         }

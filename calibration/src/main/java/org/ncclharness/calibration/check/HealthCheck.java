@@ -1,5 +1,6 @@
 package org.ncclharness.calibration.check;
 
+import org.ncclharness.calibration.hardware.LineRate;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -158,14 +159,12 @@ public final class HealthCheck {
                     + noReference));
             return;
         }
-        double line = network ? nic * nicsPerHost : nic;
+        double line = network ? LineRate.networkGBps(nicsPerHost, nic) : nic;
         String of = network ? String.format(Locale.ROOT, "the line rate of %d %s NICs per host (%s GB/s)", nicsPerHost,
                 ic.get().name(), num(line)) : String.format(Locale.ROOT, "the line rate of %s (%s GB/s)",
                 ic.get().name(), num(line));
         double pct = 100 * b / line;
-        String above = b <= line ? "" : "; above the line rate: " + (ic.get().inNetworkReduction() != null
-                ? "in-network reduction (" + ic.get().inNetworkReduction() + "), which the alpha-beta ring model cannot"
-                + " represent" : "more links than stated, or a misstated interconnect");
+        String above = b <= line ? "" : "; above the line rate: " + LineRate.whyAbove(ic.get(), network);
         boolean low = isReference && pct < HEALTHY_SHARE_OF_LINE_RATE_PCT;
         String text = String.format(Locale.ROOT, "%s = %.1f %% of %s%s", at, pct, of, above)
                 + (low ? String.format(Locale.ROOT, "; a healthy run reaches %s %% or more (no baseline given: the"

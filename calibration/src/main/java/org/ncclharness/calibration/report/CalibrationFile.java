@@ -39,10 +39,14 @@ public record CalibrationFile(String file, List<Entry> datasets) {
      * @param gpuModel   the GPU name the run stated, null when it did not
      * @param configurations the domains x GPUs of every run a multi-domain entry was fitted on (several for a
      *                       joint fit), empty for one tier
+     * @param intra      a two-tier entry's fabric inside a domain, null for one tier or when not stated
+     * @param inter      a two-tier entry's fabric between domains, null for one tier or when not stated
+     * @param nicsPerDomain a two-tier entry's NICs per domain, null when not known
      */
     public record Entry(String id, String kind, Integer ranks, Integer nodes, String interconnect,
                         List<CalibratedModel> models, String best, String reason, String collective,
-                        String gpuModel, List<TwoTierConfig> configurations) {
+                        String gpuModel, List<TwoTierConfig> configurations, String intra, String inter,
+                        Integer nicsPerDomain) {
 
         public Entry {
             configurations = List.copyOf(configurations);
@@ -124,7 +128,9 @@ public record CalibrationFile(String file, List<Entry> datasets) {
         }
         return new Entry(id, text(d, "kind"), integer(d, "ranks"), integer(d, "nodes"),
                 text(d.path("interconnect"), "name"), List.copyOf(models), text(d, "best"), text(d, "reason"),
-                text(d, "collective"), text(d.path("hardware"), "gpuModel"), configurations(d));
+                text(d, "collective"), text(d.path("hardware"), "gpuModel"), configurations(d),
+                text(d.path("fabric"), "intra"), text(d.path("fabric"), "inter"), integer(d.path("fabric"),
+                "nicsPerDomain"));
     }
 
     private static List<TwoTierConfig> configurations(JsonNode d) {

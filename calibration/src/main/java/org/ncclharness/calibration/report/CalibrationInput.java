@@ -11,11 +11,23 @@ import org.ncclharness.calibration.measure.Sweep;
  * @param sweep      the measurements (hardware filled in from metadata or flags)
  * @param forcedAlgo the NCCL_ALGO the run forced, null when none or unknown
  * @param flags      dataset flags ({@code mixed-configurations} keeps a dataset out of the fit)
+ * @param nicsPerHost NICs per host (--nics-per-host, the log's {@code NET/IB : Using} lines, or the dataset's
+ *                    metadata), null when nothing says
  */
-public record CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<String> flags) {
+public record CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<String> flags, Integer nicsPerHost) {
 
     public CalibrationInput {
         flags = flags == null ? List.of() : List.copyOf(flags);
+    }
+
+    /** NICs per host not known. */
+    public CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<String> flags) {
+        this(id, sweep, forcedAlgo, flags, null);
+    }
+
+    /** The same input with other measurements (a subset of its rows). */
+    public CalibrationInput withSweep(Sweep other) {
+        return new CalibrationInput(id, other, forcedAlgo, flags, nicsPerHost);
     }
 
     public static CalibrationInput of(String id, Sweep sweep) {

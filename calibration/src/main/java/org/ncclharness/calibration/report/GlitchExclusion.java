@@ -61,8 +61,7 @@ public record GlitchExclusion(CalibrationInput fitted, CalibrationInput original
         }
         List<Long> out = found.stream().map(g -> (long) g.bytes()).toList();
         List<Measurement> rows = in.sweep().rows().stream().filter(r -> !out.contains(r.sizeBytes())).toList();
-        return new GlitchExclusion(new CalibrationInput(in.id(), in.sweep().withRows(rows), in.forcedAlgo(),
-                in.flags()), in, found, true, null);
+        return new GlitchExclusion(in.withSweep(in.sweep().withRows(rows)), in, found, true, null);
     }
 
     /** Both kinds, one per size (placements first), ascending size. */

@@ -1,5 +1,6 @@
 package org.ncclharness.calibration.report;
 
+import org.ncclharness.calibration.hardware.LineRate;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -89,7 +90,7 @@ public record TwoTierCalibration(DatasetInfo dataset, String kind, List<String> 
 
     /** The line rate {@link #busBwAboveNetworkLineRateGBps} compares with, null where it is not known. */
     public Double networkLineRateGBps() {
-        return nicGBps == null || nicsPerDomain == null ? null : nicGBps * nicsPerDomain;
+        return LineRate.networkGBps(nicsPerDomain, nicGBps);
     }
 
     /** β_IB per domain, per GPU and per NIC for one form, at the first multi-domain configuration. */

@@ -1,5 +1,6 @@
 package org.ncclharness.calibration.report;
 
+import org.ncclharness.calibration.hardware.LineRate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -224,9 +225,8 @@ public final class TwoTierCalibrator {
             return t;
         }
         allNotes.add(String.format(Locale.ROOT, "busbw reaches %.1f GB/s, above what a ring carries between domains"
-                + " (%d %s NICs per domain, %.0f GB/s): an in-network reduction (NVLS, SHARP) or a tree moved the"
-                + " data; the two-tier ring forms cannot represent it", above.getAsDouble(), t.nicsPerDomain(), inter,
-                t.networkLineRateGBps()));
+                + " (%d %s NICs per domain, %.0f GB/s): %s", above.getAsDouble(), t.nicsPerDomain(), inter,
+                t.networkLineRateGBps(), LineRate.ABOVE_NETWORK));
         return t.withNotes(allNotes);
     }
 
@@ -347,8 +347,18 @@ public final class TwoTierCalibrator {
         return members.stream().map(m -> m.info().hardware().inter()).filter(Objects::nonNull).findFirst().orElse(null);
     }
 
-    /** NICs per host × hosts per domain, from the bundled metadata of the first multi-domain member. */
+    /**
+     * NICs per host × hosts per domain: from the first multi-domain member that states its NICs (flag or log),
+     * else from the bundled metadata of the first multi-domain member.
+     */
     private static Integer nicsPerDomain(List<CalibrationInput> members) {
+        for (CalibrationInput m : members) {
+            Hardware h = m.info().hardware();
+            if (m.nicsPerHost() != null && h.domains() != null && h.domains() > 1 && h.hosts() != null
+                    && h.hosts() % h.domains() == 0) {
+                return m.nicsPerHost() * (h.hosts() / h.domains());
+            }
+        }
         for (CalibrationInput m : members) {
             String id = m.sweep().provenance() == null ? null : m.sweep().provenance().datasetId();
             Optional<DatasetMetadata> md = id == null ? Optional.empty()

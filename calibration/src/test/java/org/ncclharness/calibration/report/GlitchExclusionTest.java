@@ -26,7 +26,7 @@ class GlitchExclusionTest {
                     m.root(), scaled(m.outOfPlace(), oop), scaled(m.inPlace(), ip)));
         }
         Sweep s = in.sweep().withRows(rows);
-        return new CalibrationInput(in.id(), s, in.forcedAlgo(), in.flags());
+        return in.withSweep(s);
     }
 
     private static Half scaled(Half h, double f) {

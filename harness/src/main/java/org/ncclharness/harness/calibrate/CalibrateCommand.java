@@ -81,6 +81,11 @@ public final class CalibrateCommand implements Callable<Integer> {
             description = "two tiers: GPUs per NVLink domain (default: GPUs per host)")
     Integer domainSize;
 
+    @Option(names = "--nics-per-host", paramLabel = "N", description = "two tiers: NICs per host, for u_IB per NIC"
+            + " and the line-rate rule (default: the log's NCCL INFO 'NET/IB : Using' lines, a bundled dataset's"
+            + " metadata)")
+    Integer nicsPerHost;
+
     @Option(names = "--joint", description = "fit one two-tier model across the runs given (or the bundled joint"
             + " groups): a single entry whose parameters hold at every configuration")
     boolean joint;
@@ -242,7 +247,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     private CalibrationInputs.Flags flags() {
         tiers.agreeWith(runMetadata.interconnect());
         return new CalibrationInputs.Flags(runMetadata.gpus(), runMetadata.nodes(), runMetadata.interconnect(),
-                tiers.intra(), tiers.inter(), domainSize, RunInputs.collective(collective));
+                tiers.intra(), tiers.inter(), domainSize, RunInputs.collective(collective), nicsPerHost);
     }
 
     /** {@code --joint}: the runs given (bundled ids or files), or every bundled dataset for the bundled groups. */

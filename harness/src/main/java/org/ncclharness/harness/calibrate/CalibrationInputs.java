@@ -12,6 +12,7 @@ import org.ncclharness.calibration.hardware.GpuFabrics;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.Inputs;
+import org.ncclharness.calibration.io.LogFacts;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Hardware;
@@ -31,18 +32,19 @@ public final class CalibrationInputs {
     /**
      * What the flags say about files that do not say it themselves: one tier ({@code interconnect}) or two
      * ({@code intra}, {@code inter}, {@code domainSize}), and {@code collective} for tables whose log does not
-     * name its program and whose rows do not tell.
+     * name its program and whose rows do not tell, {@code nicsPerHost} for logs that do not print their
+     * {@code NET/IB : Using} lines.
      */
     public record Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter,
-                        Integer domainSize, Collective collective) {
+                        Integer domainSize, Collective collective, Integer nicsPerHost) {
 
         /** One tier: what {@code --gpus}, {@code --nodes}, {@code --interconnect} say. */
         public Flags(Integer gpus, Integer nodes, String interconnect) {
-            this(gpus, nodes, interconnect, null, null, null, null);
+            this(gpus, nodes, interconnect, null, null, null, null, null);
         }
 
         Flags withConfiguration(Integer g, Integer n) {
-            return new Flags(g, n, interconnect, intra, inter, domainSize, collective);
+            return new Flags(g, n, interconnect, intra, inter, domainSize, collective, nicsPerHost);
         }
     }
 
@@ -59,7 +61,8 @@ public final class CalibrationInputs {
 
     /** A bundled dataset with what its metadata adds (the forced algorithm, the flags). */
     public static CalibrationInput of(Dataset d) {
-        return new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags());
+        return new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags(),
+                d.metadata().nicsPerHost());
     }
 
     public static List<CalibrationInput> files(List<Path> files, Flags flags, HardwareFacts facts) {
@@ -82,6 +85,9 @@ public final class CalibrationInputs {
                 facts.interconnectNamed(f[0], f[1]);
             }
         }
+        if (flags.nicsPerHost() != null && flags.nicsPerHost() < 1) {
+            throw new InputException("--nics-per-host", 0, "must be at least 1, got " + flags.nicsPerHost());
+        }
         if (flags.domainSize() != null && flags.domainSize() < 1) {
             throw new InputException("--domain-size", 0, "must be at least 1, got " + flags.domainSize());
         }
@@ -100,6 +106,7 @@ public final class CalibrationInputs {
         for (Path p : files) {
             Flags fileFlags = configuration(configs.get(p.toString()), flags);
             List<Sweep> sweeps = Inputs.read(p.toString(), flags.collective());
+            Integer nics = flags.nicsPerHost() != null ? flags.nicsPerHost() : nicsPrinted(p);
             List<String> skipped = new ArrayList<>();
             for (int i = 0; i < sweeps.size(); i++) {
                 String id = sweeps.size() == 1 ? p.toString() : p + "#" + (i + 1);
@@ -111,7 +118,7 @@ public final class CalibrationInputs {
                     skipped.add(id + " (" + TableName.of(s) + "): " + why);
                     continue;
                 }
-                out.add(CalibrationInput.of(id, complete(p.toString(), s, fileFlags)));
+                out.add(new CalibrationInput(id, complete(p.toString(), s, fileFlags), null, List.of(), nics));
             }
             if (!skipped.isEmpty() && out.stream().noneMatch(c -> c.id().startsWith(p.toString()))) {
                 throw new InputException(p.toString(), 0, "no table can be calibrated: " + String.join("; ", skipped));
@@ -119,6 +126,12 @@ public final class CalibrationInputs {
             skipped.forEach(k -> System.err.println("# skipped " + k));
         }
         return out;
+    }
+
+    /** The NICs a log's NCCL INFO lines say each host used; null for stdin, which cannot be read twice. */
+    private static Integer nicsPrinted(Path p) {
+        return RunInputs.isFile(p.toString()) && !p.toString().equals("-")
+                ? LogFacts.of(Inputs.text(p.toString()).lines().toList()).nicsPerHost() : null;
     }
 
     /** Each argument a bundled dataset id (when no such file exists) or a file. */

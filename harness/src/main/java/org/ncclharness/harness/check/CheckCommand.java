@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.Objects;
 import java.util.Optional;
 import org.ncclharness.calibration.check.CheckReport;
 import org.ncclharness.calibration.check.Finding;
@@ -26,6 +27,7 @@ import org.ncclharness.calibration.io.LogFacts;
 import org.ncclharness.calibration.datasets.RawDataset;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Device;
+import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.predict.PredictionModel;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
@@ -98,6 +100,7 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--nics-per-host", paramLabel = "N",
             description = "NICs per node, to give a multi-node peak against all of them (bundled datasets: from their metadata)")
     Integer nicsPerHost;
+    private CalibrationFile calibrationFile;
     @Option(names = "--collective", paramLabel = "NAME", description = "the collective of tables whose log does"
             + " not name its program and whose rows do not tell (all_gather, alltoall, ...)")
     String collective;
@@ -277,12 +280,18 @@ public final class CheckCommand implements Callable<Integer> {
         Integer nics = nicsPerHost(log);
         DatasetMetadata meta = DatasetCatalog.bundled().find(run).map(Dataset::metadata).orElse(null);
         List<Judged> out = new ArrayList<>();
-        for (Sweep sweep : sweeps) {
-            JudgedReference ref = reference(sweep, facts, nics);
-            HealthCheck.Against against = new HealthCheck.Against(ref == null ? null : ref.rule(), expectBusBw, nics);
+        for (Sweep table : sweeps) {
+            List<Finding> context = new ArrayList<>();
+            Sweep sweep = reference.calibration == null ? table : withCalibratedFabric(table, context);
+            Integer tableNics = nics != null || reference.calibration == null ? nics : calibratedNics(sweep);
+            JudgedReference ref = reference(sweep, facts, tableNics);
+            HealthCheck.Against against = new HealthCheck.Against(ref == null ? null : ref.rule(), expectBusBw,
+                    tableNics);
             CheckReport report = new HealthCheck(facts, rules).check(run, sweep, against);
-            report = report.withFindings(ref != null && ref.why() != null ? List.of(Finding.info("reference", ref.why()))
-                    : List.of(), diagnosis);
+            if (ref != null && ref.why() != null) {
+                context.add(Finding.info("reference", ref.why()));
+            }
+            report = report.withFindings(context, diagnosis);
             out.add(new Judged(report, RunContext.of(withRawDevices(sweep, meta, logLines), log, meta), sweep, ref == null ? null : ref.series()));
         }
         return out;
@@ -388,10 +397,48 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
+    /** The --calibration file, read once for every table of the run. */
+    private CalibrationFile calibrationFile() {
+        if (calibrationFile == null) {
+            calibrationFile = CalibrationFile.read(reference.calibration);
+        }
+        return calibrationFile;
+    }
+
+    /** The --calibration entry a table is compared with: --dataset's, else the one comparable entry. */
+    private CalibrationFile.Entry calibrationEntry(Sweep sweep) {
+        CalibrationFile file = calibrationFile();
+        return file.dataset(dataset != null ? dataset : onlyComparableEntry(file, sweep));
+    }
+
+    /**
+     * A run that does not state its fabric is judged on the one its calibration was fitted on (the line-rate rule
+     * needs it), and the report says where the fabric came from.
+     */
+    private Sweep withCalibratedFabric(Sweep sweep, List<Finding> context) {
+        CalibrationFile.Entry entry = calibrationEntry(sweep);
+        Sweep filled = RunSource.withFabric(run, sweep, entry.intra(), entry.inter(), entry.interconnect());
+        Hardware was = sweep.hardware() == null ? Hardware.unknown() : sweep.hardware();
+        Hardware now = filled.hardware();
+        if (!Objects.equals(was.intra(), now.intra()) || !Objects.equals(was.inter(), now.inter())) {
+            context.add(Finding.info("fabric", "the run does not state its interconnect: judged on calibration entry "
+                    + entry.id() + "'s (" + (now.intra() == null ? "" : now.intra() + " inside a host")
+                    + (now.intra() != null && now.inter() != null ? ", " : "")
+                    + (now.inter() == null ? "" : now.inter() + " between hosts") + "); --interconnect overrides it"));
+        }
+        return filled;
+    }
+
+    /** The calibration entry's NICs per domain, as NICs per host where the run's hosts are its domains. */
+    private Integer calibratedNics(Sweep sweep) {
+        Integer perDomain = calibrationEntry(sweep).nicsPerDomain();
+        Hardware h = sweep.hardware();
+        return perDomain != null && h != null && h.hosts() != null && h.hosts().equals(h.domains()) ? perDomain : null;
+    }
+
     /** A calibration entry's model, evaluated at the run's GPUs and hosts (the first lines say so). */
     private JudgedReference calibrated(Sweep sweep) {
-        CalibrationFile file = CalibrationFile.read(reference.calibration);
-        CalibrationFile.Entry entry = file.dataset(dataset != null ? dataset : onlyComparableEntry(file, sweep));
+        CalibrationFile.Entry entry = calibrationEntry(sweep);
         PredictionModel m = PredictionSources.calibration(reference.calibration, entry.id(), model);
         Comparability.Side side = new Comparability.Side(entry.collective() == null ? m.collective()
                 : Collective.byName(entry.collective()).orElse(m.collective()), null, entry.ranks(), entry.nodes(),

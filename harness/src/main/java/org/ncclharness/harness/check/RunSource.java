@@ -71,6 +71,22 @@ final class RunSource {
         return complete(nameOrId, base, Flags.none());
     }
 
+    /**
+     * A run that states no fabric, given the one a calibration entry was fitted on: a two-tier entry's both tiers,
+     * a one-tier entry's interconnect as --interconnect would be read. A run that states its own keeps it.
+     */
+    static Sweep withFabric(String file, Sweep s, String intra, String inter, String oneTier) {
+        Hardware h = s.hardware() == null ? Hardware.unknown() : s.hardware();
+        if (h.intra() != null || h.inter() != null) {
+            return s;
+        }
+        if (intra == null && inter == null) {
+            return complete(file, s, new Flags(null, null, oneTier));
+        }
+        return s.withHardware(new Hardware(h.gpuModel(), h.ranks(), h.hosts(), h.domainSize(), h.domains(), intra,
+                inter));
+    }
+
     private static Sweep complete(String file, Sweep s, Flags f) {
         Hardware h = s.hardware() == null ? Hardware.unknown() : s.hardware();
         Integer ranks = RunMetadataOptions.reconcile(file, "GPU count", h.ranks() != null ? h.ranks() : s.devices().isEmpty() ? null

@@ -210,7 +210,7 @@ public final class PlotCommand implements Callable<Integer> {
         HardwareFacts facts = HardwareFacts.bundled();
         tiers.agreeWith(source.interconnect());
         CalibrationInputs.Flags flags = new CalibrationInputs.Flags(gpus, nodes, source.interconnect(), tiers.intra(),
-                tiers.inter(), null, null);
+                tiers.inter(), null, null, null);
         Map<String, List<CalibrationInput>> read = new LinkedHashMap<>();
         for (String input : inputs) {
             read.put(input, isFile(input) ? CalibrationInputs.files(List.of(Path.of(input)), flags, facts)

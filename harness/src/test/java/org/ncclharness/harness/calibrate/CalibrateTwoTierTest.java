@@ -94,6 +94,52 @@ class CalibrateTwoTierTest {
     }
 
     /**
+     * NICs per host, from --nics-per-host or from the log's own NCCL INFO lines, reach the report (per NIC, the
+     * R flag past 8 x 50 GB/s on this real 2-node log that ran a tree) and the JSON; check against that calibration
+     * takes the fabric and the NICs from it when the run states neither, and explains a busbw above the line
+     * rate as calibrate does.
+     */
+    @Test
+    void nicsPerHostComeFromTheFlagOrTheLogAndCheckJudgesTheLineRateFromTheCalibration(@TempDir Path dir)
+            throws IOException {
+        Path log = dir.resolve("run.txt");
+        Files.copy(Path.of("../datasets/raw/h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk.txt"), log);
+        Path json = dir.resolve("cal.json");
+        assertThat(run("calibrate", log.toString(), "--gpus", "16", "--nodes", "2", "--intra", "NVLink4", "--inter",
+                "IB-NDR", "--nics-per-host", "8", "--json", json.toString())).as(last.err()).isZero();
+        assertThat(stdout()).contains("(8 NICs per domain)").contains("above what a ring carries between domains"
+                + " (8 IB-NDR NICs per domain, 400 GB/s): a tree or an in-network reduction (NVLS, SHARP) moved the data");
+        assertThat(CalibrationFile.read(json).dataset(log.toString()).nicsPerDomain()).isEqualTo(8);
+        // the same NICs named by the log itself (planted NCCL INFO lines, the format NCCL 2.x prints)
+        Path withInfo = dir.resolve("info.txt");
+        StringBuilder info = new StringBuilder();
+        for (int rank = 0; rank < 2; rank++) {
+            info.append("node").append(rank).append(":100:100 [0] NCCL INFO NET/IB : Using");
+            for (int nic = 0; nic < 8; nic++) {
+                info.append(" [").append(nic).append("]mlx5_").append(nic).append(":1/IB");
+            }
+            info.append(" [RO]; OOB eth0:10.0.0.").append(rank + 1).append("<0>\n");
+        }
+        Files.writeString(withInfo, info + Files.readString(log));
+        assertThat(run("calibrate", withInfo.toString(), "--gpus", "16", "--nodes", "2", "--intra", "NVLink4",
+                "--inter", "IB-NDR")).as(last.err()).isZero();
+        assertThat(stdout()).contains("(8 NICs per domain)");
+        assertThat(run("calibrate", log.toString(), "--gpus", "16", "--nodes", "2", "--intra", "NVLink4", "--inter",
+                "IB-NDR", "--nics-per-host", "0")).isEqualTo(2);
+        assertThat(stderr()).contains("--nics-per-host").contains("must be at least 1, got 0");
+        // check: the run states no fabric; the calibration's is used, and the report says so
+        CliRun check = CliRun.of("check", log.toString(), "--calibration", json.toString());
+        assertThat(check.exitCode()).as(check.err()).isNotEqualTo(2);
+        assertThat(check.out()).contains("INFO: the run does not state its interconnect: judged on calibration entry "
+                + log + "'s (NVLink4 inside a host, IB-NDR between hosts); --interconnect overrides it")
+                .contains("% of the line rate of 8 IB-NDR NICs per host (400 GB/s); above the line rate: a tree or an"
+                        + " in-network reduction (NVLS, SHARP) moved the data");
+        CliRun stated = CliRun.of("check", log.toString(), "--calibration", json.toString(), "--interconnect",
+                "RoCE-400G");
+        assertThat(stated.out()).doesNotContain("judged on calibration entry").contains("RoCE-400G");
+    }
+
+    /**
      * A real 2-host log of 3 sizes: no family can be scored by leave-one-out, and the summary row, the verbose
      * choice, the JSON's best and predict still name one model (the summary row once named the other form).
      */
