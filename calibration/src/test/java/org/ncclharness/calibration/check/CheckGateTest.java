@@ -134,7 +134,17 @@ class CheckGateTest {
             Files.writeString(doc, regenerated);
         }
         assertThat(text).as("docs/sweep-and-check.md is stale: mvn test -Ddocs.update=true").isEqualTo(regenerated);
-        assertThat(dips).as("dip findings on the bundled real runs").hasSizeLessThanOrEqualTo(2);
+        // Each of these is a real slow size in the published times (a dip the glitch detector of calibrate also
+        // lists, or a degraded run's); any other dip on a bundled run is a false alarm until reviewed.
+        assertThat(dips).as("dip findings on the bundled real runs").extracting(l -> l.replaceAll(": busbw .*", ""))
+                .containsExactlyInAnyOrder(
+                        "- `a100_allreduce_16gpu_2node_oci_roce`: dip at 16 MiB",
+                        "- `a100_allreduce_16gpu_2node_oci_roce`: dip at 64 MiB",
+                        "- `gb200_allreduce_128gpu_32node_2rack_oci_oke`: dip at 1 GiB",
+                        "- `gh200_allreduce_128gpu_32node_slingshot_alps_tunedcxi`: dip at 256 MiB",
+                        "- `gh200_allreduce_256gpu_64node_slingshot_alps_tunedcxi`: dip at 512 MiB",
+                        "- `gh200_allreduce_512gpu_128node_slingshot_alps_tunedcxi`: dip at 2 GiB",
+                        "- `rtx5090_broadcast_2rank_1gpu_1node_socket_ncclebpf`: dip at 2 MiB");
     }
 
     /**
