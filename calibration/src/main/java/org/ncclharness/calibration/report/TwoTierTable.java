@@ -70,7 +70,7 @@ public final class TwoTierTable {
             InterDomainBandwidth ib = e.interDomain(f.form());
             out.printf(Locale.ROOT, "#     b_IB (%s): per domain %.4g GB/s, per GPU %.4g GB/s, %s%n",
                     f.profile(TwoTierParam.BETA_IB).status().id(), ib.perDomainGBps(), ib.perGpuGBps(),
-                    ib.perNicGBps() == null ? "per NIC: NICs per host not stated"
+                    ib.perNicGBps() == null ? "per NIC: NICs per host not stated (pass --nics-per-host N)"
                             : String.format(Locale.ROOT, "per NIC %.4g GB/s (%d NICs per domain)%s", ib.perNicGBps(),
                             ib.nicsPerDomain(), ib.uIb() == null ? "" : String.format(Locale.ROOT,
                                     ", u_IB %.3f of %.4g GB/s", ib.uIb(), ib.nicGBps())));

@@ -6,13 +6,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.GpuFabrics;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.Inputs;
-import org.ncclharness.calibration.io.LogFacts;
+import org.ncclharness.calibration.io.NicCount;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Hardware;
@@ -106,8 +107,9 @@ public final class CalibrationInputs {
         for (Path p : files) {
             Flags fileFlags = configuration(configs.get(p.toString()), flags);
             List<Sweep> sweeps = Inputs.read(p.toString(), flags.collective());
-            Integer nics = flags.nicsPerHost() != null ? flags.nicsPerHost() : nicsPrinted(p);
             List<String> skipped = new ArrayList<>();
+            Integer nics = flags.nicsPerHost();
+            boolean nicsLooked = nics != null;
             for (int i = 0; i < sweeps.size(); i++) {
                 String id = sweeps.size() == 1 ? p.toString() : p + "#" + (i + 1);
                 Sweep s = sweeps.get(i);
@@ -118,7 +120,12 @@ public final class CalibrationInputs {
                     skipped.add(id + " (" + TableName.of(s) + "): " + why);
                     continue;
                 }
-                out.add(new CalibrationInput(id, complete(p.toString(), s, fileFlags), null, List.of(), nics));
+                Sweep table = complete(p.toString(), s, fileFlags);
+                if (!nicsLooked && table.hardware().hosts() > 1) {
+                    nics = nicsPrinted(p); // read again only where a network tier needs them, once per file
+                    nicsLooked = true;
+                }
+                out.add(new CalibrationInput(id, table, null, List.of(), nics));
             }
             if (!skipped.isEmpty() && out.stream().noneMatch(c -> c.id().startsWith(p.toString()))) {
                 throw new InputException(p.toString(), 0, "no table can be calibrated: " + String.join("; ", skipped));
@@ -130,8 +137,11 @@ public final class CalibrationInputs {
 
     /** The NICs a log's NCCL INFO lines say each host used; null for stdin, which cannot be read twice. */
     private static Integer nicsPrinted(Path p) {
-        return RunInputs.isFile(p.toString()) && !p.toString().equals("-")
-                ? LogFacts.of(Inputs.text(p.toString()).lines().toList()).nicsPerHost() : null;
+        if (!RunInputs.isFile(p.toString()) || p.toString().equals("-")) {
+            return null;
+        }
+        OptionalInt n = NicCount.fromLines(Inputs.text(p.toString()).lines()::iterator);
+        return n.isPresent() ? n.getAsInt() : null;
     }
 
     /** Each argument a bundled dataset id (when no such file exists) or a file. */

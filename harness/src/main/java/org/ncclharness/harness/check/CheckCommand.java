@@ -282,9 +282,11 @@ public final class CheckCommand implements Callable<Integer> {
         List<Judged> out = new ArrayList<>();
         for (Sweep table : sweeps) {
             List<Finding> context = new ArrayList<>();
-            Sweep sweep = reference.calibration == null ? table : withCalibratedFabric(table, context);
-            Integer tableNics = nics != null || reference.calibration == null ? nics : calibratedNics(sweep);
-            JudgedReference ref = reference(sweep, facts, tableNics);
+            // the --calibration entry is resolved once per table: its fabric, its NICs and its model
+            CalibrationFile.Entry entry = reference.calibration == null ? null : calibrationEntry(table);
+            Sweep sweep = entry == null ? table : withCalibratedFabric(table, entry, context);
+            Integer tableNics = nics != null || entry == null ? nics : calibratedNics(sweep, entry);
+            JudgedReference ref = reference(sweep, facts, tableNics, entry);
             HealthCheck.Against against = new HealthCheck.Against(ref == null ? null : ref.rule(), expectBusBw,
                     tableNics);
             CheckReport report = new HealthCheck(facts, rules).check(run, sweep, against);
@@ -343,7 +345,7 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
-    private JudgedReference reference(Sweep sweep, HardwareFacts facts, Integer nics) {
+    private JudgedReference reference(Sweep sweep, HardwareFacts facts, Integer nics, CalibrationFile.Entry entry) {
         if (reference.baseline != null) {
             Sweep base = RunSource.baselineFor(reference.baseline, sweep);
             List<String> differ = Comparability.differences(Comparability.Side.of(sweep), Comparability.Side.of(base));
@@ -356,7 +358,7 @@ public final class CheckCommand implements Callable<Integer> {
             return ref;
         }
         if (reference.calibration != null) {
-            return calibrated(sweep);
+            return calibrated(sweep, entry);
         }
         if (expectBusBw != null) {
             return null;
@@ -415,8 +417,7 @@ public final class CheckCommand implements Callable<Integer> {
      * A run that does not state its fabric is judged on the one its calibration was fitted on (the line-rate rule
      * needs it), and the report says where the fabric came from.
      */
-    private Sweep withCalibratedFabric(Sweep sweep, List<Finding> context) {
-        CalibrationFile.Entry entry = calibrationEntry(sweep);
+    private Sweep withCalibratedFabric(Sweep sweep, CalibrationFile.Entry entry, List<Finding> context) {
         Sweep filled = RunSource.withFabric(run, sweep, entry.intra(), entry.inter(), entry.interconnect());
         Hardware was = sweep.hardware() == null ? Hardware.unknown() : sweep.hardware();
         Hardware now = filled.hardware();
@@ -430,15 +431,14 @@ public final class CheckCommand implements Callable<Integer> {
     }
 
     /** The calibration entry's NICs per domain, as NICs per host where the run's hosts are its domains. */
-    private Integer calibratedNics(Sweep sweep) {
-        Integer perDomain = calibrationEntry(sweep).nicsPerDomain();
+    private static Integer calibratedNics(Sweep sweep, CalibrationFile.Entry entry) {
+        Integer perDomain = entry.nicsPerDomain();
         Hardware h = sweep.hardware();
         return perDomain != null && h != null && h.hosts() != null && h.hosts().equals(h.domains()) ? perDomain : null;
     }
 
     /** A calibration entry's model, evaluated at the run's GPUs and hosts (the first lines say so). */
-    private JudgedReference calibrated(Sweep sweep) {
-        CalibrationFile.Entry entry = calibrationEntry(sweep);
+    private JudgedReference calibrated(Sweep sweep, CalibrationFile.Entry entry) {
         PredictionModel m = PredictionSources.calibration(reference.calibration, entry.id(), model);
         Comparability.Side side = new Comparability.Side(entry.collective() == null ? m.collective()
                 : Collective.byName(entry.collective()).orElse(m.collective()), null, entry.ranks(), entry.nodes(),
