@@ -9,6 +9,9 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
+import org.apache.commons.math3.analysis.UnivariateFunction;
+import org.apache.commons.math3.analysis.solvers.AllowedSolution;
+import org.apache.commons.math3.analysis.solvers.BracketingNthOrderBrentSolver;
 import org.apache.commons.math3.linear.MatrixUtils;
 import org.apache.commons.math3.linear.RealMatrix;
 import org.apache.commons.math3.linear.SingularValueDecomposition;
@@ -56,7 +59,9 @@ public final class TwoTierFitter {
     public static final int LOO_MIN_POINTS = 18;
 
     /** Profile ends to 2⁻²⁴ of the search range: beyond the four digits a report prints. */
-    private static final int BISECTIONS = 24;
+    private static final double EDGE_ACCURACY = 0x1p-24;
+    /** Brent settles in about ten solves; this many means the profile is not the convex curve it must be. */
+    private static final int EDGE_EVALUATIONS = 100;
     private static final double NOISE_FLOOR = 1e-3;
     private static final double NULL_SINGULAR = 1e-8;
     private static final double NULL_COMPONENT = 1e-6;
@@ -380,22 +385,21 @@ public final class TwoTierFitter {
             return new ParamProfile(q, value, lowest, highest, touchesMin, touchesMax, status, needsPrior);
         }
 
-        /** The farthest value from {@code at} toward {@code bound} whose profile score stays ≤ thr (convex). */
+        /**
+         * The farthest value from {@code at} toward {@code bound} whose profile score stays ≤ thr. The score is
+         * convex in the held value (a partial minimum of a convex problem), so it crosses thr once on the way:
+         * Commons Math's bracketing Brent solver finds the crossing in about ten solves, and BELOW_SIDE keeps the
+         * answer on the side whose score is within thr.
+         */
         private double edge(int j, double at, double bound, double thr) {
             if (bound == at || profileScore(j, bound) <= thr) {
                 return bound;
             }
-            double inside = at;
-            double outside = bound;
-            for (int i = 0; i < BISECTIONS; i++) {
-                double mid = 0.5 * (inside + outside);
-                if (profileScore(j, mid) <= thr) {
-                    inside = mid;
-                } else {
-                    outside = mid;
-                }
-            }
-            return inside;
+            UnivariateFunction excess = v -> profileScore(j, v) - thr;
+            BracketingNthOrderBrentSolver solver = new BracketingNthOrderBrentSolver(0,
+                    Math.abs(bound - at) * EDGE_ACCURACY, 0, 2);
+            return solver.solve(EDGE_EVALUATIONS, excess, Math.min(at, bound), Math.max(at, bound),
+                    AllowedSolution.BELOW_SIDE);
         }
 
         private double profileScore(int j, double value) {
@@ -432,17 +436,17 @@ public final class TwoTierFitter {
                 }
                 return OptionalDouble.of(Math.sqrt(sum / n) * 100);
             }
-            for (int out = 0; out < n; out++) {
-                double[][] hr = drop(hier, out);
-                double[][] nr = drop(nvBound, out);
-                double[][] ir = drop(ibBound, out);
+            // the refits are independent (each reads the rows, none writes): on all cores, summed in order
+            double[] squared = IntStream.range(0, n).parallel().mapToDouble(out -> {
                 double[] t = new double[rows - 1];
                 Arrays.fill(t, 0, n - 1, 1.0);
                 System.arraycopy(target, n, t, n - 1, rows - n);
-                Candidate c = solve(lo, hi, hr, nr, ir, t);
-                TwoTierParams params = natural(c.theta);
-                double rel = p.predictUs(form, params)[out] / p.measuredUs[out] - 1;
-                sum += rel * rel;
+                Candidate c = solve(lo, hi, drop(hier, out), drop(nvBound, out), drop(ibBound, out), t);
+                double rel = p.predictUs(form, natural(c.theta))[out] / p.measuredUs[out] - 1;
+                return rel * rel;
+            }).toArray();
+            for (double sq : squared) {
+                sum += sq;
             }
             return OptionalDouble.of(Math.sqrt(sum / n) * 100);
         }
