@@ -25,6 +25,7 @@ import org.ncclharness.calibration.hardware.Topology;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.model.LatencyRule;
 import org.ncclharness.calibration.model.SingleTierModel;
+import org.ncclharness.calibration.protocol.EfficiencyNote;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 
@@ -212,6 +213,7 @@ public final class SingleTierCalibrator {
         for (Estimator e : toFit) {
             fits.add(Fitter.fit(e, points, marks, progress));
         }
+        fits.forEach(f -> EfficiencyNote.of(f).ifPresent(notes::add));
         return finish(in, info, ic, topo, chip, seed, flag, points, ident, fits, unavailable, notes);
     }
 

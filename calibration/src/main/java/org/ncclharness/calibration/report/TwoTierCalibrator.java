@@ -22,6 +22,7 @@ import org.ncclharness.calibration.fit.Identifiability;
 import org.ncclharness.calibration.fit.SizeBand;
 import org.ncclharness.calibration.protocol.AlgorithmEnvelopeEstimator;
 import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
+import org.ncclharness.calibration.protocol.EfficiencyNote;
 import org.ncclharness.calibration.protocol.JointAlgorithmFit;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
@@ -216,6 +217,7 @@ public final class TwoTierCalibrator {
             allNotes.add("times derived from busbw (the source gives busbw only)");
         }
         List<Fit> protocol = protocolFits(members, f);
+        protocol.forEach(fit -> EfficiencyNote.of(fit).ifPresent(allNotes::add));
         Optional<TwoTierForm> better = TwoTierFitter.better(fits).map(TwoTierFit::form);
         TwoTierCalibration t = new TwoTierCalibration(info, kind, members.stream().map(CalibrationInput::id).toList(),
                 runs, halves, derived, f, inter, nicGBps, nicsPerDomain(members), fits, grids(info.id(), p), better,

@@ -85,6 +85,23 @@ class TwoTierCalibratorTest {
     }
 
     @Test
+    void anEfficiencyAboveOneIsSaidWhereTheFitHasIt() {
+        // the MI300X 2-node run: its algorithm envelope puts LL128 at 1.49 of Simple's bandwidth, the envelope not
+        TwoTierCalibration t = (TwoTierCalibration) TWO.calibrate(input("mi300x_allreduce_16gpu_2node_rccl_hisohara"),
+                List.of(input("mi300x_allreduce_16gpu_2node_rccl_hisohara")));
+        double[] alg = t.protocolFits().stream().filter(f -> f.name().equals("algorithms")).findFirst().orElseThrow()
+                .theta();
+        assertThat(alg[5]).isGreaterThan(1);
+        assertThat(t.notes()).filteredOn(n -> n.contains("above 1")).singleElement().asString()
+                .startsWith("algorithms: ll128Efficiency 1.49 above 1");
+        // an envelope fit within 1 gets no such note
+        CalibrationInput h100 = input("h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk");
+        TwoTierCalibration q = (TwoTierCalibration) TWO.calibrate(h100, List.of(h100));
+        boolean within = q.protocolFits().stream().allMatch(f -> f.theta()[4] <= 1 && f.theta()[5] <= 1);
+        assertThat(q.notes().stream().anyMatch(n -> n.contains("above 1, more than Simple"))).isEqualTo(!within);
+    }
+
+    @Test
     void theJsonEntryRebuildsBothFormsAsCostModelsThatPredictWhatWasFitted() {
         CalibrationInput multi = input("h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion");
         TwoTierCalibration t = (TwoTierCalibration) TWO.calibrate(multi, List.of(multi));
