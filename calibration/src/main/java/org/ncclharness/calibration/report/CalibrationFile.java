@@ -178,8 +178,14 @@ public record CalibrationFile(String file, List<Entry> datasets) {
                 new InputException(file, 0, "no dataset " + id + " in this calibration; it has: " + ids()));
     }
 
+    /** At most this many ids in a message: a whole-catalog report holds about a hundred. */
+    static final int IDS_SHOWN = 12;
+
+    /** The entries' ids for a one-line message: all of them, or the first {@value #IDS_SHOWN} and the count. */
     public String ids() {
-        return datasets.stream().map(Entry::id).collect(Collectors.joining(", "));
+        String shown = datasets.stream().limit(IDS_SHOWN).map(Entry::id).collect(Collectors.joining(", "));
+        return datasets.size() <= IDS_SHOWN ? shown : shown + " and " + (datasets.size() - IDS_SHOWN) + " more;"
+                + " jq -r '.datasets[].id' on the file lists all " + datasets.size();
     }
 
     private static String text(JsonNode n, String field) {

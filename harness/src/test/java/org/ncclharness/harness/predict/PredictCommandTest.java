@@ -132,7 +132,10 @@ class PredictCommandTest {
         assertThat(CliRun.of("calibrate", "--json", json.toString()).exitCode()).isZero();
         CliRun r = CliRun.of("predict", "--calibration", json.toString(), "--bytes", "1M");
         assertThat(r.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(r.err()).contains("pick one with --dataset ID").contains(H200);
+        // a whole-catalog report: the first ids and the count, on one line
+        assertThat(r.err()).contains("pick one with --dataset ID").contains("a100_").contains(" more; jq -r '.datasets[].id' on the file lists all ")
+                .doesNotContain(H200);
+        assertThat(r.err().lines().count()).isLessThanOrEqualTo(2);
         CliRun m = CliRun.of("predict", "--calibration", json.toString(), "--dataset", H200, "--model", "nope",
                 "--bytes", "1M");
         assertThat(m.exitCode()).isEqualTo(ExitCode.USAGE);
