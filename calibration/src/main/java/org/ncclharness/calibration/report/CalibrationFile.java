@@ -172,10 +172,10 @@ public record CalibrationFile(String file, List<Entry> datasets) {
         }
     }
 
-    /** The entry with this id; an unknown id lists the known ones. */
+    /** The entry with this id; an unknown id lists the known ones, those sharing the longest start with it first. */
     public Entry dataset(String id) {
         return datasets.stream().filter(e -> e.id().equals(id)).findFirst().orElseThrow(() ->
-                new InputException(file, 0, "no dataset " + id + " in this calibration; it has: " + ids()));
+                new InputException(file, 0, "no dataset " + id + " in this calibration; it has: " + ids(id)));
     }
 
     /** At most this many ids in a message: a whole-catalog report holds about a hundred. */
@@ -183,9 +183,24 @@ public record CalibrationFile(String file, List<Entry> datasets) {
 
     /** The entries' ids for a one-line message: all of them, or the first {@value #IDS_SHOWN} and the count. */
     public String ids() {
-        String shown = datasets.stream().limit(IDS_SHOWN).map(Entry::id).collect(Collectors.joining(", "));
+        return ids("");
+    }
+
+    /** As {@link #ids()}, the ids that start most like {@code near} first (a mistyped id finds its neighbours). */
+    private String ids(String near) {
+        String shown = datasets.stream().map(Entry::id)
+                .sorted(java.util.Comparator.comparingInt((String i) -> -commonStart(i, near)))
+                .limit(IDS_SHOWN).collect(Collectors.joining(", "));
         return datasets.size() <= IDS_SHOWN ? shown : shown + " and " + (datasets.size() - IDS_SHOWN) + " more;"
                 + " jq -r '.datasets[].id' on the file lists all " + datasets.size();
+    }
+
+    private static int commonStart(String a, String b) {
+        int n = 0;
+        while (n < a.length() && n < b.length() && a.charAt(n) == b.charAt(n)) {
+            n++;
+        }
+        return n;
     }
 
     private static String text(JsonNode n, String field) {

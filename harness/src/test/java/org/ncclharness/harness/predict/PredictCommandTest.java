@@ -133,9 +133,14 @@ class PredictCommandTest {
         CliRun r = CliRun.of("predict", "--calibration", json.toString(), "--bytes", "1M");
         assertThat(r.exitCode()).isEqualTo(ExitCode.USAGE);
         // a whole-catalog report: the first ids and the count, on one line
-        assertThat(r.err()).contains("pick one with --dataset ID").contains("a100_").contains(" more; jq -r '.datasets[].id' on the file lists all ")
-                .doesNotContain(H200);
+        assertThat(r.err()).contains("pick one with --dataset ID").contains("a100_")
+                .contains(" more; jq -r '.datasets[].id' on the file lists all ").doesNotContain(H200);
         assertThat(r.err().lines().count()).isLessThanOrEqualTo(2);
+        // a mistyped id: the ids that start most like it come first
+        CliRun typo = CliRun.of("predict", "--calibration", json.toString(), "--dataset", "h200_allreduce_8gpu_azure",
+                "--bytes", "1M");
+        assertThat(typo.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(typo.err()).contains("no dataset h200_allreduce_8gpu_azure in this calibration; it has: " + H200);
         CliRun m = CliRun.of("predict", "--calibration", json.toString(), "--dataset", H200, "--model", "nope",
                 "--bytes", "1M");
         assertThat(m.exitCode()).isEqualTo(ExitCode.USAGE);
