@@ -1,36 +1,45 @@
 package org.ncclharness.calibration.protocol;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import org.ncclharness.calibration.fit.Fit;
+import org.ncclharness.calibration.fit.Residual;
+import org.ncclharness.calibration.nccl.Protocol;
 
 /**
  * The reader's warning for a fitted protocol efficiency above 1. η_LL and η_LL128 are shares of Simple's bandwidth
  * on the same links, so above 1 they describe no protocol NCCL has: the fit spends the protocol on a mid-size
  * regime the model has no term for (capping η at 1 was tried and made the multi-domain extrapolation worse, so the
- * value is kept and said).
+ * value is kept and said). Only a protocol the fit takes at some measured size is named: one that never wins
+ * there has an η the data do not determine, whatever its value.
  */
 public final class EfficiencyNote {
-
-    /** θ indices of η_LL and η_LL128: the same in the single-tier and the algorithm envelope. */
-    private static final int[] EFFICIENCIES = {4, 5};
 
     private EfficiencyNote() {
     }
 
-    /** The note for an envelope fit whose η exceeds 1; empty for any other fit. */
+    /** The note for an envelope fit whose η exceeds 1 on a protocol it takes; empty for any other fit. */
     public static Optional<String> of(Fit fit) {
-        if (!(fit.model() instanceof ProtocolEnvelopeModel) && !(fit.model() instanceof AlgorithmEnvelopeModel)) {
-            return Optional.empty();
-        }
         double[] theta = fit.theta();
-        List<String> names = fit.model().parameterNames();
+        Set<Protocol> taken = EnumSet.noneOf(Protocol.class);
+        for (Residual r : fit.residuals()) {
+            if (fit.model() instanceof ProtocolEnvelopeModel m) {
+                taken.add(m.chosen(r.bytes(), theta));
+            } else if (fit.model() instanceof AlgorithmEnvelopeModel m) {
+                taken.add(m.chosen(r.bytes(), theta).protocol());
+            } else {
+                return Optional.empty();
+            }
+        }
         List<String> above = new ArrayList<>();
-        for (int j : EFFICIENCIES) {
-            if (theta[j] > 1) {
-                above.add(String.format(Locale.ROOT, "%s %.3g", names.get(j), theta[j]));
+        for (Protocol p : taken) {
+            double eta = ProtocolEnvelopeModel.efficiency(p, theta);
+            if (eta > 1) {
+                above.add(String.format(Locale.ROOT, "%s %.3g", ProtocolEnvelopeModel.efficiencyName(p), eta));
             }
         }
         if (above.isEmpty()) {

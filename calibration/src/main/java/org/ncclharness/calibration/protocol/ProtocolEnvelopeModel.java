@@ -65,6 +65,14 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
         return p == Protocol.SIMPLE ? 1.0 : theta[4 + p.ordinal()];
     }
 
+    /** The name of {@link #efficiency}'s parameter for LL or LL128 (Simple's is 1 by definition, not a parameter). */
+    public static String efficiencyName(Protocol p) {
+        if (p == Protocol.SIMPLE) {
+            throw new IllegalArgumentException("Simple's efficiency is 1, not a parameter");
+        }
+        return NAMES.get(4 + p.ordinal());
+    }
+
     public double alphaUs(Protocol p, double[] theta) {
         return latencyCoefficient() * theta[p.ordinal()];
     }

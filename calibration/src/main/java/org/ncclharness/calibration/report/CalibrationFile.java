@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -189,7 +190,7 @@ public record CalibrationFile(String file, List<Entry> datasets) {
     /** As {@link #ids()}, the ids that start most like {@code near} first (a mistyped id finds its neighbours). */
     private String ids(String near) {
         String shown = datasets.stream().map(Entry::id)
-                .sorted(java.util.Comparator.comparingInt((String i) -> -commonStart(i, near)))
+                .sorted(Comparator.comparingInt((String i) -> -commonStart(i, near)))
                 .limit(IDS_SHOWN).collect(Collectors.joining(", "));
         return datasets.size() <= IDS_SHOWN ? shown : shown + " and " + (datasets.size() - IDS_SHOWN) + " more;"
                 + " jq -r '.datasets[].id' on the file lists all " + datasets.size();
