@@ -35,11 +35,11 @@ public final class RelativeLeastSquares {
     /**
      * @param start  θ to start from; the fixed components are kept as they are
      * @param free   which components the optimiser may move
-     * @param lower  lower bound per component (a moved component is clamped to it)
+     * @param bounds bounds per component (a moved component is put back within them)
      * @return θ at the optimum
      */
-    public static double[] fit(CostModel model, double[] start, boolean[] free, double[] lower, FitPoints points) {
-        return fit(List.of(model), List.of(points), start, free, lower);
+    public static double[] fit(CostModel model, double[] start, boolean[] free, Bounds bounds, FitPoints points) {
+        return fit(List.of(model), List.of(points), start, free, bounds);
     }
 
     /**
@@ -48,11 +48,11 @@ public final class RelativeLeastSquares {
      *
      * @param start  θ to start from; the fixed components are kept as they are
      * @param free   which components the optimiser may move
-     * @param lower  lower bound per component (a moved component is clamped to it)
+     * @param bounds bounds per component (a moved component is put back within them)
      * @return θ at the optimum
      */
     public static double[] fit(List<? extends CostModel> models, List<FitPoints> points, double[] start,
-                               boolean[] free, double[] lower) {
+                               boolean[] free, Bounds bounds) {
         if (models.size() != points.size()) {
             throw new IllegalArgumentException(models.size() + " models for " + points.size() + " runs");
         }
@@ -84,13 +84,13 @@ public final class RelativeLeastSquares {
         Arrays.fill(target, 1.0);
         double[] x0 = new double[idx.length];
         for (int j = 0; j < idx.length; j++) {
-            x0[j] = Math.max(start[idx[j]], lower[idx[j]]);
+            x0[j] = bounds.clamp(idx[j], start[idx[j]]);
         }
         LeastSquaresProblem problem = new LeastSquaresBuilder()
                 .start(x0)
                 .model(f)
                 .target(target)
-                .parameterValidator(p -> clamp(p, idx, lower))
+                .parameterValidator(p -> clamp(p, idx, bounds))
                 .maxEvaluations(MAX_EVALUATIONS)
                 .maxIterations(MAX_EVALUATIONS)
                 .lazyEvaluation(false)
@@ -112,7 +112,7 @@ public final class RelativeLeastSquares {
      * @return θ at the best optimum, null when every start failed
      */
     public static double[] bestOf(List<? extends CostModel> models, List<FitPoints> points, List<double[]> starts,
-                                  boolean[] free, double[] lower) {
+                                  boolean[] free, Bounds bounds) {
         int n = points.stream().mapToInt(FitPoints::size).sum();
         int stride = (n + MULTI_START_POINTS - 1) / MULTI_START_POINTS;
         List<FitPoints> race = stride <= 1 ? points
@@ -122,7 +122,7 @@ public final class RelativeLeastSquares {
         for (double[] theta0 : starts) {
             double[] theta;
             try {
-                theta = fit(models, race, theta0, free, lower);
+                theta = fit(models, race, theta0, free, bounds);
             } catch (TooManyEvaluationsException e) {
                 continue;
             }
@@ -136,7 +136,7 @@ public final class RelativeLeastSquares {
             return best;
         }
         try {
-            return fit(models, points, best, free, lower);
+            return fit(models, points, best, free, bounds);
         } catch (TooManyEvaluationsException e) {
             return best;
         }
@@ -156,10 +156,10 @@ public final class RelativeLeastSquares {
         return Double.isFinite(s) ? s : Double.POSITIVE_INFINITY;
     }
 
-    private static RealVector clamp(RealVector p, int[] idx, double[] lower) {
+    private static RealVector clamp(RealVector p, int[] idx, Bounds bounds) {
         RealVector out = p.copy();
         for (int j = 0; j < idx.length; j++) {
-            out.setEntry(j, Math.max(out.getEntry(j), lower[idx[j]]));
+            out.setEntry(j, bounds.clamp(idx[j], out.getEntry(j)));
         }
         return out;
     }

@@ -30,7 +30,7 @@ public record SingleTierEstimator(String name, String description, SingleTierMod
     /** How β_eff is chosen. */
     public enum BetaChoice { SEED, FIXED, FITTED }
 
-    private static final double[] LOWER = {0.0, 1e-9};
+    private static final Bounds LOWER = Bounds.below(new double[] {0.0, 1e-9});
 
     @Override
     public List<String> freeParameters() {

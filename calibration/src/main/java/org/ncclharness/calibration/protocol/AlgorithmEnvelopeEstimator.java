@@ -3,6 +3,7 @@ package org.ncclharness.calibration.protocol;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.ncclharness.calibration.fit.Bounds;
 import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.RelativeLeastSquares;
@@ -68,8 +69,10 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         FitPoints p = points.get(widest);
         double f = m.collective().busFactor(m.config().ranks());
         double latency = Math.max(p.timeUs()[0] - f * p.bytes()[0] / (beta0 * 1e3), p.timeUs()[0] * 0.5);
-        double linkCoef = m.linkCoefficient(Algorithm.RING);
-        double netCoef = Math.max(m.netCoefficient(Algorithm.RING), 1);
+        // The smallest size is all latency of the algorithm that carries it: Ring's, and where Tree applies also
+        // Tree's (at hundreds of ranks their step counts differ a hundredfold, so a Ring-scaled start leaves Tree
+        // with no latency at all and the fit settles far from the data)
+        List<Algorithm> carriers = m.treeApplies() ? List.of(Algorithm.RING, Algorithm.TREE) : List.of(Algorithm.RING);
         boolean anyMulti = models.stream().anyMatch(AlgorithmEnvelopeModel::multiDomain);
         boolean[] free = new boolean[k];
         Arrays.fill(free, 0, AlgorithmEnvelopeModel.NET_LATENCY, true);
@@ -82,14 +85,22 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         lower[AlgorithmEnvelopeModel.TREE_FACTOR] = ProtocolEnvelopeEstimator.EFFICIENCY_FLOOR;
         NcclTuning nccl = NcclTuning.forVersion(null).tuning();
         List<double[]> starts = new ArrayList<>();
-        for (double share : anyMulti ? NET_SHARES : new double[] {0}) {
-            double ell = latency * (1 - share) / linkCoef;
-            double net = latency * share / netCoef;
-            for (double[] r : ProtocolEnvelopeEstimator.LATENCY_RATIOS) {
-                starts.add(new double[] {ell, ell * r[0], ell * r[1], beta0, nccl.ringLLBusBwFactor(),
-                    nccl.ringLL128BusBwFactor(), net, 1});
+        for (Algorithm carrier : carriers) {
+            double linkCoef = m.linkCoefficient(carrier);
+            double netCoef = Math.max(m.netCoefficient(carrier), 1);
+            for (double share : anyMulti ? NET_SHARES : new double[] {0}) {
+                double ell = latency * (1 - share) / linkCoef;
+                double net = latency * share / netCoef;
+                for (double[] r : ProtocolEnvelopeEstimator.LATENCY_RATIOS) {
+                    starts.add(new double[] {ell, ell * r[0], ell * r[1], beta0, nccl.ringLLBusBwFactor(),
+                        nccl.ringLL128BusBwFactor(), net, nccl.treeBusBwFactor()});
+                }
             }
         }
-        return RelativeLeastSquares.bestOf(models, points, starts, free, lower);
+        // NCCL's tuner gives Tree AllReduce at most treeBusBwFactor of the ring's bus bandwidth: with no ceiling a
+        // fit whose sizes Tree carries leaves the ring's β unbounded, and the sizes beyond the fit go to a Ring
+        // that can be any speed
+        Bounds bounds = Bounds.below(lower).withCeiling(AlgorithmEnvelopeModel.TREE_FACTOR, nccl.treeBusBwFactor());
+        return RelativeLeastSquares.bestOf(models, points, starts, free, bounds);
     }
 }

@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.protocol;
 
 import java.util.List;
+import org.ncclharness.calibration.fit.Bounds;
 import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.RelativeLeastSquares;
@@ -63,6 +64,6 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
             starts.add(new double[] {lowest, lowest * r[0], lowest * r[1], beta0, nccl.ringLLBusBwFactor(),
                 nccl.ringLL128BusBwFactor()});
         }
-        return RelativeLeastSquares.bestOf(List.of(model), List.of(points), starts, free, lower);
+        return RelativeLeastSquares.bestOf(List.of(model), List.of(points), starts, free, Bounds.below(lower));
     }
 }

@@ -90,6 +90,33 @@ class AlgorithmEnvelopeTest {
     }
 
     @Test
+    void atHundredsOfRanksTheFitFindsTheTreeThatCarriesTheSmallSizes() {
+        // 256 nodes of 4: Ring has 2 x 1023 link steps, Tree 2 x (3 + 8) = 22, so the small sizes are Tree's.
+        // From starts that put the smallest size's latency on Ring's steps alone, this fit stopped with sizes 5 %
+        // off (a slow network: Tree carries everything up to the large sizes).
+        double[] slow = {0.5, 1.2, 3, 40, 0.3, 0.9, 3, 0.8};
+        AlgorithmEnvelopeModel m = at(256, 4);
+        FitPoints p = synthetic(m, slow, 0.005);
+        assertThat(m.chosen(p.bytes()[0], slow).algorithm()).isEqualTo(Algorithm.TREE);
+        double[] fit = new AlgorithmEnvelopeEstimator("algorithms", "", m).estimate(p);
+        for (int i = 0; i < p.size(); i++) {
+            assertThat(m.timeUs(p.bytes()[i], fit) / m.timeUs(p.bytes()[i], slow)).as("%s bytes", p.bytes()[i])
+                    .isCloseTo(1, within(0.02));
+        }
+    }
+
+    @Test
+    void treeNeverGetsMoreThanNcclsShareOfTheRingsBandwidth() {
+        // data whose Tree is as fast as the ring's full bus bandwidth: the fit holds τ at NCCL's 0.92
+        double[] fast = THETA.clone();
+        fast[AlgorithmEnvelopeModel.TREE_FACTOR] = 1.5;
+        AlgorithmEnvelopeModel m = at(2, 8);
+        double[] fit = new AlgorithmEnvelopeEstimator("algorithms", "", m).estimate(synthetic(m, fast, 0.005));
+        assertThat(fit[AlgorithmEnvelopeModel.TREE_FACTOR]).isLessThanOrEqualTo(
+                org.ncclharness.calibration.nccl.NcclTuning.forVersion(null).tuning().treeBusBwFactor());
+    }
+
+    @Test
     void aJointFitAtTwoScalesRecoversThePerStepParametersAndPredictsAThird() {
         List<AlgorithmEnvelopeModel> models = List.of(at(2, 8), at(4, 8));
         List<FitPoints> points = models.stream().map(m -> synthetic(m, THETA, 0.005)).toList();
