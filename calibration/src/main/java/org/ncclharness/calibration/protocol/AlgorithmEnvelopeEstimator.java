@@ -26,6 +26,11 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
 
     /** Shares of the smallest size's latency started on the network steps (the rest on the links). */
     private static final double[] NET_SHARES = {0.2, 0.6};
+    /**
+     * Ring's link steps over Tree's above which the starts also put the latency on Tree: from 8 nodes (6.3 at 8
+     * GPUs per node, 5.2 at 4; 3.4 at 4 nodes of 8; from 32 nodes at one GPU per node).
+     */
+    private static final double TREE_STARTS_ABOVE = 4;
 
     @Override
     public List<String> freeParameters() {
@@ -69,10 +74,13 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         FitPoints p = points.get(widest);
         double f = m.collective().busFactor(m.config().ranks());
         double latency = Math.max(p.timeUs()[0] - f * p.bytes()[0] / (beta0 * 1e3), p.timeUs()[0] * 0.5);
-        // The smallest size is all latency of the algorithm that carries it: Ring's, and where Tree applies also
-        // Tree's (at hundreds of ranks their step counts differ a hundredfold, so a Ring-scaled start leaves Tree
-        // with no latency at all and the fit settles far from the data)
-        List<Algorithm> carriers = m.treeApplies() ? List.of(Algorithm.RING, Algorithm.TREE) : List.of(Algorithm.RING);
+        // The smallest size is all latency of the algorithm that carries it: Ring's, and where Ring has many times
+        // Tree's link steps also Tree's (at 540 nodes of 4 it has 180 times: a Ring-scaled start leaves Tree with
+        // no latency at all and the fit settles far from the data; below that the latency ratios the starts try
+        // already cover Tree, and more starts would only multiply every leave-one-out refit)
+        List<Algorithm> carriers = m.treeApplies()
+                && m.linkCoefficient(Algorithm.RING) > TREE_STARTS_ABOVE * m.linkCoefficient(Algorithm.TREE)
+                ? List.of(Algorithm.RING, Algorithm.TREE) : List.of(Algorithm.RING);
         boolean anyMulti = models.stream().anyMatch(AlgorithmEnvelopeModel::multiDomain);
         boolean[] free = new boolean[k];
         Arrays.fill(free, 0, AlgorithmEnvelopeModel.NET_LATENCY, true);
