@@ -51,7 +51,7 @@ public final class CalibrationTable {
                 .filter(d -> DeferredCalibration.TWO_TIER.equals(d.awaiting())).toList();
         if (!twoTier.isEmpty()) {
             out.println("#");
-            out.println("# awaiting the two-tier fit (multi-domain runs are never fitted with one tier):");
+            out.println("# awaiting the fit across domains (multi-domain runs get no one-line fit):");
             twoTier.forEach(d -> out.printf(Locale.ROOT, "#   %-" + idWidth(report) + "s %s%n", d.dataset().id(),
                     d.reason()));
         }

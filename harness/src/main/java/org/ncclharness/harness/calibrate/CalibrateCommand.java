@@ -50,9 +50,11 @@ import picocli.CommandLine.Spec;
         description = {"Fit the alpha-beta model (README, `calibrate`) to nccl-tests measurements: one tier,"
                 + " T(M) = alpha + f*M/beta_eff, saying how wrong each way of choosing alpha and beta is; two tiers"
                 + " (NVLink domain + inter-domain fabric) for multi-domain runs.",
-            "Without FILE: every bundled dataset. Multi-domain runs (NVLink domains joined by IB/RoCE) get the two-tier"
-                + " fit, both forms (hierarchical, flat-ring), with each parameter's 1%% profile and whether the data"
-                + " determine it; they are never fitted with one tier.",
+            "Without FILE: every bundled dataset. Multi-domain runs (NVLink domains joined by IB/RoCE) get every family"
+                + " that applies: the protocol envelope as an effective single tier, the algorithm envelope (Ring/Tree x"
+                + " LL/LL128/Simple across domains) and both two-tier forms (hierarchical, flat-ring, each parameter with"
+                + " its 1%% profile); the one with the lowest leave-one-out RMSPE is picked and the report says why."
+                + " The one-line methods (A, B, naive) are not fitted to them.",
             "FILE: an nccl-tests or rccl-tests log (any generation), the project CSV or a sweep JSON; what the file does not"
                 + " say comes from --gpus, --nodes, --interconnect (one tier) or --intra/--inter/--domain-size (two).",
             "--joint [ID|FILE...]: one two-tier fit across runs of the same hardware at different configurations (bundled"

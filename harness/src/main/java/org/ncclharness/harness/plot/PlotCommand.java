@@ -228,7 +228,7 @@ public final class PlotCommand implements Callable<Integer> {
                 // fitted as calibrate fits it (glitches left out), drawn over every measured point
                 CalibrationInput fit = GlitchExclusion.of(in, keepGlitches).fitted();
                 CalibrationEntry entry = oneTier.calibrate(fit);
-                // a multi-domain run is never fitted with one tier: its envelope and algorithms come from here too
+                // a multi-domain run gets no one-line fit: its envelope, algorithms and two tiers come from here
                 if (entry instanceof DeferredCalibration d && DeferredCalibration.TWO_TIER.equals(d.awaiting())) {
                     if (!file && bundled == null) {
                         bundled = CalibrateCommand.bundledInputs();
