@@ -9,6 +9,8 @@ import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.RelativeLeastSquares;
 import org.ncclharness.calibration.nccl.Algorithm;
 import org.ncclharness.calibration.nccl.NcclTuning;
+import org.ncclharness.calibration.nccl.Protocol;
+import org.ncclharness.calibration.nccl.ProtocolDataShares;
 
 /**
  * Fits the {@link AlgorithmEnvelopeModel} by least squares on relative error, on one run or jointly on runs of
@@ -88,8 +90,10 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         free[AlgorithmEnvelopeModel.TREE_FACTOR] = models.stream().anyMatch(AlgorithmEnvelopeModel::treeApplies);
         double[] lower = new double[k];
         lower[ProtocolEnvelopeModel.BETA_INDEX] = 1e-9;
-        lower[4] = ProtocolEnvelopeEstimator.EFFICIENCY_FLOOR;
-        lower[5] = ProtocolEnvelopeEstimator.EFFICIENCY_FLOOR;
+        int ll = ProtocolEnvelopeModel.EFFICIENCY_INDEX + Protocol.LL.ordinal();
+        int ll128 = ProtocolEnvelopeModel.EFFICIENCY_INDEX + Protocol.LL128.ordinal();
+        lower[ll] = ProtocolEnvelopeEstimator.EFFICIENCY_FLOOR;
+        lower[ll128] = ProtocolEnvelopeEstimator.EFFICIENCY_FLOOR;
         lower[AlgorithmEnvelopeModel.TREE_FACTOR] = ProtocolEnvelopeEstimator.EFFICIENCY_FLOOR;
         NcclTuning nccl = NcclTuning.forVersion(null).tuning();
         List<double[]> starts = new ArrayList<>();
@@ -107,8 +111,14 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         }
         // NCCL's tuner gives Tree AllReduce at most treeBusBwFactor of the ring's bus bandwidth: with no ceiling a
         // fit whose sizes Tree carries leaves the ring's β unbounded, and the sizes beyond the fit go to a Ring
-        // that can be any speed
-        Bounds bounds = Bounds.below(lower).withCeiling(AlgorithmEnvelopeModel.TREE_FACTOR, nccl.treeBusBwFactor());
+        // that can be any speed. LL and LL128 likewise move data at most at their lines' data share of Simple's
+        // rate: with η above it LL128 can carry every large size of a fit, β (Simple's) is then set by nothing,
+        // and the sizes beyond the fit go to a Simple of any speed (multi-domain extrapolation median 10.4 % with
+        // η free, 6.7 % so; on one domain the same ceiling made the envelope's worse, 5.7 % to 6.9 %, and is not
+        // applied there)
+        ProtocolDataShares shares = ProtocolDataShares.bundled();
+        Bounds bounds = Bounds.below(lower).withCeiling(AlgorithmEnvelopeModel.TREE_FACTOR, nccl.treeBusBwFactor())
+                .withCeiling(ll, shares.of(Protocol.LL)).withCeiling(ll128, shares.of(Protocol.LL128));
         return RelativeLeastSquares.bestOf(models, points, starts, free, bounds);
     }
 }

@@ -29,6 +29,8 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
     public static final String FORM = "protocol-envelope";
     public static final String BETA = SingleTierModel.BETA;
     static final int BETA_INDEX = 3;
+    /** θ's index of η_LL; η_LL128 follows (Simple has none: it is the reference). */
+    static final int EFFICIENCY_INDEX = 4;
     private static final List<String> NAMES = List.of("llLinkLatencyUs", "ll128LinkLatencyUs",
             "simpleLinkLatencyUs", BETA, "llEfficiency", "ll128Efficiency");
     private static final double BYTES_PER_US_PER_GBPS = 1e3;

@@ -87,14 +87,20 @@ class TwoTierCalibratorTest {
 
     @Test
     void anEfficiencyAboveOneIsSaidWhereTheFitHasIt() {
-        // the L40S 2-node RDMA run: its algorithm envelope puts LL128 at 1.66 of Simple's bandwidth
-        CalibrationInput l40s = input("l40s_allreduce_4gpu_2node_rdma_ring_schmaustech");
-        TwoTierCalibration t = (TwoTierCalibration) TWO.calibrate(l40s, List.of(l40s));
+        // the 16-node Alps run: its envelope (η free) puts LL128 at more than twice Simple's bandwidth; its algorithm
+        // envelope holds η_LL and η_LL128 at the lines' data shares (0.5, 0.9375), so it gets no such note
+        CalibrationInput alps = input("gh200_allreduce_64gpu_16node_slingshot_alps_tunedcxi");
+        TwoTierCalibration t = (TwoTierCalibration) TWO.calibrate(alps, List.of(alps));
+        double[] env = t.protocolFits().stream().filter(f -> f.name().equals("envelope")).findFirst().orElseThrow()
+                .theta();
         double[] alg = t.protocolFits().stream().filter(f -> f.name().equals("algorithms")).findFirst().orElseThrow()
                 .theta();
-        assertThat(alg[5]).isGreaterThan(1.05);
+        assertThat(env[5]).isGreaterThan(1.05);
+        assertThat(alg[4]).isLessThanOrEqualTo(0.5);
+        assertThat(alg[5]).isLessThanOrEqualTo(0.9375);
         assertThat(t.notes()).filteredOn(n -> n.contains("above 1")).singleElement().asString()
-                .startsWith("algorithms: ll128Efficiency 1.66 above 1");
+                .startsWith("envelope: ll128Efficiency " + String.format(java.util.Locale.ROOT, "%.3g", env[5])
+                        + " above 1");
         // fits within 1 (the qoofyk 2-node run: eta_LL128 0.61 and 0.77) get no such note
         CalibrationInput h100 = input("h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk");
         TwoTierCalibration q = (TwoTierCalibration) TWO.calibrate(h100, List.of(h100));
