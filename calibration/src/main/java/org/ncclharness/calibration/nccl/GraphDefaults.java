@@ -1,11 +1,6 @@
 package org.ncclharness.calibration.nccl;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -31,15 +26,7 @@ public record GraphDefaults(String about, String source, List<Gpu> gpus, List<Ri
     public static GraphDefaults bundled() {
         GraphDefaults g = bundled;
         if (g == null) {
-            ObjectMapper m = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
-            try (InputStream in = GraphDefaults.class.getResourceAsStream("/nccl/graph-defaults.json")) {
-                if (in == null) {
-                    throw new IOException("/nccl/graph-defaults.json is missing from the classpath");
-                }
-                g = m.readValue(in, GraphDefaults.class);
-            } catch (IOException e) {
-                throw new UncheckedIOException("bundled NCCL graph defaults unreadable: " + e.getMessage(), e);
-            }
+            g = NcclResource.read("/nccl/graph-defaults.json", GraphDefaults.class, "NCCL graph defaults");
             bundled = g;
         }
         return g;

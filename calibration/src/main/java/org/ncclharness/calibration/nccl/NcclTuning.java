@@ -1,10 +1,5 @@
 package org.ncclharness.calibration.nccl;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -74,16 +69,7 @@ public record NcclTuning(String version, List<String> appliesTo, String notes, S
     }
 
     private static NcclTuning read(String file) {
-        String path = "/nccl/tuning-" + file + ".json";
-        ObjectMapper mapper = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
-        try (InputStream in = NcclTuning.class.getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IOException(path + " is missing from the classpath");
-            }
-            return mapper.readValue(in, NcclTuning.class);
-        } catch (IOException e) {
-            throw new UncheckedIOException("bundled NCCL constants unreadable: " + e.getMessage(), e);
-        }
+        return NcclResource.read("/nccl/tuning-" + file + ".json", NcclTuning.class, "NCCL constants");
     }
 
     /** The treeCorrectionFactor of a protocol at nBytes, 1 outside the table (reference D.5). */
