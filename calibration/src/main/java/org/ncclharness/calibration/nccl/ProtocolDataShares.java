@@ -9,8 +9,6 @@ import java.util.List;
  */
 public record ProtocolDataShares(String about, List<Share> protocols) {
 
-    private static volatile ProtocolDataShares bundled;
-
     /** One protocol's data share, by its NCCL name, with where the line format says so. */
     public record Share(String name, double dataShare, String source) {
     }
@@ -25,12 +23,13 @@ public record ProtocolDataShares(String about, List<Share> protocols) {
     }
 
     public static ProtocolDataShares bundled() {
-        ProtocolDataShares s = bundled;
-        if (s == null) {
-            s = NcclResource.read("/nccl/protocols.json", ProtocolDataShares.class, "NCCL protocol data shares");
-            bundled = s;
-        }
-        return s;
+        return Bundled.SHARES;
+    }
+
+    /** Read on first use (the JVM's class initialisation makes it once and safely). */
+    private static final class Bundled {
+        static final ProtocolDataShares SHARES = NcclResource.read("/nccl/protocols.json", ProtocolDataShares.class,
+                "NCCL protocol data shares");
     }
 
     /** The share of {@code p}'s bytes on the wire that are data. */
