@@ -90,8 +90,8 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         free[AlgorithmEnvelopeModel.TREE_FACTOR] = models.stream().anyMatch(AlgorithmEnvelopeModel::treeApplies);
         double[] lower = new double[k];
         lower[ProtocolEnvelopeModel.BETA_INDEX] = 1e-9;
-        int ll = ProtocolEnvelopeModel.EFFICIENCY_INDEX + Protocol.LL.ordinal();
-        int ll128 = ProtocolEnvelopeModel.EFFICIENCY_INDEX + Protocol.LL128.ordinal();
+        int ll = ProtocolEnvelopeModel.efficiencyIndex(Protocol.LL);
+        int ll128 = ProtocolEnvelopeModel.efficiencyIndex(Protocol.LL128);
         lower[ll] = ProtocolEnvelopeEstimator.EFFICIENCY_FLOOR;
         lower[ll128] = ProtocolEnvelopeEstimator.EFFICIENCY_FLOOR;
         lower[AlgorithmEnvelopeModel.TREE_FACTOR] = ProtocolEnvelopeEstimator.EFFICIENCY_FLOOR;
@@ -113,9 +113,8 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         // fit whose sizes Tree carries leaves the ring's β unbounded, and the sizes beyond the fit go to a Ring
         // that can be any speed. LL and LL128 likewise move data at most at their lines' data share of Simple's
         // rate: with η above it LL128 can carry every large size of a fit, β (Simple's) is then set by nothing,
-        // and the sizes beyond the fit go to a Simple of any speed (multi-domain extrapolation median 10.4 % with
-        // η free, 6.7 % so; on one domain the same ceiling made the envelope's worse, 5.7 % to 6.9 %, and is not
-        // applied there)
+        // and the sizes beyond the fit go to a Simple of any speed. On one domain the same ceiling made the
+        // envelope's extrapolation worse and is not applied there (docs/two-tier.md has the figures)
         ProtocolDataShares shares = ProtocolDataShares.bundled();
         Bounds bounds = Bounds.below(lower).withCeiling(AlgorithmEnvelopeModel.TREE_FACTOR, nccl.treeBusBwFactor())
                 .withCeiling(ll, shares.of(Protocol.LL)).withCeiling(ll128, shares.of(Protocol.LL128));

@@ -165,7 +165,7 @@ public final class AlgorithmEnvelopeModel implements CostModel {
     }
 
     public static double efficiency(int protocol, double[] theta) {
-        return protocol == SIMPLE ? 1.0 : theta[4 + protocol];
+        return protocol == SIMPLE ? 1.0 : theta[ProtocolEnvelopeModel.efficiencyIndex(PROTOCOL_VALUES[protocol])];
     }
 
     private static double treeFactor(int a, double[] theta) {
@@ -228,7 +228,8 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         double bw = bandwidthUs(a, p, bytes, theta);
         g[BETA] = -bw / theta[BETA];
         if (p != SIMPLE) {
-            g[4 + p] = -bw / theta[4 + p];
+            int e = ProtocolEnvelopeModel.efficiencyIndex(PROTOCOL_VALUES[p]);
+            g[e] = -bw / theta[e];
         }
         if (a == Algorithm.TREE.ordinal()) {
             g[TREE_FACTOR] = -bw / theta[TREE_FACTOR];

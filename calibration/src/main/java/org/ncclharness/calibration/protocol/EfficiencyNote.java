@@ -14,9 +14,9 @@ import org.ncclharness.calibration.nccl.Protocol;
  * The reader's warning for a fitted protocol efficiency above 1. η_LL and η_LL128 are shares of Simple's bandwidth
  * on the same links, so above 1 they describe no protocol NCCL has: the fit spends the protocol on a mid-size
  * regime the model has no term for. The algorithm envelope across domains holds η at the lines' data shares
- * ({@link org.ncclharness.calibration.nccl.ProtocolDataShares}); the envelope keeps η free (held so it
- * extrapolated worse on one domain) and its value is said here. Only a protocol the fit takes at some measured size is named: one that never wins
- * there has an η the data do not determine, whatever its value; nor one within {@value #NOISE} of 1, which a sweep's
+ * ({@link org.ncclharness.calibration.nccl.ProtocolDataShares}); the envelope keeps η free (held so, it
+ * extrapolated worse on one domain) and its value is said here. Only a protocol the fit takes at some measured
+ * size is named: one that never wins there has an η the data do not determine, whatever its value; nor one within {@value #NOISE} of 1, which a sweep's
  * few per cent of timing noise gives a protocol that runs at Simple's bandwidth.
  */
 public final class EfficiencyNote {

@@ -6,6 +6,7 @@ import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.RelativeLeastSquares;
 import org.ncclharness.calibration.nccl.NcclTuning;
+import org.ncclharness.calibration.nccl.Protocol;
 
 /**
  * Fits the {@link ProtocolEnvelopeModel} by least squares on relative error (Commons Math LM through
@@ -51,14 +52,16 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
         int k = model.parameterNames().size();
         double[] lower = new double[k];
         lower[ProtocolEnvelopeModel.BETA_INDEX] = 1e-9;
-        lower[4] = EFFICIENCY_FLOOR;
-        lower[5] = EFFICIENCY_FLOOR;
+        int ll = ProtocolEnvelopeModel.efficiencyIndex(Protocol.LL);
+        int ll128 = ProtocolEnvelopeModel.efficiencyIndex(Protocol.LL128);
+        lower[ll] = EFFICIENCY_FLOOR;
+        lower[ll128] = EFFICIENCY_FLOOR;
         // Start η from NCCL's own ring LL and LL128 shares of the bus bandwidth (reference D.3).
         NcclTuning nccl = NcclTuning.forVersion(null).tuning();
         boolean[] free = new boolean[k];
         java.util.Arrays.fill(free, 0, LATENCIES_AND_BETA, true);
-        free[4] = fitEfficiency;
-        free[5] = fitEfficiency;
+        free[ll] = fitEfficiency;
+        free[ll128] = fitEfficiency;
         List<double[]> starts = new java.util.ArrayList<>();
         for (double[] r : LATENCY_RATIOS) {
             starts.add(new double[] {lowest, lowest * r[0], lowest * r[1], beta0, nccl.ringLLBusBwFactor(),

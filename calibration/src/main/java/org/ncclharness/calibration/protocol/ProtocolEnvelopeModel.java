@@ -30,7 +30,7 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
     public static final String BETA = SingleTierModel.BETA;
     static final int BETA_INDEX = 3;
     /** θ's index of η_LL; η_LL128 follows (Simple has none: it is the reference). */
-    static final int EFFICIENCY_INDEX = 4;
+    private static final int EFFICIENCY_INDEX = 4;
     private static final List<String> NAMES = List.of("llLinkLatencyUs", "ll128LinkLatencyUs",
             "simpleLinkLatencyUs", BETA, "llEfficiency", "ll128Efficiency");
     private static final double BYTES_PER_US_PER_GBPS = 1e3;
@@ -63,8 +63,13 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
         return (double) RingSteps.of(collective, ranks) * hops;
     }
 
+    /** θ's index of η_p for LL or LL128 (both envelopes keep them there). */
+    static int efficiencyIndex(Protocol p) {
+        return EFFICIENCY_INDEX + p.ordinal();
+    }
+
     public static double efficiency(Protocol p, double[] theta) {
-        return p == Protocol.SIMPLE ? 1.0 : theta[4 + p.ordinal()];
+        return p == Protocol.SIMPLE ? 1.0 : theta[efficiencyIndex(p)];
     }
 
     /** The name of {@link #efficiency}'s parameter for LL or LL128 (Simple's is 1 by definition, not a parameter). */
@@ -72,7 +77,7 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
         if (p == Protocol.SIMPLE) {
             throw new IllegalArgumentException("Simple's efficiency is 1, not a parameter");
         }
-        return NAMES.get(4 + p.ordinal());
+        return NAMES.get(efficiencyIndex(p));
     }
 
     public double alphaUs(Protocol p, double[] theta) {
@@ -112,7 +117,7 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
     }
 
     private static double time(int p, double bytes, double[] theta, double coef, double busFactor) {
-        double eff = p == SIMPLE ? 1.0 : theta[4 + p];
+        double eff = p == SIMPLE ? 1.0 : theta[EFFICIENCY_INDEX + p];
         return coef * theta[p] + busFactor / (eff * theta[BETA_INDEX] * BYTES_PER_US_PER_GBPS) * bytes;
     }
 
@@ -133,7 +138,7 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
         double bandwidthUs = slope(p, theta) * bytes;
         g[BETA_INDEX] = -bandwidthUs / theta[BETA_INDEX];
         if (p != Protocol.SIMPLE) {
-            g[4 + p.ordinal()] = -bandwidthUs / theta[4 + p.ordinal()];
+            g[efficiencyIndex(p)] = -bandwidthUs / theta[efficiencyIndex(p)];
         }
         return g;
     }
