@@ -210,7 +210,7 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         if (r.calibration() == null) {
             return ModelScores.none(Candidates.TWO_TIER, r.reason());
         }
-        TwoTierFit best = r.calibration().best();
+        TwoTierFit best = r.calibration().best().orElseThrow();
         String note = best.looRmspePct().isPresent() ? null : "not scored: 5 free parameters need at least 18 points,"
                 + " the data has " + points.size();
         return new ModelScores(Candidates.TWO_TIER, TwoTierScores.FREE_PARAMETERS, best.rmspe(), null, best.looRmspePct(), note, null,

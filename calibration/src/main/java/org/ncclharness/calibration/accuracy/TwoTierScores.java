@@ -2,6 +2,7 @@ package org.ncclharness.calibration.accuracy;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.IntPredicate;
@@ -35,11 +36,16 @@ final class TwoTierScores {
         this.all = all;
     }
 
-    /** The fitted calibration, or why there is none. */
+    /** The fitted calibration with its two-tier forms, or why there is none. */
     record Result(TwoTierCalibration calibration, String reason) {
     }
 
     Result fit(CalibrationInput in) {
+        // another collective's entry holds the envelopes alone, which Candidates scores as they are
+        Optional<String> noForms = TwoTierCalibrator.formsAbsent(in.sweep().collective());
+        if (noForms.isPresent()) {
+            return new Result(null, noForms.get());
+        }
         CalibrationEntry e = calibrator.calibrate(in, all);
         if (e instanceof TwoTierCalibration t) {
             return new Result(t, null);
@@ -47,13 +53,13 @@ final class TwoTierScores {
         return new Result(null, e instanceof DeferredCalibration d ? d.reason() : "not fitted");
     }
 
-    /** The better form's model at a configuration, with its θ. */
+    /** The better form's model at a configuration, with its θ ({@code t} has its forms: AllReduce). */
     static TwoTierCostModel model(TwoTierCalibration t, TwoTierConfig at) {
-        return new TwoTierCostModel(t.best().form(), at, t.fabric().betaNvGBps(), t.fabric().hops());
+        return new TwoTierCostModel(t.best().orElseThrow().form(), at, t.fabric().betaNvGBps(), t.fabric().hops());
     }
 
     static double[] theta(TwoTierCalibration t) {
-        return TwoTierCostModel.theta(t.best().params());
+        return TwoTierCostModel.theta(t.best().orElseThrow().params());
     }
 
     static TwoTierConfig config(Hardware h) {

@@ -28,8 +28,7 @@ public record NcclBaseline(Optional<NcclTunerModel> model, List<String> notes) {
      */
     public static NcclBaseline of(Collective c, Hardware hw, String ncclVersion, Integer nicsPerHost, Double nicGbps) {
         List<String> notes = new ArrayList<>();
-        if (c != Collective.ALL_REDUCE && c != Collective.ALL_GATHER && c != Collective.REDUCE_SCATTER
-                && c != Collective.BROADCAST && c != Collective.REDUCE) {
+        if (!Algorithm.tuned(c)) {
             return none("NCCL's tuning tables do not cover " + c.testName());
         }
         if (hw.ranks() == null || hw.ranks() < 2) {

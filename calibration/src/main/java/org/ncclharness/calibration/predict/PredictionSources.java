@@ -143,10 +143,14 @@ public final class PredictionSources {
             CalibrationEntry e = new TwoTierCalibrator(facts).calibrate(in, DatasetCatalog.bundled().all()
                     .stream().map(PredictionSources::input).toList());
             if (e instanceof TwoTierCalibration t) {
-                TwoTierFit best = t.best();
-                TwoTierCostModel m = new TwoTierCostModel(best.form(), new TwoTierConfig(d.sweep().hardware().domains(),
-                        d.sweep().hardware().domainSize()), t.fabric().betaNvGBps(), t.fabric().hops());
-                twoTier = new Scored(TWO_TIER, m, TwoTierCostModel.theta(best.params()), best.comparisonPct());
+                Optional<TwoTierFit> best = t.best();
+                if (best.isPresent()) {
+                    TwoTierCostModel m = new TwoTierCostModel(best.get().form(), new TwoTierConfig(
+                            d.sweep().hardware().domains(), d.sweep().hardware().domainSize()), t.fabric().betaNvGBps(),
+                            t.fabric().hops());
+                    twoTier = new Scored(TWO_TIER, m, TwoTierCostModel.theta(best.get().params()),
+                            best.get().comparisonPct());
+                }
                 // the family calibrate picks for this run, fitted as calibrate fits it
                 picked = t.protocolFit(t.choice().picked())
                         .map(f -> new Scored(f.name(), f.model(), f.theta(), score(f))).orElse(twoTier);

@@ -104,8 +104,10 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
                 double ell = latency * (1 - share) / linkCoef;
                 double net = latency * share / netCoef;
                 for (double[] r : ProtocolEnvelopeEstimator.LATENCY_RATIOS) {
+                    // τ stays where it starts when no run has Tree (it does not enter): 1, as on one domain
                     starts.add(new double[] {ell, ell * r[0], ell * r[1], beta0, nccl.ringLLBusBwFactor(),
-                        nccl.ringLL128BusBwFactor(), net, nccl.treeBusBwFactor()});
+                        nccl.ringLL128BusBwFactor(), net, free[AlgorithmEnvelopeModel.TREE_FACTOR]
+                            ? nccl.treeBusBwFactor() : 1});
                 }
             }
         }

@@ -9,7 +9,6 @@ import java.util.Optional;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.Fitter;
 import org.ncclharness.calibration.fit.Residual;
-import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
@@ -114,8 +113,9 @@ public final class CalibrationSummary {
         if (picked.isPresent()) {
             return row(t, picked.get());
         }
-        // the pick names the form when it is one (the JSON's best and predict use it); best() where it names none
-        TwoTierFit best = TwoTierForm.byId(t.choice().picked()).map(t::fit).orElseGet(t::best);
+        // the pick names the form when it is one (the JSON's best and predict use it); best() where it names none;
+        // an entry without forms (not AllReduce) always picks a protocol-aware family, above
+        TwoTierFit best = TwoTierForm.byId(t.choice().picked()).flatMap(t::fit).or(t::best).orElseThrow();
         // The largest scale is what the model is used for; a joint entry spans several, the row shows the largest.
         ConfigSummary at = best.configurations().stream()
                 .max((a, b) -> Integer.compare(a.config().ranks(), b.config().ranks())).orElseThrow();
@@ -144,7 +144,7 @@ public final class CalibrationSummary {
                 .max(Comparator.comparingInt(TwoTierConfig::ranks)).orElseThrow()) : f.model();
         int ranks = ((Number) m.configuration().get("ranks")).intValue();
         double far = 1e15;
-        double busBw = Collective.ALL_REDUCE.busBwGBps(far, m.timeUs(far, f.theta()), ranks);
+        double busBw = t.collective().busBwGBps(far, m.timeUs(far, f.theta()), ranks);
         double largest = f.residuals().stream().mapToDouble(Residual::bytes).max().orElse(0);
         boolean seen = sameSlope(m, f.theta(), largest, far);
         flag(flags, !seen, 'U');

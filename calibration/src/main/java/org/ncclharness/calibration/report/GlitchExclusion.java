@@ -136,9 +136,8 @@ public record GlitchExclusion(CalibrationInput fitted, CalibrationInput original
             if (f.isPresent()) {
                 return Optional.of(new Picked(f.get().name(), f.get().model(), f.get().theta(), n));
             }
-            TwoTierCostModel m = new TwoTierCostModel(t.best().form(), t.runs().get(0).config(),
-                    t.fabric().betaNvGBps(), t.fabric().hops());
-            return Optional.of(new Picked(t.best().form().id(), m, TwoTierCostModel.theta(t.best().params()), n));
+            return t.best().map(b -> new Picked(b.form().id(), new TwoTierCostModel(b.form(), t.runs().get(0).config(),
+                    t.fabric().betaNvGBps(), t.fabric().hops()), TwoTierCostModel.theta(b.params()), n));
         }
         return Optional.empty();
     }

@@ -14,8 +14,10 @@ import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierRun;
 
 /**
- * A multi-domain calibration (issue 4): both two-tier forms fitted to one dataset ({@value #KIND}) or jointly to
- * runs of the same hardware at several configurations ({@value #JOINT}, one entry whose parameters hold for all).
+ * A multi-domain calibration (issue 4): every family that applies fitted to one dataset ({@value #KIND}) or jointly
+ * to runs of the same hardware at several configurations ({@value #JOINT}, one entry whose parameters hold for all).
+ * Both two-tier forms describe AllReduce only; another collective's entry holds the protocol-aware families alone
+ * ({@link #fits} empty).
  *
  * @param members        dataset ids or files fitted (one for {@value #KIND})
  * @param runs           their points and configurations
@@ -25,9 +27,10 @@ import org.ncclharness.calibration.twotier.TwoTierRun;
  * @param inter          the inter-domain fabric named by the metadata or {@code --inter}, null when unknown
  * @param nicGBps        one NIC's physical rate from the hardware facts, null when the fabric or its rate is unknown
  * @param nicsPerDomain  NICs per host × hosts per domain where the metadata states it, else null
- * @param fits           hierarchical then flat ring
+ * @param fits           hierarchical then flat ring; empty for a collective other than AllReduce
  * @param grids          the reference grid search of each form, same order; empty unless {@code calibrate --grid}
- * @param better         the form the data support better; empty when they are within 1 % of each other
+ * @param better         the form the data support better; empty when they are within 1 % of each other or
+ *                       when no form was fitted
  * @param protocolFits   the protocol-aware families fitted beside the two-tier forms (envelope as an effective
  *                       single tier, algorithm envelope); empty where the data cannot determine them
  * @param choice         the family predictions use, picked among all of them by leave-one-out
@@ -52,8 +55,14 @@ public record TwoTierCalibration(DatasetInfo dataset, String kind, List<String> 
         notes = List.copyOf(notes);
     }
 
-    public TwoTierFit fit(TwoTierForm form) {
-        return fits.stream().filter(f -> f.form() == form).findFirst().orElseThrow();
+    /** The form's fit; empty where the two-tier forms were not fitted (a collective other than AllReduce). */
+    public Optional<TwoTierFit> fit(TwoTierForm form) {
+        return fits.stream().filter(f -> f.form() == form).findFirst();
+    }
+
+    /** The collective every member ran. */
+    public Collective collective() {
+        return Collective.byName(dataset.collective()).orElseThrow();
     }
 
     public TwoTierCalibration withNotes(List<String> n) {
@@ -65,10 +74,13 @@ public record TwoTierCalibration(DatasetInfo dataset, String kind, List<String> 
         return protocolFits.stream().filter(f -> f.name().equals(name)).findFirst();
     }
 
-    /** The two-tier form a prediction with two tiers should use: the better form, else (a tie) the lower score of the two. */
-    public TwoTierFit best() {
-        return better.map(this::fit).orElseGet(() -> fits.stream()
-                .min((a, b) -> Double.compare(a.comparisonPct(), b.comparisonPct())).orElseThrow());
+    /**
+     * The two-tier form a prediction with two tiers should use: the better form, else (a tie) the lower score of
+     * the two; empty where no form was fitted.
+     */
+    public Optional<TwoTierFit> best() {
+        return better.flatMap(this::fit).or(() -> fits.stream()
+                .min((a, b) -> Double.compare(a.comparisonPct(), b.comparisonPct())));
     }
 
     /**
@@ -83,7 +95,7 @@ public record TwoTierCalibration(DatasetInfo dataset, String kind, List<String> 
             return OptionalDouble.empty();
         }
         double peak = runs.stream().filter(r -> r.config().domains() > 1).flatMapToDouble(r -> java.util.stream.IntStream
-                        .range(0, r.bytes().length).mapToDouble(i -> Collective.ALL_REDUCE.busBwGBps(r.bytes()[i],
+                        .range(0, r.bytes().length).mapToDouble(i -> collective().busBwGBps(r.bytes()[i],
                                 r.timeUs()[i], r.config().ranks()))).max().orElse(0);
         return peak > line ? OptionalDouble.of(peak) : OptionalDouble.empty();
     }
@@ -93,9 +105,9 @@ public record TwoTierCalibration(DatasetInfo dataset, String kind, List<String> 
         return LineRate.networkGBps(nicsPerDomain, nicGBps);
     }
 
-    /** β_IB per domain, per GPU and per NIC for one form, at the first multi-domain configuration. */
-    public InterDomainBandwidth interDomain(TwoTierForm form) {
+    /** β_IB per domain, per GPU and per NIC of one fitted form, at the first multi-domain configuration. */
+    public InterDomainBandwidth interDomain(TwoTierFit form) {
         TwoTierRun run = runs.stream().filter(r -> r.config().domains() > 1).findFirst().orElse(runs.get(0));
-        return InterDomainBandwidth.of(fit(form).params().betaIbGBps(), run.config(), nicsPerDomain, nicGBps);
+        return InterDomainBandwidth.of(form.params().betaIbGBps(), run.config(), nicsPerDomain, nicGBps);
     }
 }

@@ -30,6 +30,7 @@ import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Interconnect;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.nccl.Algorithm;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.measure.Provenance;
@@ -50,7 +51,8 @@ import org.ncclharness.calibration.twotier.TwoTierRun;
 import org.ncclharness.calibration.twotier.TwoTierRuns;
 
 /**
- * Calibrates what the single-tier calibrator deferred: each multi-domain AllReduce with both two-tier forms
+ * Calibrates what the single-tier calibrator deferred: each multi-domain run with the protocol-aware families
+ * (the envelope as an effective single tier, the algorithm envelope) and, for AllReduce, both two-tier forms
  * ({@link TwoTierFitter}, exact, with profiles and identifiability marks), and joint groups of runs of the same
  * hardware as one entry. β_NV and hops come from the hardware facts; a single-domain run of the same GPU class
  * among the inputs lends its u_NV and ℓ_nv as priors to a dataset fitted alone. With {@link GridOptions}
@@ -99,7 +101,7 @@ public final class TwoTierCalibrator {
             return new DeferredCalibration(info, null, problem.get());
         }
         Fabric f = fabric(info.hardware().intra()).orElseThrow();
-        List<Prior> priors = priorFor(in, all, f);
+        List<Prior> priors = formsApply(in) ? priorFor(in, all, f) : List.of();
         // what the reader or the flags decided about the run (an interconnect taken as the network, ...)
         List<String> notes = new ArrayList<>(in.sweep().notes().stream().filter(n -> n.contains("taken as")).toList());
         if (!priors.isEmpty()) {
@@ -111,10 +113,24 @@ public final class TwoTierCalibrator {
     }
 
     /**
+     * Why the two-tier forms are not among a collective's families, empty where they are: both are AllReduce's
+     * (2(g−1)/g and 2(d−1)/d are its bus factors), while the envelopes take any collective's step counts.
+     */
+    public static Optional<String> formsAbsent(Collective c) {
+        return c == Collective.ALL_REDUCE ? Optional.empty()
+                : Optional.of("the two-tier models describe AllReduce; this is " + c.ncclName());
+    }
+
+    private static boolean formsApply(CalibrationInput in) {
+        return formsAbsent(in.sweep().collective()).isEmpty();
+    }
+
+    /**
      * Runs of the same hardware fitted as one problem: one entry, named {@code name}, whose parameters hold for
      * every member's configuration.
      *
-     * @throws InputException when a member cannot take part (not AllReduce, no times, unknown fabric, fabrics differ)
+     * @throws InputException when a member cannot take part (no times, unknown fabric, fabrics or collectives
+     *                        differ, or no family can be fitted)
      */
     public TwoTierCalibration joint(String name, List<CalibrationInput> members) {
         if (members.size() < 2) {
@@ -125,6 +141,12 @@ public final class TwoTierCalibrator {
             if (problem.isPresent()) {
                 throw new InputException(m.id(), 0, "cannot join the fit: " + problem.get());
             }
+        }
+        Set<Collective> collectives = new LinkedHashSet<>();
+        members.forEach(m -> collectives.add(m.sweep().collective()));
+        if (collectives.size() > 1) {
+            throw new InputException("--joint", 0, "the runs are of different collectives " + collectives.stream()
+                    .map(Collective::ncclName).toList() + "; a joint fit is for one collective at several configurations");
         }
         Set<String> intras = new LinkedHashSet<>();
         members.forEach(m -> intras.add(m.info().hardware().intra()));
@@ -143,12 +165,16 @@ public final class TwoTierCalibrator {
         String ids = String.join(", ", members.stream().map(CalibrationInput::id).toList());
         Hardware h = first.hardware();
         DatasetInfo info = new DatasetInfo(name, new Provenance(first.provenance().kind(), ids, null,
-                "joint fit of " + ids), Collective.ALL_REDUCE.testName(),
+                "joint fit of " + ids), collectives.iterator().next().testName(),
                 new Hardware(h.gpuModel(), null, null, null, null, h.intra(), interOf(members)),
                 commonAlgo(members), unionFlags(members));
-        return entry(info, TwoTierCalibration.JOINT, members, f, List.of(),
+        CalibrationEntry e = entry(info, TwoTierCalibration.JOINT, members, f, List.of(),
                 List.of("one set of parameters for " + members.size() + " runs at " + String.join(", ",
                         configs.stream().map(TwoTierConfig::label).toList())));
+        if (e instanceof TwoTierCalibration t) {
+            return t;
+        }
+        throw new InputException("--joint", 0, ((DeferredCalibration) e).reason());
     }
 
     /** The bundled joint groups ({@code twotier/joint-groups.json}) whose members are all among the inputs. */
@@ -176,9 +202,6 @@ public final class TwoTierCalibrator {
 
     private Optional<String> unusable(CalibrationInput in) {
         Hardware h = in.info().hardware();
-        if (in.sweep().collective() != Collective.ALL_REDUCE) {
-            return Optional.of("the two-tier models describe AllReduce; this is " + in.sweep().collective().ncclName());
-        }
         if (h.domains() == null || h.domainSize() == null) {
             return Optional.of("the configuration (domains x GPUs per domain) is unknown; pass --domain-size");
         }
@@ -197,30 +220,49 @@ public final class TwoTierCalibrator {
         return new TwoTierConfig(h.domains(), h.domainSize());
     }
 
-    private TwoTierCalibration entry(DatasetInfo info, String kind, List<CalibrationInput> members, Fabric f,
-                                     List<Prior> priors, List<String> notes) {
+    /**
+     * The entry of {@code members} (one run, or a joint group of one collective), or why no family could be
+     * fitted: the two-tier forms are AllReduce's, and the protocol-aware families need α and β from the data.
+     */
+    private CalibrationEntry entry(DatasetInfo info, String kind, List<CalibrationInput> members, Fabric f,
+                                   List<Prior> priors, List<String> notes) {
         List<TwoTierRun> runs = new ArrayList<>();
         List<Placement> halves = new ArrayList<>();
         boolean derived = false;
         for (CalibrationInput m : members) {
-            TwoTierRuns.Extracted x = TwoTierRuns.of(m.sweep(), m.id(), config(m.info().hardware()));
+            TwoTierRuns.Extracted x = TwoTierRuns.points(m.sweep(), m.id(), config(m.info().hardware()));
             runs.add(x.run());
             halves.add(x.half());
             derived |= m.sweep().notes().stream().anyMatch(n -> n.startsWith("time derived from busbw"));
         }
+        Optional<String> noForms = formsAbsent(members.get(0).sweep().collective());
         TwoTierProblem p = TwoTierProblem.of(runs, f.betaNvGBps(), f.hops());
-        List<TwoTierFit> fits = TwoTierFitter.fitBoth(p, ParamRanges.defaultsFor(p, 2), priors);
+        List<TwoTierFit> fits = noForms.isPresent() ? List.of()
+                : TwoTierFitter.fitBoth(p, ParamRanges.defaultsFor(p, 2), priors);
+        List<Fit> protocol = protocolFits(members, f);
+        if (noForms.isPresent() && protocol.isEmpty()) {
+            return new DeferredCalibration(info, null, noForms.get() + ", and the envelopes need alpha and beta from"
+                    + " the data and more points than their parameters");
+        }
         String inter = interOf(members);
         Double nicGBps = inter == null ? null : facts.interconnect(inter).map(Interconnect::betaPhysGBps).orElse(null);
         List<String> allNotes = new ArrayList<>(notes);
         if (derived) {
             allNotes.add("times derived from busbw (the source gives busbw only)");
         }
-        List<Fit> protocol = protocolFits(members, f);
+        noForms.ifPresent(why -> allNotes.add("two-tier forms not fitted: " + why));
+        Collective collective = members.get(0).sweep().collective();
+        if (!Algorithm.tuned(collective) && protocol.stream().anyMatch(x -> x.name().equals(ALGORITHMS))) {
+            allNotes.add(ALGORITHMS + ": NCCL runs " + collective.ncclName() + " as point-to-point sends, not as a"
+                    + " ring: its Ring rows are the model's N-1 steps (d-1 across domains) with fitted constants, not"
+                    + " an algorithm NCCL picks");
+        }
         protocol.forEach(fit -> EfficiencyNote.of(fit).ifPresent(allNotes::add));
-        Optional<TwoTierForm> better = TwoTierFitter.better(fits).map(TwoTierFit::form);
+        Optional<TwoTierForm> better = fits.isEmpty() ? Optional.empty()
+                : TwoTierFitter.better(fits).map(TwoTierFit::form);
         TwoTierCalibration t = new TwoTierCalibration(info, kind, members.stream().map(CalibrationInput::id).toList(),
-                runs, halves, derived, f, inter, nicGBps, nicsPerDomain(members), fits, grids(info.id(), p), better,
+                runs, halves, derived, f, inter, nicGBps, nicsPerDomain(members), fits,
+                noForms.isPresent() ? List.of() : grids(info.id(), p), better,
                 protocol, choose(fits, protocol), allNotes);
         OptionalDouble above = t.busBwAboveNetworkLineRateGBps();
         if (above.isEmpty()) {
@@ -238,6 +280,7 @@ public final class TwoTierCalibrator {
      * determine latency and bandwidth and outnumber its parameters.
      */
     private static List<Fit> protocolFits(List<CalibrationInput> members, Fabric f) {
+        Collective collective = members.get(0).sweep().collective();
         List<FitPoints> points = new ArrayList<>();
         List<AlgorithmEnvelopeModel> models = new ArrayList<>();
         for (CalibrationInput m : members) {
@@ -248,7 +291,7 @@ public final class TwoTierCalibrator {
                 return List.of();
             }
             points.add(p);
-            models.add(new AlgorithmEnvelopeModel(Collective.ALL_REDUCE, c, f.hops()));
+            models.add(new AlgorithmEnvelopeModel(collective, c, f.hops()));
         }
         int n = points.stream().mapToInt(FitPoints::size).sum();
         if (n <= models.get(0).parameterNames().size()) {
@@ -257,7 +300,7 @@ public final class TwoTierCalibrator {
         if (members.size() > 1) {
             return List.of(JointAlgorithmFit.fit(ALGORITHMS, ALGORITHMS_DESCRIPTION, models, points));
         }
-        ProtocolEnvelopeModel env = new ProtocolEnvelopeModel(Collective.ALL_REDUCE, models.get(0).config().ranks(),
+        ProtocolEnvelopeModel env = new ProtocolEnvelopeModel(collective, models.get(0).config().ranks(),
                 f.hops());
         return List.of(
                 Fitter.fit(ProtocolEnvelopeEstimator.fitted(SingleTierCalibrator.ENVELOPE, ENVELOPE_DESCRIPTION, env),
@@ -282,7 +325,8 @@ public final class TwoTierCalibrator {
             return ModelChoice.of(loo, k, protocol.get(0).name(), "the default where leave-one-out cannot compare"
                     + " the families (the effective single tier)");
         }
-        // the form TwoTierCalibration.best() gives, so that the summary, the JSON and predict name one model
+        // the form TwoTierCalibration.best() gives, so that the summary, the JSON and predict name one model; the
+        // caller has left no entry with neither a form nor a protocol-aware family
         TwoTierFit lower = fits.stream().min(Comparator.comparingDouble(TwoTierFit::comparisonPct)).orElseThrow();
         return ModelChoice.of(loo, k, lower.form().id(), "the two-tier form with the lower in-sample RMSPE");
     }
@@ -316,7 +360,7 @@ public final class TwoTierCalibrator {
                     Hardware ch = c.info().hardware();
                     return ch.domains() != null && ch.domains() == 1 && ch.domainSize() != null && ch.domainSize() > 1
                             && ch.gpuModel() != null && JointGroups.gpuClass(ch.gpuModel()).equals(gpu)
-                            && Objects.equals(ch.intra(), h.intra()) && unusable(c).isEmpty()
+                            && Objects.equals(ch.intra(), h.intra()) && formsApply(c) && unusable(c).isEmpty()
                             && !c.flags().contains("mixed-configurations") && reachesBandwidthBound(c);
                 })
                 .max(Comparator.comparingInt((CalibrationInput c) -> c.sweep().rows().size())

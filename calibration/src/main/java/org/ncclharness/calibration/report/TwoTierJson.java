@@ -2,6 +2,7 @@ package org.ncclharness.calibration.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.Rmspe;
@@ -78,10 +79,12 @@ final class TwoTierJson {
                 scores.putNull(k);
             }
         });
-        choice.put("betterTwoTierForm", t.best().form().id());
-        choice.put("betterTwoTierFormBasis", t.better().isEmpty()
-                ? "the forms are within 1 % of each other; the lower score"
-                : t.best().looRmspePct().isPresent() ? "leave-one-out" : "in-sample");
+        Optional<TwoTierFit> best = t.best();
+        choice.put("betterTwoTierForm", best.map(f -> f.form().id()).orElse(null));
+        choice.put("betterTwoTierFormBasis", best.isEmpty() ? "no two-tier form fitted: "
+                + TwoTierCalibrator.formsAbsent(t.collective()).orElse("")
+                : t.better().isEmpty() ? "the forms are within 1 % of each other; the lower score"
+                : best.get().looRmspePct().isPresent() ? "leave-one-out" : "in-sample");
         ArrayNode notes = n.putArray("notes");
         t.notes().forEach(notes::add);
     }
@@ -190,7 +193,7 @@ final class TwoTierJson {
             cn.put("latencySumUs", c.latencySumUs());
             cn.put("busBwAsymptoteGBps", c.busBwAsymptoteGBps());
         }
-        InterDomainBandwidth ib = t.interDomain(f.form());
+        InterDomainBandwidth ib = t.interDomain(f);
         ObjectNode in = m.putObject("interDomain");
         in.put("perDomainGBps", ib.perDomainGBps());
         in.put("perGpuGBps", ib.perGpuGBps());

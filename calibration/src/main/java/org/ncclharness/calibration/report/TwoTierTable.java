@@ -34,11 +34,17 @@ public final class TwoTierTable {
     }
 
     public static void write(PrintWriter out, List<TwoTierCalibration> entries) {
-        out.println("# two-tier calibration (NVLink domain + inter-domain fabric), both forms, exact least-squares fit");
-        out.println("#   hierarchical: T = T_sw + a_nv + a_ib + (2(g-1)/g) M/(u_NV b_NV) + (2(d-1)/d) M/b_IB");
-        out.println("#   flat-ring:    T = T_sw + a_nv + a_ib + (2(N-1)/N) M/min(u_NV b_NV, b_IB)");
-        out.println("#   a_nv = 2(g-1) hops l_nv, a_ib = 2(d-1) l_ib; each parameter: value [range within 1% of the"
-                + " best RMSPE] mark");
+        if (entries.stream().allMatch(e -> e.fits().isEmpty())) {
+            // the forms are AllReduce's: their formulas would describe nothing below
+            out.println("# multi-domain calibration (NVLink domain + inter-domain fabric): the protocol-aware families");
+        } else {
+            out.println("# two-tier calibration (NVLink domain + inter-domain fabric), both forms, exact least-squares"
+                    + " fit");
+            out.println("#   hierarchical: T = T_sw + a_nv + a_ib + (2(g-1)/g) M/(u_NV b_NV) + (2(d-1)/d) M/b_IB");
+            out.println("#   flat-ring:    T = T_sw + a_nv + a_ib + (2(N-1)/N) M/min(u_NV b_NV, b_IB)");
+            out.println("#   a_nv = 2(g-1) hops l_nv, a_ib = 2(d-1) l_ib; each parameter: value [range within 1% of the"
+                    + " best RMSPE] mark");
+        }
         for (TwoTierCalibration e : entries) {
             block(out, e);
         }
@@ -51,7 +57,8 @@ public final class TwoTierTable {
                 e.runs().stream().mapToInt(TwoTierRun::points).sum(),
                 String.join(",", e.halves().stream().map(h -> h.label()).distinct().toList()),
                 e.fabric().name(), e.fabric().betaNvGBps(), e.fabric().hops(), e.inter() == null ? "(not stated)" : e.inter(),
-                e.better().map(TwoTierForm::id).orElse("indistinguishable (within 1%)"));
+                e.fits().isEmpty() ? "none fitted (" + TwoTierCalibrator.formsAbsent(e.collective()).orElse("") + ")"
+                        : e.better().map(TwoTierForm::id).orElse("indistinguishable (within 1%)"));
         for (TwoTierFit f : e.fits()) {
             out.printf(Locale.ROOT, "#   %-12s RMSPE %s in-sample per band <1MiB/1-128MiB/>128MiB %s%s%s%n", f.form().id(),
                     pct(f.rmspe().overallPct().orElse(Double.NaN)), bands(f.rmspe()),
@@ -67,7 +74,7 @@ public final class TwoTierTable {
                                 + " busbw(M->inf) %.4g GB/s%n", c.config().label(), c.alphaNvUs(), c.alphaIbUs(),
                         c.tSwUs(), c.latencySumUs(), c.busBwAsymptoteGBps());
             }
-            InterDomainBandwidth ib = e.interDomain(f.form());
+            InterDomainBandwidth ib = e.interDomain(f);
             out.printf(Locale.ROOT, "#     b_IB (%s): per domain %.4g GB/s, per GPU %.4g GB/s, %s%n",
                     f.profile(TwoTierParam.BETA_IB).status().id(), ib.perDomainGBps(), ib.perGpuGBps(),
                     ib.perNicGBps() == null ? "per NIC: NICs per host not stated (pass --nics-per-host N)"
@@ -124,17 +131,17 @@ public final class TwoTierTable {
     }
 
     /**
-     * One Markdown row per entry, read from the better form (the lower score on a tie); each parameter carries its
-     * mark: D determined, B bounded, U undetermined, F fixed, and * where it rests on a prior. Latency sum and busbw
-     * are at the entry's first multi-domain configuration.
+     * One Markdown row per entry with its two-tier forms (AllReduce), read from the better form (the lower score on
+     * a tie); each parameter carries its mark: D determined, B bounded, U undetermined, F fixed, and * where it rests
+     * on a prior. Latency sum and busbw are at the entry's first multi-domain configuration.
      */
     public static String markdown(List<TwoTierCalibration> entries) {
         StringBuilder sb = new StringBuilder();
         sb.append("| dataset | d x g | pts | better form | RMSPE hier / flat (LOO) | latency sum us | busbw(inf) GB/s"
                 + " | u_NV | beta_IB GB/s/domain | ell_nv us | ell_ib us | T_sw us |\n");
         sb.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-        for (TwoTierCalibration e : entries) {
-            TwoTierFit f = e.best();
+        for (TwoTierCalibration e : entries.stream().filter(x -> x.best().isPresent()).toList()) {
+            TwoTierFit f = e.best().orElseThrow();
             ConfigSummary c = f.configurations().stream().filter(x -> x.config().domains() > 1).findFirst()
                     .orElse(f.configurations().get(0));
             sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s / %s | %.4g | %.4g | %s | %s | %s | %s | %s |%n",
@@ -142,7 +149,7 @@ public final class TwoTierTable {
                     String.join(", ", e.runs().stream().map(r -> r.config().label()).distinct().toList()),
                     e.runs().stream().mapToInt(TwoTierRun::points).sum(),
                     e.better().map(TwoTierForm::id).orElse("tie"),
-                    score(e.fit(TwoTierForm.HIERARCHICAL)), score(e.fit(TwoTierForm.FLAT_RING)),
+                    score(e.fit(TwoTierForm.HIERARCHICAL).orElseThrow()), score(e.fit(TwoTierForm.FLAT_RING).orElseThrow()),
                     c.latencySumUs(), c.busBwAsymptoteGBps(),
                     cell(f, TwoTierParam.U_NV), cell(f, TwoTierParam.BETA_IB), cell(f, TwoTierParam.ELL_NV),
                     cell(f, TwoTierParam.ELL_IB), cell(f, TwoTierParam.T_SW)));

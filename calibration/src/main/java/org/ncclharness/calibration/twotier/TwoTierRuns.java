@@ -42,6 +42,14 @@ public final class TwoTierRuns {
             throw new InputException(label, 0, "the two-tier models describe AllReduce; this sweep is "
                     + s.collective().ncclName());
         }
+        return points(s, label, config);
+    }
+
+    /**
+     * The points of any collective at a configuration the caller supplies: what a multi-domain entry reports on
+     * (its configurations and point counts) also where the two-tier forms do not apply.
+     */
+    public static Extracted points(Sweep s, String label, TwoTierConfig config) {
         Placement half = s.rows().stream().anyMatch(r -> r.outOfPlace().hasTime()) ? Placement.OUT_OF_PLACE
                 : Placement.IN_PLACE;
         List<double[]> pts = new ArrayList<>();

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +18,10 @@ import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.model.TwoTierCostModel;
+import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.twotier.GridProgress;
 import org.ncclharness.calibration.twotier.ParamRange;
 import org.ncclharness.calibration.twotier.TwoTierFit;
@@ -48,10 +52,10 @@ class TwoTierCalibratorTest {
         assertThat(t.inter()).isEqualTo("IB-NDR");
         assertThat(t.nicsPerDomain()).isEqualTo(8);
         assertThat(t.fits()).extracting(TwoTierFit::form).containsExactly(TwoTierForm.values());
-        assertThat(t.fit(TwoTierForm.HIERARCHICAL).priors()).isNotEmpty()
+        assertThat(t.fit(TwoTierForm.HIERARCHICAL).orElseThrow().priors()).isNotEmpty()
                 .allSatisfy(p -> assertThat(p.source()).startsWith(single.id()));
         // The single-node H100 run reads above the NVLink line rate (NVLS): SPEC's 0.92 stands in for its u_NV.
-        assertThat(t.fit(TwoTierForm.HIERARCHICAL).priors()).filteredOn(p -> p.param() == TwoTierParam.U_NV)
+        assertThat(t.fit(TwoTierForm.HIERARCHICAL).orElseThrow().priors()).filteredOn(p -> p.param() == TwoTierParam.U_NV)
                 .singleElement().satisfies(p -> {
                     assertThat(p.value()).isEqualTo(0.92);
                     assertThat(p.source()).contains("NVLS");
@@ -149,8 +153,60 @@ class TwoTierCalibratorTest {
         TwoTierCalibration gb = joint.get(1);
         assertThat(gb.kind()).isEqualTo("joint");
         assertThat(gb.runs()).hasSize(3);
-        assertThat(gb.fit(TwoTierForm.HIERARCHICAL).configurations()).hasSize(3);
+        assertThat(gb.fit(TwoTierForm.HIERARCHICAL).orElseThrow().configurations()).hasSize(3);
         assertThat(gb.dataset().provenance().label()).startsWith("joint fit of gb200_allreduce_nvl72_coreweave");
+    }
+
+    @Test
+    void aMultiHostAllGatherGetsTheEnvelopesAtItsOwnStepCountsAndNoTwoTierForm() {
+        CalibrationInput ag = input("b200_allgather_16gpu_2node_roce_gke_a4_dranet");
+        CalibrationEntry e = TWO.calibrate(ag, List.of(ag));
+        assertThat(e).isInstanceOf(TwoTierCalibration.class);
+        TwoTierCalibration t = (TwoTierCalibration) e;
+        assertThat(t.collective()).isEqualTo(Collective.ALL_GATHER);
+        assertThat(t.fits()).isEmpty();
+        assertThat(t.best()).isEmpty();
+        assertThat(t.notes()).contains("two-tier forms not fitted: the two-tier models describe AllReduce; this is"
+                + " AllGather");
+        assertThat(t.protocolFits()).extracting(Fit::name).containsExactly("envelope", "algorithms");
+        Fit algorithms = t.protocolFit("algorithms").orElseThrow();
+        AlgorithmEnvelopeModel m = (AlgorithmEnvelopeModel) algorithms.model();
+        // AllGather's ring: N-1 steps, d-1 of them over the network, and no Tree, so τ (which does not enter) is 1
+        assertThat(m.collective()).isEqualTo(Collective.ALL_GATHER);
+        assertThat(m.treeApplies()).isFalse();
+        assertThat(algorithms.freeParameters()).hasSize(7).doesNotContain("treeBandwidthFactor");
+        assertThat(algorithms.theta()[AlgorithmEnvelopeModel.TREE_FACTOR]).isEqualTo(1);
+        assertThat(t.choice().scores()).containsOnlyKeys("envelope", "algorithms");
+        assertThat(List.of("envelope", "algorithms")).contains(t.choice().picked());
+        // the model reproduces the run's times at AllGather's bus factor, not AllReduce's (twice as fast a bus)
+        double[] b = t.runs().get(0).bytes();
+        double[] us = t.runs().get(0).timeUs();
+        int last = b.length - 1;
+        assertThat(algorithms.model().timeUs(b[last], algorithms.theta())).isCloseTo(us[last], within(0.2 * us[last]));
+
+        // its report: the forms' formulas are not printed for an entry that has none, and the JSON names no form
+        StringWriter text = new StringWriter();
+        TwoTierTable.write(new PrintWriter(text), List.of(t));
+        assertThat(text.toString()).doesNotContain("hierarchical: T =").contains("better form: none fitted");
+        String json = CalibrationJson.toJson(new CalibrationReport(List.of(t))).toString();
+        CalibrationFile.Entry back = CalibrationFile.parse("r.json", json).dataset(ag.id());
+        assertThat(back.models()).extracting(CalibrationFile.CalibratedModel::name)
+                .containsExactly("envelope", "algorithms");
+        assertThat(back.bestModel().orElseThrow().model()).isEqualTo(t.protocolFit(t.choice().picked())
+                .orElseThrow().model());
+        assertThat(json).contains("\"betterTwoTierForm\":null");
+    }
+
+    @Test
+    void aMultiHostAllToAllSaysItsRingRowsAreTheModelsNotNcclsAndAJointFitNeedsOneCollective() {
+        CalibrationInput a2a = input("mi355x_alltoall_16gpu_2node_roce_ainic_rccl_alibaba");
+        TwoTierCalibration t = (TwoTierCalibration) TWO.calibrate(a2a, List.of(a2a));
+        assertThat(t.notes()).anySatisfy(n -> assertThat(n).startsWith("algorithms: NCCL runs AllToAll as"
+                + " point-to-point sends"));
+        CalibrationInput ag = input("b200_allgather_16gpu_2node_roce_gke_a4_dranet");
+        CalibrationInput ar = input("h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion");
+        assertThatThrownBy(() -> TWO.joint("j", List.of(ag, ar)))
+                .isInstanceOf(InputException.class).hasMessageContaining("different collectives [AllGather, AllReduce]");
     }
 
     @Test

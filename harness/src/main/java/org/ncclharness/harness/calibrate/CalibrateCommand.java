@@ -52,8 +52,8 @@ import picocli.CommandLine.Spec;
                 + " (NVLink domain + inter-domain fabric) for multi-domain runs.",
             "Without FILE: every bundled dataset. Multi-domain runs (NVLink domains joined by IB/RoCE) get every family"
                 + " that applies: the protocol envelope as an effective single tier, the algorithm envelope (Ring/Tree x"
-                + " LL/LL128/Simple across domains) and both two-tier forms (hierarchical, flat-ring, each parameter with"
-                + " its 1%% profile); the one with the lowest leave-one-out RMSPE is picked (or one with fewer parameters within"
+                + " LL/LL128/Simple across domains) and, for AllReduce, both two-tier forms (hierarchical, flat-ring, each"
+                + " parameter with its 1%% profile); the one with the lowest leave-one-out RMSPE is picked (or one with fewer parameters within"
                 + " 1 point of it) and --verbose says why."
                 + " The one-line methods (A, B, naive) are not fitted to them.",
             "FILE: an nccl-tests or rccl-tests log (any generation), the project CSV or a sweep JSON; what the file does not"

@@ -133,7 +133,12 @@ public final class CalibratedSeries {
             }
         } else if (entry instanceof TwoTierCalibration t) {
             if (twoTierName) {
-                return Optional.of(twoTierCurve(sweep, t, name));
+                Optional<ModelCurve> c = twoTierCurve(sweep, t, name);
+                if (c.isPresent()) {
+                    return c;
+                }
+                notDrawn.put(name, TwoTierCalibrator.formsAbsent(t.collective()).orElse("not fitted"));
+                return Optional.empty();
             }
             Optional<Fit> f = t.protocolFit(name);
             if (f.isPresent()) {
@@ -163,10 +168,16 @@ public final class CalibratedSeries {
                 b -> m.timeUs(b, none)));
     }
 
-    /** {@value #TWO_TIER}: the better form; {@code hierarchical}, {@code flat-ring}: that form. */
-    private static ModelCurve twoTierCurve(Sweep sweep, TwoTierCalibration t, String name) {
-        TwoTierFit fit = name.equals(TWO_TIER) ? t.best()
-                : t.fit(TwoTierForm.byId(name).orElseThrow());
+    /**
+     * {@value #TWO_TIER}: the better form; {@code hierarchical}, {@code flat-ring}: that form; empty where the entry
+     * has no forms (a collective other than AllReduce).
+     */
+    private static Optional<ModelCurve> twoTierCurve(Sweep sweep, TwoTierCalibration t, String name) {
+        return (name.equals(TWO_TIER) ? t.best() : t.fit(TwoTierForm.byId(name).orElseThrow()))
+                .map(fit -> twoTierCurve(sweep, t, name, fit));
+    }
+
+    private static ModelCurve twoTierCurve(Sweep sweep, TwoTierCalibration t, String name, TwoTierFit fit) {
         TwoTierCostModel m = new TwoTierCostModel(fit.form(), configOf(sweep, t), t.fabric().betaNvGBps(),
                 t.fabric().hops());
         double[] theta = TwoTierCostModel.theta(fit.params());

@@ -125,9 +125,11 @@ public final class PredictCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "  alternative    : %s would take %s (%s)%n", a.algorithm(), time(a.timeUs()),
                     a.basis());
             out.println("  Ring/Tree      : " + a.crossover());
-        } else if (pm.model() instanceof AlgorithmEnvelopeModel) {
-            out.println("  alternative    : none faster: the model takes the fastest of Ring/Tree x LL/LL128/Simple at"
-                    + " each size (calibrate --verbose lists which, per size range)");
+        } else if (pm.model() instanceof AlgorithmEnvelopeModel a) {
+            String algorithms = a.treeApplies() ? "Ring/Tree"
+                    : "Ring (NCCL's Tree is AllReduce's; the model has no other for " + a.collective().ncclName() + ")";
+            out.println("  alternative    : none faster: the model takes the fastest of " + algorithms
+                    + " x LL/LL128/Simple at each size (calibrate --verbose lists which, per size range)");
         } else {
             out.println("  alternative    : not modelled by " + pm.name() + (pm.collective() == Collective.ALL_REDUCE ? ""
                     : " for " + pm.collective().testName()));

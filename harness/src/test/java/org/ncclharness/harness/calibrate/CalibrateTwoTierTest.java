@@ -94,6 +94,36 @@ class CalibrateTwoTierTest {
     }
 
     /**
+     * A real 2-host AllGather (GKE A4 B200 over RoCE): the two-tier forms are AllReduce's, so it gets the envelope
+     * and the algorithm envelope at AllGather's step counts, one of them picked; predict uses the pick and moves
+     * the algorithm envelope to 8 hosts.
+     */
+    @Test
+    void aRealTwoHostAllGatherIsCalibratedWithTheEnvelopesAndPredictUsesThePick(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("allgather.txt");
+        Files.copy(Path.of("../datasets/raw/b200_allgather_16gpu_2node_roce_gke_a4_dranet.txt"), log);
+        Path json = dir.resolve("cal.json");
+        assertThat(run("calibrate", log.toString(), "--collective", "all_gather", "--interconnect", "RoCE-400G",
+                "--json", json.toString())).as(last.err()).isZero();
+        assertThat(stdout()).contains("(two-tier): 2x8").contains("better form: none fitted (the two-tier models"
+                        + " describe AllReduce; this is AllGather)").doesNotContain("hierarchical: T =")
+                .containsPattern("#   model choice: (envelope|algorithms) ").contains("#     picks Ring/LL ")
+                .doesNotContain("Tree/");
+        CalibrationFile.Entry e = CalibrationFile.read(json).dataset(log.toString());
+        assertThat(e.collective()).isEqualTo("all_gather");
+        assertThat(e.models()).extracting(CalibrationFile.CalibratedModel::name).containsExactly("envelope",
+                "algorithms");
+        assertThat(run("predict", "--calibration", json.toString(), "--bytes", "1G")).as(last.err()).isZero();
+        assertThat(last.out()).startsWith("# predicted by " + e.best() + " from calibration " + json)
+                .contains("AllGather of 1073741824 bytes (1 GiB) on 16 GPUs");
+        assertThat(run("predict", "--calibration", json.toString(), "--model", "algorithms", "--gpus", "64",
+                "--nodes", "8", "--bytes", "1G")).as(last.err()).isZero();
+        assertThat(last.out()).contains("8 domains of 8 GPUs lie outside what was calibrated (2x8)")
+                .contains("on 64 GPUs").contains("fastest of Ring (NCCL's Tree is AllReduce's; the model has no other"
+                        + " for AllGather)");
+    }
+
+    /**
      * NICs per host, from --nics-per-host or from the log's own NCCL INFO lines, reach the report (per NIC, the
      * R flag past 8 x 50 GB/s on this real 2-node log that ran a tree) and the JSON; check against that calibration
      * takes the fabric and the NICs from it when the run states neither, and explains a busbw above the line

@@ -36,7 +36,7 @@ class CalibratedSeriesTest {
         assertThat(drawn.notDrawn()).isEmpty();
         PredictionModel predicted = PredictionSources.dataset(MULTI_DOMAIN, "two-tier", facts);
         ModelCurve better = drawn.series().models().get(0);
-        String form = ((TwoTierCalibration) entry).best().form().id();
+        String form = ((TwoTierCalibration) entry).best().orElseThrow().form().id();
         ModelCurve same = drawn.series().models().stream().filter(c -> c.name().equals("two-tier " + form))
                 .findFirst().orElseThrow();
         for (long b : SIZES) {
