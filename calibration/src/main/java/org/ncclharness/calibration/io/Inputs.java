@@ -111,7 +111,8 @@ public final class Inputs {
         }
         Path p = Path.of(name);
         if (Files.isDirectory(p)) {
-            throw new InputException(name, 0, "is a directory; expected an nccl-tests log, a CSV or a JSON file");
+            throw new InputException(name, 0, "is a directory; expected an nccl-tests log, a CSV or a JSON file (for"
+                    + " every log in it, pass them: " + name.replaceFirst("/+$", "") + "/*)");
         }
         return Files.newInputStream(p);
     }

@@ -238,6 +238,7 @@ public final class NcclTestsLogReader {
             if ((m = PERF_BINARY.matcher(text)).find() && Collective.byName(m.group(1)).isPresent()) {
                 s.newRunIfRowsSeen();
                 s.binaryHint = m.group(1);
+                s.launch = LaunchLine.of(text).orElse(null);
             }
             return;
         }
@@ -430,6 +431,8 @@ public final class NcclTestsLogReader {
         String libraryVersion;
         String program;
         String binaryHint;
+        /** The host count the run's launch line states, null where none does. */
+        LaunchLine launch;
         /** The {@code # predicted by ...} heading of a table our predict command wrote, null for measurements. */
         String predictedBy;
         Matcher nThread;
@@ -515,6 +518,7 @@ public final class NcclTestsLogReader {
                 predictedBy = null;
                 program = null;
                 binaryHint = null;
+                launch = null;
                 nThread = null;
             }
         }
@@ -546,8 +550,12 @@ public final class NcclTestsLogReader {
                     tableNotes.add("the trailer" + (averageLine == null ? "" : " at line " + averageLine.number())
                             + " covers all " + byTypeOp.size() + " type/op groups of this table, not this one alone");
                 }
-                sweeps.add(new Sweep(provenance, e.collective(), run, hardware(e.ranks()), devices, group,
-                        tableNotes, t));
+                Hardware hw = hardware(e.ranks());
+                if (hw.hosts() != null && launch != null && hw.hosts() == launch.hosts() && !whole(e.ranks())) {
+                    tableNotes.add(launch.hosts() + " hosts taken as the launch line states (" + launch.source()
+                            + "): the device list does not show every rank");
+                }
+                sweeps.add(new Sweep(provenance, e.collective(), run, hw, devices, group, tableNotes, t));
             }
             rows.clear();
             notes.clear();
@@ -609,16 +617,27 @@ public final class NcclTestsLogReader {
             return maxRank + 1 == devices.size() ? devices.size() : null;
         }
 
-        /** What the device lines prove (GPU name; the host count when the list is whole), and N as decided. */
+        /** Whether the device list shows every one of the N ranks. */
+        private boolean whole(Integer ranks) {
+            Integer listed = listedRanks();
+            return listed != null && listed.equals(ranks);
+        }
+
+        /**
+         * What the device lines prove (GPU name; the host count when the list is whole), and N as decided; where
+         * the list does not show every rank, the launch line's host count when it fits N and the hosts listed.
+         */
         private Hardware hardware(Integer ranks) {
-            if (devices.isEmpty()) {
-                return ranks == null ? Hardware.unknown() : Hardware.unknown().withRanks(ranks);
-            }
             Set<String> hosts = new LinkedHashSet<>();
             devices.forEach(d -> hosts.add(d.host()));
-            Integer listed = listedRanks();
-            boolean whole = listed != null && listed.equals(ranks);
-            return new Hardware(devices.get(0).name(), ranks, whole ? hosts.size() : null, null, null, null, null);
+            Integer launched = launch != null && ranks != null && ranks % launch.hosts() == 0
+                    && launch.hosts() >= hosts.size() ? launch.hosts() : null;
+            if (devices.isEmpty()) {
+                Hardware none = ranks == null ? Hardware.unknown() : Hardware.unknown().withRanks(ranks);
+                return launched == null ? none : none.withHosts(launched);
+            }
+            return new Hardware(devices.get(0).name(), ranks, whole(ranks) ? Integer.valueOf(hosts.size()) : launched,
+                    null, null, null, null);
         }
     }
 }

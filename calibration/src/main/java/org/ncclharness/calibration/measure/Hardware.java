@@ -21,4 +21,8 @@ public record Hardware(String gpuModel, Integer ranks, Integer hosts, Integer do
     public Hardware withRanks(Integer n) {
         return new Hardware(gpuModel, n, hosts, domainSize, domains, intra, inter);
     }
+
+    public Hardware withHosts(Integer n) {
+        return new Hardware(gpuModel, ranks, n, domainSize, domains, intra, inter);
+    }
 }

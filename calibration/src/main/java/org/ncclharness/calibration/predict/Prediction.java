@@ -49,14 +49,15 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
         if (pm.model() instanceof SingleTierModel s) {
             double alpha = s.alphaUs(theta);
             return new Prediction(bytes, t, alpha, t - alpha, "Ring", Optional.empty(),
-                    tree(s.collective(), s.ranks(), alpha, theta[1], bytes));
+                    tree(s.collective(), s.ranks(), alpha, theta[1], bytes, ""));
         }
         if (pm.model() instanceof ProtocolEnvelopeModel e) {
             Protocol p = e.chosen(bytes, theta);
             double alpha = e.alphaUs(p, theta);
             double bw = ProtocolEnvelopeModel.efficiency(p, theta) * theta[3];
             return new Prediction(bytes, t, alpha, t - alpha, "Ring", Optional.of(p.label()),
-                    tree(e.collective(), e.ranks(), alpha, bw, bytes));
+                    tree(e.collective(), e.ranks(), alpha, bw, bytes, "with " + p.label() + "'s latency and"
+                            + " bandwidth (the protocol at this size; another size's protocol moves it): "));
         }
         if (pm.model() instanceof NcclTunerModel n) {
             NcclTunerModel.Choice c = n.choose(bytes);
@@ -79,17 +80,19 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
 
     /**
      * Tree in SPEC §3's ideal form with the ring's own per-step latency and bandwidth (root links as fast as the
-     * ring's, binary tree): AllReduce only.
+     * ring's, binary tree): AllReduce only. {@code basis} prefixes the crossover: the envelope's ring differs per
+     * protocol, so its crossover holds for the protocol of this size only.
      */
-    private static Optional<Alternative> tree(Collective c, int ranks, double alphaUs, double betaGBps, double bytes) {
+    private static Optional<Alternative> tree(Collective c, int ranks, double alphaUs, double betaGBps, double bytes,
+                                              String basis) {
         if (c != Collective.ALL_REDUCE) {
             return Optional.empty();
         }
         RingTree rt = RingTree.besideRing(ranks, alphaUs, betaGBps);
         OptionalDouble x = rt.crossoverBytes();
-        String words = x.isPresent() ? String.format(Locale.ROOT, "Tree is faster below %s (%.0f bytes), Ring above",
-                SizeText.approx(x.getAsDouble()), x.getAsDouble())
-                : rt.treeLatencyUs() < rt.ringLatencyUs() ? "Tree is faster at every size" : "Ring is faster at every size";
+        String words = basis + (x.isPresent() ? String.format(Locale.ROOT, "Tree is faster below %s (%.0f bytes),"
+                + " Ring above", SizeText.approx(x.getAsDouble()), x.getAsDouble())
+                : rt.treeLatencyUs() < rt.ringLatencyUs() ? "Tree is faster at every size" : "Ring is faster at every size");
         return Optional.of(new Alternative("Tree", rt.treeUs(bytes), x,
                 "T_tree = 2D/B_root + 2h*L, binary tree (h = " + rt.treeDepth() + "), B_root = B and L = alpha/(2(N-1))"
                         + " of this ring", words));

@@ -114,7 +114,8 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
         int d = nodes != null ? nodes : ranks / g;
         if (d < 1 || d * g != ranks) {
             throw new IllegalArgumentException(ranks + " GPUs are not " + (nodes != null ? nodes + " domains"
-                    : "whole domains") + " of " + g + " GPUs (the calibrated domain size)");
+                    : "whole domains") + " of " + g + " GPUs (the calibrated domain size)"
+                    + (nodes != null && nodes > 0 ? "; for " + nodes + " domains pass --gpus " + nodes * g : ""));
         }
         TwoTierConfig at = new TwoTierConfig(d, g);
         List<TwoTierConfig> known = fitted.isEmpty() ? List.of(calibrated) : fitted;

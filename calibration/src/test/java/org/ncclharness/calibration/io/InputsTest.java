@@ -45,7 +45,8 @@ class InputsTest {
         Files.write(cut, java.util.Arrays.copyOf(whole, whole.length / 2));
         assertThatThrownBy(() -> Inputs.read(cut.toString())).isInstanceOf(InputException.class)
                 .hasMessageContaining("damaged gzip");
-        assertThatThrownBy(() -> Inputs.read(dir.toString())).hasMessageContaining("is a directory");
+        assertThatThrownBy(() -> Inputs.read(dir.toString())).hasMessageContaining("is a directory")
+                .hasMessageContaining("pass them: " + dir + "/*");
     }
 
     @Test

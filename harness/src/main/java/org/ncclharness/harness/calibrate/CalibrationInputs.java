@@ -86,6 +86,15 @@ public final class CalibrationInputs {
                 facts.interconnectNamed(f[0], f[1]);
             }
         }
+        if (flags.intra() != null && flags.inter() != null) {
+            boolean intraJoinsHosts = facts.topologyOf(facts.interconnectNamed("--intra", flags.intra())).betweenHosts();
+            boolean interJoinsHosts = facts.topologyOf(facts.interconnectNamed("--inter", flags.inter())).betweenHosts();
+            if (intraJoinsHosts && !interJoinsHosts) {
+                throw new InputException("--intra", 0, flags.intra() + " is a network between hosts and --inter "
+                        + flags.inter() + " a fabric inside one: swapped? pass --intra " + flags.inter() + " --inter "
+                        + flags.intra());
+            }
+        }
         if (flags.nicsPerHost() != null && flags.nicsPerHost() < 1) {
             throw new InputException("--nics-per-host", 0, "must be at least 1, got " + flags.nicsPerHost());
         }
@@ -178,9 +187,13 @@ public final class CalibrationInputs {
     }
 
     /** Hosts the device lines name, null when they name none. */
-    private static Integer hostsNamed(Sweep s) {
+    /**
+     * The hosts the device lines name, where they list every rank; a list that shows fewer ranks than ran (one
+     * process's devices) proves only a lower bound, and says nothing of the count.
+     */
+    private static Integer hostsNamed(Sweep s, int ranks) {
         long n = s.devices().stream().map(Device::host).filter(x -> x != null && !x.isBlank()).distinct().count();
-        return n == 0 ? null : (int) n;
+        return n == 0 || s.devices().size() < ranks ? null : (int) n;
     }
 
     /** Fills N, hosts, domains and the interconnect from the flags where the file does not say them. */
@@ -199,7 +212,7 @@ public final class CalibrationInputs {
             throw new InputException(file, 0, "the file does not say " + String.join("; nor ", missing));
         }
         Integer hosts = RunMetadataOptions.reconcile(file, "node count", h.hosts() != null ? h.hosts()
-                : hostsNamed(s), flags.nodes(), "--nodes");
+                : hostsNamed(s, ranks), flags.nodes(), "--nodes");
         List<String> notes = new ArrayList<>(s.notes());
         if (hosts == null) {
             hosts = 1;

@@ -418,8 +418,9 @@ public final class CheckCommand implements Callable<Integer> {
      * needs it), and the report says where the fabric came from.
      */
     private Sweep withCalibratedFabric(Sweep sweep, CalibrationFile.Entry entry, List<Finding> context) {
-        Sweep filled = RunSource.withFabric(run, sweep, entry.intra(), entry.inter(), entry.interconnect());
         Hardware was = sweep.hardware() == null ? Hardware.unknown() : sweep.hardware();
+        Sweep filled = RunSource.withFabric(run, withCalibratedHosts(sweep, entry, context), entry.intra(),
+                entry.inter(), entry.interconnect());
         Hardware now = filled.hardware();
         if (!Objects.equals(was.intra(), now.intra()) || !Objects.equals(was.inter(), now.inter())) {
             context.add(Finding.info("fabric", "the run does not state its interconnect: judged on calibration entry "
@@ -428,6 +429,24 @@ public final class CheckCommand implements Callable<Integer> {
                     + (now.inter() == null ? "" : now.inter() + " between hosts") + "); --interconnect overrides it"));
         }
         return filled;
+    }
+
+    /**
+     * A run that does not state its hosts, at the GPU count its multi-host calibration entry ran, is taken to
+     * have run on that entry's hosts (else its busbw would be judged against the tier inside one host); the
+     * report says so, and --nodes overrides it.
+     */
+    private static Sweep withCalibratedHosts(Sweep sweep, CalibrationFile.Entry entry, List<Finding> context) {
+        Hardware h = sweep.hardware() == null ? Hardware.unknown() : sweep.hardware();
+        Integer nodes = entry.nodes();
+        if (h.hosts() != null || h.ranks() == null || nodes == null || nodes < 2 || !h.ranks().equals(entry.ranks())
+                || h.ranks() % nodes != 0) {
+            return sweep;
+        }
+        context.add(Finding.info("hosts", "the run does not state its hosts: taken as the " + nodes + " hosts its"
+                + " calibration entry " + entry.id() + " ran at the same " + h.ranks() + " GPUs; --nodes overrides it"));
+        return sweep.withHardware(new Hardware(h.gpuModel(), h.ranks(), nodes, h.ranks() / nodes, nodes, h.intra(),
+                h.inter()));
     }
 
     /** The calibration entry's NICs per domain, as NICs per host where the run's hosts are its domains. */
@@ -453,11 +472,19 @@ public final class CheckCommand implements Callable<Integer> {
         }
         Integer hosts = sweep.hardware() == null ? null : sweep.hardware().hosts();
         boolean oneTier = m.model() instanceof SingleTierModel || m.model() instanceof ProtocolEnvelopeModel;
-        if (oneTier && hosts != null && entry.nodes() != null && !hosts.equals(entry.nodes())) {
-            // a one-tier model has no term for the network a different host count adds or removes
+        Integer perHost = hosts == null || hosts < 1 || ranks % hosts != 0 ? null : ranks / hosts;
+        Integer entryPerHost = entry.ranks() == null || entry.nodes() == null || entry.nodes() < 1
+                || entry.ranks() % entry.nodes() != 0 ? null : entry.ranks() / entry.nodes();
+        boolean otherHosts = hosts != null && entry.nodes() != null && !hosts.equals(entry.nodes());
+        boolean otherPerHost = perHost != null && entryPerHost != null && !perHost.equals(entryPerHost)
+                && (hosts > 1 || entry.nodes() > 1);
+        if (oneTier && (otherHosts || otherPerHost)) {
+            // a one-tier model has no term for the network a different host count adds or removes, nor for the
+            // share of each step the network takes when the GPUs per host change (8 per host to 1 is no NVLink)
             differ = new ArrayList<>(differ);
-            differ.add("hosts " + hosts + " vs " + entry.nodes() + " (model " + m.name() + " is one tier: it has no"
-                    + " term for another tier)");
+            differ.add((otherHosts ? "hosts " + hosts + " vs " + entry.nodes()
+                    : "GPUs per host " + perHost + " vs " + entryPerHost) + " (model " + m.name() + " is one tier: it"
+                    + " has no term for another tier)");
             mismatch("calibration entry " + entry.id(), side, sweep, differ);
         }
         PredictionModel at;
@@ -472,6 +499,11 @@ public final class CheckCommand implements Callable<Integer> {
                 entry.id(), reference.calibration, ranks, hosts == null ? "" : " on " + hosts + " host"
                         + (hosts == 1 ? "" : "s"));
         List<String> notes = new ArrayList<>(at.notes());
+        Comparability.Side me = Comparability.Side.of(sweep);
+        if (side.gpuFamily() == null && me.gpuFamily() != null) {
+            notes.add("calibration entry " + entry.id() + " does not state its GPU: that it is this run's "
+                    + me.gpuFamily() + " is not checked");
+        }
         if (!differ.isEmpty()) {
             notes.add(0, "NOT COMPARABLE (--allow-mismatch): " + String.join(", ", differ));
         }

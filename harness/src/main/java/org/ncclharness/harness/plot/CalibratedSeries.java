@@ -39,6 +39,8 @@ public final class CalibratedSeries {
     public static final String NCCL = "nccl";
     /** The better of the two two-tier forms (the one a prediction uses). */
     public static final String TWO_TIER = "two-tier";
+    /** The legend's mark of the model calibrate picked. */
+    private static final String PICKED = " (the model picked)";
     private static final List<String> FORMS = Stream.of(TwoTierForm.values()).map(TwoTierForm::id).toList();
     /** Every name {@code plot --model} accepts, in help order. */
     public static final List<String> MODELS = Stream.of(SingleTierCalibrator.MODELS.stream(),
@@ -125,7 +127,8 @@ public final class CalibratedSeries {
             if (!twoTierName) {
                 Optional<Fit> f = s.fit(name);
                 if (f.isPresent()) {
-                    return Optional.of(new ModelCurve(name, f.get()::timeUs));
+                    // marked as a multi-domain entry's pick is: the model calibrate's table and predict use
+                    return Optional.of(new ModelCurve(name + (name.equals(s.best()) ? PICKED : ""), f.get()::timeUs));
                 }
                 why = s.unavailable().getOrDefault(name, "not fitted");
             } else {
@@ -190,7 +193,7 @@ public final class CalibratedSeries {
     private static ModelCurve protocolCurve(Sweep sweep, TwoTierCalibration t, Fit f) {
         CostModel m = f.model() instanceof AlgorithmEnvelopeModel a ? a.at(configOf(sweep, t)) : f.model();
         double[] theta = f.theta();
-        String label = f.name() + (f.name().equals(t.choice().picked()) ? " (the model picked)" : "");
+        String label = f.name() + (f.name().equals(t.choice().picked()) ? PICKED : "");
         return new ModelCurve(label, b -> m.timeUs(b, theta));
     }
 

@@ -2,8 +2,10 @@ package org.ncclharness.harness.predict;
 
 import java.nio.file.Path;
 import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.predict.PredictionModel;
 import org.ncclharness.calibration.predict.PredictionSources;
+import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.calibrate.LatencyConverter;
@@ -114,6 +116,13 @@ public final class PredictionSourceOptions {
         }
         if (gpus == null && nodes == null) {
             return pm;
+        }
+        boolean oneTier = pm.model() instanceof SingleTierModel || pm.model() instanceof ProtocolEnvelopeModel;
+        if (oneTier && nodes != null && pm.calibratedNodes() != null && !nodes.equals(pm.calibratedNodes())) {
+            // as the raw ring formula: the same numbers under another node count would read as a prediction for it
+            throw usage(command, "model " + pm.name() + " has one tier: it has no term for the network that "
+                    + nodes + " nodes instead of " + pm.calibratedNodes() + " change; drop --nodes, or use a model with"
+                    + " one (--model algorithms, or a two-tier form, of a multi-node calibration)");
         }
         try {
             return pm.at(gpus != null ? gpus : pm.ranks(), nodes);

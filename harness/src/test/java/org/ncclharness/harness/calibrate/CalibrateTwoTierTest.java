@@ -260,6 +260,9 @@ class CalibrateTwoTierTest {
         assertThat(run("calibrate", a.toString(), "--intra", "NVLink4", "--domain-size", "5"))
                 .isEqualTo(ExitCode.USAGE);
         assertThat(stderr()).contains("16 GPUs do not split into domains of 5");
+        assertThat(run("calibrate", a.toString(), "--intra", "IB-NDR", "--inter", "NVLink4")).isEqualTo(ExitCode.USAGE);
+        assertThat(stderr()).contains("--intra: IB-NDR is a network between hosts and --inter NVLink4 a fabric inside"
+                + " one: swapped? pass --intra NVLink4 --inter IB-NDR");
     }
 
     /** An nccl-tests 2.19.6 log of the hierarchical model at d × g, 1 KiB to 1 GiB, one host per domain. */

@@ -212,6 +212,45 @@ class CheckCommandTest {
         assertThat(units.out()).contains("of the expected 180 GB/s");
     }
 
+    /** The verbatim log of a bundled raw file (after its metadata header), as a user's own file. */
+    private static Path rawLog(Path dir, String id) throws IOException {
+        List<String> lines = Files.readAllLines(Path.of("../datasets/raw/" + id + ".txt"));
+        Path log = dir.resolve(id + ".log");
+        Files.write(log, lines.subList(lines.indexOf("=== RAW (copied verbatim from the source) ===") + 1,
+                lines.size()));
+        return log;
+    }
+
+    /**
+     * A calibration of a real 2-host log that names neither its GPU nor its hosts (AWS p5 over EFA): the same log
+     * is judged across 2 hosts as its calibration ran, not against NVLink inside one; a 1-GPU-per-host run is
+     * refused by its one-tier pick; another run is told the calibration's GPU is not known.
+     */
+    @Test
+    void aCalibrationFromARawLogLendsItsHostsAndRefusesAnotherShapeOfHost(@TempDir Path dir) throws IOException {
+        Path p5 = rawLog(dir, "h100_allreduce_16gpu_2node_aws_p5_efa_slurm");
+        Path cal = dir.resolve("efa.json");
+        CliRun c = CliRun.of("calibrate", p5.toString(), "--intra", "NVLink4", "--inter", "EFA", "--nodes", "2",
+                "--json", cal.toString());
+        assertThat(c.exitCode()).as(c.err()).isZero();
+        CliRun same = CliRun.of("check", p5.toString(), "--calibration", cal.toString(), "--model", "envelope");
+        assertThat(same.out()).contains("INFO: the run does not state its hosts: taken as the 2 hosts its calibration"
+                + " entry " + p5 + " ran at the same 16 GPUs").contains("evaluated at the run's N = 16 on 2 hosts")
+                .doesNotContain("line rate of NVLink4");
+        CliRun onePerHost = CliRun.of("check", rawLog(dir, "h200_allreduce_2gpu_2node_roce_1nic_gke_dranet").toString(),
+                "--calibration", cal.toString(), "--model", "envelope");
+        assertThat(onePerHost.exitCode()).isEqualTo(2);
+        assertThat(onePerHost.err()).contains("GPUs per host 1 vs 8 (model envelope is one tier: it has no term for"
+                + " another tier)");
+        CliRun other = CliRun.of("check", OCI, "--calibration", cal.toString(), "--model", "envelope");
+        assertThat(other.out()).contains("does not state its GPU: that it is this run's A100 is not checked");
+        CliRun nodes = CliRun.of("predict", "--calibration", cal.toString(), "--model", "envelope", "--nodes", "4",
+                "--bytes", "1G");
+        assertThat(nodes.exitCode()).isEqualTo(2);
+        assertThat(nodes.err()).contains("model envelope has one tier: it has no term for the network that 4 nodes"
+                + " instead of 2 change");
+    }
+
     // --- per-iteration: synthetic samples, labelled as test data, written by our own JSON writer ---
 
     @Test

@@ -79,7 +79,7 @@ class PlotCommandTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(BusBwChartTest.legendEntries(Images.texts(Images.parseSvg(svg)))).containsExactly(
                 "dataset: h100_allreduce_8gpu_azure_ndv5 · N=8 (in-place) [NVLS: busbw 479 GB/s above β_phys 450 GB/s]",
-                "model B", "model envelope", "model nccl (NCCL 2.18.5 tuner estimate, not fitted)",
+                "model B", "model envelope (the model picked)", "model nccl (NCCL 2.18.5 tuner estimate, not fitted)",
                 "β_phys NVLink4: 450 GB/s");
         assertThat(run.err()).contains("h100_allreduce_8gpu_azure_ndv5: model two-tier not drawn: a single-domain run")
                 .contains("h100_allreduce_8gpu_azure_ndv5: the nccl estimate assumes: graph not stated");

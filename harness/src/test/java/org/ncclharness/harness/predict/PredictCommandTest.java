@@ -169,6 +169,10 @@ class PredictCommandTest {
         CliRun r = CliRun.of("predict", "--dataset", H200, "--model", "envelope", "--bytes", "1K");
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("protocol: LL");
+        // its Ring/Tree crossover is that protocol's ring against a tree of the same latency and bandwidth: it moves
+        // with the size's protocol, and says so
+        assertThat(r.out()).containsPattern("Ring/Tree      : with LL's latency and bandwidth \\(the protocol at this"
+                + " size; another size's protocol moves it\\): (Tree is faster|Ring is faster)");
     }
 
     /**
