@@ -202,6 +202,14 @@ public final class Main implements Runnable {
             return ex.getMessage();
         }
         List<String> options = u.getUnmatched().stream().filter(a -> a.matches("-[^0-9.].*")).toList();
+        CommandLine.Model.CommandSpec spec = u.getCommandLine().getCommandSpec();
+        if (options.isEmpty() && spec.parent() != null && spec.subcommands().isEmpty()
+                && spec.positionalParameters().isEmpty()) {
+            // doctor run.log: a command about this machine given a file; say which ones read one
+            return spec.name() + " takes no file or other argument (got '"
+                    + String.join("', '", u.getUnmatched()) + "'); the commands that read a log are calibrate, check,"
+                    + " convert, diagnose (NCCL INFO lines) and plot";
+        }
         if (options.isEmpty()) {
             return ex.getMessage();
         }

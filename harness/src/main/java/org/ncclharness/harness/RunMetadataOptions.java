@@ -41,12 +41,12 @@ public final class RunMetadataOptions {
      * @param what the count in words ({@code GPU count}); {@code flag} is its flag ({@code --gpus})
      */
     public static Integer reconcile(String file, String what, Integer fromFile, Integer fromFlag, String flag) {
+        if (fromFlag != null && fromFlag < 1) {
+            throw new InputException(flag, 0, what + " must be at least 1, got " + fromFlag);
+        }
         if (fromFile != null && fromFlag != null && !fromFile.equals(fromFlag)) {
             throw new InputException(file, 0, "the file's " + what + " is " + fromFile + " but " + flag + " says "
                     + fromFlag + "; drop the flag or fix it");
-        }
-        if (fromFlag != null && fromFlag < 1) {
-            throw new InputException(flag, 0, what + " must be at least 1, got " + fromFlag);
         }
         if (fromFile != null && fromFile < 1) {
             throw new InputException(file, 0, what + " must be at least 1, got " + fromFile);

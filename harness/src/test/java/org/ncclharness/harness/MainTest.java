@@ -19,6 +19,12 @@ class MainTest {
         assertThat(check.exitCode()).isEqualTo(ExitCode.USAGE);
         assertThat(check.err().lines()).containsExactly("Unknown option: '--bogus'",
                 "(see: java -jar harness.jar check --help)");
+        // a command about this machine given a log says which commands read one
+        CliRun doctor = CliRun.of("doctor", "run.log");
+        assertThat(doctor.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(doctor.err().lines()).containsExactly("doctor takes no file or other argument (got 'run.log'); the"
+                + " commands that read a log are calibrate, check, convert, diagnose (NCCL INFO lines) and plot",
+                "(see: java -jar harness.jar doctor --help)");
     }
 
     @Test

@@ -24,5 +24,9 @@ class RunMetadataOptionsTest {
         assertThatThrownBy(() -> RunMetadataOptions.reconcile("run.txt", "node count", null, 0, "--nodes"))
                 .isInstanceOf(InputException.class)
                 .hasMessage("--nodes: node count must be at least 1, got 0");
+        // a flag below 1 is its own error, also where the file says a count
+        assertThatThrownBy(() -> RunMetadataOptions.reconcile("run.txt", "GPU count", 16, -4, "--gpus"))
+                .isInstanceOf(InputException.class)
+                .hasMessage("--gpus: GPU count must be at least 1, got -4");
     }
 }

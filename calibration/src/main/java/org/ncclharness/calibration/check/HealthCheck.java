@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Glitches;
 import org.ncclharness.calibration.hardware.HardwareFacts;
@@ -15,8 +17,10 @@ import org.ncclharness.calibration.io.NcclTestsTableWriter;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.measure.Trailer;
 import org.ncclharness.calibration.nccl.Protocol;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
@@ -28,6 +32,9 @@ import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
  * neither, the busbw at the largest size against the hardware's line rate.
  */
 public final class HealthCheck {
+
+    /** nccl-tests' {@code step:} field: {@code 2(factor)} or {@code 1048576(bytes)}. */
+    private static final Pattern STEP = Pattern.compile("(\\d+(?:\\.\\d+)?)\\((factor|bytes)\\)");
 
     /** Practitioners call a run healthy when the largest size reaches 80-90 % of what the hardware allows. */
     public static final double HEALTHY_SHARE_OF_LINE_RATE_PCT = 80;
@@ -86,6 +93,7 @@ public final class HealthCheck {
         boolean lineRateIsTheReference = reference == null && against.expectBusBwGBps() == null;
         peak(run, curve, rows.get(rows.size() - 1), against.nicsPerHost(), lineRateIsTheReference, findings);
         wrong(run, findings);
+        unfinished(run, rows.get(rows.size() - 1), findings);
         average(run, findings);
         if (against.expectBusBwGBps() != null) {
             expected(rows.get(rows.size() - 1), against.expectBusBwGBps(), findings);
@@ -234,6 +242,32 @@ public final class HealthCheck {
                 }
             }
         }
+    }
+
+    /**
+     * A log whose sweep stops before the maxBytes its {@code # nThread} line states, with no closing
+     * {@code # Out of bounds} / {@code # Avg bus bandwidth} lines, is of a run that did not finish (a crash, a
+     * hang that was killed, a time limit) or was cut: the sizes it never reached are not healthy, only unmeasured.
+     */
+    private static void unfinished(Sweep run, Measurement largest, List<Finding> out) {
+        RunInfo info = run.run();
+        if (info == null || info.maxBytes() == null || info.step() == null || run.trailer() != Trailer.NONE) {
+            return;
+        }
+        Matcher m = STEP.matcher(info.step());
+        if (!m.matches()) {
+            return;
+        }
+        double step = Double.parseDouble(m.group(1));
+        double next = m.group(2).equals("factor") ? largest.sizeBytes() * step : largest.sizeBytes() + step;
+        if (step <= 0 || m.group(2).equals("factor") && step <= 1 || next > info.maxBytes()) {
+            return;
+        }
+        out.add(new Finding(Severity.WARN, "unfinished", largest.sizeBytes(), String.format(Locale.ROOT,
+                "the sweep stops at %s of the %s it was started for (maxBytes), and the log has no closing"
+                        + " '# Out of bounds' / '# Avg bus bandwidth' lines: the run did not finish (crashed, killed,"
+                        + " out of time) or the log was cut; rerun it to the end", SizeText.exact(largest.sizeBytes()),
+                SizeText.exact(info.maxBytes()))));
     }
 
     private void average(Sweep run, List<Finding> out) {

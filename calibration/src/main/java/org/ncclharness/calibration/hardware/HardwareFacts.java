@@ -127,8 +127,11 @@ public final class HardwareFacts {
      * unknown name is that flag's input error (exit 2), listing the names there are.
      */
     public Interconnect interconnectNamed(String flag, String name) {
+        // names are exact (they travel into reports and JSON as written); a different case gets its spelling
+        Optional<String> spelled = vocabulary.stream().filter(v -> v.equalsIgnoreCase(name)).findFirst();
         return interconnect(name).orElseThrow(() -> new InputException(flag, 0, "unknown interconnect " + name
-                + "; known: " + String.join(", ", vocabulary)));
+                + spelled.map(v -> "; did you mean " + v + "?").orElse("") + "; known: "
+                + String.join(", ", vocabulary)));
     }
 
     public Optional<Topology> topology(String name) {

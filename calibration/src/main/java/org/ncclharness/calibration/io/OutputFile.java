@@ -58,6 +58,15 @@ public final class OutputFile {
             throw new InputException(target.toString(), 0, (Files.exists(dir) ? dir + " is not a directory"
                     : "directory " + dir + " does not exist") + "; create it first, or choose another name");
         }
+        // the temporary file goes beside the target: a directory that takes no new file (read-only, /proc) fails
+        // here, before the work, not after it (a probe, since permission bits say nothing to root); the
+        // environment's error, as a failed write is
+        try {
+            Files.delete(Files.createTempFile(dir, ".nccl-harness-probe", ".tmp"));
+        } catch (IOException e) {
+            throw new OutputException("cannot write " + target + ": " + reason(e) + " (in " + dir
+                    + "; choose another place)", e);
+        }
     }
 
     /**

@@ -36,6 +36,36 @@ class HealthCheckTest {
                 .containsExactly(16 * MIB, 64 * MIB);
     }
 
+    /**
+     * A real log (AWS p4d over EFA, -b 8 -e 4G -f 2) cut after its 1 MiB row, as a crashed or killed run leaves it:
+     * a WARN says the sweep stopped short; the whole log, and a log whose author trimmed rows but kept the trailer,
+     * get none.
+     */
+    @Test
+    void aSweepThatStopsBeforeItsMaxBytesWithoutATrailerDidNotFinish() throws Exception {
+        List<String> raw = java.nio.file.Files.readAllLines(java.nio.file.Path.of(
+                "../datasets/raw/a100_allreduce_16gpu_2node_aws_p4d_efa_eks.txt"));
+        List<String> log = raw.subList(raw.indexOf("=== RAW (copied verbatim from the source) ===") + 1, raw.size());
+        int cut = java.util.stream.IntStream.range(0, log.size())
+                .filter(i -> log.get(i).matches(".*<stdout>:\\s+1048576\\s.*")).findFirst().orElseThrow();
+        Sweep whole = read(log);
+        Sweep stopped = read(log.subList(0, cut + 1));
+        assertThat(stopped.run().maxBytes()).isEqualTo(4294967296L);
+        assertThat(check.check("cut.log", stopped, (Reference) null).reasons()).filteredOn(f -> f.rule()
+                .equals("unfinished")).singleElement().satisfies(f -> assertThat(f.message()).startsWith("the sweep"
+                        + " stops at 1 MiB of the 4 GiB it was started for (maxBytes)"));
+        assertThat(check.check("whole.log", whole, (Reference) null).findings()).noneMatch(f -> f.rule()
+                .equals("unfinished"));
+        List<String> trimmed = new ArrayList<>(log.subList(0, cut + 1));
+        trimmed.addAll(log.stream().filter(l -> l.contains("# Out of bounds") || l.contains("# Avg bus")).toList());
+        assertThat(check.check("trimmed.log", read(trimmed), (Reference) null).findings()).noneMatch(f -> f.rule()
+                .equals("unfinished"));
+    }
+
+    private static Sweep read(List<String> lines) {
+        return new org.ncclharness.calibration.io.NcclTestsLogReader("run.log", null).read(lines).get(0);
+    }
+
     @Test
     void minBusBwFollowsNcclTestsRule() {
         CheckReport r = new HealthCheck(HardwareFacts.bundled(), CheckRules.defaults().withMinBusBw(200.0))

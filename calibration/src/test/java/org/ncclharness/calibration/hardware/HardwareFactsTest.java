@@ -50,6 +50,15 @@ class HardwareFactsTest {
     }
 
     @Test
+    void onlyTheNetworksJoinHostsAndAFlagInAnotherCaseIsToldItsSpelling() {
+        assertThat(facts.vocabulary()).filteredOn(n -> facts.topologyOf(facts.interconnect(n).orElseThrow())
+                .betweenHosts()).containsExactly("IB-HDR", "IB-NDR", "IB-XDR", "RoCE-100G", "RoCE-200G", "RoCE-400G",
+                "EFA", "Slingshot11", "TCP");
+        assertThatThrownBy(() -> facts.interconnectNamed("--inter", "efa"))
+                .hasMessageStartingWith("--inter: unknown interconnect efa; did you mean EFA?; known: NVLink2");
+    }
+
+    @Test
     void methodAUsesTheH200ProfileAndNoOtherChipHasOne() {
         ChipProfile h200 = facts.chipFor("NVIDIA H200 (ND H200 v5)").orElseThrow();
         assertThat(h200.alphaStepUs()).isEqualTo(8.5);

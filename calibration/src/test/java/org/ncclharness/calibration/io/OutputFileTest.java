@@ -55,6 +55,17 @@ class OutputFileTest {
         assertThat(dir.resolve("no")).doesNotExist();
     }
 
+    /** /proc takes no new file, even from root, whose permission bits say nothing: refused before any work. */
+    @Test
+    void aDirectoryThatTakesNoFileIsRefusedBeforeTheWork() {
+        assertThatThrownBy(() -> OutputFile.checkWritable(Path.of("/proc/x.json"), false))
+                .isInstanceOf(OutputException.class).hasMessageStartingWith("cannot write /proc/x.json: ")
+                .hasMessageEndingWith(" (in /proc; choose another place)");
+        assertThat(dir.toFile().list()).isEmpty();
+        OutputFile.checkWritable(dir.resolve("x.json"), false);
+        assertThat(dir.toFile().list()).as("the probe leaves nothing behind").isEmpty();
+    }
+
     @Test
     void aDeadProcesssTemporaryFileIsRemovedOnTheNextWriteThere() throws IOException {
         // pid 2^22 + 1 is above Linux's pid_max default range of live processes in a test container

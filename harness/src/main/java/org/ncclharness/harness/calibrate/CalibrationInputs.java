@@ -137,7 +137,12 @@ public final class CalibrationInputs {
                 out.add(new CalibrationInput(id, table, null, List.of(), nics));
             }
             if (!skipped.isEmpty() && out.stream().noneMatch(c -> c.id().startsWith(p.toString()))) {
-                throw new InputException(p.toString(), 0, "no table can be calibrated: " + String.join("; ", skipped));
+                // every missing fact in one message: a file read here takes its interconnect from the flags
+                String fabric = flags.interconnect() == null && flags.intra() == null ? "; nor does it say its"
+                        + " interconnect: pass --interconnect NAME (one tier) or --intra NAME [--inter NAME] (two tiers)"
+                        : "";
+                throw new InputException(p.toString(), 0, "no table can be calibrated: " + String.join("; ", skipped)
+                        + fabric);
             }
             skipped.forEach(k -> System.err.println("# skipped " + k));
         }

@@ -145,6 +145,14 @@ class CalibrateCommandTest {
         assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink4", "--gpus", "2048"))
                 .isEqualTo(ExitCode.OK);
         assertThat(stdout()).contains(log.toString());
+        // a real log whose rows fit AllGather and AllToAll alike: its collective and its interconnect in one line
+        List<String> raw = Files.readAllLines(
+                Path.of("../datasets/raw/b200_allgather_16gpu_2node_roce_gke_a4_dranet.txt"));
+        Path ag = dir.resolve("gke.txt");
+        Files.write(ag, raw.subList(raw.indexOf("=== RAW (copied verbatim from the source) ===") + 1, raw.size()));
+        assertThat(run("calibrate", ag.toString())).isEqualTo(ExitCode.USAGE);
+        assertThat(stderr().lines().count()).isEqualTo(1);
+        assertThat(stderr()).contains("pass --collective NAME").contains("nor does it say its interconnect");
     }
 
     @Test
