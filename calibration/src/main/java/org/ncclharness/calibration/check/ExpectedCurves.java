@@ -16,8 +16,8 @@ import org.ncclharness.calibration.predict.PredictionSources;
 /**
  * What a run should reach when no baseline is given: the bundled real run of the same collective, GPU model and
  * bottleneck fabric nearest in configuration (forced algorithm, NICs per host, one host or several, GPU count,
- * data type; among equals the fastest, what the hardware is known to reach), never the run itself (same id or
- * same rows). At the run's scale it is
+ * data type; among equals the fastest, what the hardware is known to reach), never the run itself (same id, or
+ * every row of the run among its rows: a log cut short or trimmed is still that run). At the run's scale it is
  * compared as measured; at another scale its calibrated model (the lowest leave-one-out RMSPE, as {@code predict}
  * picks) is moved to the run's GPUs and hosts, and the reference is labelled as a prediction.
  */
@@ -63,7 +63,7 @@ public final class ExpectedCurves {
         }
         int hosts = stated;
         List<Dataset> peers = bundled.stream()
-                .filter(d -> !d.id().equals(runId) && !d.rows().equals(run.rows()))
+                .filter(d -> !d.id().equals(runId) && !d.rows().containsAll(run.rows()))
                 .filter(d -> d.collective() == run.collective() && d.hardware().ranks() != null)
                 .filter(d -> me.gpuFamily().equals(Comparability.gpuFamily(d.hardware().gpuModel()).orElse(null)))
                 .filter(d -> fabric.equals(fabric(d.hardware(), d.hardware().hosts())))

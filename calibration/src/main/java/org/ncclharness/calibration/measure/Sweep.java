@@ -39,6 +39,14 @@ public record Sweep(Provenance provenance, Collective collective, RunInfo run, H
     }
 
 
+    /** The GPU: the hardware description's model, else the first name the {@code # Using devices} lines give. */
+    public String gpuName() {
+        if (hardware != null && hardware.gpuModel() != null) {
+            return hardware.gpuModel();
+        }
+        return devices.stream().map(Device::name).filter(n -> n != null && !n.isBlank()).findFirst().orElse(null);
+    }
+
     /** N: from the hardware description, else from the {@code # Using devices} lines, else null. */
     public Integer ranks() {
         if (hardware != null && hardware.ranks() != null) {

@@ -55,7 +55,7 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
             Protocol p = e.chosen(bytes, theta);
             double alpha = e.alphaUs(p, theta);
             double bw = ProtocolEnvelopeModel.efficiency(p, theta) * theta[3];
-            return new Prediction(bytes, t, alpha, t - alpha, "Ring", Optional.of(p.label()),
+            return new Prediction(bytes, t, alpha, t - alpha, algorithm(e.collective(), "Ring"), Optional.of(p.label()),
                     tree(e.collective(), e.ranks(), alpha, bw, bytes, "with " + p.label() + "'s latency and"
                             + " bandwidth (the protocol at this size; another size's protocol moves it): "));
         }
@@ -68,14 +68,23 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
             AlgorithmEnvelopeModel.Choice c = a.chosen(bytes, theta);
             double alpha = a.alphaUs(c.algorithm(), c.protocol(), theta);
             // the envelope is already the fastest of every Ring/Tree x protocol combination: no alternative beside it
-            return new Prediction(bytes, t, alpha, t - alpha, c.algorithm().label(), Optional.of(c.protocol().label()),
-                    Optional.empty());
+            return new Prediction(bytes, t, alpha, t - alpha, algorithm(a.collective(), c.algorithm().label()),
+                    Optional.of(c.protocol().label()), Optional.empty());
         }
         // Any other model (two-tier): its latency term is its time at zero bytes.
         double latency = pm.timeUs(0);
         String algorithm = pm.model() instanceof TwoTierCostModel tt ? "two-tier " + tt.shape().id()
                 : pm.model().form();
         return new Prediction(bytes, t, latency, t - latency, algorithm, Optional.empty(), Optional.empty());
+    }
+
+    /**
+     * The algorithm a ring-step model names: NCCL's, for a collective its tuner picks one for; for the others
+     * (AllToAll, ...) NCCL sends point to point, and the model's ring is only its step count.
+     */
+    private static String algorithm(Collective c, String ring) {
+        return Algorithm.tuned(c) ? ring : "point-to-point (NCCL has no ring for " + c.ncclName() + "; the model"
+                + " counts its N-1 steps as one)";
     }
 
     /**

@@ -19,6 +19,8 @@ class GpuFabricsTest {
         assertThat(fabrics.intraFor("NVIDIA A100-SXM4-80GB")).contains("NVLink3");
         assertThat(fabrics.intraFor("NVIDIA B200")).contains("NVLink5");
         assertThat(fabrics.intraFor("NVIDIA GB200")).contains("NVLink5");
+        assertThat(fabrics.intraFor("Tesla V100-SXM3-32GB")).contains("NVLink2");
+        assertThat(fabrics.intraFor("AMD Instinct MI300X")).contains("InfinityFabric");
         assertThat(fabrics.intraFor("NVIDIA H100 PCIe")).isEmpty();
         assertThat(fabrics.intraFor("NVIDIA H200 NVL")).isEmpty();
         assertThat(fabrics.intraFor("NVIDIA A100 80GB PCIe")).isEmpty();

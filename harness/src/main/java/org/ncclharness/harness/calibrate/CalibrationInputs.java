@@ -209,7 +209,10 @@ public final class CalibrationInputs {
         if (ranks == null) {
             missing.add("how many GPUs ran (no '# Using devices' lines, and busbw/algbw does not tell): pass --gpus N");
         }
-        if (flags.interconnect() == null && flags.intra() == null) {
+        String gpu = s.gpuName();
+        Optional<String> named = GpuFabrics.bundled().intraFor(gpu);
+        boolean noFlag = flags.interconnect() == null && flags.intra() == null;
+        if (noFlag && named.isEmpty()) {
             missing.add("its interconnect: pass --interconnect NAME (one tier) or --intra NAME [--inter NAME] "
                     + "(two tiers)");
         }
@@ -228,11 +231,22 @@ public final class CalibrationInputs {
                     + " nodes; check --gpus and --nodes");
         }
         int perHost = ranks / hosts;
+        if (noFlag) {
+            // the GPU name tells the fabric inside a host (an SXM A100 is on NVLink3); nothing tells the network
+            if (hosts > 1) {
+                throw new InputException(file, 0, "the run spans " + hosts + " hosts" + (perHost > 1 ? ": inside a"
+                        + " host " + named.get() + " (from the GPU name " + gpu + "), but" : ", and") + " the network"
+                        + " between them is not stated: pass --interconnect NAME (IB-NDR, RoCE-400G, EFA, ...)");
+            }
+            notes.add("interconnect " + named.get() + " taken from the GPU name " + gpu + " (--interconnect"
+                    + " overrides it)");
+            return new Sweep(s.provenance(), s.collective(), s.run(),
+                    new Hardware(gpu, ranks, hosts, ranks, 1, named.get(), null), s.devices(), s.rows(), notes,
+                    s.trailer());
+        }
         if (flags.intra() == null && hosts > 1 && perHost > 1) {
             // Across hosts --interconnect names the network between them (as check reads it); the tier inside a
             // host comes from the GPU name, never from the network's name.
-            String gpu = h.gpuModel() != null ? h.gpuModel() : s.devices().stream().map(Device::name)
-                    .filter(n -> n != null && !n.isBlank()).findFirst().orElse(null);
             int spanned = hosts;
             String intra = GpuFabrics.bundled().intraFor(gpu).orElseThrow(() -> new InputException(file, 0,
                     "the run spans " + spanned + " hosts, so --interconnect " + flags.interconnect() + " names the"

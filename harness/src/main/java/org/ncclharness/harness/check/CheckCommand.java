@@ -26,6 +26,7 @@ import org.ncclharness.calibration.datasets.DatasetMetadata;
 import org.ncclharness.calibration.io.LogFacts;
 import org.ncclharness.calibration.datasets.RawDataset;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.hardware.GpuFabrics;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.model.SingleTierModel;
@@ -284,7 +285,8 @@ public final class CheckCommand implements Callable<Integer> {
             List<Finding> context = new ArrayList<>();
             // the --calibration entry is resolved once per table: its fabric, its NICs and its model
             CalibrationFile.Entry entry = reference.calibration == null ? null : calibrationEntry(table);
-            Sweep sweep = entry == null ? table : withCalibratedFabric(table, entry, context);
+            Sweep sweep = withNamedFabric(entry == null ? table : withCalibratedFabric(table, entry, context),
+                    context);
             Integer tableNics = nics != null || entry == null ? nics : calibratedNics(sweep, entry);
             JudgedReference ref = reference(sweep, facts, tableNics, entry);
             HealthCheck.Against against = new HealthCheck.Against(ref == null ? null : ref.rule(), expectBusBw,
@@ -429,6 +431,27 @@ public final class CheckCommand implements Callable<Integer> {
                     + (now.inter() == null ? "" : now.inter() + " between hosts") + "); --interconnect overrides it"));
         }
         return filled;
+    }
+
+    /**
+     * A one-host run that states no fabric is judged on the one its GPU name tells (an SXM A100 is on NVLink3,
+     * hardware/gpu-fabrics.json), as its expected curve is chosen, and the report says so; across hosts the name
+     * says nothing of the network, and a PCIe card's nothing of its links.
+     */
+    private static Sweep withNamedFabric(Sweep sweep, List<Finding> context) {
+        Hardware h = sweep.hardware() == null ? Hardware.unknown() : sweep.hardware();
+        if (h.intra() != null || h.inter() != null || h.hosts() != null && h.hosts() > 1) {
+            return sweep;
+        }
+        String gpu = sweep.gpuName();
+        Optional<String> named = GpuFabrics.bundled().intraFor(gpu);
+        if (named.isEmpty()) {
+            return sweep;
+        }
+        context.add(Finding.info("fabric", "the run does not state its interconnect: " + named.get() + " from the GPU"
+                + " name " + gpu + "; --interconnect overrides it"));
+        return sweep.withHardware(new Hardware(gpu, h.ranks(), h.hosts(), h.domainSize(), h.domains(), named.get(),
+                null));
     }
 
     /**

@@ -7,10 +7,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.io.MeasurementCsv;
+import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.io.NcclTestsTableWriter;
 import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.calibration.io.SweepJson;
@@ -71,6 +75,9 @@ public final class ConvertCommand implements Callable<Integer> {
         }
         OutputFile.writeAll(files, force);
         toStdout.forEach(System.out::print);
+        if (csv != null) {
+            lostInCsv(sweeps).ifPresent(System.err::println);
+        }
         if (csv == null && json == null) {
             PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
             for (Sweep s : sweeps) {
@@ -82,5 +89,31 @@ public final class ConvertCommand implements Callable<Integer> {
         }
         System.out.flush();
         return ExitCode.OK;
+    }
+
+    /**
+     * The CSV holds the rows only: what else the input said of its run (the GPU, the hosts, the device list) is
+     * named, so that a calibration of the CSV is not silently another one (one tier where the log had two).
+     */
+    private static Optional<String> lostInCsv(List<Sweep> sweeps) {
+        Set<String> lost = new LinkedHashSet<>();
+        for (Sweep s : sweeps) {
+            Hardware h = s.hardware() == null ? Hardware.unknown() : s.hardware();
+            if (h.gpuModel() != null || !s.devices().isEmpty()) {
+                lost.add("the GPU model");
+            }
+            if (h.ranks() != null) {
+                lost.add("the GPU count");
+            }
+            if (h.hosts() != null) {
+                lost.add("the host count");
+            }
+            if (!s.devices().isEmpty()) {
+                lost.add("the device list");
+            }
+        }
+        return lost.isEmpty() ? Optional.empty() : Optional.of("# note: the CSV holds the rows"
+                + " only, not " + String.join(", ", lost) + ": calibrate or check it with --gpus, --nodes and"
+                + " --interconnect, or convert with --json, which keeps them");
     }
 }

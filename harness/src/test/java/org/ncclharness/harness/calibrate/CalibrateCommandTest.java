@@ -127,6 +127,33 @@ class CalibrateCommandTest {
                 + " --interconnect NAME (one tier) or --intra NAME [--inter NAME] (two tiers)");
     }
 
+    /**
+     * A modeller's folder of one-host logs needs no flag where the GPU name tells the fabric (an SXM A100 on
+     * NVLink3, as a real OCI log prints it); across hosts the network is still asked for.
+     */
+    @Test
+    void aOneHostLogWhoseGpuNameTellsItsFabricNeedsNoFlag() throws IOException {
+        Path sxm = log("sxm.txt", 8, "NVIDIA A100-SXM4-40GB", 30, 230, true);
+        assertThat(run("calibrate", sxm.toString())).as(stderr()).isEqualTo(ExitCode.OK);
+        assertThat(stdout()).contains("interconnect NVLink3 taken from the GPU name NVIDIA A100-SXM4-40GB"
+                + " (--interconnect overrides it)").containsPattern(sxm + " +NVLink3 +8 ");
+        // a real 2-host MI300X log: the name tells Infinity Fabric inside a host, nothing of the network
+        List<String> raw = Files.readAllLines(Path.of("../datasets/raw/mi300x_allreduce_16gpu_2node_rccl_hisohara.txt"));
+        Path mi = dir.resolve("mi300x.txt");
+        Files.write(mi, raw.subList(raw.indexOf("=== RAW (copied verbatim from the source) ===") + 1, raw.size()));
+        assertThat(run("calibrate", mi.toString())).isEqualTo(ExitCode.USAGE);
+        assertThat(stderr().strip()).isEqualTo(mi + ": the run spans 2 hosts: inside a host InfinityFabric (from the"
+                + " GPU name AMD Instinct MI300X), but the network between them is not stated: pass --interconnect"
+                + " NAME (IB-NDR, RoCE-400G, EFA, ...)");
+        CliRun check = CliRun.of("check", sxm.toString());
+        assertThat(check.out()).contains("INFO: the run does not state its interconnect: NVLink3 from the GPU name"
+                + " NVIDIA A100-SXM4-40GB; --interconnect overrides it").contains("of the line rate of NVLink3");
+        CliRun csv = CliRun.of("convert", sxm.toString(), "--csv", dir.resolve("sxm.csv").toString());
+        assertThat(csv.exitCode()).isZero();
+        assertThat(csv.err()).startsWith("# note: the CSV holds the rows only, not the GPU model, the GPU count")
+                .contains("the device list");
+    }
+
     @Test
     void aLogWithoutDevicesGetsItsGpuCountFromBusbwOverAlgbwAndSaysSo() throws IOException {
         Path log = log("nodevices.txt", 8, "NVIDIA H100", 30, 400, false);

@@ -251,6 +251,22 @@ class CheckCommandTest {
                 + " instead of 2 change");
     }
 
+    /**
+     * A real one-host log cut after its 256 KiB row, as a killed run leaves it: it WARNs that the run did not
+     * finish, and its expected curve is never the bundled copy of the same run.
+     */
+    @Test
+    void aRunCutShortIsToldSoAndNotComparedWithItsOwnBundledCopy(@TempDir Path dir) throws IOException {
+        Path whole = rawLog(dir, "a100_allreduce_8gpu_oci_bmgpu48");
+        List<String> lines = Files.readAllLines(whole);
+        int cut = lines.indexOf(lines.stream().filter(l -> l.strip().startsWith("262144 ")).findFirst().orElseThrow());
+        Path log = dir.resolve("cut.log");
+        Files.write(log, lines.subList(0, cut + 1));
+        CliRun r = CliRun.of("check", log.toString());
+        assertThat(r.out()).contains("WARN: the sweep stops at 256 KiB of the 10 GiB it was started for (maxBytes)")
+                .doesNotContain("bundled dataset a100_allreduce_8gpu_oci_bmgpu48 (");
+    }
+
     // --- per-iteration: synthetic samples, labelled as test data, written by our own JSON writer ---
 
     @Test

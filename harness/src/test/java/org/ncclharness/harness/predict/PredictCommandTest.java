@@ -175,6 +175,16 @@ class PredictCommandTest {
                 + " size; another size's protocol moves it\\): (Tree is faster|Ring is faster)");
     }
 
+    /** NCCL runs AllToAll point to point: the envelope's ring steps are not named as NCCL's Ring. */
+    @Test
+    void anAllToAllIsNotCalledARing() {
+        CliRun r = CliRun.of("predict", "--dataset", "a100_alltoall_8gpu_1node_superbench", "--model", "envelope",
+                "--bytes", "1G");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("algorithm      : point-to-point (NCCL has no ring for AllToAll; the model counts"
+                + " its N-1 steps as one), protocol: ");
+    }
+
     /**
      * On a multi-domain run, --dataset uses the family calibrate picks (here the envelope, within 1 point of the
      * algorithm envelope's leave-one-out with fewer parameters), not the lowest leave-one-out of its own.
