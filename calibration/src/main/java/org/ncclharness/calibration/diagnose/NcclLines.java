@@ -1,7 +1,10 @@
 package org.ncclharness.calibration.diagnose;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -38,6 +41,7 @@ public final class NcclLines {
 
     public static List<Line> of(List<String> lines) {
         List<Line> out = new ArrayList<>();
+        boolean prefixed = false;
         for (int i = 0; i < lines.size(); i++) {
             String raw = lines.get(i);
             Matcher m = MESSAGE.matcher(raw);
@@ -45,6 +49,7 @@ public final class NcclLines {
             while (m.find()) {
                 at.add(new int[] {m.start(), m.end(), m.group(1).equals("WARN") ? 1 : 0});
             }
+            prefixed |= !at.isEmpty();
             Matcher v = VERSION_LINE.matcher(raw);
             if (at.isEmpty() && v.find()) {
                 // NCCL before 2.4 printed its version on rank 0 without the INFO prefix (and launchers tag it)
@@ -60,14 +65,18 @@ public final class NcclLines {
                         at.get(k)[2] == 1, raw.substring(at.get(k)[1], textEnd).strip(), raw));
             }
         }
-        if (out.isEmpty()) {
-            // Posters sometimes strip the whole prefix, "NCCL INFO" included: take the lines NCCL's messages start with
+        if (!prefixed) {
+            // Posters sometimes strip the whole prefix, "NCCL INFO" included: take the lines NCCL's messages start
+            // with (a bare version line, read above, does not make the others prefixed ones)
+            Set<Integer> taken = new HashSet<>();
+            out.forEach(l -> taken.add(l.lineNo()));
             for (int i = 0; i < lines.size(); i++) {
                 String t = lines.get(i).strip();
-                if (BARE.matcher(t).find()) {
+                if (!taken.contains(i + 1) && BARE.matcher(t).find()) {
                     out.add(new Line(i + 1, null, null, null, false, t, lines.get(i)));
                 }
             }
+            out.sort(Comparator.comparingInt(Line::lineNo));
         }
         return out;
     }

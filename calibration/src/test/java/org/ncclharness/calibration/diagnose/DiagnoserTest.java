@@ -127,6 +127,29 @@ class DiagnoserTest {
         }
     }
 
+    /**
+     * The excerpt whose poster stripped every 'host:pid:tid [dev] NCCL INFO' prefix, as the user has it (its raw
+     * lines alone): its first line being NCCL's bare version line must not hide the others. The facts the expert
+     * read: NCCL 2.24.3, 8 ranks, bootstrap on eth0, IBext_v8 over 8 SHARP HCAs, NVLS available.
+     */
+    @Test
+    void aLogWithEveryPrefixStrippedIsReadWhateverItsFirstLine() throws IOException {
+        List<String> all = Files.readAllLines(Path.of("src/test/resources/logs/ncclinfo/"
+                + "nvls_available_ibext_sharp_prefix_stripped_h100_nccl2243_issue1584.txt"));
+        List<String> raw = all.subList(all.indexOf("=== RAW") + 1, all.indexOf("=== END RAW"));
+        List<String> versionFirst = new java.util.ArrayList<>(raw);
+        versionFirst.add(0, versionFirst.remove(raw.indexOf("NCCL version 2.24.3+cuda12.2")));
+        for (List<String> lines : List.of(raw, versionFirst)) {
+            Diagnosis d = Diagnoser.diagnose("stripped.log", lines);
+            assertThat(d.ncclVersions()).containsExactly("2.24.3");
+            assertThat(d.ranks()).isEqualTo(8);
+            assertThat(d.bootstrap()).startsWith("eth0");
+            assertThat(d.network()).isEqualTo("IBext_v8");
+            assertThat(d.nics()).hasSize(8);
+            assertThat(d.nvls()).isEqualTo("available");
+        }
+    }
+
     @Test
     void aLogWithoutNcclLinesSaysHowToGetThem() {
         Diagnosis d = Diagnoser.diagnose("run.txt", List.of("#  Rank  0 Group  0 Pid 1 on host device 0",
