@@ -1,5 +1,6 @@
 package org.ncclharness.calibration.report;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -47,6 +48,8 @@ public final class SingleTierCalibrator {
     public static final List<String> MODELS = List.of(METHOD_A, METHOD_B, METHOD_B_FITTED_BETA, NAIVE, ENVELOPE);
 
     private static final String ABOVE_PEAK = "ABOVE-PEAK";
+    /** A measured u_r below this says the interconnect named is not the one the run used. */
+    private static final double IMPLAUSIBLE_UR = 0.05;
 
     private final HardwareFacts facts;
     private final CalibrationOptions options;
@@ -190,6 +193,14 @@ public final class SingleTierCalibrator {
                     flag, seed.busBwPeakGBps(), betaPhys, seed.capped()
                             ? String.format(Locale.ROOT, "u_r %.2f used instead of %.3f", seed.ur(), seed.measuredUr())
                             : "u_r above 1 kept as measured"));
+        }
+        if (ident.beta() && seed.measuredUr() != null && seed.measuredUr() < IMPLAUSIBLE_UR) {
+            // the bundled runs reach at least 7 % (consumer PCIe cards without P2P); far below, the fabric named
+            // is not the one the data moved over
+            notes.add(String.format(Locale.ROOT, "busbw peaks at %.3g GB/s, %.1f %% of %s's %s GB/s: is the"
+                    + " interconnect right? A run this far below its fabric ran over another one (PCIe, the network)"
+                    + " or through host memory", seed.busBwPeakGBps(), 100 * seed.measuredUr(), ic.name(),
+                    BigDecimal.valueOf(betaPhys).stripTrailingZeros().toPlainString()));
         }
         if (in.forcedAlgo() != null) {
             notes.add("the run forced NCCL_ALGO=" + in.forcedAlgo() + (in.forcedAlgo().equalsIgnoreCase("ring")

@@ -163,6 +163,27 @@ class SingleTierCalibratorTest {
         assertThat(s.notes()).noneMatch(n -> n.contains("above 1"));
     }
 
+    /**
+     * A real RTX 4090 pair (PCIe, docker, 2.24 GB/s) calibrated as if on NVLink4 is told the fabric looks wrong; on
+     * its own PCIe4, at 7 % of the line rate (P2P off), and on every other bundled one-tier run, nothing is said.
+     */
+    @Test
+    void aFabricFarAboveWhatTheRunReachedIsQuestioned() {
+        Dataset d = DatasetCatalog.bundled().get("rtx4090_allreduce_2gpu_1node_docker_kalavai");
+        Hardware hw = d.sweep().hardware();
+        Sweep onNvlink = d.sweep().withHardware(new Hardware(hw.gpuModel(), hw.ranks(), hw.hosts(), hw.domainSize(),
+                hw.domains(), "NVLink4", null));
+        assertThat(single(onNvlink, d.metadata().flags()).notes()).anySatisfy(n -> assertThat(n)
+                .startsWith("busbw peaks at 2.24 GB/s, 0.5 % of NVLink4's 450 GB/s: is the interconnect right?"));
+        SingleTierCalibrator cal = new SingleTierCalibrator(HardwareFacts.bundled(), CalibrationOptions.defaults());
+        for (Dataset x : DatasetCatalog.bundled().all()) {
+            if (cal.calibrate(new CalibrationInput(x.id(), x.sweep(), x.metadata().algo(), x.metadata().flags()))
+                    instanceof SingleTierCalibration c) {
+                assertThat(c.notes()).as(x.id()).noneMatch(n -> n.contains("is the interconnect right?"));
+            }
+        }
+    }
+
     /** The dataset's rows with nothing but GPU model, N and interconnect: no flags, no notes, no algo. */
     private String flagOfStripped(String id) {
         Dataset d = DatasetCatalog.bundled().get(id);
