@@ -211,8 +211,7 @@ final class BusBwChart {
             if (found.isPresent()) {
                 Crossover c = found.get();
                 ValueMarker line = new ValueMarker(c.bytes(), Color.DARK_GRAY, new BasicStroke(1.2f));
-                // Sampled 8 per octave, so the size is good to 9 %: "≈".
-                line.setLabel(String.format("%s/%s crossover at ≈%s: %s faster from here", c.fasterBefore(),
+                line.setLabel(String.format("%s/%s crossover at %s: %s faster from here", c.fasterBefore(),
                         c.fasterAfter(), BinarySizeFormat.of(c.bytes()), c.fasterAfter()));
                 line.setLabelFont(TICK_FONT);
                 line.setLabelBackgroundColor(new Color(255, 255, 255, 220));
