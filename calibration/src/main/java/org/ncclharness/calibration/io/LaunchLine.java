@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
  */
 public record LaunchLine(int hosts, String source) {
 
-    private static final Pattern LAUNCHER = Pattern.compile("(?:^|[\\s/;&|(])(mpirun|mpiexec(?:\\.hydra)?|orterun|prterun"
-            + "|srun|salloc|sbatch)(?=\\s)");
+    private static final Pattern LAUNCHER = Pattern.compile("(?:^|[\\s/;&|(])"
+            + "(mpirun|mpiexec(?:\\.hydra)?|orterun|prterun|srun|salloc|sbatch)(?=\\s)");
     private static final Pattern TOKEN = Pattern.compile("\\S+");
     private static final Pattern PPR = Pattern.compile("ppr:(\\d+):node");
 

@@ -101,7 +101,8 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
         OptionalDouble x = rt.crossoverBytes();
         String words = basis + (x.isPresent() ? String.format(Locale.ROOT, "Tree is faster below %s (%.0f bytes),"
                 + " Ring above", SizeText.approx(x.getAsDouble()), x.getAsDouble())
-                : rt.treeLatencyUs() < rt.ringLatencyUs() ? "Tree is faster at every size" : "Ring is faster at every size");
+                : rt.treeLatencyUs() < rt.ringLatencyUs() ? "Tree is faster at every size"
+                : "Ring is faster at every size");
         return Optional.of(new Alternative("Tree", rt.treeUs(bytes), x,
                 "T_tree = 2D/B_root + 2h*L, binary tree (h = " + rt.treeDepth() + "), B_root = B and L = alpha/(2(N-1))"
                         + " of this ring", words));

@@ -146,7 +146,8 @@ public final class TwoTierCalibrator {
         members.forEach(m -> collectives.add(m.sweep().collective()));
         if (collectives.size() > 1) {
             throw new InputException("--joint", 0, "the runs are of different collectives " + collectives.stream()
-                    .map(Collective::ncclName).toList() + "; a joint fit is for one collective at several configurations");
+                    .map(Collective::ncclName).toList() + "; a joint fit is for one collective at several"
+                    + " configurations");
         }
         Set<String> intras = new LinkedHashSet<>();
         members.forEach(m -> intras.add(m.info().hardware().intra()));

@@ -149,7 +149,8 @@ public final class TwoTierTable {
                     String.join(", ", e.runs().stream().map(r -> r.config().label()).distinct().toList()),
                     e.runs().stream().mapToInt(TwoTierRun::points).sum(),
                     e.better().map(TwoTierForm::id).orElse("tie"),
-                    score(e.fit(TwoTierForm.HIERARCHICAL).orElseThrow()), score(e.fit(TwoTierForm.FLAT_RING).orElseThrow()),
+                    score(e.fit(TwoTierForm.HIERARCHICAL).orElseThrow()),
+                    score(e.fit(TwoTierForm.FLAT_RING).orElseThrow()),
                     c.latencySumUs(), c.busBwAsymptoteGBps(),
                     cell(f, TwoTierParam.U_NV), cell(f, TwoTierParam.BETA_IB), cell(f, TwoTierParam.ELL_NV),
                     cell(f, TwoTierParam.ELL_IB), cell(f, TwoTierParam.T_SW)));
