@@ -259,8 +259,11 @@ public final class HealthCheck {
             return;
         }
         double step = Double.parseDouble(m.group(1));
-        double next = m.group(2).equals("factor") ? largest.sizeBytes() * step : largest.sizeBytes() + step;
-        if (step <= 0 || m.group(2).equals("factor") && step <= 1 || next > info.maxBytes()) {
+        boolean factor = m.group(2).equals("factor");
+        if (step <= (factor ? 1 : 0)) {
+            return;
+        }
+        if ((factor ? largest.sizeBytes() * step : largest.sizeBytes() + step) > info.maxBytes()) {
             return;
         }
         out.add(new Finding(Severity.WARN, "unfinished", largest.sizeBytes(), String.format(Locale.ROOT,

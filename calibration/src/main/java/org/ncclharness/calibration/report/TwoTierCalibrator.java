@@ -30,10 +30,10 @@ import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Interconnect;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.nccl.Algorithm;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.nccl.Algorithm;
 import org.ncclharness.calibration.twotier.Fabric;
 import org.ncclharness.calibration.twotier.GridResult;
 import org.ncclharness.calibration.twotier.GridSearch;
@@ -236,7 +236,8 @@ public final class TwoTierCalibrator {
             halves.add(x.half());
             derived |= m.sweep().notes().stream().anyMatch(n -> n.startsWith("time derived from busbw"));
         }
-        Optional<String> noForms = formsAbsent(members.get(0).sweep().collective());
+        Collective collective = members.get(0).sweep().collective();
+        Optional<String> noForms = formsAbsent(collective);
         TwoTierProblem p = TwoTierProblem.of(runs, f.betaNvGBps(), f.hops());
         List<TwoTierFit> fits = noForms.isPresent() ? List.of()
                 : TwoTierFitter.fitBoth(p, ParamRanges.defaultsFor(p, 2), priors);
@@ -252,7 +253,6 @@ public final class TwoTierCalibrator {
             allNotes.add("times derived from busbw (the source gives busbw only)");
         }
         noForms.ifPresent(why -> allNotes.add("two-tier forms not fitted: " + why));
-        Collective collective = members.get(0).sweep().collective();
         if (!Algorithm.tuned(collective) && protocol.stream().anyMatch(x -> x.name().equals(ALGORITHMS))) {
             allNotes.add(ALGORITHMS + ": NCCL runs " + collective.ncclName() + " as point-to-point sends, not as a"
                     + " ring: its Ring rows are the model's N-1 steps (d-1 across domains) with fitted constants, not"

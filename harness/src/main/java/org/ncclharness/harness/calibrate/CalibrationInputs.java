@@ -191,7 +191,6 @@ public final class CalibrationInputs {
         throw new InputException("--config", 0, "'" + text + "': expected GPUSxHOSTS, e.g. run.txt=16x2");
     }
 
-    /** Hosts the device lines name, null when they name none. */
     /**
      * The hosts the device lines name, where they list every rank; a list that shows fewer ranks than ran (one
      * process's devices) proves only a lower bound, and says nothing of the count.
@@ -232,7 +231,13 @@ public final class CalibrationInputs {
         }
         int perHost = ranks / hosts;
         if (noFlag) {
-            // the GPU name tells the fabric inside a host (an SXM A100 is on NVLink3); nothing tells the network
+            // the GPU name tells the fabric inside a host (an SXM A100 is on NVLink3); nothing tells the network,
+            // nor how many hosts a device list of one process's GPUs (and no launch line) left unsaid
+            if (h.hosts() == null && flags.nodes() == null && !s.devices().isEmpty() && s.devices().size() < ranks) {
+                throw new InputException(file, 0, "the device list shows " + s.devices().size() + " of the " + ranks
+                        + " ranks and no launch line states the hosts: pass --nodes N and, across hosts,"
+                        + " --interconnect NAME for the network");
+            }
             if (hosts > 1) {
                 throw new InputException(file, 0, "the run spans " + hosts + " hosts" + (perHost > 1 ? ": inside a"
                         + " host " + named.get() + " (from the GPU name " + gpu + "), but" : ", and") + " the network"

@@ -25,8 +25,8 @@ import org.ncclharness.calibration.check.RunContext;
 import org.ncclharness.calibration.datasets.DatasetMetadata;
 import org.ncclharness.calibration.io.LogFacts;
 import org.ncclharness.calibration.datasets.RawDataset;
-import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.hardware.GpuFabrics;
+import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.model.SingleTierModel;
@@ -440,7 +440,8 @@ public final class CheckCommand implements Callable<Integer> {
      */
     private static Sweep withNamedFabric(Sweep sweep, List<Finding> context) {
         Hardware h = sweep.hardware() == null ? Hardware.unknown() : sweep.hardware();
-        if (h.intra() != null || h.inter() != null || h.hosts() != null && h.hosts() > 1) {
+        // one host known, not assumed: a list of one process's GPUs leaves the host count open
+        if (h.intra() != null || h.inter() != null || !Objects.equals(h.hosts(), 1)) {
             return sweep;
         }
         String gpu = sweep.gpuName();

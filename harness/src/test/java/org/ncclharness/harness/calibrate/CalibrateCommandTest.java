@@ -145,6 +145,17 @@ class CalibrateCommandTest {
         assertThat(stderr().strip()).isEqualTo(mi + ": the run spans 2 hosts: inside a host InfinityFabric (from the"
                 + " GPU name AMD Instinct MI300X), but the network between them is not stated: pass --interconnect"
                 + " NAME (IB-NDR, RoCE-400G, EFA, ...)");
+        // a real 4-host log listing rank 0's 8 GPUs, its launch line removed: the host count is asked for, and
+        // check does not judge it against the NVLink of one host
+        List<String> h100 = Files.readAllLines(
+                Path.of("../datasets/raw/h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion.txt"));
+        Path partial = dir.resolve("partial.txt");
+        Files.write(partial, h100.subList(h100.indexOf("=== RAW (copied verbatim from the source) ===") + 1,
+                h100.size()).stream().filter(l -> !l.contains("mpirun")).toList());
+        assertThat(run("calibrate", partial.toString())).isEqualTo(ExitCode.USAGE);
+        assertThat(stderr().strip()).isEqualTo(partial + ": the device list shows 8 of the 32 ranks and no launch line"
+                + " states the hosts: pass --nodes N and, across hosts, --interconnect NAME for the network");
+        assertThat(CliRun.of("check", partial.toString()).out()).doesNotContain("from the GPU name");
         CliRun check = CliRun.of("check", sxm.toString());
         assertThat(check.out()).contains("INFO: the run does not state its interconnect: NVLink3 from the GPU name"
                 + " NVIDIA A100-SXM4-40GB; --interconnect overrides it").contains("of the line rate of NVLink3");
