@@ -20,6 +20,7 @@ import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.measure.TimeAlgbwAgreement;
 import org.ncclharness.calibration.measure.Trailer;
 import org.ncclharness.calibration.nccl.Protocol;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
@@ -94,6 +95,7 @@ public final class HealthCheck {
         peak(run, curve, rows.get(rows.size() - 1), against.nicsPerHost(), lineRateIsTheReference, findings);
         wrong(run, findings);
         unfinished(run, rows.get(rows.size() - 1), findings);
+        agreement(run, findings);
         average(run, findings);
         if (against.expectBusBwGBps() != null) {
             expected(rows.get(rows.size() - 1), against.expectBusBwGBps(), findings);
@@ -242,6 +244,12 @@ public final class HealthCheck {
                 }
             }
         }
+    }
+
+    /** A table whose times were changed after the run tells two stories: which one to check is not known. */
+    private static void agreement(Sweep run, List<Finding> out) {
+        TimeAlgbwAgreement.find(run.rows()).ifPresent(d -> out.add(new Finding(Severity.WARN, "time-algbw",
+                d.row().sizeBytes(), d.describe() + "; take the log as nccl-tests wrote it")));
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.io;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,6 +19,7 @@ import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.SourceKind;
+import org.ncclharness.calibration.measure.TimeAlgbwAgreement;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.measure.Trailer;
 
@@ -264,7 +266,7 @@ public final class NcclTestsLogReader {
             }
             throw damaged(line, t, s.layout);
         }
-        s.rows.add(row(line, s.layout, t));
+        s.add(row(line, s.layout, t), line);
     }
 
     /**
@@ -420,6 +422,8 @@ public final class NcclTestsLogReader {
         final List<Sweep> sweeps = new ArrayList<>();
         final List<Device> devices = new ArrayList<>();
         final List<Measurement> rows = new ArrayList<>();
+        /** Each row's line, for notes that point at one. */
+        final Map<Measurement, Integer> lineOf = new IdentityHashMap<>();
         final List<String> notes = new ArrayList<>();
         TableLayout layout;
         /** The header's layout when the first row showed a blank redop column, and that row. */
@@ -444,6 +448,11 @@ public final class NcclTestsLogReader {
         String averageStatus;
         LogLine averageLine;
 
+        void add(Measurement m, LogLine at) {
+            rows.add(m);
+            lineOf.put(m, at.number());
+        }
+
         /** A short row and this line make one whole row: it is added, and true returned. */
         boolean tryJoin(LogLine line, String[] t) {
             String[] joined = concat(pendingTokens, t);
@@ -456,7 +465,7 @@ public final class NcclTestsLogReader {
             } catch (InputException notOneRow) {
                 return false; // the next line is prose ("[... excerpt ends here]"), not the row's rest
             }
-            rows.add(m);
+            add(m, pendingCut);
             notes.add("lines " + pendingCut.number() + "-" + line.number() + ": one row broken over two lines; "
                     + "read joined");
             pendingCut = null;
@@ -494,7 +503,7 @@ public final class NcclTestsLogReader {
                 // is known to be whole
                 String[] whole = line.text().matches(".*\\s$") ? t : java.util.Arrays.copyOf(t, t.length - 1);
                 if (whole.length > layout.leading() && TYPES.contains(t[2])) {
-                    rows.add(row(line, layout, whole));
+                    add(row(line, layout, whole), line);
                     notes.add("line " + line.number() + ": the last row has " + t.length + " of " + layout.fullRow()
                             + " columns (the text ends there); kept with its " + whole.length + " whole ones");
                 } else {
@@ -544,6 +553,8 @@ public final class NcclTestsLogReader {
                 CollectiveEvidence e = CollectiveEvidence.decide(named(), given, listed, group, layout.hasRedop(),
                         layout.hasRoot());
                 tableNotes.addAll(e.notes());
+                TimeAlgbwAgreement.find(group).ifPresent(d -> tableNotes.add("line " + lineOf.get(d.row()) + ": "
+                        + d.describe()));
                 Trailer t = trailer;
                 if (byTypeOp.size() > 1 && trailer != Trailer.NONE) {
                     t = Trailer.NONE;
@@ -558,6 +569,7 @@ public final class NcclTestsLogReader {
                 sweeps.add(new Sweep(provenance, e.collective(), run, hw, devices, group, tableNotes, t));
             }
             rows.clear();
+            lineOf.clear();
             notes.clear();
             clearTrailer();
         }

@@ -211,7 +211,7 @@ public record CollectiveEvidence(Collective collective, Integer ranks, List<Stri
             double st = bestSize / (t * 1e3);
             double stLow = bestSize / ((t + tUlp) * 1e3);
             double stHigh = bestSize / ((t - tUlp) * 1e3);
-            if (a + BW_ULP >= stLow && a - BW_ULP <= stHigh) {
+            if (a + BW_ULP >= stLow && a - BW_ULP <= stHigh || !TimeAlgbwAgreement.printed(st / a)) {
                 return printed;
             }
             return new Ratio(b / st, (b - BW_ULP) / stHigh, (b + BW_ULP) / stLow, "busbw x time / size");

@@ -62,6 +62,34 @@ class HealthCheckTest {
                 .equals("unfinished"));
     }
 
+    /**
+     * A real log (2019 layout, no program named) whose times were doubled after the run: it is still read as the
+     * AllReduce its busbw/algbw pair says, and the check says the columns disagree.
+     */
+    @Test
+    void aLogWhoseTimesDisagreeWithItsAlgbwWarns() throws Exception {
+        List<String> raw = java.nio.file.Files.readAllLines(java.nio.file.Path.of(
+                "../datasets/raw/a100_allreduce_16gpu_2node_aws_p4d_efa_eks.txt"));
+        List<String> log = new ArrayList<>(raw.subList(raw.indexOf("=== RAW (copied verbatim from the source) ===")
+                + 1, raw.size()));
+        java.util.regex.Pattern row = java.util.regex.Pattern.compile("^(.*<stdout>:\\s+\\d+\\s+\\d+\\s+float\\s+sum"
+                + "\\s+)([\\d.]+)(.*)$"); // this 2019 layout has no root column
+        assertThat(check.check("whole.log", read(log), (Reference) null).findings()).noneMatch(f -> f.rule()
+                .equals("time-algbw"));
+        log.replaceAll(l -> {
+            java.util.regex.Matcher m = row.matcher(l);
+            return m.matches() ? m.group(1) + 2 * Double.parseDouble(m.group(2)) + m.group(3) : l;
+        });
+        // the log names no program: the collective comes from the printed busbw/algbw pair, not the changed times
+        assertThat(read(log).collective()).isEqualTo(org.ncclharness.calibration.measure.Collective.ALL_REDUCE);
+        assertThat(check.check("doubled.log", read(log), (Reference) null).reasons()).filteredOn(f -> f.rule()
+                .equals("time-algbw")).singleElement().satisfies(f -> {
+                    assertThat(f.severity()).isEqualTo(Severity.WARN);
+                    assertThat(f.message()).contains("time and algbw disagree").endsWith("take the log as nccl-tests"
+                            + " wrote it");
+                });
+    }
+
     private static Sweep read(List<String> lines) {
         return new org.ncclharness.calibration.io.NcclTestsLogReader("run.log", null).read(lines).get(0);
     }
