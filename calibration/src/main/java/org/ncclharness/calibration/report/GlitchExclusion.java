@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.FitPoints;
@@ -59,9 +60,18 @@ public record GlitchExclusion(CalibrationInput fitted, CalibrationInput original
             return new GlitchExclusion(in, in, found, false, found.size() + " of " + sizes + " sizes look so, more"
                     + " than " + MAX_SHARE_PCT + " %: the run is noisy throughout, so none is left out");
         }
-        List<Long> out = found.stream().map(g -> (long) g.bytes()).toList();
+        List<Long> out = sizes(found);
         List<Measurement> rows = in.sweep().rows().stream().filter(r -> !out.contains(r.sizeBytes())).toList();
         return new GlitchExclusion(in.withSweep(in.sweep().withRows(rows)), in, found, true, null);
+    }
+
+    /** The sizes left out of the fit: the glitches' when excluded, else none. */
+    public Set<Long> leftOut() {
+        return excluded ? Set.copyOf(sizes(glitches)) : Set.of();
+    }
+
+    private static List<Long> sizes(List<Glitch> glitches) {
+        return glitches.stream().map(g -> (long) g.bytes()).toList();
     }
 
     /** Both kinds, one per size (placements first), ascending size. */

@@ -18,6 +18,7 @@ import org.ncclharness.calibration.report.CalibrationEntry;
 import org.ncclharness.calibration.report.CalibrationInput;
 import org.ncclharness.calibration.report.CalibrationJson;
 import org.ncclharness.calibration.report.CalibrationOptions;
+import org.ncclharness.calibration.report.CalibrationPipeline;
 import org.ncclharness.calibration.report.CalibrationReport;
 import org.ncclharness.calibration.report.CalibrationSummary;
 import org.ncclharness.calibration.report.CalibrationTable;
@@ -167,12 +168,13 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         Optional<GridOptions> gridOptions = gridOptions();
         List<CalibrationInput> in = joint ? jointInputs(facts) : inputs(facts);
-        List<GlitchExclusion> glitches = in.stream().map(i -> GlitchExclusion.of(i, keepGlitches)).toList();
-        List<CalibrationInput> fitted = glitches.stream().map(GlitchExclusion::fitted).toList();
+        List<GlitchExclusion> glitches = CalibrationPipeline.glitches(in, keepGlitches);
         CalibrationReport calibration;
         try (CalibrationProgressBar bar = CalibrationProgressBar.onStderr()) {
-            calibration = annotate(joint ? joint(facts, fitted, gridOptions)
-                    : run(facts, fitted, new CalibrationOptions(linkLatencyUs, topology), gridOptions, bar), glitches);
+            calibration = joint ? CalibrationPipeline.annotate(joint(facts, glitches.stream()
+                    .map(GlitchExclusion::fitted).toList(), gridOptions), glitches)
+                    : CalibrationPipeline.calibrate(facts, glitches, new CalibrationOptions(linkLatencyUs, topology),
+                            gridOptions, bar);
         }
         StringWriter table = new StringWriter();
         CalibrationTable.write(new PrintWriter(table), calibration);
@@ -189,7 +191,7 @@ public final class CalibrateCommand implements Callable<Integer> {
             files.put(json, o -> CalibrationJson.write(calibration, o));
         }
         if (report != null) {
-            List<CalibrationInput> shown = joint ? firstMembers(calibration, in) : in;
+            List<GlitchExclusion> shown = joint ? firstMembers(calibration, glitches) : glitches;
             files.putAll(CalibrationReportPage.of(shown, calibration, table.toString()).files(report));
         }
         OutputFile.writeAll(files, force);
@@ -200,22 +202,6 @@ public final class CalibrateCommand implements Callable<Integer> {
             out.println("# page written to " + report.resolve("index.html"));
         }
         return ExitCode.OK;
-    }
-
-    /** Each entry with the glitches of the inputs it was fitted from (a joint entry: of every member). */
-    private static CalibrationReport annotate(CalibrationReport r, List<GlitchExclusion> glitches) {
-        List<CalibrationEntry> out = new ArrayList<>();
-        for (CalibrationEntry e : r.entries()) {
-            List<String> members = e instanceof TwoTierCalibration t ? t.members() : List.of(e.dataset().id());
-            CalibrationEntry annotated = e;
-            for (GlitchExclusion g : glitches) {
-                if (members.contains(g.original().id())) {
-                    annotated = g.annotate(annotated);
-                }
-            }
-            out.add(annotated);
-        }
-        return new CalibrationReport(out);
     }
 
     /** {@code --grid} with its box; the --grid-* flags alone are a usage error (they would silently do nothing). */
@@ -267,26 +253,18 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
 
     /** For the page, which draws one sweep per entry: each joint entry's first member. */
-    private static List<CalibrationInput> firstMembers(CalibrationReport calibration, List<CalibrationInput> in) {
+    private static List<GlitchExclusion> firstMembers(CalibrationReport calibration, List<GlitchExclusion> in) {
         return calibration.entries().stream().map(e -> ((TwoTierCalibration) e).members().get(0))
-                .map(id -> in.stream().filter(x -> x.id().equals(id)).findFirst().orElseThrow()).toList();
-    }
-
-    /** Calibrates every input; the benchmark calls this too, so it measures exactly what the command does. */
-    public static CalibrationReport run(HardwareFacts facts, List<CalibrationInput> inputs, CalibrationOptions o) {
-        return run(facts, inputs, o, Optional.empty(), FitProgress.NONE);
+                .map(id -> in.stream().filter(x -> x.original().id().equals(id)).findFirst().orElseThrow()).toList();
     }
 
     /**
-     * As {@link #run(HardwareFacts, List, CalibrationOptions)}, with the reference grid beside each two-tier fit
-     * and {@code progress} told of the single-tier fits' refits.
+     * Calibrates every input as the command does with its defaults (glitches left out); the benchmark calls this,
+     * so it measures exactly what the command does.
      */
-    public static CalibrationReport run(HardwareFacts facts, List<CalibrationInput> inputs, CalibrationOptions o,
-                                        Optional<GridOptions> grid, FitProgress progress) {
-        SingleTierCalibrator calibrator = new SingleTierCalibrator(facts, o, progress);
-        // Datasets are calibrated independently: on all cores, in input order (an ordered stream keeps it).
-        List<CalibrationEntry> entries = inputs.parallelStream().map(calibrator::calibrate).toList();
-        return new CalibrationReport(new TwoTierCalibrator(facts, grid).complete(inputs, entries));
+    public static CalibrationReport run(HardwareFacts facts, List<CalibrationInput> inputs, CalibrationOptions o) {
+        return CalibrationPipeline.calibrate(facts, CalibrationPipeline.glitches(inputs, false), o, Optional.empty(),
+                FitProgress.NONE);
     }
 
     /** The bundled datasets, as {@code calibrate} with no argument reads them. */

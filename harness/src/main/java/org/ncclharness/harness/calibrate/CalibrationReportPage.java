@@ -6,9 +6,9 @@ import java.util.Locale;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.report.CalibrationEntry;
-import org.ncclharness.calibration.report.CalibrationInput;
 import org.ncclharness.calibration.report.CalibrationReport;
 import org.ncclharness.calibration.report.DeferredCalibration;
+import org.ncclharness.calibration.report.GlitchExclusion;
 import org.ncclharness.calibration.report.SingleTierCalibration;
 import org.ncclharness.calibration.report.TwoTierCalibration;
 import org.ncclharness.harness.plot.CalibratedSeries;
@@ -26,18 +26,21 @@ public final class CalibrationReportPage {
     private CalibrationReportPage() {
     }
 
-    /** @param inputs the inputs in report order (entry i calibrates input i) */
-    public static ReportPage of(List<CalibrationInput> inputs, CalibrationReport report, String printedTable) {
+    /**
+     * @param inputs the inputs in report order (entry i calibrates input i), with their glitches: drawn, those left
+     *               out of the fit hollow
+     */
+    public static ReportPage of(List<GlitchExclusion> inputs, CalibrationReport report, String printedTable) {
         List<String> provenance = new ArrayList<>();
         List<ReportPage.Verdict> verdicts = new ArrayList<>();
         List<List<String>> rows = new ArrayList<>();
         List<ReportPage.ReportFigure> figures = new ArrayList<>();
         for (int i = 0; i < report.entries().size(); i++) {
             CalibrationEntry e = report.entries().get(i);
-            CalibrationInput in = inputs.get(i);
+            GlitchExclusion in = inputs.get(i);
             String id = e.dataset().id();
             provenance.add(e.dataset().provenance().label());
-            FigureSeries series = CalibratedSeries.of(in.sweep(), e, List.of());
+            FigureSeries series = CalibratedSeries.of(in.original().sweep(), e, List.of()).withLeftOut(in.leftOut());
             if (series.points().isEmpty()) {
                 verdicts.add(new ReportPage.Verdict(ReportPage.Level.NOTE, id, "no point with a bus bandwidth to draw"));
                 continue;

@@ -111,12 +111,17 @@ final class BusBwChart {
             FigureSeries s = all.get(i);
             if (!s.points().isEmpty()) {
                 XYSeries xy = new XYSeries(s.legendLabel(), false, true);
+                XYSeries glitches = new XYSeries(s.label() + ": glitches left out of the fit", false, true);
                 // A size of 0 has no place on a log axis (and no bandwidth worth drawing).
-                s.points().stream().filter(p -> p.bytes() > 0).forEach(p -> xy.add(p.bytes(), p.busBwGBps()));
-                int k = points.getSeriesCount();
-                points.addSeries(xy);
-                pointRenderer.setSeriesPaint(k, colourOf(i));
-                pointRenderer.setSeriesShape(k, new Ellipse2D.Double(-3.5, -3.5, 7, 7));
+                s.points().stream().filter(p -> p.bytes() > 0)
+                        .forEach(p -> (p.leftOut() ? glitches : xy).add(p.bytes(), p.busBwGBps()));
+                for (XYSeries part : glitches.isEmpty() ? List.of(xy) : List.of(xy, glitches)) {
+                    int k = points.getSeriesCount();
+                    points.addSeries(part);
+                    pointRenderer.setSeriesPaint(k, colourOf(i));
+                    pointRenderer.setSeriesShape(k, new Ellipse2D.Double(-3.5, -3.5, 7, 7));
+                    pointRenderer.setSeriesShapesFilled(k, part == xy);
+                }
             }
             for (int j = 0; j < s.models().size(); j++) {
                 ModelCurve m = s.models().get(j);

@@ -97,6 +97,14 @@ public record FigureSeries(String label, SourceKind kind, String source, String 
         return new FigureSeries(label, kind, source, hardware, collective, ranks, placement, points, models, limit, f);
     }
 
+    /** The points at these sizes marked as left out of the fit (the glitches calibrate leaves out). */
+    public FigureSeries withLeftOut(java.util.Set<Long> sizes) {
+        List<SizePoint> marked = points.stream().map(p -> new SizePoint(p.bytes(), p.busBwGBps(), p.timeUs(),
+                sizes.contains(p.bytes()))).toList();
+        return new FigureSeries(label, kind, source, hardware, collective, ranks, placement, marked, models, limit,
+                flags);
+    }
+
     /** Legend text: the label followed by the flags in brackets. */
     public String legendLabel() {
         return flags.isEmpty() ? label : label + " [" + String.join("; ", flags) + "]";

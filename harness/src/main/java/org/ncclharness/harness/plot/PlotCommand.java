@@ -226,7 +226,8 @@ public final class PlotCommand implements Callable<Integer> {
             boolean file = isFile(r.getKey());
             for (CalibrationInput in : r.getValue()) {
                 // fitted as calibrate fits it (glitches left out), drawn over every measured point
-                CalibrationInput fit = GlitchExclusion.of(in, keepGlitches).fitted();
+                GlitchExclusion glitches = GlitchExclusion.of(in, keepGlitches);
+                CalibrationInput fit = glitches.fitted();
                 CalibrationEntry entry = oneTier.calibrate(fit);
                 // a multi-domain run gets no one-line fit: its envelope, algorithms and two tiers come from here
                 if (entry instanceof DeferredCalibration d && DeferredCalibration.TWO_TIER.equals(d.awaiting())) {
@@ -242,7 +243,8 @@ public final class PlotCommand implements Callable<Integer> {
                 if (nccl != null && nccl.model().isPresent()) {
                     System.err.println(in.id() + ": the nccl estimate assumes: " + String.join("; ", nccl.notes()));
                 }
-                out.add(labelled(r.getKey(), in.sweep(), drawn.series(), r.getValue().indexOf(in), r.getValue().size()));
+                out.add(labelled(r.getKey(), in.sweep(), drawn.series().withLeftOut(glitches.leftOut()),
+                        r.getValue().indexOf(in), r.getValue().size()));
             }
         }
         return out;

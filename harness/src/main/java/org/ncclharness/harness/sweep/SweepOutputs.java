@@ -11,8 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.ncclharness.calibration.check.CheckRules;
+import org.ncclharness.calibration.fit.FitProgress;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.CFormat;
 import org.ncclharness.calibration.io.MeasurementCsv;
@@ -21,14 +23,14 @@ import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
-import org.ncclharness.calibration.report.CalibrationEntry;
 import org.ncclharness.calibration.report.CalibrationInput;
 import org.ncclharness.calibration.report.CalibrationJson;
 import org.ncclharness.calibration.report.CalibrationOptions;
+import org.ncclharness.calibration.report.CalibrationPipeline;
 import org.ncclharness.calibration.report.CalibrationReport;
 import org.ncclharness.calibration.report.CalibrationSummary;
 import org.ncclharness.calibration.report.CalibrationTable;
-import org.ncclharness.calibration.report.SingleTierCalibrator;
+import org.ncclharness.calibration.report.GlitchExclusion;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.VersionInfo;
 
@@ -76,8 +78,11 @@ final class SweepOutputs {
         if (plan.cycles() > 1) {
             results.forEach(this::spread);
         }
-        List<CalibrationInput> inputs = plan.calibrate() ? calibrationInputs(results, facts) : List.of();
-        CalibrationReport report = plan.calibrate() ? calibrate(inputs) : null;
+        // calibrated as calibrate calibrates (glitches left out; across hosts every multi-domain family and the pick)
+        List<GlitchExclusion> inputs = plan.calibrate()
+                ? CalibrationPipeline.glitches(calibrationInputs(results, facts), false) : List.of();
+        CalibrationReport report = plan.calibrate() ? CalibrationPipeline.calibrate(HardwareFacts.bundled(), inputs,
+                CalibrationOptions.defaults(), Optional.empty(), FitProgress.NONE) : null;
         String calibrationText = null;
         if (report != null) {
             StringWriter table = new StringWriter();
@@ -208,15 +213,6 @@ final class SweepOutputs {
                     facts.flags()));
         }
         return inputs;
-    }
-
-    private static CalibrationReport calibrate(List<CalibrationInput> inputs) {
-        SingleTierCalibrator calibrator = new SingleTierCalibrator(HardwareFacts.bundled(), CalibrationOptions.defaults());
-        List<CalibrationEntry> entries = new ArrayList<>();
-        for (CalibrationInput in : inputs) {
-            entries.add(calibrator.calibrate(in));
-        }
-        return new CalibrationReport(entries);
     }
 
     static Sweep firstGroup(Sweep s) {

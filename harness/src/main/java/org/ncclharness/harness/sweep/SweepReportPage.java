@@ -10,8 +10,8 @@ import org.ncclharness.calibration.io.RankTimes;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.measure.Sweep;
-import org.ncclharness.calibration.report.CalibrationInput;
 import org.ncclharness.calibration.report.CalibrationReport;
+import org.ncclharness.calibration.report.GlitchExclusion;
 import org.ncclharness.harness.calibrate.CalibrationReportPage;
 import org.ncclharness.harness.plot.Figure;
 import org.ncclharness.harness.plot.FigureSeries;
@@ -29,11 +29,12 @@ final class SweepReportPage {
     }
 
     /**
-     * @param inputs          what went to the calibration, one per result; empty with {@code --no-calibrate}
+     * @param inputs          what went to the calibration, one per result, with its glitches; empty with
+     *                        {@code --no-calibrate}
      * @param calibration     its report, null with {@code --no-calibrate}
      * @param calibrationText the calibration table as printed, null with {@code --no-calibrate}
      */
-    static ReportPage of(SweepPlan plan, List<SweepResult> results, List<CalibrationInput> inputs,
+    static ReportPage of(SweepPlan plan, List<SweepResult> results, List<GlitchExclusion> inputs,
                          CalibrationReport calibration, String calibrationText) {
         List<String> provenance = new ArrayList<>();
         List<ReportPage.Verdict> verdicts = new ArrayList<>();

@@ -130,6 +130,9 @@ class PlotCommandTest {
             List<String> legend = BusBwChartTest.legendEntries(Images.texts(Images.parseSvg(svg)));
             assertThat(legend).as(keep.toString()).contains("model " + best + " (the model picked)")
                     .filteredOn(l -> l.endsWith("(the model picked)")).hasSize(1);
+            // the glitches the fit left out are drawn hollow, in a legend entry of their own; kept, they are not
+            assertThat(legend.stream().filter(l -> l.endsWith(": glitches left out of the fit")).count())
+                    .as(keep.toString()).isEqualTo(keep.isEmpty() ? 1 : 0);
         }
         // the two tiers named as calibrate names them
         CliRun tiers = CliRun.of("plot", log.toString(), "--model", "algorithms", "--intra", "NVLink4", "--inter",

@@ -60,6 +60,22 @@ class SweepCommandTest {
         assertThat(back.rows().stream().map(NcclTestsTableWriter::row).toList()).isEqualTo(rows(r.out()));
     }
 
+    /**
+     * A 2-host sweep gets the calibration calibrate gives the same run (the multi-domain families and the pick),
+     * not "awaiting the two-tier fit": sweep and calibrate share one pipeline.
+     */
+    @Test
+    void aTwoHostSweepIsCalibratedAsCalibrateCalibratesIt() {
+        String id = "h100_allreduce_16gpu_2node_aws_p5_efa_eks";
+        CliRun sweep = CliRun.of("sweep", "-b", "4", "-e", "2G", "--dataset", id); // every timed size it has
+        CliRun calibrate = CliRun.of("calibrate", id);
+        assertThat(sweep.exitCode()).as(sweep.err()).isZero();
+        assertThat(sweep.out()).doesNotContain("not calibrated").doesNotContain("awaiting");
+        String row = calibrate.out().lines().filter(l -> l.startsWith(id)).findFirst().orElseThrow();
+        assertThat(row.split("\\s+")[2]).isEqualTo("algorithms");
+        assertThat(sweep.out().lines().filter(l -> l.startsWith(id)).findFirst().orElseThrow()).isEqualTo(row);
+    }
+
     @Test
     void withNoReplayAMachineWithoutAGpuExitsThreeWithTheReasonAndPrintsNoTable() {
         CliRun r = CliRun.of("sweep", "--no-replay", "-b", "1K", "-e", "1M");
