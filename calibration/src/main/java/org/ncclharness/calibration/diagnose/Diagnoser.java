@@ -23,10 +23,12 @@ public final class Diagnoser {
 
     /**
      * {@code via X}: the transport of one connection, up to the end or to NCCL's trailing comm/nRanks words. A
-     * plugin's name may hold a space ({@code NET/AWS Libfabric/1/GDRDMA}, aws-ofi-nccl before 1.7).
+     * plugin's name may hold spaces ({@code NET/AWS Libfabric/1/GDRDMA}, aws-ofi-nccl before 1.7;
+     * {@code NET/NCCL RDMA Plugin v8/1/GDRDMA}, HPC-X's nccl-rdma-sharp-plugins): words followed by a slash.
      */
     private static final Pattern VIA = Pattern.compile("(?:->|^CollNet|\\[(?:send|receive)\\]).*?\\bvia (P2P/direct"
-            + " pointer(?:/\\w+)?|direct shared memory|[A-Z][A-Za-z0-9]+(?:/[A-Za-z0-9_()]+(?: [A-Z][A-Za-z0-9]*(?=/))?)*)");
+            + " pointer(?:/\\w+)?|direct shared memory|[A-Z][A-Za-z0-9]+(?:/[A-Za-z0-9_()]+(?:(?: [A-Za-z0-9][\\w.]*)+"
+            + "(?=/))?)*)");
     private static final Pattern VERSION = Pattern.compile("^NCCL version (\\d+\\.\\d+\\.\\d+)");
     private static final Pattern NRANKS = Pattern.compile("\\bn[Rr]anks (\\d+)");
     private static final Pattern NNODES = Pattern.compile("\\bnNodes (\\d+)");
@@ -203,7 +205,10 @@ public final class Diagnoser {
         findings(multi, oneNode, inter, intra, netTransports, transportEvidence, noIb, sockets, nics,
                 socketLine != null ? socketLine : networkLine,
                 bootstrap, bootstrapLine, gdr, gdrDisabled, network, versions, firstVersion);
-        environment(env, envLines, intra, inter);
+        // each rank on a host name of its own: no peer on its host, however NCCL counts nodes (P2P and SHM
+        // switched off make NCCL report localRanks 1 for GPUs that do share a host)
+        boolean rankPerHost = ranks != null && ranks > 1 && hosts.size() >= ranks;
+        environment(env, envLines, inter, rankPerHost);
         pluginFailures(multi);
         if (nics.stream().anyMatch(n -> n.endsWith("/IB") || n.contains("/IB/")) && nics.stream()
                 .anyMatch(n -> n.contains("/RoCE"))) {
@@ -213,9 +218,10 @@ public final class Diagnoser {
         }
         if (nNodes != null && ranks != null && ranks > 1 && local != null && local == 1 && nNodes.equals(ranks)) {
             add("ONE_RANK_PER_NODE", Severity.INFO, "NCCL sees every rank as its own node (nNodes " + nNodes
-                    + ", localRanks 1): GPUs that share a host but sit in separate pods or containers cannot use"
-                    + " NVLink or P2P", nodesLine, "put a host's GPUs in one pod/container (one process per GPU inside"
-                    + " it), or share the IPC namespace and /dev/shm between them");
+                    + ", localRanks 1): right where each host has one GPU; where GPUs of one host sit in separate"
+                    + " pods or containers, they cannot use NVLink or P2P", nodesLine, "if they share a host, put its"
+                    + " GPUs in one pod/container (one process per GPU inside it), or share the IPC namespace and"
+                    + " /dev/shm between them");
         }
         return new Diagnosis(file, versions, ranks, nodes, local, bootstrap, intra, inter, gdr, List.copyOf(nics),
                 List.copyOf(sockets), network, nvls, collnet, pxn, channels, issues);
@@ -294,14 +300,36 @@ public final class Diagnoser {
         }
     }
 
-    /** Settings that switch a transport off: named as the cause where the transports show the effect. */
-    private void environment(Map<String, String> env, Map<String, Line> lines, Map<String, Integer> intra,
-                             Map<String, Integer> inter) {
+    /**
+     * Settings that switch a transport off, named as the cause where the transports show the effect, and those
+     * that force NCCL's algorithm or protocol, which decide what a busbw can be compared with.
+     *
+     * @param rankPerHost the line prefixes show every rank on a host of its own
+     */
+    private void environment(Map<String, String> env, Map<String, Line> lines, Map<String, Integer> inter,
+                             boolean rankPerHost) {
         for (String var : List.of("NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE")) {
-            if ("1".equals(env.get(var))) {
-                add("P2P_OFF", Severity.WARN, var + "=1 is set: GPUs of one host cannot use " + (var.contains("P2P")
-                        ? "P2P (NVLink/PCIe peer-to-peer)" : "shared memory") + " and fall back to a slower path",
-                        lines.get(var), "unset " + var + " unless it works around a known fault");
+            if (!"1".equals(env.get(var))) {
+                continue;
+            }
+            String path = var.contains("P2P") ? "P2P (NVLink/PCIe peer-to-peer)" : "shared memory";
+            if (rankPerHost) {
+                // one GPU per host has no peer on its host: nothing falls back
+                add("P2P_OFF", Severity.INFO, var + "=1 is set, and changes nothing here: each rank runs on a host"
+                        + " of its own (as the lines' host names show), with no peer to reach by " + path, lines.get(var), "nothing for this job; unset " + var
+                        + " before running several GPUs per host");
+            } else {
+                add("P2P_OFF", Severity.WARN, var + "=1 is set: GPUs of one host cannot use " + path + " and fall"
+                        + " back to a slower path", lines.get(var), "unset " + var + " unless it works around a known"
+                        + " fault");
+            }
+        }
+        for (String var : List.of("NCCL_ALGO", "NCCL_PROTO")) {
+            if (env.containsKey(var)) {
+                add("FORCED_" + var.substring(5), Severity.INFO, var + "=" + env.get(var) + " is set: every size runs"
+                        + " what it names, not what NCCL's tuner would pick, so the busbw compares with runs that force"
+                        + " the same", lines.get(var), "keep it to measure one " + (var.equals("NCCL_ALGO") ? "algorithm"
+                        : "protocol") + "; unset it to measure what applications get");
             }
         }
         if ("1".equals(env.get("NCCL_IB_DISABLE")) && inter.keySet().stream().anyMatch(k -> k.startsWith("NET/Socket"))) {

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.ncclharness.calibration.check.Severity;
 
 /**
- * Every real NCCL_DEBUG=INFO excerpt of {@code logs/ncclinfo/} (30 runs, sources in their headers) against the
+ * Every real NCCL_DEBUG=INFO excerpt of {@code logs/ncclinfo/} (32 runs, sources in their headers) against the
  * diagnosis an expert gave in its {@code # expect:} line: the WARN and FAIL codes found, nothing more, and the
  * transports where the excerpt shows them. Only the RAW block is read: the header describes, the tool must not.
  */
@@ -41,6 +41,8 @@ class DiagnoserTest {
         "ib_completion_error4_vendor81_h100_5node_issue928 | IB_COMPLETION_ERROR | - | -",
         "ib_gdr_rail_p2p_cumem_h20_2node_2gpu_issue1189 | - | - | NET/IB/GDRDMA",
         "ib_with_virbr0_socket_list_2node_nccltests_issue29 | - | - | -",
+        "ib_rdma_plugin_v8_gdr_h100_2node_ring_qps64_tests319 | - | P2P/CUMEM | NET/NCCL RDMA Plugin v8/GDRDMA",
+        "ib_hdr_gdr_sys_shm_disabled_1gpu_per_host_nccl2215_tests293 | - | - | NET/IBext_v8/GDRDMA",
         "ib_internal_4hca_nccl237_old_format_issue179 | - | - | -",
         "ib_list_contains_roce_port_nccl256_issue302 | IB_LIST_MIXES_LINK_LAYERS | P2P/IPC | -",
         "ib_nogdr_peermem_no_module_2node_issue899 | GDR_OFF | - | NET/IB",
@@ -104,6 +106,25 @@ class DiagnoserTest {
         assertThat(d.nics()).hasSize(nics);
         assertThat(d.collnet()).isEqualTo(collnet.equals("-") ? null : collnet);
         assertThat(d.gdr()).isTrue();
+    }
+
+    /**
+     * What the expert read beside the transports: a forced NCCL_ALGO decides what the busbw compares with (#319,
+     * HPC-X's plugin, whose name has spaces: GPUDirect RDMA on, not GDR_OFF); NCCL_SHM_DISABLE=1 on hosts of one GPU
+     * each changes nothing (#293, sjeaugey), so it is no WARN.
+     */
+    @Test
+    void aForcedAlgorithmIsNamedAndShmDisabledOnOneGpuHostsIsNoWarning() throws IOException {
+        Diagnosis ring = diagnose("ib_rdma_plugin_v8_gdr_h100_2node_ring_qps64_tests319");
+        assertThat(ring.gdr()).isTrue();
+        assertThat(ring.ncclVersions()).containsExactly("2.26.2");
+        assertThat(ring.nodes()).isEqualTo(2);
+        assertThat(ring.nics()).hasSize(8);
+        assertThat(ring.findings()).filteredOn(i -> i.code().equals("FORCED_ALGO")).singleElement()
+                .satisfies(i -> assertThat(i.message()).startsWith("NCCL_ALGO=RING is set"));
+        Diagnosis shm = diagnose("ib_hdr_gdr_sys_shm_disabled_1gpu_per_host_nccl2215_tests293");
+        assertThat(shm.findings()).filteredOn(i -> i.code().equals("P2P_OFF")).singleElement()
+                .satisfies(i -> assertThat(i.severity()).isEqualTo(Severity.INFO));
     }
 
     /**
