@@ -135,7 +135,8 @@ public final class Candidates {
         int hops = singleTierHops.orElseGet(() -> Optional.ofNullable(hw.intra()).flatMap(facts::interconnect)
                 .map(ic -> facts.topologyOf(ic).hopsPerStep()).orElse(SWITCHED_HOPS));
         return new AlgorithmEnvelopeEstimator(ALGORITHMS, MODELS.get(ALGORITHMS),
-                new AlgorithmEnvelopeModel(d.collective(), config, hops));
+                new AlgorithmEnvelopeModel(d.collective(), config, hops,
+                        AlgorithmEnvelopeModel.ringForced(d.metadata().algo())));
     }
 
     private static String reason(CalibrationEntry e) {

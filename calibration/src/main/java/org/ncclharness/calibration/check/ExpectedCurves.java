@@ -70,7 +70,7 @@ public final class ExpectedCurves {
                 // one host and several are different machines even where the bottleneck's name agrees
                 .filter(d -> (hostsOf(d.hardware()) > 1) == (hosts > 1))
                 .filter(d -> d.sweep().rows().stream().filter(r -> SizeBusBw.of(r) != null).count() >= MIN_COMMON_SIZES)
-                .sorted(Comparator.<Dataset>comparingInt(d -> Objects.equals(d.metadata().algo(), algo) ? 0 : 1)
+                .sorted(Comparator.<Dataset>comparingInt(d -> sameAlgo(d.metadata().algo(), algo) ? 0 : 1)
                         .thenComparingInt(d -> nicsPerHost != null && d.metadata().nicsPerHost() != null
                                 && !nicsPerHost.equals(d.metadata().nicsPerHost()) ? 1 : 0)
                         .thenComparingInt(d -> hostsOf(d.hardware()) == hosts ? 0 : 1)
@@ -121,6 +121,11 @@ public final class ExpectedCurves {
             }
         }
         return Outcome.none(why);
+    }
+
+    /** NCCL reads NCCL_ALGO in any case: Ring, RING and ring force the same. */
+    private static boolean sameAlgo(String a, String b) {
+        return a == null ? b == null : a.equalsIgnoreCase(b);
     }
 
     private static double peakBusBw(Dataset d) {

@@ -71,6 +71,8 @@ public final class NcclTestsLogReader {
     private static final Pattern RCCL_TESTS = Pattern.compile("^rccl-tests: Version (\\S+)");
     private static final Pattern OUT_OF_BOUNDS = Pattern.compile("^Out of bounds values\\s*:\\s*(.*?)\\s*$");
     private static final Pattern AVERAGE = Pattern.compile("^Avg bus bandwidth\\s*:\\s*(\\S+)\\s*(.*?)\\s*$");
+    private static final Pattern ALGO_SET = Pattern.compile("\\bNCCL_ALGO set by environment to ([^\\s,;]+)");
+    private static final Pattern ALGO_ASSIGN = Pattern.compile("(?:^|[\\s\"'])NCCL_ALGO=[\"']?([^\\s\"',;]+)");
     private static final Pattern N_THREAD = Pattern.compile(
             "nThread (\\d{1,9}) nGpus (\\d{1,9}) minBytes (\\d{1,18}) maxBytes (\\d{1,18}) step: (\\S+)"
             + "(?: warmup iters: (\\d{1,9}))? iters: (\\d{1,9})(?: agg iters: (\\d{1,9}))? validation: (\\d{1,9})"
@@ -104,6 +106,7 @@ public final class NcclTestsLogReader {
         for (int i = 0; lines.hasNext(); i++) {
             LogLine line = LogLine.of(i + 1, lines.next(), hosts);
             if (line.isNcclDebug()) {
+                forcedAlgo(s, line, ALGO_SET);
                 continue;
             }
             if (line.isComment()) {
@@ -228,6 +231,7 @@ public final class NcclTestsLogReader {
             s.rejectPendingCut("another row");
         }
         if (!isRow(t)) {
+            forcedAlgo(s, line, ALGO_ASSIGN);
             if (s.inTable && fragment(t)) {
                 throw bad(line, "a piece of a row (" + Echo.quote(text) + ") inside the table: a row broken "
                         + "inside a number? expected whole rows of " + s.layout.fullRow() + " columns");
@@ -323,6 +327,16 @@ public final class NcclTestsLogReader {
         System.arraycopy(a, 0, r, 0, a.length);
         System.arraycopy(b, 0, r, a.length, b.length);
         return r;
+    }
+
+    /** A line naming the forced NCCL_ALGO ({@code NCCL_ALGO} first: most lines are rows and pay one search). */
+    private static void forcedAlgo(State s, LogLine line, Pattern p) {
+        if (line.text().contains("NCCL_ALGO")) {
+            Matcher m = p.matcher(line.text());
+            if (m.find()) {
+                s.forcedAlgo = m.group(1);
+            }
+        }
     }
 
     private InputException damaged(LogLine line, String[] t, TableLayout l) {
@@ -443,6 +457,8 @@ public final class NcclTestsLogReader {
         boolean rowsSeenInRun;
         LogLine pendingCut;
         String[] pendingTokens;
+        /** The NCCL_ALGO the log last said is forced: it holds for the tables after it. */
+        String forcedAlgo;
         String outOfBounds;
         String average;
         String averageStatus;
@@ -617,7 +633,7 @@ public final class NcclTestsLogReader {
                     m == null ? null : Integer.valueOf(m.group(7)),
                     m == null || m.group(8) == null ? null : Integer.valueOf(m.group(8)),
                     m == null ? null : Integer.valueOf(m.group(9)),
-                    m == null || m.group(10) == null ? null : Integer.valueOf(m.group(10)));
+                    m == null || m.group(10) == null ? null : Integer.valueOf(m.group(10)), forcedAlgo);
         }
 
         /** N when the device list is whole (ranks 0..N-1 each once), else null. */

@@ -7,12 +7,15 @@ package org.ncclharness.calibration.measure;
  * @param library      {@code nccl-tests} or {@code rccl-tests}
  * @param libraryVersion NCCL/RCCL version code or text as printed
  * @param program      {@code all_reduce_perf}
+ * @param forcedAlgo   the NCCL_ALGO the log says the run forced ({@code NCCL_ALGO set by environment to RING} from
+ *                     NCCL, or {@code NCCL_ALGO=Ring} on a launch or export line), as written
  */
 public record RunInfo(String testsVersion, String library, String libraryVersion, String program,
                       Integer nThread, Integer nGpus, Long minBytes, Long maxBytes, String step,
-                      Integer warmupIters, Integer iters, Integer aggIters, Integer validation, Integer graph) {
+                      Integer warmupIters, Integer iters, Integer aggIters, Integer validation, Integer graph,
+                      String forcedAlgo) {
 
     public static RunInfo unknown() {
-        return new RunInfo(null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+        return new RunInfo(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 }

@@ -61,12 +61,20 @@ public final class AlgorithmEnvelopeModel implements CostModel {
     private final double[] net = new double[ALGORITHMS.length];
     private final double[] bus = new double[ALGORITHMS.length];
     private final int firstAlgorithm;
+    /** The run forced NCCL_ALGO=Ring: Tree was never a candidate, so the model has none. */
+    private final boolean ringOnly;
 
     public AlgorithmEnvelopeModel(Collective collective, TwoTierConfig config, int hops) {
+        this(collective, config, hops, false);
+    }
+
+    /** @param ringOnly the run forced Ring ({@link #ringForced}): no Tree candidate, no tree factor */
+    public AlgorithmEnvelopeModel(Collective collective, TwoTierConfig config, int hops, boolean ringOnly) {
         RingSteps.requireRing(config.ranks(), hops);
         this.collective = collective;
         this.config = config;
         this.hops = hops;
+        this.ringOnly = ringOnly;
         int log2 = 31 - Integer.numberOfLeadingZeros(config.domains());
         for (Algorithm a : ALGORITHMS) {
             boolean ring = a == Algorithm.RING;
@@ -92,20 +100,26 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         return hops;
     }
 
+    /** Whether a run's NCCL_ALGO (as its log or metadata gives it, any case) leaves Ring as the only algorithm. */
+    public static boolean ringForced(String forcedAlgo) {
+        return forcedAlgo != null && forcedAlgo.trim().equalsIgnoreCase("ring");
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof AlgorithmEnvelopeModel m && m.collective == collective && m.config.equals(config)
-                && m.hops == hops;
+                && m.hops == hops && m.ringOnly == ringOnly;
     }
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(collective, config, hops);
+        return java.util.Objects.hash(collective, config, hops, ringOnly);
     }
 
     @Override
     public String toString() {
-        return "AlgorithmEnvelopeModel[collective=" + collective + ", config=" + config + ", hops=" + hops + "]";
+        return "AlgorithmEnvelopeModel[collective=" + collective + ", config=" + config + ", hops=" + hops
+                + (ringOnly ? ", ring only" : "") + "]";
     }
 
     /** The (algorithm, protocol) the envelope takes at one size. */
@@ -128,6 +142,9 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         m.put("gpusPerDomain", config.gpusPerDomain());
         m.put("ranks", config.ranks());
         m.put("hops", hops);
+        if (ringOnly) {
+            m.put("ringOnly", true);
+        }
         return m;
     }
 
@@ -140,9 +157,9 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         return config.domains() > 1;
     }
 
-    /** Whether Tree is among the candidates: NCCL's tree AllReduce, across domains. */
+    /** Whether Tree is among the candidates: NCCL's tree AllReduce, across domains, where Ring was not forced. */
     public boolean treeApplies() {
-        return collective == Collective.ALL_REDUCE && multiDomain();
+        return !ringOnly && collective == Collective.ALL_REDUCE && multiDomain();
     }
 
     /** Ring steps that cross a domain boundary (NCCL's nInterSteps). */
@@ -239,7 +256,7 @@ public final class AlgorithmEnvelopeModel implements CostModel {
 
     /** The same calibrated system at another configuration (every parameter carries over). */
     public AlgorithmEnvelopeModel at(TwoTierConfig other) {
-        return new AlgorithmEnvelopeModel(collective, other, hops);
+        return new AlgorithmEnvelopeModel(collective, other, hops, ringOnly);
     }
 
     /** Rebuilds a model from its {@link #configuration()}. */
@@ -247,6 +264,7 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         Collective coll = Collective.byName(String.valueOf(c.get("collective")))
                 .orElseThrow(() -> new IllegalArgumentException("unknown collective " + c.get("collective")));
         return new AlgorithmEnvelopeModel(coll, new TwoTierConfig(((Number) c.get("domains")).intValue(),
-                ((Number) c.get("gpusPerDomain")).intValue()), ((Number) c.get("hops")).intValue());
+                ((Number) c.get("gpusPerDomain")).intValue()), ((Number) c.get("hops")).intValue(),
+                Boolean.TRUE.equals(c.get("ringOnly")));
     }
 }

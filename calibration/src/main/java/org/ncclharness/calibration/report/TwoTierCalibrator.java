@@ -104,6 +104,11 @@ public final class TwoTierCalibrator {
         List<Prior> priors = formsApply(in) ? priorFor(in, all, f) : List.of();
         // what the reader or the flags decided about the run (an interconnect taken as the network, ...)
         List<String> notes = new ArrayList<>(in.sweep().notes().stream().filter(n -> n.contains("taken as")).toList());
+        if (in.forcedAlgo() != null) {
+            notes.add("the run forced NCCL_ALGO=" + in.forcedAlgo() + (AlgorithmEnvelopeModel.ringForced(
+                    in.forcedAlgo()) ? ": the algorithm envelope takes Ring alone, with no Tree"
+                    : ": the algorithm envelope's Ring and Tree are NCCL's default candidates, not this one alone"));
+        }
         if (!priors.isEmpty()) {
             notes.add("priors from single-domain runs (T_sw held at 0 there): " + String.join("; ", priors.stream()
                     .map(p -> String.format(Locale.ROOT, "%s = %.4g +- %.2g from %s", p.param().id(), p.value(),
@@ -292,7 +297,8 @@ public final class TwoTierCalibrator {
                 return List.of();
             }
             points.add(p);
-            models.add(new AlgorithmEnvelopeModel(collective, c, f.hops()));
+            models.add(new AlgorithmEnvelopeModel(collective, c, f.hops(), AlgorithmEnvelopeModel.ringForced(
+                    m.forcedAlgo())));
         }
         int n = points.stream().mapToInt(FitPoints::size).sum();
         if (n <= models.get(0).parameterNames().size()) {

@@ -2,11 +2,13 @@ package org.ncclharness.harness.calibrate;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.GpuFabrics;
@@ -134,7 +136,8 @@ public final class CalibrationInputs {
                     nics = nicsPrinted(p); // read again only where a network tier needs them, once per file
                     nicsLooked = true;
                 }
-                out.add(new CalibrationInput(id, table, null, List.of(), nics));
+                out.add(new CalibrationInput(id, table, table.run() == null ? null : table.run().forcedAlgo(),
+                        List.of(), nics));
             }
             if (!skipped.isEmpty() && out.stream().noneMatch(c -> c.id().startsWith(p.toString()))) {
                 // every missing fact in one message: a file read here takes its interconnect from the flags
@@ -147,6 +150,28 @@ public final class CalibrationInputs {
             skipped.forEach(k -> System.err.println("# skipped " + k));
         }
         return out;
+    }
+
+    /**
+     * What a log's NET/IB lines show of the network, for the message that asks for it: the NICs and their link
+     * layer, not their speed (NCCL prints none), with the names that layer can take; empty where they show none.
+     */
+    private static String networkSeen(String file) {
+        if (!RunInputs.isFile(file) || file.equals("-")) {
+            return "";
+        }
+        Set<String> devices = new LinkedHashSet<>();
+        Inputs.text(file).lines().forEach(l -> devices.addAll(NicCount.devices(l)));
+        if (devices.isEmpty()) {
+            return "";
+        }
+        boolean ib = devices.stream().anyMatch(d -> d.endsWith("/IB") || d.contains("/IB/"));
+        boolean roce = devices.stream().anyMatch(d -> d.contains("/RoCE"));
+        String layer = ib && roce ? "InfiniBand and RoCE" : ib ? "InfiniBand" : roce ? "RoCE" : "RDMA";
+        List<String> names = HardwareFacts.bundled().vocabulary().stream()
+                .filter(n -> ib && n.startsWith("IB-") || roce && n.startsWith("RoCE-")).toList();
+        return " (its NET/IB lines name " + devices.size() + " " + layer + " NICs per host, not their speed"
+                + (names.isEmpty() ? "" : ": one of " + String.join(", ", names)) + ")";
     }
 
     /** The NICs a log's NCCL INFO lines say each host used; null for stdin, which cannot be read twice. */
@@ -241,7 +266,8 @@ public final class CalibrationInputs {
             if (hosts > 1) {
                 throw new InputException(file, 0, "the run spans " + hosts + " hosts" + (perHost > 1 ? ": inside a"
                         + " host " + named.get() + " (from the GPU name " + gpu + "), but" : ", and") + " the network"
-                        + " between them is not stated: pass --interconnect NAME (IB-NDR, RoCE-400G, EFA, ...)");
+                        + " between them is not stated" + networkSeen(file) + ": pass --interconnect NAME (IB-NDR,"
+                        + " RoCE-400G, EFA, ...)");
             }
             notes.add("interconnect " + named.get() + " taken from the GPU name " + gpu + " (--interconnect"
                     + " overrides it)");

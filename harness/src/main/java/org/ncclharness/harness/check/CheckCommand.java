@@ -365,7 +365,9 @@ public final class CheckCommand implements Callable<Integer> {
         if (expectBusBw != null) {
             return null;
         }
-        String algo = DatasetCatalog.bundled().find(run).map(d -> d.metadata().algo()).orElse(null);
+        // a bundled run's metadata, else what the log says was forced
+        String algo = DatasetCatalog.bundled().find(run).map(d -> d.metadata().algo())
+                .orElse(sweep.run() == null ? null : sweep.run().forcedAlgo());
         return JudgedReference.expected(sweep, run, nics, algo, facts);
     }
 

@@ -220,7 +220,7 @@ final class LiveSweep {
         return new RunInfo(null, "nccl-harness", Integer.toString(probe.ncclVersion().code()),
                 plan.collective().testName() + "_perf", plan.threads(), plan.gpusPerThread(), sizes.get(0),
                 sizes.get(sizes.size() - 1), plan.step(), plan.warmupIters(), plan.iters(), plan.aggIters(),
-                plan.check(), plan.graph());
+                plan.check(), plan.graph(), null); // the forced algorithm goes with the run's facts (RunFacts)
     }
 
     /** The sizes and the {@code -e} a job's memory cap leaves. */
