@@ -117,7 +117,14 @@ public final class ExpectedCurves {
                                 Comparability.Side.of(d.sweep()).describe(), ranks, hosts, hosts == 1 ? "" : "s")));
                 return new Outcome(r, null, d, m);
             } catch (IllegalArgumentException | InputException e) {
-                why = "no expected curve: " + d.id() + "'s model cannot be moved to this run (" + e.getMessage() + ")";
+                int peerPerHost = d.hardware().ranks() / Math.max(1, hostsOf(d.hardware()));
+                // the advice inside e (another --gpus) would describe another run, not this one
+                why = hosts > 0 && ranks % hosts == 0 && peerPerHost != ranks / hosts
+                        ? "no expected curve: no bundled " + run.collective().testName() + " run of " + me.gpuFamily()
+                                + " over " + fabric + " at " + ranks / hosts + " GPU" + (ranks / hosts == 1 ? "" : "s")
+                                + " per host (the nearest, " + d.id() + ", has " + peerPerHost + "; its model has no"
+                                + " term for another count per host)"
+                        : "no expected curve: " + d.id() + "'s model cannot be moved to this run (" + e.getMessage() + ")";
             }
         }
         return Outcome.none(why);

@@ -101,6 +101,7 @@ public final class HealthCheck {
             expected(rows.get(rows.size() - 1), against.expectBusBwGBps(), findings);
         }
         fall(rows, findings);
+        slowerThanLarger(rows, findings);
         Set<Long> dips = dips(run, curve, reference, findings);
         Set<Long> latencyBound = new HashSet<>();
         if (reference != null) {
@@ -243,6 +244,18 @@ public final class HealthCheck {
                             SizeText.exact(r.sizeBytes()), which)));
                 }
             }
+        }
+    }
+
+    /** Sizes slower than a larger size: they took a slower path than the sizes above ({@link SlowerThanLarger}). */
+    private static void slowerThanLarger(List<Measurement> rows, List<Finding> out) {
+        for (SlowerThanLarger.Stretch s : SlowerThanLarger.find(rows)) {
+            out.add(new Finding(Severity.WARN, "slower-than-larger", s.to(), String.format(Locale.ROOT,
+                    "%s–%s take longer than %s does (up to %s us against %s us): these sizes ran a slower path than"
+                            + " the larger ones (a protocol or algorithm NCCL's tuner picked wrongly for this machine, or"
+                            + " a path small messages pay more for); compare runs with NCCL_PROTO=Simple and with"
+                            + " NCCL_ALGO=Ring", SizeText.exact(s.from()), SizeText.exact(s.to()),
+                    SizeText.exact(s.faster()), num(s.slowUs()), num(s.fastUs()))));
         }
     }
 

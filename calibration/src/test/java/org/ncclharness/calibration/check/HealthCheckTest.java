@@ -90,6 +90,31 @@ class HealthCheckTest {
                 });
     }
 
+    /**
+     * NVIDIA/nccl-tests#293 (2 hosts x 1 A100 PCIe, GPU and NIC on different sockets): 256 KiB to 1 MiB each take
+     * longer than 2 MiB does, a stretch of sizes on a slower path; the bundled runs show none but the 2019 macOS
+     * reduce, whose 64-256 B take longer than its 512 B.
+     */
+    @Test
+    void aStretchOfSizesSlowerThanALargerSizeWarns() throws Exception {
+        List<String> all = java.nio.file.Files.readAllLines(java.nio.file.Path.of("src/test/resources/logs/ncclinfo/"
+                + "ib_hdr_gdr_sys_shm_disabled_1gpu_per_host_nccl2215_tests293.txt"));
+        Sweep run = read(all.subList(all.indexOf("=== RAW") + 1, all.indexOf("=== END RAW")));
+        assertThat(check.check("293.log", run, (Reference) null).reasons()).filteredOn(f -> f.rule()
+                .equals("slower-than-larger")).singleElement().satisfies(f -> {
+                    assertThat(f.sizeBytes()).isEqualTo(MIB);
+                    assertThat(f.message()).startsWith("256 KiB–1 MiB take longer than 2 MiB does (up to 3332.3 us"
+                            + " against 365.5 us)");
+                });
+        List<String> flagged = new ArrayList<>();
+        for (var d : DatasetCatalog.bundled().all()) {
+            if (!SlowerThanLarger.find(d.sweep().rows()).isEmpty()) {
+                flagged.add(d.id());
+            }
+        }
+        assertThat(flagged).containsExactly("gtx1080_reduce_2gpu_1node_macos_ncclosx");
+    }
+
     private static Sweep read(List<String> lines) {
         return new org.ncclharness.calibration.io.NcclTestsLogReader("run.log", null).read(lines).get(0);
     }
