@@ -54,7 +54,7 @@ public record LogFacts(List<String> ncclVersions, String ncclCuda, String driver
         Map<String, String> env = new TreeMap<>();
         String command = null;
         String date = null;
-        for (String line : lines) {
+        for (String line : continued(lines)) {
             Matcher v = NCCL_VERSION.matcher(line);
             if (v.find()) {
                 if (!versions.contains(v.group(1))) {
@@ -76,7 +76,7 @@ public record LogFacts(List<String> ncclVersions, String ncclCuda, String driver
                 env.putIfAbsent(e.group(1), e.group(2).replaceFirst("[.,;]$", ""));
             }
             if (command == null && LAUNCH.matcher(line).find() && !line.contains("NCCL INFO")
-                    && !line.startsWith("# Collective test")) {
+                    && !line.strip().startsWith("#")) {
                 Matcher p = PROMPT.matcher(line);
                 if (p.matches() || line.contains("mpirun") || line.contains("srun ")) {
                     command = (p.matches() ? p.group(1) : line).strip();
@@ -97,5 +97,29 @@ public record LogFacts(List<String> ncclVersions, String ncclCuda, String driver
         OptionalInt nics = NicCount.fromLines(lines);
         return new LogFacts(versions, cuda, driver != null ? driver : cudaDriver, env, command, date,
                 nics.isPresent() ? nics.getAsInt() : null);
+    }
+
+    /** The lines with a shell's continuations joined: {@code mpirun ... \} and the lines it runs on to are one. */
+    private static List<String> continued(List<String> lines) {
+        List<String> out = new ArrayList<>(lines.size());
+        StringBuilder open = null;
+        for (String line : lines) {
+            String stripped = line.stripTrailing();
+            boolean goesOn = stripped.endsWith("\\");
+            String part = goesOn ? stripped.substring(0, stripped.length() - 1).stripTrailing() : line;
+            if (open == null) {
+                open = new StringBuilder(part);
+            } else {
+                open.append(' ').append(part.strip());
+            }
+            if (!goesOn) {
+                out.add(open.toString());
+                open = null;
+            }
+        }
+        if (open != null) {
+            out.add(open.toString());
+        }
+        return out;
     }
 }

@@ -49,4 +49,15 @@ class LogFactsTest {
         assertThat(f.date()).isEqualTo("2024-05-01");
         assertThat(LogFacts.of(List.of("# collective: all_reduce_perf (redop sum)")).commandLine()).isNull();
     }
+
+    /** NVIDIA/nccl-tests#319: the mpirun command runs over 13 lines joined by backslashes, its variables on them. */
+    @Test
+    void aCommandContinuedOverSeveralLinesIsOneCommandLine() throws IOException {
+        List<String> all = lines("ib_rdma_plugin_v8_gdr_h100_2node_ring_qps64_tests319.txt");
+        LogFacts f = LogFacts.of(all.subList(all.indexOf("=== RAW") + 1, all.indexOf("=== END RAW")));
+        assertThat(f.commandLine()).startsWith("mpirun --allow-run-as-root --np 16 -H lccn09:8,lccn19:8 --bind-to none")
+                .contains("-x NCCL_ALGO=RING").endsWith("all_reduce_perf -b 8 -e 16g -f 2 -g 1");
+        assertThat(f.environment()).containsEntry("NCCL_ALGO", "RING").containsEntry("NCCL_IB_QPS_PER_CONNECTION", "64")
+                .containsKey("NCCL_IB_HCA");
+    }
 }
