@@ -52,8 +52,8 @@ public final class ExpectedCurves {
         String fabric = fabric(run.hardware(), statedHosts(run));
         if (me.gpuFamily() == null || fabric == null) {
             return Outcome.none("no expected curve: the run states no " + (me.gpuFamily() == null ? "GPU model"
-                    : "interconnect (pass --interconnect; across hosts it names the network)") + " to find bundled"
-                    + " runs of the same hardware by");
+                    : "interconnect (pass --interconnect; across hosts it names the network)") + ", so no bundled run"
+                    + " of the same hardware can be found");
         }
         Integer ranks = run.ranks();
         Integer stated = statedHosts(run);

@@ -3,8 +3,10 @@ package org.ncclharness.harness.predict;
 import java.nio.file.Path;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.model.SingleTierModel;
+import org.ncclharness.calibration.model.TwoTierCostModel;
 import org.ncclharness.calibration.predict.PredictionModel;
 import org.ncclharness.calibration.predict.PredictionSources;
+import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
@@ -124,8 +126,12 @@ public final class PredictionSourceOptions {
                     + nodes + " nodes instead of " + pm.calibratedNodes() + " change; drop --nodes, or use a model with"
                     + " one (--model algorithms, or a two-tier form, of a multi-node calibration)");
         }
+        // --nodes alone on a model that keeps its domain size: N follows, as the domains times their GPUs
+        Integer domainSize = pm.model() instanceof AlgorithmEnvelopeModel a ? Integer.valueOf(a.config().gpusPerDomain())
+                : pm.model() instanceof TwoTierCostModel t ? Integer.valueOf(t.config().gpusPerDomain()) : null;
+        int ranks = gpus != null ? gpus : nodes != null && domainSize != null ? nodes * domainSize : pm.ranks();
         try {
-            return pm.at(gpus != null ? gpus : pm.ranks(), nodes);
+            return pm.at(ranks, nodes);
         } catch (IllegalArgumentException e) {
             throw usage(command, e.getMessage());
         }

@@ -212,6 +212,11 @@ class PredictCommandTest {
                 "--model", "two-tier", "--gpus", "60", "--bytes", "1G");
         assertThat(bad.exitCode()).isEqualTo(ExitCode.USAGE);
         assertThat(bad.err()).contains("domain size");
+        // --nodes alone: the domains keep their 8 GPUs, so N is 8 x 8, as --gpus 64 says
+        CliRun nodes = CliRun.of("predict", "--dataset", "h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion",
+                "--model", "two-tier", "--nodes", "8", "--bytes", "1G");
+        assertThat(nodes.exitCode()).as(nodes.err()).isZero();
+        assertThat(nodes.out()).isEqualTo(r.out());
     }
 
     @Test
