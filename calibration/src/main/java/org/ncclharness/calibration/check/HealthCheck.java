@@ -19,6 +19,7 @@ import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.SizeText;
+import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.measure.TimeAlgbwAgreement;
 import org.ncclharness.calibration.measure.Trailer;
@@ -257,6 +258,20 @@ public final class HealthCheck {
                             + " NCCL_ALGO=Ring", SizeText.exact(s.from()), SizeText.exact(s.to()),
                     SizeText.exact(s.faster()), num(s.slowUs()), num(s.fastUs()))));
         }
+    }
+
+    /**
+     * For {@code check} of a file: a replay's numbers are a bundled run of another machine, shown where no GPU was,
+     * and a PASS on them would pass a node that measured nothing, so the verdict is at least this WARN. (A
+     * bring-up replay, asked for by name and labelled in its heading, judges its steps without it.)
+     */
+    public static Optional<Finding> replay(Sweep run) {
+        if (run.provenance() == null || run.provenance().kind() != SourceKind.REPLAY) {
+            return Optional.empty();
+        }
+        return Optional.of(new Finding(Severity.WARN, "replay", null, "these numbers are a replay (" + run.provenance()
+                .label() + "): another machine's stored measurements, not this one's; the rules judge them, not this"
+                + " machine. Measure with sweep --no-replay on the GPU node"));
     }
 
     /** A table whose times were changed after the run tells two stories: which one to check is not known. */

@@ -53,7 +53,10 @@ record LogLine(int number, String text) {
         boolean stripped = true;
         while (stripped && !s.isEmpty()) {
             stripped = false;
-            String t = LEADING_SPACE.matcher(s).replaceFirst("");
+            String t = Character.isWhitespace(s.charAt(0)) ? LEADING_SPACE.matcher(s).replaceFirst("") : s;
+            if (!mayBeLabelled(t)) {
+                break; // a row or prose: most lines of a log, which then pay no pattern
+            }
             Matcher host = HOST.matcher(t);
             if (host.find() && hosts.contains(host.group(1))) {
                 s = t.substring(host.end());
@@ -78,6 +81,27 @@ record LogLine(int number, String text) {
             s = s.substring(rank.end()).replace(rank.group(), "");
         }
         return new LogLine(number, s);
+    }
+
+    /**
+     * Whether any label could start {@code t}: every one begins with {@code [}, {@code (} or {@code >}, or has a
+     * colon in its first word (a host's {@code name:}, Slurm's {@code 0:}, a timestamp's time), or is an ISO date
+     * ({@code 2024-05-01 10:00:00}). A result row's first word is a plain number, so rows skip every pattern.
+     */
+    private static boolean mayBeLabelled(String t) {
+        if (t.isEmpty()) {
+            return false;
+        }
+        char c = t.charAt(0);
+        if (c == '[' || c == '(' || c == '>') {
+            return true;
+        }
+        int end = 0;
+        while (end < t.length() && !Character.isWhitespace(t.charAt(end))) {
+            end++;
+        }
+        String first = t.substring(0, end);
+        return first.indexOf(':') >= 0 || Character.isDigit(c) && first.indexOf('-') >= 0;
     }
 
     /** A {@code #} comment line of nccl-tests (header, preamble, trailer). */

@@ -1,7 +1,6 @@
 package org.ncclharness.calibration.io;
 
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -436,8 +435,8 @@ public final class NcclTestsLogReader {
         final List<Sweep> sweeps = new ArrayList<>();
         final List<Device> devices = new ArrayList<>();
         final List<Measurement> rows = new ArrayList<>();
-        /** Each row's line, for notes that point at one. */
-        final Map<Measurement, Integer> lineOf = new IdentityHashMap<>();
+        /** Each row's line (by index in {@link #rows}), for notes that point at one. */
+        final List<Integer> rowLines = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
         TableLayout layout;
         /** The header's layout when the first row showed a blank redop column, and that row. */
@@ -466,7 +465,7 @@ public final class NcclTestsLogReader {
 
         void add(Measurement m, LogLine at) {
             rows.add(m);
-            lineOf.put(m, at.number());
+            rowLines.add(at.number());
         }
 
         /** A short row and this line make one whole row: it is added, and true returned. */
@@ -569,8 +568,8 @@ public final class NcclTestsLogReader {
                 CollectiveEvidence e = CollectiveEvidence.decide(named(), given, listed, group, layout.hasRedop(),
                         layout.hasRoot());
                 tableNotes.addAll(e.notes());
-                TimeAlgbwAgreement.find(group).ifPresent(d -> tableNotes.add("line " + lineOf.get(d.row()) + ": "
-                        + d.describe()));
+                TimeAlgbwAgreement.find(group).ifPresent(d -> tableNotes.add("line "
+                        + rowLines.get(rows.indexOf(d.row())) + ": " + d.describe()));
                 Trailer t = trailer;
                 if (byTypeOp.size() > 1 && trailer != Trailer.NONE) {
                     t = Trailer.NONE;
@@ -585,7 +584,7 @@ public final class NcclTestsLogReader {
                 sweeps.add(new Sweep(provenance, e.collective(), run, hw, devices, group, tableNotes, t));
             }
             rows.clear();
-            lineOf.clear();
+            rowLines.clear();
             notes.clear();
             clearTrailer();
         }

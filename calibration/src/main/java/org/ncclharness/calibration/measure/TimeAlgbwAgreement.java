@@ -1,6 +1,6 @@
 package org.ncclharness.calibration.measure;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -51,38 +51,39 @@ public final class TimeAlgbwAgreement {
 
     /** The disagreement in {@code rows}, or empty where every comparable placement agrees (or none is). */
     public static Optional<Disagreement> find(List<Measurement> rows) {
-        List<Measurement> at = new ArrayList<>();
-        List<Placement> half = new ArrayList<>();
-        List<Double> ratio = new ArrayList<>();
-        for (Measurement m : rows) {
-            for (Placement p : Placement.values()) {
-                Half h = m.preferred(p);
+        // primitive arrays: a 100,000-size log has 200,000 placements to compare
+        int[] at = new int[2 * rows.size()];
+        double[] ratio = new double[2 * rows.size()];
+        int n = 0;
+        Placement[] halves = Placement.values();
+        for (int i = 0; i < rows.size(); i++) {
+            for (int p = 0; p < halves.length; p++) {
+                Half h = rows.get(i).preferred(halves[p]);
                 if (h.timeUs() != null && h.timeUs() > 0 && h.algBwGBps() != null
                         && h.algBwGBps() >= MIN_ALGBW_GBPS) {
-                    at.add(m);
-                    half.add(p);
-                    ratio.add(fromTime(m, h) / h.algBwGBps());
+                    at[n] = 2 * i + p;
+                    ratio[n++] = fromTime(rows.get(i), h) / h.algBwGBps();
                 }
             }
         }
         // the table's own ratio: the median of those a release prints (none: every one is off)
-        double[] known = ratio.stream().mapToDouble(Double::doubleValue).filter(TimeAlgbwAgreement::printed).toArray();
+        double[] known = Arrays.stream(ratio, 0, n).filter(TimeAlgbwAgreement::printed).toArray();
         double median = known.length == 0 ? Double.NaN : new Median().evaluate(known);
         int first = -1;
         int off = 0;
-        for (int i = 0; i < ratio.size(); i++) {
-            double r = ratio.get(i);
-            if (!printed(r) || !(Math.abs(r / median - 1) <= SLACK)) {
+        for (int k = 0; k < n; k++) {
+            if (!printed(ratio[k]) || !(Math.abs(ratio[k] / median - 1) <= SLACK)) {
                 off++;
-                first = first < 0 ? i : first;
+                first = first < 0 ? k : first;
             }
         }
         if (off == 0) {
             return Optional.empty();
         }
-        Measurement m = at.get(first);
-        Half h = m.preferred(half.get(first));
-        return Optional.of(new Disagreement(m, half.get(first), fromTime(m, h), h.algBwGBps(), off, ratio.size()));
+        Measurement m = rows.get(at[first] / 2);
+        Placement p = halves[at[first] % 2];
+        Half h = m.preferred(p);
+        return Optional.of(new Disagreement(m, p, fromTime(m, h), h.algBwGBps(), off, n));
     }
 
     /**

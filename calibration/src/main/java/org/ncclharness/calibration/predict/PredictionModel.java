@@ -120,8 +120,8 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
         TwoTierConfig at = new TwoTierConfig(d, g);
         List<TwoTierConfig> known = fitted.isEmpty() ? List.of(calibrated) : fitted;
         if (!known.contains(at)) {
-            notes.add(String.format(Locale.ROOT, "%d domains of %d GPUs lie outside what was calibrated (%s):"
-                    + " per-tier parameters carried over", d, g,
+            notes.add(String.format(Locale.ROOT, "%d domain%s of %d GPUs lie%s outside what was calibrated (%s):"
+                    + " per-tier parameters carried over", d, d == 1 ? "" : "s", g, d == 1 ? "s" : "",
                     String.join(", ", known.stream().map(TwoTierConfig::label).toList())));
         }
         return at;

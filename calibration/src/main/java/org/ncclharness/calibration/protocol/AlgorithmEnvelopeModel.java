@@ -162,6 +162,16 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         return !ringOnly && collective == Collective.ALL_REDUCE && multiDomain();
     }
 
+    /** Why Tree is not among the candidates, for a reader; empty where it is. */
+    public java.util.Optional<String> whyNoTree() {
+        if (treeApplies()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(ringOnly ? "the run forced NCCL_ALGO=Ring"
+                : collective != Collective.ALL_REDUCE ? "NCCL's Tree is AllReduce's, this is " + collective.ncclName()
+                : "on one domain Tree has no steps across domains: the model is the protocol envelope");
+    }
+
     /** Ring steps that cross a domain boundary (NCCL's nInterSteps). */
     int netSteps() {
         if (!multiDomain()) {

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.stream.IntStream;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.datasets.DatasetMetadata;
+import org.ncclharness.calibration.check.Comparability;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Fitter;
@@ -159,6 +160,13 @@ public final class TwoTierCalibrator {
         if (intras.size() > 1) {
             throw new InputException("--joint", 0, "the runs name different intra-domain fabrics " + intras
                     + "; a joint fit is for one hardware at several configurations");
+        }
+        // the same fabric names on other GPUs are other hardware (GH200 nodes of 4 and H100 nodes of 8 on Slingshot)
+        Set<String> gpus = new LinkedHashSet<>();
+        members.forEach(m -> Comparability.gpuFamily(m.sweep().gpuName()).ifPresent(gpus::add));
+        if (gpus.size() > 1) {
+            throw new InputException("--joint", 0, "the runs ran different GPUs " + gpus + "; a joint fit is for one"
+                    + " hardware at several configurations");
         }
         Set<TwoTierConfig> configs = new LinkedHashSet<>();
         members.forEach(m -> configs.add(config(m.info().hardware())));

@@ -115,6 +115,21 @@ class HealthCheckTest {
         assertThat(flagged).containsExactly("gtx1080_reduce_2gpu_1node_macos_ncclosx");
     }
 
+    /** A replay's numbers are another machine's: the verdict is never a plain PASS on them. */
+    @Test
+    void aReplayIsAtLeastAWarnSayingSo() {
+        Sweep stored = oci();
+        Sweep replay = stored.withProvenance(new org.ncclharness.calibration.measure.Provenance(
+                org.ncclharness.calibration.measure.SourceKind.REPLAY, OCI, OCI, "replay of stored measurements: " + OCI));
+        CheckReport r = check.check(OCI, stored, Reference.baseline(OCI, stored));
+        assertThat(r.verdict()).isEqualTo(Verdict.PASS);
+        assertThat(HealthCheck.replay(stored)).isEmpty();
+        Finding f = HealthCheck.replay(replay).orElseThrow();
+        assertThat(f.severity()).isEqualTo(Severity.WARN);
+        assertThat(f.message()).startsWith("these numbers are a replay (replay of stored");
+        assertThat(r.withFindings(List.of(f), List.of()).verdict()).isEqualTo(Verdict.WARN);
+    }
+
     private static Sweep read(List<String> lines) {
         return new org.ncclharness.calibration.io.NcclTestsLogReader("run.log", null).read(lines).get(0);
     }

@@ -167,12 +167,11 @@ public final class BringupCommand implements Callable<Integer> {
             Place place = PlaceDetector.detect(System.getenv(), launchOptions.placeFlags(),
                     ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L));
             if (!replay) {
-                if (place.rank() == 0) {
-                    System.err.println("no GPU: " + probe.firstProblem().orElseThrow().oneLine() + (pairs
-                            ? " (bringup --pairs measures this job's hosts against each other: it needs their GPUs)"
-                            : " (bringup measures this machine; --replay replays bundled runs through the steps,"
-                            + " labelled as such)"));
-                }
+                // every rank says it: the first to exit 3 makes the launcher stop the others, rank 0 perhaps unprinted
+                System.err.println(place.rankLabel() + "no GPU: " + probe.firstProblem().orElseThrow().oneLine()
+                        + (pairs ? " (bringup --pairs measures this job's hosts against each other: it needs their GPUs)"
+                        : " (bringup measures this machine; --replay replays bundled runs through the steps, labelled"
+                        + " as such)"));
                 return ExitCode.ENVIRONMENT;
             }
             if (place.rank() != 0) {

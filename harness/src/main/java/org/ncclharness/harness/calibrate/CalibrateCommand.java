@@ -33,7 +33,7 @@ import org.ncclharness.calibration.twotier.TwoTierParam;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.HelpOptions;
-import org.ncclharness.harness.RunInputs;
+import org.ncclharness.harness.LogCollectiveOption;
 import org.ncclharness.harness.RunMetadataOptions;
 import org.ncclharness.harness.bench.GridProgressBar;
 import org.ncclharness.harness.bench.GridRangeOptions;
@@ -68,9 +68,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Mixin
     HelpOptions helpOptions;
 
-    @Option(names = "--collective", paramLabel = "NAME", description = "the collective of tables whose log does"
-            + " not name its program and whose rows do not tell (all_gather, alltoall, ...)")
-    String collective;
+    @Mixin
+    LogCollectiveOption collective;
 
     @Parameters(arity = "0..*", paramLabel = "FILE", description = "logs, CSVs, sweep JSONs or bundled dataset ids; - reads stdin (default: every bundled dataset)")
     List<Path> files = new ArrayList<>();
@@ -236,7 +235,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     private CalibrationInputs.Flags flags() {
         tiers.agreeWith(runMetadata.interconnect());
         return new CalibrationInputs.Flags(runMetadata.gpus(), runMetadata.nodes(), runMetadata.interconnect(),
-                tiers.intra(), tiers.inter(), domainSize, RunInputs.collective(collective), nicsPerHost);
+                tiers.intra(), tiers.inter(), domainSize, collective.value(), nicsPerHost);
     }
 
     /** {@code --joint}: the runs given (bundled ids or files), or every bundled dataset for the bundled groups. */

@@ -48,6 +48,7 @@ import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationFile;
 import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.LogCollectiveOption;
 import org.ncclharness.harness.TableName;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.predict.BandwidthConverter;
@@ -102,9 +103,8 @@ public final class CheckCommand implements Callable<Integer> {
             description = "NICs per node, to give a multi-node peak against all of them (bundled datasets: from their metadata)")
     Integer nicsPerHost;
     private CalibrationFile calibrationFile;
-    @Option(names = "--collective", paramLabel = "NAME", description = "the collective of tables whose log does"
-            + " not name its program and whose rows do not tell (all_gather, alltoall, ...)")
-    String collective;
+    @Mixin
+    LogCollectiveOption collective;
     @Option(names = "--allow-mismatch", description = "compare with a baseline or calibration of another collective,"
             + " data type, GPU count, host count or GPU model anyway; the report's first lines say what differs")
     boolean allowMismatch;
@@ -259,7 +259,7 @@ public final class CheckCommand implements Callable<Integer> {
             }
         }
         List<Sweep> sweeps = RunSource.readAll(run, new RunSource.Flags(runMetadata.gpus(), runMetadata.nodes(),
-                runMetadata.interconnect()), RunInputs.collective(collective));
+                runMetadata.interconnect()), collective.value());
         if (failBelow > warnBelow) {
             throw new HarnessException(ExitCode.USAGE, "--fail-below " + failBelow + " is above --warn-below "
                     + warnBelow + ": a size that fails must also warn; give a FAIL threshold at or below the WARN one");
@@ -295,6 +295,7 @@ public final class CheckCommand implements Callable<Integer> {
             if (ref != null && ref.why() != null) {
                 context.add(Finding.info("reference", ref.why()));
             }
+            HealthCheck.replay(sweep).ifPresent(context::add);
             report = report.withFindings(context, diagnosis);
             out.add(new Judged(report, RunContext.of(withRawDevices(sweep, meta, logLines), log, meta), sweep, ref == null ? null : ref.series()));
         }

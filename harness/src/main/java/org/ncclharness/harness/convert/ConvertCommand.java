@@ -20,6 +20,7 @@ import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.harness.HarnessException;
+import org.ncclharness.harness.LogCollectiveOption;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.ExitCode;
 import picocli.CommandLine.Command;
@@ -45,9 +46,8 @@ public final class ConvertCommand implements Callable<Integer> {
     @Option(names = {"--json", "-J"}, paramLabel = "OUT", description = "write nccl-tests -J style JSON (several tables: one sweep each)")
     String json;
 
-    @Option(names = "--collective", paramLabel = "NAME", description = "the collective of tables whose log does "
-            + "not name its program and whose rows do not tell (all_gather, alltoall, ...)")
-    String collective;
+    @Mixin
+    LogCollectiveOption collective;
 
     @Option(names = "--force", description = "overwrite existing output files")
     boolean force;
@@ -58,7 +58,7 @@ public final class ConvertCommand implements Callable<Integer> {
             throw new HarnessException(ExitCode.USAGE, "--csv - and --json - would mix two formats on standard "
                     + "output; send one of them to a file");
         }
-        List<Sweep> sweeps = RunInputs.read(input, RunInputs.collective(collective));
+        List<Sweep> sweeps = RunInputs.read(input, collective.value());
         // Every table stays its own: the CSV names each row's collective, the JSON holds one sweep per table.
         Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
         List<String> toStdout = new ArrayList<>();

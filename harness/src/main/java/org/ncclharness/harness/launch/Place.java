@@ -29,6 +29,11 @@ public record Place(Launcher launcher, int rank, int worldSize, int localRank, i
         return "rank " + rank + "/" + worldSize;
     }
 
+    /** {@code rank K/N: } in a job of several ranks, empty for one: the start of a line every rank prints. */
+    public String rankLabel() {
+        return worldSize > 1 ? label() + ": " : "";
+    }
+
     public boolean localKnown() {
         return localRank >= 0 && localSize > 0;
     }

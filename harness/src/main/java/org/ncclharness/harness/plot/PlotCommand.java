@@ -12,6 +12,7 @@ import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.nccl.NcclBaseline;
 import org.ncclharness.calibration.predict.PredictionModel;
 import org.ncclharness.calibration.report.TwoTierCalibrator;
+import org.ncclharness.harness.LogCollectiveOption;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.TableName;
 import org.ncclharness.harness.calibrate.CalibrateCommand;
@@ -87,6 +88,9 @@ public final class PlotCommand implements Callable<Integer> {
 
     @Mixin
     TierOptions tiers;
+
+    @Mixin
+    LogCollectiveOption collective;
 
     @Option(names = "--keep-glitches", description = "fit with the measurement glitches that --model leaves out"
             + " by default, as calibrate --keep-glitches")
@@ -194,7 +198,7 @@ public final class PlotCommand implements Callable<Integer> {
     private List<FigureSeries> measuredSeries() {
         List<FigureSeries> out = new ArrayList<>();
         for (String input : inputs) {
-            List<Sweep> sweeps = RunInputs.read(input);
+            List<Sweep> sweeps = RunInputs.read(input, collective.value());
             for (int i = 0; i < sweeps.size(); i++) {
                 out.add(labelled(input, sweeps.get(i), FigureSeries.of(sweeps.get(i)), i, sweeps.size()));
             }
@@ -210,7 +214,7 @@ public final class PlotCommand implements Callable<Integer> {
         HardwareFacts facts = HardwareFacts.bundled();
         tiers.agreeWith(source.interconnect());
         CalibrationInputs.Flags flags = new CalibrationInputs.Flags(gpus, nodes, source.interconnect(), tiers.intra(),
-                tiers.inter(), null, null, null);
+                tiers.inter(), null, collective.value(), null);
         Map<String, List<CalibrationInput>> read = new LinkedHashMap<>();
         for (String input : inputs) {
             read.put(input, isFile(input) ? CalibrationInputs.files(List.of(Path.of(input)), flags, facts)

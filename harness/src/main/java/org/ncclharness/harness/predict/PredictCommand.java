@@ -126,8 +126,7 @@ public final class PredictCommand implements Callable<Integer> {
                     a.basis());
             out.println("  Ring/Tree      : " + a.crossover());
         } else if (pm.model() instanceof AlgorithmEnvelopeModel a) {
-            String algorithms = a.treeApplies() ? "Ring/Tree"
-                    : "Ring (NCCL's Tree is AllReduce's; the model has no other for " + a.collective().ncclName() + ")";
+            String algorithms = a.whyNoTree().map(why -> "Ring (" + why + ")").orElse("Ring/Tree");
             out.println("  alternative    : none faster: the model takes the fastest of " + algorithms
                     + " x LL/LL128/Simple at each size (calibrate --verbose lists which, per size range)");
         } else {

@@ -126,6 +126,13 @@ public final class PredictionSourceOptions {
                     + nodes + " nodes instead of " + pm.calibratedNodes() + " change; drop --nodes, or use a model with"
                     + " one (--model algorithms, or a two-tier form, of a multi-node calibration)");
         }
+        if (oneTier && gpus != null && !gpus.equals(pm.ranks()) && pm.calibratedNodes() != null
+                && pm.calibratedNodes() > 1) {
+            // across hosts one tier averages NVLink and the network: another N changes their mix (check refuses too)
+            throw usage(command, "model " + pm.name() + " has one tier, fitted to " + pm.ranks() + " GPUs on "
+                    + pm.calibratedNodes() + " nodes: at " + gpus + " GPUs the nodes or the GPUs per node change, and it"
+                    + " has no term for either; use a model with two (--model algorithms, or a two-tier form)");
+        }
         // --nodes alone on a model that keeps its domain size: N follows, as the domains times their GPUs
         Integer domainSize = pm.model() instanceof AlgorithmEnvelopeModel a ? Integer.valueOf(a.config().gpusPerDomain())
                 : pm.model() instanceof TwoTierCostModel t ? Integer.valueOf(t.config().gpusPerDomain()) : null;

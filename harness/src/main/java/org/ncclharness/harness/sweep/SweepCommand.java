@@ -205,11 +205,10 @@ public final class SweepCommand implements Callable<Integer> {
             Place place = PlaceDetector.detect(System.getenv(), launchOptions.placeFlags(),
                     ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L));
             if (noReplay || noReplayFromEnv(System.getenv(NO_REPLAY_ENV))) {
-                if (place.rank() == 0) {
-                    System.err.println("no GPU: " + probe.firstProblem().orElseThrow().oneLine() + " (--no-replay"
-                            + (noReplay ? "" : " from " + NO_REPLAY_ENV + "=" + System.getenv(NO_REPLAY_ENV))
-                            + ": nothing measured, nothing replayed)");
-                }
+                // every rank says it: the first to exit 3 makes the launcher stop the others, rank 0 perhaps unprinted
+                System.err.println(place.rankLabel() + "no GPU: " + probe.firstProblem().orElseThrow().oneLine()
+                        + " (--no-replay" + (noReplay ? "" : " from " + NO_REPLAY_ENV + "=" + System.getenv(NO_REPLAY_ENV))
+                        + ": nothing measured, nothing replayed)");
                 return ExitCode.ENVIRONMENT;
             }
             if (place.rank() != 0) {

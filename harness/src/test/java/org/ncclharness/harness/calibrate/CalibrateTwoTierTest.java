@@ -119,8 +119,7 @@ class CalibrateTwoTierTest {
         assertThat(run("predict", "--calibration", json.toString(), "--model", "algorithms", "--gpus", "64",
                 "--nodes", "8", "--bytes", "1G")).as(last.err()).isZero();
         assertThat(last.out()).contains("8 domains of 8 GPUs lie outside what was calibrated (2x8)")
-                .contains("on 64 GPUs").contains("fastest of Ring (NCCL's Tree is AllReduce's; the model has no other"
-                        + " for AllGather)");
+                .contains("on 64 GPUs").contains("fastest of Ring (NCCL's Tree is AllReduce's, this is AllGather)");
     }
 
     /**
@@ -245,6 +244,22 @@ class CalibrateTwoTierTest {
         assertThat(run("calibrate", "--joint")).isEqualTo(ExitCode.OK);
         assertThat(stdout()).contains("# mi325x-aac11 (joint): 1x8,2x8,4x8,8x8")
                 .contains("# gb200-coreweave (joint): 1x72,2x64,20x72");
+    }
+
+    /** Real logs of two machines that share a network name: GH200 nodes of 4 and H100 nodes of 8. */
+    @Test
+    void aJointFitOfDifferentGpusIsRefused(@TempDir Path logs) throws IOException {
+        List<String> args = new ArrayList<>(List.of("calibrate", "--joint"));
+        for (String id : List.of("gh200_allreduce_8gpu_2node_slingshot_alps_tunedcxi",
+                "h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_gjaion")) {
+            List<String> raw = Files.readAllLines(Path.of("../datasets/raw/" + id + ".txt"));
+            Path f = logs.resolve(id + ".txt");
+            Files.write(f, raw.subList(raw.indexOf("=== RAW (copied verbatim from the source) ===") + 1, raw.size()));
+            args.add(f.toString());
+        }
+        args.addAll(List.of("--interconnect", "Slingshot11"));
+        assertThat(run(args.toArray(String[]::new))).isEqualTo(ExitCode.USAGE);
+        assertThat(stderr()).contains("--joint: the runs ran different GPUs [GH200, H100]");
     }
 
     @Test

@@ -21,14 +21,17 @@ class MpirunSweepNoReplayIT {
     Path tmp;
 
     @Test
-    void withNoReplayEveryRankExitsThreeAndRankZeroSaysWhyInOneLine() throws Exception {
+    void withNoReplayEveryRankExitsThreeAndSaysWhyInOneLine() throws Exception {
         assumeTrue(!Files.exists(Path.of("/proc/driver/nvidia/version")), "a machine with a driver would sweep");
         Processes.Result r = Processes.runMpirun(Processes.mpirun(2, List.of("-x", "HARNESS_NO_REPLAY=1"),
                 Processes.harness("sweep", "-b", "1K", "-e", "1M")), Map.of(), tmp, "no-replay", 60);
         assertThat(r.rc()).isEqualTo(ExitCode.ENVIRONMENT);
         assertThat(r.out().lines().filter(l -> l.contains("<stdout>:"))).isEmpty();
-        assertThat(r.err().lines().filter(l -> l.contains("<stderr>:no GPU: ")))
-                .singleElement().asString().startsWith("[1,0]<stderr>:no GPU: NO_DRIVER: libcuda.so.1 not found")
-                .endsWith("(--no-replay from HARNESS_NO_REPLAY=1: nothing measured, nothing replayed)");
+        // each rank prints its line before it exits: the first to exit makes mpirun stop the other, which may not
+        // have printed yet, so one line or two, never none
+        List<String> why = r.err().lines().filter(l -> l.contains("no GPU: ")).toList();
+        assertThat(why).isNotEmpty().hasSizeLessThanOrEqualTo(2).allSatisfy(l -> assertThat(l)
+                .matches("\\[1,[01]\\]<stderr>:rank [01]/2: no GPU: NO_DRIVER: libcuda\\.so\\.1 not found.*")
+                .endsWith("(--no-replay from HARNESS_NO_REPLAY=1: nothing measured, nothing replayed)"));
     }
 }

@@ -57,6 +57,22 @@ class PlotCommandTest {
         assertThat(Images.parseSvg(svg).getDocumentElement().getAttribute("height")).isEqualTo("800.0");
     }
 
+    /** A real AllGather log that names no program: its rows fit AllGather and AllToAll, and --collective decides. */
+    @Test
+    void collectiveNamesTheTablesTheRowsLeaveOpenAsCalibrateAsksFor() throws Exception {
+        List<String> raw = Files.readAllLines(Path.of("../datasets/raw/b200_allgather_16gpu_2node_roce_gke_a4_dranet.txt"));
+        Path log = dir.resolve("ag.txt");
+        Files.write(log, raw.subList(raw.indexOf("=== RAW (copied verbatim from the source) ===") + 1, raw.size()));
+        CliRun open = CliRun.of("plot", log.toString(), "--model", "envelope", "--interconnect", "RoCE-400G", "--out",
+                dir.resolve("a.png").toString());
+        assertThat(open.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(open.err()).contains("fit all_gather/alltoall; pass --collective NAME");
+        CliRun named = CliRun.of("plot", log.toString(), "--model", "envelope", "--interconnect", "RoCE-400G",
+                "--collective", "all_gather", "--out", dir.resolve("b.png").toString());
+        assertThat(named.exitCode()).as(named.err()).isZero();
+        assertThat(named.err()).doesNotContain("not drawn");
+    }
+
     @Test
     void saysWhichModelsItCouldNotDraw() throws Exception {
         Path png = dir.resolve("m.png");

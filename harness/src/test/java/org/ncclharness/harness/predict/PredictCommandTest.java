@@ -217,6 +217,11 @@ class PredictCommandTest {
                 "--model", "two-tier", "--nodes", "8", "--bytes", "1G");
         assertThat(nodes.exitCode()).as(nodes.err()).isZero();
         assertThat(nodes.out()).isEqualTo(r.out());
+        // a one-tier model of a multi-host run is refused at another N, as check refuses it: no term for the mix
+        CliRun oneTier = CliRun.of("predict", "--dataset", "h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion",
+                "--model", "envelope", "--gpus", "64", "--bytes", "1G");
+        assertThat(oneTier.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(oneTier.err()).contains("model envelope has one tier, fitted to 32 GPUs on 4 nodes: at 64 GPUs");
     }
 
     @Test

@@ -141,6 +141,9 @@ class SweepCommandTest {
         assertThat(root.path("nccl_harness").path("calibration").path("schema").asText())
                 .isEqualTo("nccl-harness/calibration/1");
         assertThat(root.path("nccl_harness").path("command_line").asText()).contains("-J " + json);
+        // check of what a replay wrote never passes a node that measured nothing
+        CliRun check = CliRun.of("check", json.toString());
+        assertThat(check.out()).contains("WARN: these numbers are a replay (").doesNotContain("Verdict: PASS");
     }
 
     @Test
