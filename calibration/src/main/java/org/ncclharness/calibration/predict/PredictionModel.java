@@ -3,6 +3,7 @@ package org.ncclharness.calibration.predict;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.model.CostModel;
@@ -42,6 +43,24 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
     @Override
     public double[] theta() {
         return theta.clone();
+    }
+
+    /**
+     * This model where no configuration was asked for: a joint fit has no configuration of its own, so the
+     * notes say which of its runs the prediction is for.
+     */
+    public PredictionModel asStored() {
+        Map<String, Object> c = model.configuration();
+        if (calibratedDomains.size() < 2 || !c.containsKey("domains")) {
+            return this;
+        }
+        List<String> n = new ArrayList<>(notes);
+        n.add(0, "a joint fit of " + String.join(", ", calibratedDomains.stream().map(TwoTierConfig::label).toList())
+                + ": predicted at " + new TwoTierConfig(((Number) c.get("domains")).intValue(),
+                ((Number) c.get("gpusPerDomain")).intValue()).label() + ", the run its model is stored at; --gpus and"
+                + " --nodes choose another");
+        return new PredictionModel(name, model, theta, source, calibratedRanks, calibratedNodes, minBytes, maxBytes,
+                calibratedDomains, n);
     }
 
     public double timeUs(double bytes) {

@@ -117,7 +117,7 @@ public final class PredictionSourceOptions {
             throw usage(command, "--step-latency belongs to --bandwidth (the raw ring formula)");
         }
         if (gpus == null && nodes == null) {
-            return pm;
+            return pm.asStored();
         }
         boolean oneTier = pm.model() instanceof SingleTierModel || pm.model() instanceof ProtocolEnvelopeModel;
         if (oneTier && nodes != null && pm.calibratedNodes() != null && !nodes.equals(pm.calibratedNodes())) {

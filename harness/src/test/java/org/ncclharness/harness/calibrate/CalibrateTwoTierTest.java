@@ -236,7 +236,13 @@ class CalibrateTwoTierTest {
         assertThat(last.out()).doesNotContain("lie outside what was calibrated");
         assertThat(run("predict", "--calibration", json.toString(), "--model", "hierarchical", "--gpus", "64",
                 "--nodes", "8", "-b", "1M", "-e", "1M")).as(last.err()).isZero();
-        assertThat(last.out()).contains("8 domains of 8 GPUs lie outside what was calibrated (1x8, 2x8, 4x4)");
+        assertThat(last.out()).contains("8 domains of 8 GPUs lie outside what was calibrated (1x8, 2x8, 4x4)")
+                .doesNotContain("a joint fit of");
+        // no configuration asked for: the table says which run of the joint fit it is for
+        assertThat(run("predict", "--calibration", json.toString(), "--model", "hierarchical", "-b", "1M", "-e",
+                "1M")).as(last.err()).isZero();
+        assertThat(last.out()).containsPattern("# a joint fit of 1x8, 2x8, 4x4: predicted at (1x8|2x8|4x4), the run its"
+                + " model is stored at");
     }
 
     @Test
