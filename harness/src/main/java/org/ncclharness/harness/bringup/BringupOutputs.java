@@ -9,6 +9,7 @@ import java.util.Map;
 import org.ncclharness.calibration.io.MeasurementCsv;
 import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.calibration.io.SweepJson;
+import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.plot.Figure;
@@ -33,7 +34,9 @@ final class BringupOutputs {
         Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
         report.baseline().ifPresent(b -> {
             files.put(dir.resolve("baseline.json"), bytes(SweepJson.write(b, List.of())));
-            files.put(dir.resolve("baseline.csv"), bytes(MeasurementCsv.toString(List.of(b))));
+            // a CSV holds rows, not where they came from: a replay's says so in its name, as sweep's must
+            files.put(dir.resolve(b.provenance().kind() == SourceKind.REPLAY ? "baseline.replay.csv" : "baseline.csv"),
+                    bytes(MeasurementCsv.toString(List.of(b))));
             files.put(dir.resolve("baseline.png"), ReportPage.png(Figure.of(List.of(FigureSeries.of(b)))));
         });
         files.putAll(report.page().files(dir));
