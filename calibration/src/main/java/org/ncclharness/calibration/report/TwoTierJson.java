@@ -2,6 +2,7 @@ package org.ncclharness.calibration.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import org.ncclharness.calibration.fit.Fit;
@@ -44,6 +45,11 @@ final class TwoTierJson {
         fabric.put("inter", t.inter());
         fabric.put("nicGBps", t.nicGBps());
         fabric.put("nicsPerDomain", t.nicsPerDomain());
+        fabric.put("networkLineRateGBps", t.networkLineRateGBps());
+        // the summary row's flag R: busbw a ring between domains cannot carry (in-network reduction, SHARP)
+        n.put("inNetworkReduction", t.busBwAboveNetworkLineRateGBps().isPresent() ? String.format(Locale.ROOT,
+                "busbw %.1f GB/s above the network line rate %.1f GB/s", t.busBwAboveNetworkLineRateGBps()
+                        .getAsDouble(), t.networkLineRateGBps()) : null);
         ArrayNode configs = n.putArray("configurations");
         for (int i = 0; i < t.runs().size(); i++) {
             TwoTierRun r = t.runs().get(i);

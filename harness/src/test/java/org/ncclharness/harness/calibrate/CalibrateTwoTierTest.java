@@ -252,6 +252,18 @@ class CalibrateTwoTierTest {
                 .contains("# gb200-coreweave (joint): 1x72,2x64,20x72");
     }
 
+    /** The summary row's flag R of a multi-domain run is in the JSON too, as a single-tier entry's is. */
+    @Test
+    void aRunAboveItsNetworksLineRateIsFlaggedInTheJson(@TempDir Path out) throws IOException {
+        Path json = out.resolve("cal.json");
+        assertThat(run("calibrate", "h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk",
+                "h100_allreduce_16gpu_2node_aws_p5_efa_eks", "--json", json.toString())).isEqualTo(ExitCode.OK);
+        var root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toFile()).path("datasets");
+        assertThat(root.get(0).path("inNetworkReduction").asText())
+                .startsWith("busbw 469.2 GB/s above the network line rate 400.0 GB/s");
+        assertThat(root.get(1).path("inNetworkReduction").isNull()).isTrue();
+    }
+
     /** Real logs of two machines that share a network name: GH200 nodes of 4 and H100 nodes of 8. */
     @Test
     void aJointFitOfDifferentGpusIsRefused(@TempDir Path logs) throws IOException {
