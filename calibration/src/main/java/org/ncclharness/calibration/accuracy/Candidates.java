@@ -9,6 +9,7 @@ import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Identifiability;
+import org.ncclharness.calibration.fit.TailBandwidth;
 import org.ncclharness.calibration.fit.SingleTierEstimator;
 import org.ncclharness.calibration.fit.SingleTierEstimator.BetaChoice;
 import org.ncclharness.calibration.fit.SingleTierEstimator.Choice;
@@ -58,8 +59,12 @@ public final class Candidates {
         Map<String, String> m = new LinkedHashMap<>();
         m.put(DATASHEET, "(a) datasheet: beta_eff = 0.95 x beta_phys (naive u_r), alpha by method A (chip profile)");
         m.put(METHOD_B, "(b) method B: l_link fitted, beta_eff = beta_phys x measured u_r (calibrate's model B)");
-        m.put(ENVELOPE, "(c) protocol envelope: min over LL/LL128/Simple of alpha_p + f*M/(eta_p*beta), l_p, beta and"
-                + " eta fitted (k = 6); on multi-domain runs an effective single tier (2 hops per step)");
+        m.put(ENVELOPE, "(c) protocol envelope: min over LL/LL128/Simple of alpha_p + f*M/(eta_p*beta), l_p and eta"
+                + " fitted, beta from the sweep's end (the alpha-beta line through the sizes within "
+                + (int) TailBandwidth.OCTAVES + " octaves of the largest whose busbw is at least "
+                + TailBandwidth.BUSBW_SHARE + " of its; fitted with the rest where the fit would carry the"
+                + " largest size on LL or LL128) (k = 6); on multi-domain runs an effective single tier (2 hops per"
+                + " step)");
         m.put(ENVELOPE_NCCL_ETA, "(c') the same envelope with NCCL's eta held fixed (LL 0.5, LL128 0.92 of the bus"
                 + " bandwidth, NCCL src/graph/tuning.cc), k = 4: the first version, kept to show why eta is fitted");
         m.put(NCCL, "(d) NCCL's own tuner (Ring/Tree x LL/LL128/Simple): an estimate from NCCL's constants, not fitted");
@@ -67,7 +72,9 @@ public final class Candidates {
                 + " forms, k = 5): multi-domain runs only; leave-one-out overall only");
         m.put(ALGORITHMS, "(f) algorithm envelope: min over Ring/Tree x LL/LL128/Simple with NCCL's step counts across"
                 + " domains (Ring 2(N-1) steps, 2(d-1) of them over the network; Tree 2((g-1) + log2 d)), l_p, l_net,"
-                + " beta, eta and the tree factor fitted (k = 8, 7 without Tree; on one domain the envelope (c), k = 6)");
+                + " eta and the tree factor fitted, the bandwidth of the algorithm that carries the largest size (Ring's"
+                + " beta or Tree's tau*beta) from the sweep's end as in (c) (k = 8, 7 without Tree; on one domain the"
+                + " envelope (c), k = 6; joint cross-scale fits: beta fitted with the rest)");
         return m;
     }
 

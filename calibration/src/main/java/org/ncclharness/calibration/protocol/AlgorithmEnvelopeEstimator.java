@@ -3,10 +3,12 @@ package org.ncclharness.calibration.protocol;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.ncclharness.calibration.fit.Bounds;
 import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.RelativeLeastSquares;
+import org.ncclharness.calibration.fit.TailBandwidth;
 import org.ncclharness.calibration.nccl.Algorithm;
 import org.ncclharness.calibration.nccl.NcclTuning;
 import org.ncclharness.calibration.nccl.Protocol;
@@ -54,24 +56,80 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
             theta[AlgorithmEnvelopeModel.TREE_FACTOR] = 1;
             return theta;
         }
-        return estimateJoint(List.of(model), List.of(points));
+        Setup s = setup(List.of(model), List.of(points));
+        return TailBandwidth.of(points, model.collective().busFactor(model.config().ranks()))
+                .flatMap(t -> pinned(points, t, s))
+                .orElseGet(() -> RelativeLeastSquares.bestOf(List.of(model), List.of(points), s.starts(), s.free(),
+                        s.bounds()));
     }
 
     /**
      * One θ for runs of one system at several configurations, each run predicted by its own model; the first
-     * multi-domain run decides nothing more than the others.
+     * multi-domain run decides nothing more than the others. β is fitted with the rest: pinned to the end of the
+     * run with the most ranks, the cross-scale predictions of docs/model-accuracy.md were worse (the GH200 group's
+     * 2048-GPU run 2.25x its floor against 1.75x), as one run's end at one N is not the bandwidth the others share.
      */
     public static double[] estimateJoint(List<AlgorithmEnvelopeModel> models, List<FitPoints> points) {
+        Setup s = setup(models, points);
+        return RelativeLeastSquares.bestOf(models, points, s.starts(), s.free(), s.bounds());
+    }
+
+    /**
+     * The fit with the bandwidth of the algorithm that carries the largest size pinned to the sweep's end
+     * ({@link TailBandwidth}): Ring's β itself, or Tree's τ·β (β then follows τ, {@link TreeBandwidthPinned}). A
+     * pinning counts only where the fit does carry that size on its algorithm; of two that do, the lower cost.
+     * Empty where neither does: β is then fitted with the rest.
+     */
+    private Optional<double[]> pinned(FitPoints points, TailBandwidth tail, Setup s) {
+        boolean[] free = s.free().clone();
+        free[ProtocolEnvelopeModel.BETA_INDEX] = false;
+        List<double[]> starts = s.starts().stream().map(x -> {
+            double[] y = x.clone();
+            y[ProtocolEnvelopeModel.BETA_INDEX] = tail.busBwGBps();
+            return y;
+        }).toList();
+        List<FitPoints> run = List.of(points);
+        double[] ring = RelativeLeastSquares.bestOf(List.of(model), run, starts, free, s.bounds());
+        double[] best = carries(ring, Algorithm.RING, points) ? ring : null;
+        if (model.treeApplies()) {
+            TreeBandwidthPinned pin = new TreeBandwidthPinned(model, tail.busBwGBps());
+            double[] t = RelativeLeastSquares.bestOf(List.of(pin), run, starts, free, s.bounds());
+            double[] tree = t == null ? null : pin.plain(t);
+            if (carries(tree, Algorithm.TREE, points) && (best == null || cost(tree, points) < cost(best, points))) {
+                best = tree;
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    private boolean carries(double[] theta, Algorithm a, FitPoints points) {
+        return theta != null && model.chosen(points.bytes()[points.largest()], theta).algorithm() == a;
+    }
+
+    private double cost(double[] theta, FitPoints points) {
+        return RelativeLeastSquares.cost(List.of(model), List.of(points), theta);
+    }
+
+    private static int widest(List<AlgorithmEnvelopeModel> models) {
+        int widest = 0;
+        for (int r = 1; r < models.size(); r++) {
+            widest = models.get(r).config().ranks() > models.get(widest).config().ranks() ? r : widest;
+        }
+        return widest;
+    }
+
+    /** What a fit starts from, may move and within what bounds. */
+    private record Setup(List<double[]> starts, boolean[] free, Bounds bounds) {
+    }
+
+    private static Setup setup(List<AlgorithmEnvelopeModel> models, List<FitPoints> points) {
         int k = AlgorithmEnvelopeModel.TREE_FACTOR + 1;
         double beta0 = 1e-6;
         for (FitPoints p : points) {
             beta0 = Math.max(beta0, p.busBwGBps()[p.largest()]);
         }
         // The latency scale: the smallest size of the run with the most ranks, all latency.
-        int widest = 0;
-        for (int r = 1; r < models.size(); r++) {
-            widest = models.get(r).config().ranks() > models.get(widest).config().ranks() ? r : widest;
-        }
+        int widest = widest(models);
         AlgorithmEnvelopeModel m = models.get(widest);
         FitPoints p = points.get(widest);
         double f = m.collective().busFactor(m.config().ranks());
@@ -120,6 +178,6 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         ProtocolDataShares shares = ProtocolDataShares.bundled();
         Bounds bounds = Bounds.below(lower).withCeiling(AlgorithmEnvelopeModel.TREE_FACTOR, nccl.treeBusBwFactor())
                 .withCeiling(ll, shares.of(Protocol.LL)).withCeiling(ll128, shares.of(Protocol.LL128));
-        return RelativeLeastSquares.bestOf(models, points, starts, free, bounds);
+        return new Setup(starts, free, bounds);
     }
 }

@@ -212,6 +212,17 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         return link[a] * theta[p] + net[a] * theta[NET_LATENCY] + bandwidthUs(a, p, bytes, theta);
     }
 
+    /**
+     * The bus bandwidth at which the candidate that carries this size moves each further byte, in the
+     * collective's bus-bandwidth terms (busbw as nccl-tests prints it): f·η_p·τ_a·β/c_a.
+     */
+    public double carrierBusBwGBps(double bytes, double[] theta) {
+        int c = chosenIndex(bytes, theta);
+        int a = c / PROTOCOLS;
+        return collective.busFactor(config.ranks()) * efficiency(c % PROTOCOLS, theta) * treeFactor(a, theta)
+                * theta[BETA] / bus[a];
+    }
+
     /** The fastest candidate; NCCL's order (Tree before Ring, LL before LL128 before Simple) breaks ties. */
     public Choice chosen(double bytes, double[] theta) {
         int c = chosenIndex(bytes, theta);

@@ -1,10 +1,12 @@
 package org.ncclharness.calibration.protocol;
 
 import java.util.List;
+import java.util.Optional;
 import org.ncclharness.calibration.fit.Bounds;
 import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.RelativeLeastSquares;
+import org.ncclharness.calibration.fit.TailBandwidth;
 import org.ncclharness.calibration.nccl.NcclTuning;
 import org.ncclharness.calibration.nccl.Protocol;
 
@@ -40,15 +42,29 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
 
     @Override
     public double[] estimate(FitPoints points) {
+        double f = model.collective().busFactor(model.ranks());
+        // β from the sweep's bandwidth-bound end (TailBandwidth), while Simple carries that end as NCCL's tuner
+        // has it; where the fit would rather carry it on LL or LL128 (an η above 1), β is fitted with the rest
+        Optional<TailBandwidth> tail = TailBandwidth.of(points, f);
+        if (tail.isPresent()) {
+            double[] pinned = fit(points, tail.get().busBwGBps(), false);
+            if (pinned != null && model.chosen(points.bytes()[points.largest()], pinned) == Protocol.SIMPLE) {
+                return pinned;
+            }
+        }
+        return fit(points, Math.max(points.busBwGBps()[points.largest()], 1e-6), true);
+    }
+
+    /** The best of the starts, β starting at (or, not free, held at) {@code beta}. */
+    private double[] fit(FitPoints points, double beta, boolean betaFree) {
         double[] bytes = points.bytes();
         double[] t = points.timeUs();
-        int last = points.largest();
         double coef = model.latencyCoefficient();
         double f = model.collective().busFactor(model.ranks());
-        // β start: the peak busbw, a lower bound of β_eff and close to it for bandwidth-bound data.
-        double beta0 = Math.max(points.busBwGBps()[last], 1e-6);
-        // ℓ_LL start: what makes the smallest size all latency.
-        double lowest = Math.max(t[0] - f * bytes[0] / (beta0 * 1e3), t[0] * 0.5) / coef;
+        // ℓ_LL start: what makes the smallest size all latency at the peak busbw (a lower bound of β_eff and close
+        // to it for bandwidth-bound data).
+        double peak = Math.max(points.busBwGBps()[points.largest()], 1e-6);
+        double lowest = Math.max(t[0] - f * bytes[0] / (peak * 1e3), t[0] * 0.5) / coef;
         int k = model.parameterNames().size();
         double[] lower = new double[k];
         lower[ProtocolEnvelopeModel.BETA_INDEX] = 1e-9;
@@ -60,11 +76,12 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
         NcclTuning nccl = NcclTuning.forVersion(null).tuning();
         boolean[] free = new boolean[k];
         java.util.Arrays.fill(free, 0, LATENCIES_AND_BETA, true);
+        free[ProtocolEnvelopeModel.BETA_INDEX] = betaFree;
         free[ll] = fitEfficiency;
         free[ll128] = fitEfficiency;
         List<double[]> starts = new java.util.ArrayList<>();
         for (double[] r : LATENCY_RATIOS) {
-            starts.add(new double[] {lowest, lowest * r[0], lowest * r[1], beta0, nccl.ringLLBusBwFactor(),
+            starts.add(new double[] {lowest, lowest * r[0], lowest * r[1], beta, nccl.ringLLBusBwFactor(),
                 nccl.ringLL128BusBwFactor()});
         }
         return RelativeLeastSquares.bestOf(List.of(model), List.of(points), starts, free, Bounds.below(lower));

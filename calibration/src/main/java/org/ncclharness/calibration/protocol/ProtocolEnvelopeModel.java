@@ -89,6 +89,14 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
         return collective.busFactor(ranks) / (efficiency(p, theta) * theta[BETA_INDEX] * BYTES_PER_US_PER_GBPS);
     }
 
+    /**
+     * The bus bandwidth at which the protocol that carries this size moves each further byte: η_p·β, in the
+     * collective's bus-bandwidth terms (busbw as nccl-tests prints it).
+     */
+    public double carrierBusBwGBps(double bytes, double[] theta) {
+        return efficiency(chosen(bytes, theta), theta) * theta[BETA_INDEX];
+    }
+
     /** The time protocol p alone would take. */
     public double protocolTimeUs(Protocol p, double bytes, double[] theta) {
         return alphaUs(p, theta) + slope(p, theta) * bytes;

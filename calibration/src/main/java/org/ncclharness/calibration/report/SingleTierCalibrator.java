@@ -27,6 +27,7 @@ import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.model.LatencyRule;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.protocol.EfficiencyNote;
+import org.ncclharness.calibration.protocol.TailNote;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 
@@ -213,8 +214,9 @@ public final class SingleTierCalibrator {
         List<Estimator> toFit = new ArrayList<>(estimators);
         if (ident.alpha() && ident.beta() && points.size() > k) {
             toFit.add(ProtocolEnvelopeEstimator.fitted(ENVELOPE, "protocol envelope: min over"
-                    + " LL/LL128/Simple of alpha_p + f*M/(eta_p*beta_eff), alpha_p = 2(N-1) x hops x l_p; l_p, beta_eff,"
-                    + " eta fitted", envelope));
+                    + " LL/LL128/Simple of alpha_p + f*M/(eta_p*beta_eff), alpha_p = 2(N-1) x hops x l_p; l_p and eta"
+                    + " fitted, beta_eff from the sweep's end (the alpha-beta line through its largest sizes)",
+                    envelope));
         } else {
             unavailable.put(ENVELOPE, ident.alpha() && ident.beta()
                     ? k + " parameters need more than " + points.size() + " points"
@@ -226,6 +228,7 @@ public final class SingleTierCalibrator {
             fits.add(Fitter.fit(e, points, marks, progress));
         }
         fits.forEach(f -> EfficiencyNote.of(f).ifPresent(notes::add));
+        fits.forEach(f -> TailNote.of(f, points).ifPresent(notes::add));
         return finish(in, info, ic, topo, chip, seed, flag, points, ident, fits, unavailable, notes);
     }
 

@@ -24,6 +24,7 @@ import org.ncclharness.calibration.fit.SizeBand;
 import org.ncclharness.calibration.protocol.AlgorithmEnvelopeEstimator;
 import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.protocol.EfficiencyNote;
+import org.ncclharness.calibration.protocol.TailNote;
 import org.ncclharness.calibration.protocol.JointAlgorithmFit;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
@@ -65,9 +66,10 @@ public final class TwoTierCalibrator {
     public static final String ALGORITHMS = "algorithms";
     static final String ALGORITHMS_DESCRIPTION = "algorithm envelope: min over Ring/Tree x LL/LL128/Simple with"
             + " NCCL's steps across domains (Ring 2(N-1) steps, 2(d-1) over the network; Tree 2((g-1) + log2 d)),"
-            + " l_p, l_net, beta, eta and the tree factor fitted";
+            + " l_p, l_net, eta and the tree factor fitted, the bandwidth of the algorithm that carries the largest"
+            + " size from the sweep's end (a joint fit: fitted with the rest)";
     private static final String ENVELOPE_DESCRIPTION = "protocol envelope as an effective single tier: min over"
-            + " LL/LL128/Simple of alpha_p + f*M/(eta_p*beta), l_p, beta and eta fitted";
+            + " LL/LL128/Simple of alpha_p + f*M/(eta_p*beta), l_p and eta fitted, beta from the sweep's end";
 
     private final HardwareFacts facts;
     private final Optional<GridOptions> grid;
@@ -272,6 +274,11 @@ public final class TwoTierCalibrator {
                     + " an algorithm NCCL picks");
         }
         protocol.forEach(fit -> EfficiencyNote.of(fit).ifPresent(allNotes::add));
+        if (members.size() == 1) {
+            // a joint fit's bandwidth is fitted with the rest (AlgorithmEnvelopeEstimator#estimateJoint)
+            FitPoints one = FitPoints.from(members.get(0).sweep(), config(members.get(0).info().hardware()).ranks());
+            protocol.forEach(fit -> TailNote.of(fit, one).ifPresent(allNotes::add));
+        }
         Optional<TwoTierForm> better = fits.isEmpty() ? Optional.empty()
                 : TwoTierFitter.better(fits).map(TwoTierFit::form);
         TwoTierCalibration t = new TwoTierCalibration(info, kind, members.stream().map(CalibrationInput::id).toList(),

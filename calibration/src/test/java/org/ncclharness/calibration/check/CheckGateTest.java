@@ -144,6 +144,10 @@ class CheckGateTest {
                         "- `gh200_allreduce_128gpu_32node_slingshot_alps_tunedcxi`: dip at 256 MiB",
                         "- `gh200_allreduce_256gpu_64node_slingshot_alps_tunedcxi`: dip at 512 MiB",
                         "- `gh200_allreduce_512gpu_128node_slingshot_alps_tunedcxi`: dip at 2 GiB",
+                        // calibrate leaves it out as a glitch; the envelope fitted with β free switched from Simple
+                        // to LL128 (LL128 faster than Simple) at 35 MiB, which excused it; with β from the sweep's
+                        // end it switches from LL128 to Simple at 18.6 MiB
+                        "- `gh200_allreduce_64gpu_16node_slingshot_alps_tunedcxi`: dip at 64 MiB",
                         "- `rtx5090_broadcast_2rank_1gpu_1node_socket_ncclebpf`: dip at 2 MiB");
     }
 

@@ -106,6 +106,51 @@ class AlgorithmEnvelopeTest {
     }
 
     @Test
+    void whereTreeCarriesTheLargestSizesItsBandwidthIsTheSweepsEnd() {
+        // 512 nodes of 4: Ring's 2 x 2047 steps of Simple latency keep it off every size up to 8 GiB, so Tree/Simple
+        // carries the end, and the end's bandwidth pins τ·β (Ring's β then follows τ), not β alone
+        double[] wide = {0.5, 1.2, 6, 60, 0.3, 0.9, 3, 0.9};
+        AlgorithmEnvelopeModel m = at(512, 4);
+        FitPoints p = synthetic(m, wide, 0);
+        double top = p.bytes()[p.largest()];
+        assertThat(m.chosen(top, wide)).isEqualTo(new AlgorithmEnvelopeModel.Choice(Algorithm.TREE, Protocol.SIMPLE));
+        double[] fit = new AlgorithmEnvelopeEstimator("algorithms", "", m).estimate(p);
+        assertThat(m.chosen(top, fit).algorithm()).isEqualTo(Algorithm.TREE);
+        double end = org.ncclharness.calibration.fit.TailBandwidth.of(p, AR.busFactor(m.config().ranks()))
+                .orElseThrow().busBwGBps();
+        assertThat(m.carrierBusBwGBps(top, fit)).isCloseTo(end, within(1e-9 * end));
+        assertThat(m.carrierBusBwGBps(top, fit)).isCloseTo(m.carrierBusBwGBps(top, wide), within(0.02 * end));
+        for (int i = 0; i < p.size(); i++) {
+            assertThat(m.timeUs(p.bytes()[i], fit) / p.timeUs()[i]).as("%s bytes", p.bytes()[i])
+                    .isCloseTo(1, within(0.02));
+        }
+    }
+
+    @Test
+    void theSweepsEndSetsTheBandwidthBeyondIt() {
+        // a real 2-node A100 run whose busbw climbs from 167 GB/s at 256 MiB to 189 GB/s at 8 GiB: fitted on the sizes
+        // up to 256 MiB, the bandwidth of its end (128-256 MiB) predicts every larger size within 6 %, where β fitted
+        // with the rest over the same sizes (the joint fit's way) predicts them further off
+        Dataset d = DatasetCatalog.bundled().find("a100_allreduce_16gpu_2node_ib_aks_ndmv4_jingchaozhang").orElseThrow();
+        FitPoints all = FitPoints.from(d.sweep(), 16);
+        FitPoints small = all.keep(i -> all.bytes()[i] <= 256.0 * (1 << 20));
+        AlgorithmEnvelopeModel m = at(2, 8);
+        double[] pinned = new AlgorithmEnvelopeEstimator("algorithms", "", m).estimate(small);
+        double[] free = AlgorithmEnvelopeEstimator.estimateJoint(List.of(m), List.of(small));
+        double pinnedSq = 0;
+        double freeSq = 0;
+        for (int i = small.size(); i < all.size(); i++) {
+            double p = m.timeUs(all.bytes()[i], pinned) / all.timeUs()[i] - 1;
+            double f = m.timeUs(all.bytes()[i], free) / all.timeUs()[i] - 1;
+            assertThat(Math.abs(p)).as("%s bytes", all.bytes()[i]).isLessThan(0.06);
+            pinnedSq += p * p;
+            freeSq += f * f;
+        }
+        assertThat(all.size() - small.size()).isEqualTo(5);
+        assertThat(pinnedSq).isLessThan(freeSq);
+    }
+
+    @Test
     void treeNeverGetsMoreThanNcclsShareOfTheRingsBandwidth() {
         // data whose Tree is as fast as the ring's full bus bandwidth: the fit holds τ at NCCL's 0.92
         double[] fast = THETA.clone();

@@ -91,9 +91,10 @@ class TwoTierCalibratorTest {
 
     @Test
     void anEfficiencyAboveOneIsSaidWhereTheFitHasIt() {
-        // the 16-node Alps run: its envelope (η free) puts LL128 at more than twice Simple's bandwidth; its algorithm
-        // envelope holds η_LL and η_LL128 at the lines' data shares (0.5, 0.9375), so it gets no such note
-        CalibrationInput alps = input("gh200_allreduce_64gpu_16node_slingshot_alps_tunedcxi");
+        // the 8-node Polaris run: its envelope (η free) carries its largest sizes on LL128 at 1.6 times Simple's
+        // bandwidth (so β is fitted with the rest, not pinned to the sweep's end); its algorithm envelope holds η_LL
+        // and η_LL128 at the lines' data shares (0.5, 0.9375), so it gets no such note
+        CalibrationInput alps = input("a100_allreduce_32gpu_8node_slingshot_polaris_nccl2215");
         TwoTierCalibration t = (TwoTierCalibration) TWO.calibrate(alps, List.of(alps));
         double[] env = t.protocolFits().stream().filter(f -> f.name().equals("envelope")).findFirst().orElseThrow()
                 .theta();
@@ -117,6 +118,26 @@ class TwoTierCalibratorTest {
         Fit envelope = r.protocolFits().stream().filter(f -> f.name().equals("envelope")).findFirst().orElseThrow();
         assertThat(envelope.theta()[4]).isGreaterThan(1);
         assertThat(r.notes()).noneMatch(n -> n.startsWith("envelope:"));
+    }
+
+    @Test
+    void theBandwidthFromTheSweepsEndIsSaidWithItsSizes() {
+        // the 2-node AKS A100 run ends at 2-8 GiB on Ring/Simple: both envelopes take their bandwidth there
+        CalibrationInput aks = input("a100_allreduce_16gpu_2node_ib_aks_ndmv4_jingchaozhang");
+        TwoTierCalibration t = (TwoTierCalibration) TWO.calibrate(aks, List.of(aks));
+        Fit alg = t.protocolFits().stream().filter(f -> f.name().equals("algorithms")).findFirst().orElseThrow();
+        double end = org.ncclharness.calibration.fit.TailBandwidth.of(
+                org.ncclharness.calibration.fit.FitPoints.from(aks.sweep(), 16), 30.0 / 16).orElseThrow().busBwGBps();
+        assertThat(alg.theta()[3]).isEqualTo(end);
+        assertThat(t.notes()).anyMatch(n -> n.startsWith("algorithms: bandwidth from the sweep's end, the alpha-beta"
+                + " line through 2 GiB-8 GiB (3 sizes): ") && n.contains(" GB/s bus on Ring/Simple"));
+        assertThat(t.notes()).anyMatch(n -> n.startsWith("envelope: bandwidth from the sweep's end"));
+        // a joint fit's bandwidth is fitted with the rest: no such line
+        CalibrationInput a = input("h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_gjaion");
+        CalibrationInput b = input("h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion");
+        TwoTierCalibration joint = TWO.joint("gjaion", List.of(a, b));
+        assertThat(joint.protocolFits()).isNotEmpty();
+        assertThat(joint.notes()).noneMatch(n -> n.contains("bandwidth from the sweep's end"));
     }
 
     @Test

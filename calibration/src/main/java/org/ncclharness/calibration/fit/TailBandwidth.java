@@ -1,0 +1,92 @@
+package org.ncclharness.calibration.fit;
+
+import java.util.Optional;
+import org.apache.commons.math3.linear.Array2DRowRealMatrix;
+import org.apache.commons.math3.linear.ArrayRealVector;
+import org.apache.commons.math3.linear.QRDecomposition;
+import org.apache.commons.math3.linear.RealVector;
+import org.ncclharness.calibration.measure.SizeText;
+
+/**
+ * The bus bandwidth a sweep's largest sizes reach: the α-β line T = α + f·M/β through its bandwidth-bound end, the
+ * sizes within {@value #OCTAVES} octaves of the largest whose busbw is at least {@value #BUSBW_SHARE} of the
+ * largest size's, fitted by least squares on relative error with α ≥ 0.
+ *
+ * <p>Why the envelopes take β from here rather than from the whole curve: a real sweep's busbw keeps climbing
+ * towards its largest sizes more slowly than one α-β line says (channels, chunks and the network's pipeline fill
+ * in with size), and a fit over every size lets the mid-size regimes set β. Inside the sweep the latencies make up
+ * for it; beyond it the time then grows at a bandwidth the largest sizes contradict. Fitting the largest sizes
+ * alone is how an engineer reads a bandwidth off a curve, and it is what held-out sizes above the fit confirm
+ * (docs/model-accuracy.md, extrapolation). β stays one quantity estimated from the data (k does not change).
+ *
+ * @param busBwGBps the line's bus bandwidth, f·M/(T − α) as M grows
+ * @param alphaUs   the line's intercept (≥ 0)
+ * @param fromBytes the smallest size of the end fitted
+ * @param toBytes   the largest size
+ * @param points    the sizes fitted
+ */
+public record TailBandwidth(double busBwGBps, double alphaUs, double fromBytes, double toBytes, int points) {
+
+    /** How far below the largest size the end reaches: two octaves (three sizes of a {@code -f 2} sweep). */
+    public static final double OCTAVES = 2;
+    /** A size whose busbw is below this share of the largest size's is still latency-bound, not the end. */
+    public static final double BUSBW_SHARE = 0.8;
+    private static final double BYTES_PER_US_PER_GBPS = 1e3;
+
+    /**
+     * The end of a sweep and its bandwidth, for a collective of bus factor f; empty where the end holds fewer than
+     * two distinct sizes (a sweep that stops at one size, or whose largest sizes are not bandwidth-bound).
+     */
+    public static Optional<TailBandwidth> of(FitPoints p, double busFactor) {
+        int n = p.size();
+        if (n < 2) {
+            return Optional.empty();
+        }
+        double[] bytes = p.bytes();
+        double[] t = p.timeUs();
+        double[] bus = p.busBwGBps();
+        double largest = bytes[n - 1];
+        double floor = BUSBW_SHARE * bus[n - 1];
+        int first = n - 1;
+        while (first > 0 && bytes[first - 1] >= largest / Math.pow(2, OCTAVES) && bus[first - 1] >= floor) {
+            first--;
+        }
+        if (bytes[first] == largest) {
+            return Optional.empty();
+        }
+        int m = n - first;
+        // relative residuals (α + c_i·x)/T_i − 1 are linear in (α, x = 1/β): least squares by QR
+        double[][] a = new double[m][2];
+        double[] ones = new double[m];
+        for (int i = 0; i < m; i++) {
+            double ti = t[first + i];
+            a[i][0] = 1 / ti;
+            a[i][1] = busFactor * bytes[first + i] / BYTES_PER_US_PER_GBPS / ti;
+            ones[i] = 1;
+        }
+        RealVector sol = new QRDecomposition(new Array2DRowRealMatrix(a, false)).getSolver()
+                .solve(new ArrayRealVector(ones, false));
+        double alpha = sol.getEntry(0);
+        double x = sol.getEntry(1);
+        if (alpha < 0 || !(x > 0)) {
+            // through the origin: the end is all bandwidth
+            double num = 0;
+            double den = 0;
+            for (double[] row : a) {
+                num += row[1];
+                den += row[1] * row[1];
+            }
+            alpha = 0;
+            x = num / den;
+        }
+        if (!(x > 0) || !Double.isFinite(x)) {
+            return Optional.empty();
+        }
+        return Optional.of(new TailBandwidth(1 / x, alpha, bytes[first], largest, m));
+    }
+
+    /** {@code 2 GiB-8 GiB (3 sizes)}. */
+    public String range() {
+        return SizeText.approx(fromBytes) + "-" + SizeText.approx(toBytes) + " (" + points + " sizes)";
+    }
+}

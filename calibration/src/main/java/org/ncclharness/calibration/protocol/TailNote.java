@@ -1,0 +1,44 @@
+package org.ncclharness.calibration.protocol;
+
+import java.util.Locale;
+import java.util.Optional;
+import org.ncclharness.calibration.fit.Fit;
+import org.ncclharness.calibration.fit.FitPoints;
+import org.ncclharness.calibration.fit.TailBandwidth;
+
+/**
+ * The reader's line for an envelope fit whose bandwidth is the sweep's end ({@link TailBandwidth}): where it came
+ * from and what it means beyond the sweep. Said only where the fit took it (the algorithm that carries the largest
+ * size moves data at that rate); a fit that fell back to fitting β with the rest gets no line.
+ */
+public final class TailNote {
+
+    /** Relative agreement taken as "the fit holds the end's bandwidth": it is set, not fitted, so exact. */
+    private static final double SAME = 1e-9;
+
+    private TailNote() {
+    }
+
+    public static Optional<String> of(Fit fit, FitPoints points) {
+        double top = points.bytes()[points.largest()];
+        double[] theta = fit.theta();
+        double f;
+        double carried;
+        String carrier;
+        if (fit.model() instanceof ProtocolEnvelopeModel m) {
+            f = m.collective().busFactor(m.ranks());
+            carried = m.carrierBusBwGBps(top, theta);
+            carrier = m.chosen(top, theta).label();
+        } else if (fit.model() instanceof AlgorithmEnvelopeModel m) {
+            f = m.collective().busFactor(m.config().ranks());
+            carried = m.carrierBusBwGBps(top, theta);
+            carrier = m.chosen(top, theta).label();
+        } else {
+            return Optional.empty();
+        }
+        return TailBandwidth.of(points, f).filter(t -> Math.abs(carried - t.busBwGBps()) <= SAME * t.busBwGBps())
+                .map(t -> String.format(Locale.ROOT, "%s: bandwidth from the sweep's end, the alpha-beta line through"
+                        + " %s: %.4g GB/s bus on %s, so sizes beyond the sweep grow at the rate its end reached",
+                        fit.name(), t.range(), t.busBwGBps(), carrier));
+    }
+}
