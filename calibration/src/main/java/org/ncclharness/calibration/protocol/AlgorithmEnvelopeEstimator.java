@@ -91,7 +91,7 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         List<FitPoints> run = List.of(points);
         double[] ring = RelativeLeastSquares.bestOf(List.of(model), run, starts, free, s.bounds());
         double[] best = carries(ring, Algorithm.RING, points) ? ring : null;
-        if (model.treeApplies()) {
+        if (treeMayCarryTheEnd(model)) {
             TreeBandwidthPinned pin = new TreeBandwidthPinned(model, tail.busBwGBps());
             double[] t = RelativeLeastSquares.bestOf(List.of(pin), run, starts, free, s.bounds());
             double[] tree = t == null ? null : pin.plain(t);
@@ -100,6 +100,17 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
             }
         }
         return Optional.ofNullable(best);
+    }
+
+    /**
+     * Whether Tree can carry a sweep's largest sizes at all: its bandwidth is at most NCCL's 0.92 of Ring's, so
+     * only where Ring's latency is many times Tree's (the configurations where the starts also put the latency on
+     * Tree, from 8 nodes) does Ring lose sizes that large. Elsewhere the Tree pinning is not tried: it costs a
+     * second multi-start fit on every leave-one-out refit.
+     */
+    private static boolean treeMayCarryTheEnd(AlgorithmEnvelopeModel m) {
+        return m.treeApplies()
+                && m.linkCoefficient(Algorithm.RING) > TREE_STARTS_ABOVE * m.linkCoefficient(Algorithm.TREE);
     }
 
     private boolean carries(double[] theta, Algorithm a, FitPoints points) {
@@ -138,9 +149,8 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         // Tree's link steps also Tree's (at 540 nodes of 4 it has 180 times: a Ring-scaled start leaves Tree with
         // no latency at all and the fit settles far from the data; below that the latency ratios the starts try
         // already cover Tree, and more starts would only multiply every leave-one-out refit)
-        List<Algorithm> carriers = m.treeApplies()
-                && m.linkCoefficient(Algorithm.RING) > TREE_STARTS_ABOVE * m.linkCoefficient(Algorithm.TREE)
-                ? List.of(Algorithm.RING, Algorithm.TREE) : List.of(Algorithm.RING);
+        List<Algorithm> carriers = treeMayCarryTheEnd(m) ? List.of(Algorithm.RING, Algorithm.TREE)
+                : List.of(Algorithm.RING);
         boolean anyMulti = models.stream().anyMatch(AlgorithmEnvelopeModel::multiDomain);
         boolean[] free = new boolean[k];
         Arrays.fill(free, 0, AlgorithmEnvelopeModel.NET_LATENCY, true);
