@@ -19,7 +19,7 @@ import org.ncclharness.calibration.nccl.ProtocolDataShares;
  * one system at several configurations ({@link #estimateJoint}), from a fixed set of starts derived from the
  * points alone (deterministic, so leave-one-out re-derives it). On one domain ℓ_net and τ do not enter: the fit
  * is the single-tier envelope's own, with ℓ_net = 0 and τ = 1, and k = 6; across domains k = 8, or 7 for a
- * collective without NCCL's Tree (τ does not enter).
+ * collective without NCCL's Tree (τ does not enter). One run's bandwidth is its sweep's end ({@link #pinned}).
  *
  * @param name        report key
  * @param description one line for the report

@@ -14,7 +14,9 @@ import org.ncclharness.calibration.nccl.Protocol;
  * Fits the {@link ProtocolEnvelopeModel} by least squares on relative error (Commons Math LM through
  * {@link RelativeLeastSquares}) from a small, fixed set of starts, keeping the best: the envelope is piecewise, so
  * one start can settle with a protocol that never wins. Every start is derived from the points alone, so the fit is
- * deterministic and leave-one-out re-derives it without the held-out point.
+ * deterministic and leave-one-out re-derives it without the held-out point. β_eff is the sweep's end
+ * ({@link TailBandwidth}) wherever the fit then carries the largest size on Simple, and is fitted with the rest
+ * elsewhere: either way one quantity estimated from the data, so k does not change.
  *
  * @param name           report key
  * @param description    one line for the report
