@@ -100,16 +100,18 @@ public final class AccuracyMarkdown {
 
     /**
      * The multi-domain runs alone: each family {@code calibrate} fits to them, and the one it picks per run
-     * (lowest leave-one-out, the envelope where none is scored so), scored on the held-out splits; then the runs
+     * (lowest out-of-sample RMSPE, ModelChoice's rule), scored on the held-out splits; then the runs
      * where the pick is more than 1 point worse than the envelope on a split.
      */
     private static void multiDomain(StringBuilder sb, AccuracyReport r) {
         List<DatasetScores> multi = r.datasets().stream().filter(DatasetScores::multiDomain).toList();
         sb.append("## Multi-domain runs: the families calibrate fits, and its pick\n\n");
         sb.append("Runs across NVLink domains (").append(multi.size()).append(" datasets). `picked`: per run, the"
-                + " family with the lowest leave-one-out RMSPE among ").append(String.join(", ", MULTI_DOMAIN_FAMILIES))
-                .append(", or one with fewer parameters within 1 point of it (the envelope where none is scored so),"
-                        + " as `calibrate` picks.\n\n");
+                + " family with the lowest out-of-sample RMSPE among ").append(String.join(", ", MULTI_DOMAIN_FAMILIES))
+                .append(", or one with fewer parameters within 1 point of it, as `calibrate` picks: leave-one-out,"
+                        + " and for a family with too few points for it while another has them, generalized"
+                        + " cross-validation (in-sample / (1 - k/n)); the envelope where no family is scored by"
+                        + " leave-one-out.\n\n");
         sb.append("| model | in-sample | leave-one-out | interleaved (target <= 10 %) | extrapolation (target <= 5 %)"
                 + " | picked on |\n|---|---|---|---|---|---|\n");
         List<ModelScores> picks = multi.stream().map(AccuracyMarkdown::pick).flatMap(java.util.Optional::stream)
@@ -164,13 +166,9 @@ public final class AccuracyMarkdown {
         if (fitted.stream().noneMatch(m -> m.model().equals(Candidates.ENVELOPE))) {
             return java.util.Optional.empty();
         }
-        Map<String, OptionalDouble> loo = new java.util.LinkedHashMap<>();
-        Map<String, Integer> k = new java.util.LinkedHashMap<>();
-        fitted.forEach(m -> {
-            loo.put(m.model(), m.leaveOneOutPct());
-            k.put(m.model(), m.k());
-        });
-        String picked = ModelChoice.of(loo, k, Candidates.ENVELOPE, "as calibrate falls back").picked();
+        List<ModelChoice.Family> families = fitted.stream().map(m -> new ModelChoice.Family(m.model(),
+                m.leaveOneOutPct(), m.inSample().overallPct(), m.k(), m.inSample().points())).toList();
+        String picked = ModelChoice.of(families, Candidates.ENVELOPE, "as calibrate falls back").picked();
         return fitted.stream().filter(m -> m.model().equals(picked)).findFirst();
     }
 

@@ -333,24 +333,20 @@ public final class TwoTierCalibrator {
 
     /** One pick among every family fitted, by leave-one-out; the envelope where none could be scored so. */
     private static ModelChoice choose(List<TwoTierFit> fits, List<Fit> protocol) {
-        Map<String, OptionalDouble> loo = new LinkedHashMap<>();
-        Map<String, Integer> k = new LinkedHashMap<>();
-        protocol.forEach(p -> {
-            loo.put(p.name(), p.leaveOneOut() == null ? OptionalDouble.empty() : p.leaveOneOut().overallPct());
-            k.put(p.name(), p.freeParameters().size());
-        });
-        fits.forEach(t -> {
-            loo.put(t.form().id(), t.looRmspePct());
-            k.put(t.form().id(), TwoTierParam.values().length);
-        });
+        List<ModelChoice.Family> families = new ArrayList<>();
+        protocol.forEach(p -> families.add(new ModelChoice.Family(p.name(), p.leaveOneOut() == null
+                ? OptionalDouble.empty() : p.leaveOneOut().overallPct(), p.inSample().overallPct(),
+                p.freeParameters().size(), p.inSample().points())));
+        fits.forEach(t -> families.add(new ModelChoice.Family(t.form().id(), t.looRmspePct(), t.rmspe().overallPct(),
+                TwoTierParam.values().length, t.rmspe().points())));
         if (!protocol.isEmpty()) {
-            return ModelChoice.of(loo, k, protocol.get(0).name(), "the default where leave-one-out cannot compare"
-                    + " the families (the effective single tier)");
+            return ModelChoice.of(families, protocol.get(0).name(), "the default where nothing can compare the"
+                    + " families (the effective single tier)");
         }
         // the form TwoTierCalibration.best() gives, so that the summary, the JSON and predict name one model; the
         // caller has left no entry with neither a form nor a protocol-aware family
         TwoTierFit lower = fits.stream().min(Comparator.comparingDouble(TwoTierFit::comparisonPct)).orElseThrow();
-        return ModelChoice.of(loo, k, lower.form().id(), "the two-tier form with the lower in-sample RMSPE");
+        return ModelChoice.of(families, lower.form().id(), "the two-tier form with the lower in-sample RMSPE");
     }
 
     /** The faithful grid of each form on the user's box, and the exact optimum of that box beside it. */

@@ -85,6 +85,9 @@ final class TwoTierJson {
                 scores.putNull(k);
             }
         });
+        // the families too small for leave-one-out, as the pick compared them (generalized cross-validation)
+        ObjectNode estimated = choice.putObject("generalizedCrossValidationPct");
+        t.choice().estimates().forEach(estimated::put);
         Optional<TwoTierFit> best = t.best();
         choice.put("betterTwoTierForm", best.map(f -> f.form().id()).orElse(null));
         choice.put("betterTwoTierFormBasis", best.isEmpty() ? "no two-tier form fitted: "

@@ -93,7 +93,7 @@ public final class TwoTierTable {
                 out.printf(Locale.ROOT, "#     picks %s%n", AlgorithmChoices.describe(a, f.theta(), e.runs().get(0).bytes()));
             }
         }
-        out.printf(Locale.ROOT, "#   model choice: %s (%s); leave-one-out: %s%n", e.choice().picked(),
+        out.printf(Locale.ROOT, "#   model choice: %s (%s); out-of-sample: %s%n", e.choice().picked(),
                 e.choice().basis(), e.choice().summary());
         grids(out, e);
         e.notes().forEach(n -> out.printf(Locale.ROOT, "#   note: %s%n", n));

@@ -141,6 +141,24 @@ class TwoTierCalibratorTest {
     }
 
     @Test
+    void aSweepCutAt256MiBIsNotHandedToTheOnlyFamilyWithEnoughPointsForLeaveOneOut() {
+        // the 2-node AKS A100 run from 1 KiB to 256 MiB, as a user sweeping -b 1K -e 256M has it: 19 sizes, enough for
+        // the two-tier forms' leave-one-out (18), not for the envelopes' (21, 27); the envelopes are compared by
+        // generalized cross-validation and one of them is picked
+        Dataset d = DatasetCatalog.bundled().get("a100_allreduce_16gpu_2node_ib_aks_ndmv4_jingchaozhang");
+        Dataset cut = new Dataset(d.metadata(), d.rows().stream()
+                .filter(r -> r.sizeBytes() >= 1024 && r.sizeBytes() <= 256L << 20).toList(), d::rawLines);
+        CalibrationInput in = new CalibrationInput("cut", cut.sweep(), null, List.of());
+        TwoTierCalibration t = (TwoTierCalibration) TWO.calibrate(in, List.of(in));
+        assertThat(t.runs().get(0).bytes()).hasSize(19);
+        assertThat(t.choice().scores().get("flat-ring")).isPresent();
+        assertThat(t.choice().scores().get("envelope")).isEmpty();
+        assertThat(t.choice().estimates()).containsOnlyKeys("envelope", "algorithms");
+        assertThat(t.choice().picked()).isIn("envelope", "algorithms");
+        assertThat(t.choice().basis()).contains("generalized cross-validation");
+    }
+
+    @Test
     void theJsonEntryRebuildsBothFormsAsCostModelsThatPredictWhatWasFitted() {
         CalibrationInput multi = input("h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion");
         TwoTierCalibration t = (TwoTierCalibration) TWO.calibrate(multi, List.of(multi));

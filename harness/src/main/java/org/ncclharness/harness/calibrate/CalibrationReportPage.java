@@ -64,7 +64,7 @@ public final class CalibrationReportPage {
                         && !series.models().isEmpty());
             } else if (e instanceof TwoTierCalibration t) {
                 verdicts.add(new ReportPage.Verdict(ReportPage.Level.NOTE, id, "multi-domain (" + t.kind() + "): model "
-                        + t.choice().picked() + " picked, " + t.choice().basis() + "; leave-one-out: "
+                        + t.choice().picked() + " picked, " + t.choice().basis() + "; out-of-sample: "
                         + t.choice().summary() + "; the table gives every family's parameters"));
             } else if (e instanceof DeferredCalibration d) {
                 verdicts.add(new ReportPage.Verdict(ReportPage.Level.NOTE, id, "not calibrated: " + d.reason()));

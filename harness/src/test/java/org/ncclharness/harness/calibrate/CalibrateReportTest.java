@@ -50,7 +50,7 @@ class CalibrateReportTest {
         String html = Files.readString(site.resolve("index.html"));
         assertThat(html).containsPattern("<b>" + java.util.regex.Pattern.quote(log.toString()) + "</b>: multi-domain"
                 + " \\(two-tier\\): model (envelope|algorithms|hierarchical|flat-ring) picked, (lowest )?leave-one-out")
-                .containsPattern("leave-one-out: envelope [0-9.]+ %, algorithms [0-9.]+ %, hierarchical [0-9.]+ %,"
+                .containsPattern("out-of-sample: envelope [0-9.]+ %, algorithms [0-9.]+ %, hierarchical [0-9.]+ %,"
                         + " flat-ring [0-9.]+ %");
     }
 
