@@ -108,7 +108,7 @@ public final class NcclTestsLogReader {
                 forcedAlgo(s, line, ALGO_SET);
                 continue;
             }
-            if (line.isComment()) {
+            if (line.isComment() || bareComment(line)) {
                 comment(s, line);
             } else {
                 other(s, line);
@@ -120,6 +120,17 @@ public final class NcclTestsLogReader {
                     + "'   1048576   262144   float   sum   -1   21.87   47.95   83.91   0 ...')");
         }
         return List.copyOf(s.sweeps);
+    }
+
+    /**
+     * One of nccl-tests' own comment lines printed without its {@code #}: a column header, the program line or the
+     * trailer, as some consoles and docs render them (dstack's {@code dstack apply} output drops every leading
+     * {@code #}). Read as the comment it is; without this its table had no stated trailer.
+     */
+    private static boolean bareComment(LogLine line) {
+        String t = line.text().strip();
+        return !t.startsWith("#") && (TableLayout.isColumnHeader(t) || PROGRAM.matcher(t).lookingAt()
+                || OUT_OF_BOUNDS.matcher(t).find() || AVERAGE.matcher(t).find());
     }
 
     /**
@@ -136,7 +147,7 @@ public final class NcclTestsLogReader {
         java.util.Set<String> hosts = new java.util.HashSet<>();
         for (int i = 0; i < lines.size(); i++) {
             LogLine l = LogLine.of(i + 1, lines.get(i), hosts);
-            if (!l.isComment()) {
+            if (!l.isComment() && !bareComment(l)) {
                 continue;
             }
             String body = l.commentBody().strip();
