@@ -76,9 +76,10 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
 
     /**
      * The fit with the bandwidth of the algorithm that carries the largest size pinned to the sweep's end
-     * ({@link TailBandwidth}): Ring's β itself, or Tree's τ·β (β then follows τ, {@link TreeBandwidthPinned}). A
-     * pinning counts only where the fit does carry that size on its algorithm; of two that do, the lower cost.
-     * Empty where neither does: β is then fitted with the rest.
+     * ({@link TailBandwidth}): Ring/Simple's β itself, or Tree/Simple's τ·β (β then follows τ,
+     * {@link TreeBandwidthPinned}). A pinning counts only where the fit does carry that size on the line it pinned
+     * (on LL128 the size moves at η·β, not at the end's rate); of two that do, the lower cost. Empty where neither
+     * does: β is then fitted with the rest.
      */
     private Optional<double[]> pinned(FitPoints points, TailBandwidth tail, Setup s) {
         boolean[] free = s.free().clone();
@@ -113,8 +114,10 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
                 && m.linkCoefficient(Algorithm.RING) > TREE_STARTS_ABOVE * m.linkCoefficient(Algorithm.TREE);
     }
 
+    /** Whether θ carries the largest size on a's Simple: the line the pinning set (LL and LL128 move slower). */
     private boolean carries(double[] theta, Algorithm a, FitPoints points) {
-        return theta != null && model.chosen(points.bytes()[points.largest()], theta).algorithm() == a;
+        return theta != null && model.chosen(points.bytes()[points.largest()], theta)
+                .equals(new AlgorithmEnvelopeModel.Choice(a, Protocol.SIMPLE));
     }
 
     private double cost(double[] theta, FitPoints points) {
