@@ -32,6 +32,8 @@ public record TailBandwidth(double busBwGBps, double alphaUs, double fromBytes, 
     /** A size whose busbw is below this share of the largest size's is still latency-bound, not the end. */
     public static final double BUSBW_SHARE = 0.8;
     private static final double BYTES_PER_US_PER_GBPS = 1e3;
+    /** Relative agreement taken as the same bandwidth (a pinned value carried through τ·β or η·β). */
+    private static final double SAME = 1e-9;
 
     /**
      * The end of a sweep and its bandwidth, for a collective of bus factor f; empty where the end holds fewer than
@@ -83,6 +85,15 @@ public record TailBandwidth(double busBwGBps, double alphaUs, double fromBytes, 
             return Optional.empty();
         }
         return Optional.of(new TailBandwidth(1 / x, alpha, bytes[first], largest, m));
+    }
+
+    /**
+     * Whether a fit whose largest size moves at {@code carrierBusBwGBps} (the bus bandwidth of the candidate that
+     * carries it) holds this end's bandwidth: set, not fitted, so equal to rounding. A fit pinned on Simple's line
+     * but carrying the end on LL128 (η·β) does not.
+     */
+    public boolean heldAt(double carrierBusBwGBps) {
+        return Math.abs(carrierBusBwGBps - busBwGBps) <= SAME * busBwGBps;
     }
 
     /** {@code 2 GiB-8 GiB (3 sizes)}. */

@@ -91,12 +91,12 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         }).toList();
         List<FitPoints> run = List.of(points);
         double[] ring = RelativeLeastSquares.bestOf(List.of(model), run, starts, free, s.bounds());
-        double[] best = carries(ring, Algorithm.RING, points) ? ring : null;
+        double[] best = holds(ring, tail, points) ? ring : null;
         if (treeMayCarryTheEnd(model)) {
             TreeBandwidthPinned pin = new TreeBandwidthPinned(model, tail.busBwGBps());
             double[] t = RelativeLeastSquares.bestOf(List.of(pin), run, starts, free, s.bounds());
             double[] tree = t == null ? null : pin.plain(t);
-            if (carries(tree, Algorithm.TREE, points) && (best == null || cost(tree, points) < cost(best, points))) {
+            if (holds(tree, tail, points) && (best == null || cost(tree, points) < cost(best, points))) {
                 best = tree;
             }
         }
@@ -114,10 +114,9 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
                 && m.linkCoefficient(Algorithm.RING) > TREE_STARTS_ABOVE * m.linkCoefficient(Algorithm.TREE);
     }
 
-    /** Whether θ carries the largest size on a's Simple: the line the pinning set (LL and LL128 move slower). */
-    private boolean carries(double[] theta, Algorithm a, FitPoints points) {
-        return theta != null && model.chosen(points.bytes()[points.largest()], theta)
-                .equals(new AlgorithmEnvelopeModel.Choice(a, Protocol.SIMPLE));
+    /** Whether θ moves the largest size at the end's rate: on the Simple line it pinned, not on LL or LL128. */
+    private boolean holds(double[] theta, TailBandwidth tail, FitPoints points) {
+        return theta != null && tail.heldAt(model.carrierBusBwGBps(points.bytes()[points.largest()], theta));
     }
 
     private double cost(double[] theta, FitPoints points) {

@@ -186,6 +186,11 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         return link[a.ordinal()];
     }
 
+    /** The bus factor c_a of an algorithm's bandwidth term (the collective's for Ring, 2 for Tree). */
+    double busCoefficient(Algorithm a) {
+        return bus[a.ordinal()];
+    }
+
     /** α per unit of ℓ_net for an algorithm. */
     double netCoefficient(Algorithm a) {
         return net[a.ordinal()];

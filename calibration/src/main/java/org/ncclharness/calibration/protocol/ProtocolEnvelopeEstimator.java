@@ -50,7 +50,8 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
         Optional<TailBandwidth> tail = TailBandwidth.of(points, f);
         if (tail.isPresent()) {
             double[] pinned = fit(points, tail.get().busBwGBps(), false);
-            if (pinned != null && model.chosen(points.bytes()[points.largest()], pinned) == Protocol.SIMPLE) {
+            if (pinned != null && tail.get().heldAt(model.carrierBusBwGBps(points.bytes()[points.largest()],
+                    pinned))) {
                 return pinned;
             }
         }

@@ -13,9 +13,6 @@ import org.ncclharness.calibration.fit.TailBandwidth;
  */
 public final class TailNote {
 
-    /** Relative agreement taken as "the fit holds the end's bandwidth": it is set, not fitted, so exact. */
-    private static final double SAME = 1e-9;
-
     private TailNote() {
     }
 
@@ -36,7 +33,7 @@ public final class TailNote {
         } else {
             return Optional.empty();
         }
-        return TailBandwidth.of(points, f).filter(t -> Math.abs(carried - t.busBwGBps()) <= SAME * t.busBwGBps())
+        return TailBandwidth.of(points, f).filter(t -> t.heldAt(carried))
                 .map(t -> String.format(Locale.ROOT, "%s: bandwidth from the sweep's end, the alpha-beta line through"
                         + " %s: %.4g GB/s bus on %s, so sizes beyond the sweep grow at the rate its end reached",
                         fit.name(), t.range(), t.busBwGBps(), carrier));

@@ -3,6 +3,7 @@ package org.ncclharness.calibration.protocol;
 import java.util.List;
 import java.util.Map;
 import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.nccl.Algorithm;
 
 /**
  * The algorithm envelope with Tree/Simple's bandwidth pinned to a sweep's end: its slope 2/(τ·β) per byte is held
@@ -14,7 +15,6 @@ final class TreeBandwidthPinned implements CostModel {
 
     private static final int BETA = ProtocolEnvelopeModel.BETA_INDEX;
     private static final int TAU = AlgorithmEnvelopeModel.TREE_FACTOR;
-    private static final double TREE_BUS_FACTOR = 2;
 
     private final AlgorithmEnvelopeModel model;
     /** 2·β_end/f: τ·β at the pinned slope. */
@@ -23,7 +23,8 @@ final class TreeBandwidthPinned implements CostModel {
     /** @param endBusBwGBps the end's bus bandwidth, at the collective's own bus factor f */
     TreeBandwidthPinned(AlgorithmEnvelopeModel model, double endBusBwGBps) {
         this.model = model;
-        this.treeBusBwGBps = TREE_BUS_FACTOR * endBusBwGBps / model.collective().busFactor(model.config().ranks());
+        this.treeBusBwGBps = model.busCoefficient(Algorithm.TREE) * endBusBwGBps
+                / model.collective().busFactor(model.config().ranks());
     }
 
     /** θ with β at the pinned value for its τ (θ's own β is ignored). */
