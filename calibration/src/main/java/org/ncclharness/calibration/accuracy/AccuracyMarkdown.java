@@ -139,12 +139,48 @@ public final class AccuracyMarkdown {
                 }
             }
         }
+        perRunPicks(sb, multi);
         sb.append("\nRuns where the pick is more than 1 point worse than the envelope on a held-out split: ")
                 .append(worse.size()).append(worse.isEmpty() ? ".\n\n" : ":\n\n");
         worse.forEach(w -> sb.append("- ").append(w).append('\n'));
         if (!worse.isEmpty()) {
             sb.append('\n');
         }
+    }
+
+    /**
+     * Per run, each family's out-of-sample score as the pick saw it (leave-one-out, or GCV) and k, then the pick:
+     * so that a reader sees why a family lost, not only how often.
+     */
+    private static void perRunPicks(StringBuilder sb, List<DatasetScores> multi) {
+        sb.append("\nPer run: each family's out-of-sample RMSPE as the pick saw it (leave-one-out; GCV where marked;"
+                + " `-` too few points for either), with k.\n\n| dataset | N | points |");
+        MULTI_DOMAIN_FAMILIES.forEach(m -> sb.append(' ').append(m).append(" |"));
+        sb.append(" picked |\n|---|---|---|").append("---|".repeat(MULTI_DOMAIN_FAMILIES.size() + 1)).append('\n');
+        for (DatasetScores d : multi) {
+            java.util.Optional<ModelScores> p = pick(d);
+            if (p.isEmpty()) {
+                continue;
+            }
+            sb.append("| `").append(d.id()).append("` | ").append(d.ranks()).append(" | ").append(d.points())
+                    .append(" |");
+            for (String model : MULTI_DOMAIN_FAMILIES) {
+                java.util.Optional<ModelChoice.Family> f = d.model(model).filter(ModelScores::applies)
+                        .map(AccuracyMarkdown::family);
+                sb.append(' ').append(f.map(AccuracyMarkdown::scoreCell).orElse("n/a")).append(" |");
+            }
+            sb.append(' ').append(p.get().model()).append(" |\n");
+        }
+    }
+
+    private static String scoreCell(ModelChoice.Family f) {
+        return (f.scorePct().isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f %%", f.scorePct().getAsDouble())
+                + (f.estimated() ? " GCV" : "")) + " (k = " + f.freeParameters() + ")";
+    }
+
+    private static ModelChoice.Family family(ModelScores m) {
+        return new ModelChoice.Family(m.model(), m.leaveOneOutPct(), m.inSample().overallPct(), m.k(),
+                m.inSample().points());
     }
 
     /** One summary row: the medians of every score, then {@code last} (cross-scale, or how often picked). */
@@ -166,8 +202,7 @@ public final class AccuracyMarkdown {
         if (fitted.stream().noneMatch(m -> m.model().equals(Candidates.ENVELOPE))) {
             return java.util.Optional.empty();
         }
-        List<ModelChoice.Family> families = fitted.stream().map(m -> new ModelChoice.Family(m.model(),
-                m.leaveOneOutPct(), m.inSample().overallPct(), m.k(), m.inSample().points())).toList();
+        List<ModelChoice.Family> families = fitted.stream().map(AccuracyMarkdown::family).toList();
         String picked = ModelChoice.of(families, Candidates.ENVELOPE, "as calibrate falls back").picked();
         return fitted.stream().filter(m -> m.model().equals(picked)).findFirst();
     }

@@ -32,6 +32,7 @@ import org.ncclharness.calibration.nccl.NcclTunerModel;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.nccl.NcclBaseline;
 import org.ncclharness.calibration.protocol.AlgorithmEnvelopeEstimator;
+import org.ncclharness.calibration.protocol.JointAlgorithmFit;
 import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
@@ -254,13 +255,28 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
                     smaller.stream().map(AccuracyReport::input).toList(), input(to), predict);
             out.add(new CrossScale(name, Candidates.TWO_TIER, String.join(" + ", smaller.stream().map(Dataset::id)
                     .toList()), nFrom, to.id(), nTo, tt, floor));
-            out.add(new CrossScale(name, Candidates.ALGORITHMS, String.join(" + ", smaller.stream().map(Dataset::id)
-                    .toList()), nFrom, to.id(), nTo, algorithmsAcross(smaller, to, facts, predict), floor));
+            out.add(algorithmsAcross(name, smaller, to, facts, predict, floor));
         }
         return out;
     }
 
-    /** The algorithm envelope fitted jointly on the smaller configurations, moved to the largest. */
+    /**
+     * The algorithm envelope fitted jointly on the smaller configurations ({@link JointAlgorithmFit#fittedRuns}:
+     * those across domains), moved to the largest.
+     */
+    private static CrossScale algorithmsAcross(String group, List<Dataset> smaller, Dataset to, HardwareFacts facts,
+                                               FitPoints predict, OptionalDouble floor) {
+        AlgorithmEnvelopeModel target = Candidates.algorithms(to, facts, Optional.empty()).model();
+        List<AlgorithmEnvelopeModel> models = new ArrayList<>();
+        for (Dataset d : smaller) {
+            models.add(target.at(Candidates.algorithms(d, facts, Optional.empty()).model().config()));
+        }
+        List<Dataset> fitted = JointAlgorithmFit.fittedRuns(models).stream().map(smaller::get).toList();
+        return new CrossScale(group, Candidates.ALGORITHMS, String.join(" + ", fitted.stream().map(Dataset::id)
+                .toList()), fitted.get(fitted.size() - 1).sweep().hardware().ranks(), to.id(),
+                to.sweep().hardware().ranks(), algorithmsAcross(fitted, to, facts, predict), floor);
+    }
+
     private static Score algorithmsAcross(List<Dataset> smaller, Dataset to, HardwareFacts facts, FitPoints predict) {
         AlgorithmEnvelopeModel target = Candidates.algorithms(to, facts, Optional.empty()).model();
         List<AlgorithmEnvelopeModel> models = new ArrayList<>();

@@ -73,8 +73,10 @@ public final class Candidates {
         m.put(ALGORITHMS, "(f) algorithm envelope: min over Ring/Tree x LL/LL128/Simple with NCCL's step counts across"
                 + " domains (Ring 2(N-1) steps, 2(d-1) of them over the network; Tree 2((g-1) + log2 d)), l_p, l_net,"
                 + " eta and the tree factor fitted, the bandwidth of the algorithm that carries the largest size (Ring's"
-                + " beta or Tree's tau*beta) from the sweep's end as in (c) (k = 8, 7 without Tree; on one domain the"
-                + " envelope (c), k = 6; joint cross-scale fits: beta fitted with the rest)");
+                + " beta or Tree's tau*beta) from the sweep's end as in (c) (k = 8, 7 without Tree or where Tree is"
+                + " never the faster, one less with one GPU per domain, where l_net is not told apart from l_p; on one"
+                + " domain the envelope (c), k = 6; joint cross-scale fits: the smaller configurations across domains,"
+                + " beta fitted with the rest)");
         return m;
     }
 

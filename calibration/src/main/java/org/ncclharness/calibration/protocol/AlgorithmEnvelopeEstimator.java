@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import org.ncclharness.calibration.fit.Bounds;
 import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.FitPoints;
@@ -38,10 +39,20 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
 
     @Override
     public List<String> freeParameters() {
-        // ℓ_net enters only across domains, τ only where Tree is a candidate (AllReduce across domains)
+        // ℓ_net counts only where some step stays within a domain, τ only where Tree can be the faster
+        boolean[] free = free(List.of(model));
         List<String> names = model.parameterNames();
-        return names.subList(0, !model.multiDomain() ? AlgorithmEnvelopeModel.NET_LATENCY
-                : model.treeApplies() ? names.size() : AlgorithmEnvelopeModel.TREE_FACTOR);
+        return IntStream.range(0, names.size()).filter(j -> free[j]).mapToObj(names::get).toList();
+    }
+
+    /** The parameters the data determine: the envelope's, ℓ_net and τ where some run determines them. */
+    private static boolean[] free(List<AlgorithmEnvelopeModel> models) {
+        boolean[] free = new boolean[AlgorithmEnvelopeModel.TREE_FACTOR + 1];
+        Arrays.fill(free, 0, AlgorithmEnvelopeModel.NET_LATENCY, true);
+        free[AlgorithmEnvelopeModel.NET_LATENCY] = models.stream()
+                .anyMatch(AlgorithmEnvelopeModel::netLatencyDetermined);
+        free[AlgorithmEnvelopeModel.TREE_FACTOR] = models.stream().anyMatch(AlgorithmEnvelopeModel::treeDetermined);
+        return free;
     }
 
     @Override
@@ -153,11 +164,8 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         // already cover Tree, and more starts would only multiply every leave-one-out refit)
         List<Algorithm> carriers = treeMayCarryTheEnd(m) ? List.of(Algorithm.RING, Algorithm.TREE)
                 : List.of(Algorithm.RING);
-        boolean anyMulti = models.stream().anyMatch(AlgorithmEnvelopeModel::multiDomain);
-        boolean[] free = new boolean[k];
-        Arrays.fill(free, 0, AlgorithmEnvelopeModel.NET_LATENCY, true);
-        free[AlgorithmEnvelopeModel.NET_LATENCY] = anyMulti;
-        free[AlgorithmEnvelopeModel.TREE_FACTOR] = models.stream().anyMatch(AlgorithmEnvelopeModel::treeApplies);
+        boolean[] free = free(models);
+        boolean netFree = free[AlgorithmEnvelopeModel.NET_LATENCY];
         double[] lower = new double[k];
         lower[ProtocolEnvelopeModel.BETA_INDEX] = 1e-9;
         int ll = ProtocolEnvelopeModel.efficiencyIndex(Protocol.LL);
@@ -170,7 +178,7 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         for (Algorithm carrier : carriers) {
             double linkCoef = m.linkCoefficient(carrier);
             double netCoef = Math.max(m.netCoefficient(carrier), 1);
-            for (double share : anyMulti ? NET_SHARES : new double[] {0}) {
+            for (double share : netFree ? NET_SHARES : new double[] {0}) {
                 double ell = latency * (1 - share) / linkCoef;
                 double net = latency * share / netCoef;
                 for (double[] r : ProtocolEnvelopeEstimator.LATENCY_RATIOS) {

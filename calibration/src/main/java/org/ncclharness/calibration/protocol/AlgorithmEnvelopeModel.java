@@ -63,6 +63,11 @@ public final class AlgorithmEnvelopeModel implements CostModel {
     private final int firstAlgorithm;
     /** The run forced NCCL_ALGO=Ring: Tree was never a candidate, so the model has none. */
     private final boolean ringOnly;
+    /**
+     * Tree has at least Ring's steps and bus factor here (one GPU on each of two domains: the same two steps, twice
+     * the bytes), so at τ ≤ 1 it is never the faster: the data cannot show τ.
+     */
+    private final boolean treeDominated;
 
     public AlgorithmEnvelopeModel(Collective collective, TwoTierConfig config, int hops) {
         this(collective, config, hops, false);
@@ -84,6 +89,9 @@ public final class AlgorithmEnvelopeModel implements CostModel {
             bus[a.ordinal()] = ring ? collective.busFactor(config.ranks()) : TREE_BUS_FACTOR;
         }
         this.firstAlgorithm = treeApplies() ? 0 : RING_INDEX;
+        this.treeDominated = !ringOnly && collective == Collective.ALL_REDUCE && multiDomain()
+                && link[Algorithm.TREE.ordinal()] >= link[RING_INDEX] && net[Algorithm.TREE.ordinal()] >= net[RING_INDEX]
+                && bus[Algorithm.TREE.ordinal()] >= bus[RING_INDEX];
     }
 
     public Collective collective() {
@@ -162,13 +170,32 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         return !ringOnly && collective == Collective.ALL_REDUCE && multiDomain();
     }
 
+    /**
+     * Whether the fit can see Tree: it is a candidate and not slower than Ring at every size whatever τ (≤ 1,
+     * NCCL's ceiling being 0.92). Where it is not, τ is not a free parameter.
+     */
+    public boolean treeDetermined() {
+        return treeApplies() && !treeDominated;
+    }
+
+    /**
+     * Whether ℓ_net is told apart from the links' ℓ_p: only where some step stays within a domain. With one GPU
+     * per domain every step crosses the network, α = S·(h·ℓ_p + ℓ_net) for every algorithm, and any split of it
+     * between the two fits alike.
+     */
+    public boolean netLatencyDetermined() {
+        return multiDomain() && config.gpusPerDomain() > 1;
+    }
+
     /** Why Tree is not among the candidates, for a reader; empty where it is. */
     public java.util.Optional<String> whyNoTree() {
-        if (treeApplies()) {
+        if (treeDetermined()) {
             return java.util.Optional.empty();
         }
         return java.util.Optional.of(ringOnly ? "the run forced NCCL_ALGO=Ring"
                 : collective != Collective.ALL_REDUCE ? "NCCL's Tree is AllReduce's, this is " + collective.ncclName()
+                : treeDominated ? "with one GPU on each of two domains Tree takes Ring's two steps with twice the"
+                + " bytes: never the faster, so its factor is not fitted"
                 : "on one domain Tree has no steps across domains: the model is the protocol envelope");
     }
 

@@ -274,6 +274,16 @@ public final class TwoTierCalibrator {
                     + " an algorithm NCCL picks");
         }
         protocol.forEach(fit -> EfficiencyNote.of(fit).ifPresent(allNotes::add));
+        List<String> oneDomain = members.stream().filter(m -> config(m.info().hardware()).domains() == 1)
+                .map(CalibrationInput::id).toList();
+        if (members.size() > 1 && !oneDomain.isEmpty() && oneDomain.size() < members.size()
+                && protocol.stream().anyMatch(x -> x.name().equals(ALGORITHMS))) {
+            // JointAlgorithmFit#fittedRuns says why
+            allNotes.add(ALGORITHMS + ": fitted on the runs across domains; left out, on one domain: "
+                    + String.join(", ", oneDomain) + " (another regime of NCCL's: the ring's bandwidth there is"
+                    + " NVLink's, not the slower tier's, and no step crosses the network); its scores cover the runs"
+                    + " it fitted");
+        }
         if (members.size() == 1) {
             // a joint fit's bandwidth is fitted with the rest (AlgorithmEnvelopeEstimator#estimateJoint)
             FitPoints one = FitPoints.from(members.get(0).sweep(), config(members.get(0).info().hardware()).ranks());

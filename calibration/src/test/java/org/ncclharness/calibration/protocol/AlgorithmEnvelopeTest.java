@@ -176,6 +176,46 @@ class AlgorithmEnvelopeTest {
     }
 
     @Test
+    void withOneGpuPerDomainOnlyTheParametersTheDataTellApartAreFree() {
+        // 2 hosts of 1 GPU: every step crosses the network (l_net is not told apart from l_p) and Tree takes Ring's
+        // two steps with twice the bytes (never the faster): the envelope's six parameters
+        assertThat(new AlgorithmEnvelopeEstimator("a", "", at(2, 1)).freeParameters())
+                .doesNotContain("netStepLatencyUs", "treeBandwidthFactor").hasSize(6);
+        assertThat(at(2, 1).whyNoTree()).hasValueSatisfying(w -> assertThat(w).contains("never the faster"));
+        // 4 hosts of 1 GPU: Tree has 4 link steps against Ring's 6 and can carry the small sizes, so tau counts
+        assertThat(new AlgorithmEnvelopeEstimator("a", "", at(4, 1)).freeParameters())
+                .contains("treeBandwidthFactor").doesNotContain("netStepLatencyUs").hasSize(7);
+        assertThat(new AlgorithmEnvelopeEstimator("a", "", at(2, 8)).freeParameters()).hasSize(8);
+        // what is fixed stays where it starts: l_net at 0, and the fit still follows the data
+        AlgorithmEnvelopeModel m = at(2, 1);
+        double[] truth = THETA.clone();
+        truth[AlgorithmEnvelopeModel.NET_LATENCY] = 0;
+        double[] fit = new AlgorithmEnvelopeEstimator("a", "", m).estimate(synthetic(m, truth, 0.005));
+        assertThat(fit[AlgorithmEnvelopeModel.NET_LATENCY]).isZero();
+        for (double b = 8; b <= 8L << 30; b *= 8) {
+            assertThat(m.timeUs(b, fit) / m.timeUs(b, truth)).as("%s bytes", b).isCloseTo(1, within(0.02));
+        }
+    }
+
+    @Test
+    void aJointFitLeavesRunsOnOneDomainOut() {
+        List<AlgorithmEnvelopeModel> models = List.of(at(1, 8), at(2, 8), at(4, 8));
+        assertThat(JointAlgorithmFit.fittedRuns(models)).containsExactly(1, 2);
+        assertThat(JointAlgorithmFit.fittedRuns(List.of(at(1, 8), at(1, 4)))).containsExactly(0, 1);
+        // a one-domain run at another bandwidth (NVLink's) would pull the shared beta: left out, the two runs across
+        // domains still give back their parameters
+        double[] nvlink = THETA.clone();
+        nvlink[ProtocolEnvelopeModel.BETA_INDEX] = 3 * THETA[ProtocolEnvelopeModel.BETA_INDEX];
+        List<FitPoints> points = List.of(synthetic(at(1, 8), nvlink, 0.005), synthetic(at(2, 8), THETA, 0.005),
+                synthetic(at(4, 8), THETA, 0.005));
+        org.ncclharness.calibration.fit.Fit fit = JointAlgorithmFit.fit("algorithms", "d", models, points);
+        assertThat(fit.description()).contains("1 run(s) on one domain left out");
+        assertThat(fit.theta()[ProtocolEnvelopeModel.BETA_INDEX] / THETA[ProtocolEnvelopeModel.BETA_INDEX])
+                .isCloseTo(1, within(0.02));
+        assertThat(fit.inSample().points()).isEqualTo(points.get(1).size() + points.get(2).size());
+    }
+
+    @Test
     void onOneDomainItIsTheSingleTierEnvelopeExactly() {
         Dataset d = DatasetCatalog.bundled().find("h100_allreduce_8gpu_azure_ndv5").orElseThrow();
         FitPoints p = FitPoints.from(d.sweep(), 8);
