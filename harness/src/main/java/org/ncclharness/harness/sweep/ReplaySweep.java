@@ -95,6 +95,11 @@ final class ReplaySweep {
         r.put("why_chosen", reason);
         r.put("no_gpu_reason", why.reason().name());
         r.put("no_gpu_detail", why.detail());
+        // the algorithm block holds the stored run's NCCL_ALGO/PROTO; what this command asked for is kept here
+        var asked = r.putArray("requested_combinations");
+        plan.combinations().forEach(c -> asked.add(c.label()));
+        var notHonoured = r.putArray("not_honoured");
+        notApplicable().forEach(notHonoured::add);
         return new SweepOutputs(plan.asReplay(), out).emit(List.of(result), heading,
                 new SweepOutputs.RunFacts(null, null, null, d.metadata().algo(), d.metadata().flags(), harness));
     }

@@ -205,9 +205,16 @@ class SweepCommandTest {
     }
 
     @Test
-    void aMatrixRequestIsNamedInTheReplay() {
-        CliRun r = CliRun.of("sweep", "--dataset", OCI, "--algo", "Ring,Tree", "--proto", "LL", "--no-calibrate");
+    void aMatrixRequestIsNamedInTheReplay(@TempDir Path dir) throws IOException {
+        Path json = dir.resolve("run.json");
+        CliRun r = CliRun.of("sweep", "--dataset", OCI, "--algo", "Ring,Tree", "--proto", "LL", "--no-calibrate",
+                "-J", json.toString());
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("# note: --algo/--proto need a GPU");
+        // the JSON keeps what was asked beside what the stored run used, and says it was not honoured
+        var replay = new com.fasterxml.jackson.databind.ObjectMapper().readTree(Files.readString(json))
+                .path("nccl_harness").path("replay");
+        assertThat(replay.path("requested_combinations").toString()).contains("Ring/LL").contains("Tree/LL");
+        assertThat(replay.path("not_honoured").get(0).asText()).contains("--algo/--proto need a GPU");
     }
 }
