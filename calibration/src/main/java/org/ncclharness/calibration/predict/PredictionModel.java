@@ -96,7 +96,17 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
             TwoTierConfig c = domainsAt(ranks, nodes, t.config(), calibratedDomains, n);
             moved = t.at(c);
         } else if (model instanceof AlgorithmEnvelopeModel a) {
-            moved = a.at(domainsAt(ranks, nodes, a.config(), calibratedDomains, n));
+            AlgorithmEnvelopeModel m = a.at(domainsAt(ranks, nodes, a.config(), calibratedDomains, n));
+            if (a.multiDomain() && !m.multiDomain()) {
+                n.add("one domain from a fit across domains: beta is the ring's bandwidth limited by the slower tier,"
+                        + " not NVLink's, so the sizes bandwidth carries are predicted slower than such a run goes"
+                        + " (calibrate a one-domain run for them)");
+            } else if (!a.multiDomain() && m.multiDomain()) {
+                n.add("several domains from a fit on one domain: beta is NVLink's ring bandwidth and the network's"
+                        + " terms (l_net, tau) were never fitted, so this is a floor, not an estimate (calibrate a run"
+                        + " across domains)");
+            }
+            moved = m;
         } else if (model instanceof NcclTunerModel t) {
             int d = nodes != null ? nodes : t.nodes();
             if (ranks % d != 0) {

@@ -243,6 +243,13 @@ class CalibrateTwoTierTest {
                 "1M")).as(last.err()).isZero();
         assertThat(last.out()).containsPattern("# a joint fit of 1x8, 2x8, 4x4: predicted at (1x8|2x8|4x4), the run its"
                 + " model is stored at");
+        // the algorithm envelope is fitted on the runs across domains; moved to one domain it says its beta is not
+        // NVLink's
+        assertThat(e.model("algorithms")).isPresent();
+        assertThat(run("predict", "--calibration", json.toString(), "--model", "algorithms", "--gpus", "8",
+                "--nodes", "1", "-b", "1M", "-e", "1M")).as(last.err()).isZero();
+        assertThat(last.out()).contains("one domain from a fit across domains: beta is the ring's bandwidth limited by"
+                + " the slower tier");
     }
 
     @Test
