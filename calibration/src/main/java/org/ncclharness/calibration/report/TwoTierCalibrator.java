@@ -325,7 +325,8 @@ public final class TwoTierCalibrator {
             models.add(new AlgorithmEnvelopeModel(collective, c, f.hops(), AlgorithmEnvelopeModel.ringForced(
                     m.forcedAlgo())));
         }
-        int n = points.stream().mapToInt(FitPoints::size).sum();
+        // a joint fit counts the runs it fits (JointAlgorithmFit#fittedRuns), one run all of its points
+        int n = JointAlgorithmFit.fittedRuns(models).stream().mapToInt(r -> points.get(r).size()).sum();
         if (n <= models.get(0).parameterNames().size()) {
             return List.of();
         }
