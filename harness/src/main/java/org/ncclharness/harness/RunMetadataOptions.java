@@ -1,5 +1,7 @@
 package org.ncclharness.harness;
 
+import java.util.Optional;
+import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
 import picocli.CommandLine.Option;
 
@@ -52,5 +54,31 @@ public final class RunMetadataOptions {
             throw new InputException(file, 0, what + " must be at least 1, got " + fromFile);
         }
         return fromFile != null ? fromFile : fromFlag;
+    }
+
+    /**
+     * The flag that names a network between hosts ({@code --inter X}, or {@code --interconnect} of a fabric that
+     * joins hosts, as IB-NDR does), in words; empty where none does.
+     */
+    public static Optional<String> networkFlag(String interconnect, String inter, HardwareFacts facts) {
+        if (inter != null) {
+            return Optional.of("--inter " + inter);
+        }
+        if (interconnect != null && facts.topologyOf(facts.interconnectNamed("--interconnect", interconnect))
+                .betweenHosts()) {
+            return Optional.of("--interconnect " + interconnect);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A file that does not say how many hosts ran is one host only where no flag names a network: taken as one,
+     * the network would be the run's only tier, and busbw above one NIC's rate would read as in-network reduction.
+     */
+    public static void requireHosts(String file, Integer hosts, Optional<String> networkFlag) {
+        if (hosts == null && networkFlag.isPresent()) {
+            throw new InputException(file, 0, "the file does not say how many hosts ran, and " + networkFlag.get()
+                    + " names a network between hosts: pass --nodes N (1 if it did run on one host)");
+        }
     }
 }

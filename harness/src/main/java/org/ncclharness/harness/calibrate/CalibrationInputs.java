@@ -78,7 +78,7 @@ public final class CalibrationInputs {
     static List<CalibrationInput> files(List<Path> files, Flags flags, Map<String, String> configs, HardwareFacts facts) {
         checkFlags(flags, facts);
         checkConfigs(files, configs);
-        return read(files, flags, configs);
+        return read(files, flags, configs, RunMetadataOptions.networkFlag(flags.interconnect(), flags.inter(), facts));
     }
 
     private static void checkFlags(Flags flags, HardwareFacts facts) {
@@ -113,7 +113,8 @@ public final class CalibrationInputs {
         }
     }
 
-    private static List<CalibrationInput> read(List<Path> files, Flags flags, Map<String, String> configs) {
+    private static List<CalibrationInput> read(List<Path> files, Flags flags, Map<String, String> configs,
+                                               Optional<String> network) {
         List<CalibrationInput> out = new ArrayList<>();
         for (Path p : files) {
             Flags fileFlags = configuration(configs.get(p.toString()), flags);
@@ -131,7 +132,7 @@ public final class CalibrationInputs {
                     skipped.add(id + " (" + TableName.of(s) + "): " + why);
                     continue;
                 }
-                Sweep table = complete(p.toString(), s, fileFlags);
+                Sweep table = complete(p.toString(), s, fileFlags, network);
                 if (!nicsLooked && table.hardware().hosts() > 1) {
                     nics = nicsPrinted(p); // read again only where a network tier needs them, once per file
                     nicsLooked = true;
@@ -194,7 +195,7 @@ public final class CalibrationInputs {
             if (d.isPresent()) {
                 out.add(of(d.get()));
             } else {
-                out.addAll(read(List.of(p), flags, configs));
+                out.addAll(read(List.of(p), flags, configs, RunMetadataOptions.networkFlag(flags.interconnect(), flags.inter(), facts)));
             }
         }
         return out;
@@ -226,7 +227,7 @@ public final class CalibrationInputs {
     }
 
     /** Fills N, hosts, domains and the interconnect from the flags where the file does not say them. */
-    private static Sweep complete(String file, Sweep s, Flags flags) {
+    private static Sweep complete(String file, Sweep s, Flags flags, Optional<String> network) {
         Hardware h = s.hardware() == null ? Hardware.unknown() : s.hardware();
         Integer ranks = RunMetadataOptions.reconcile(file, "GPU count", h.ranks(), flags.gpus(), "--gpus");
         List<String> missing = new ArrayList<>();
@@ -246,6 +247,7 @@ public final class CalibrationInputs {
         Integer hosts = RunMetadataOptions.reconcile(file, "node count", h.hosts() != null ? h.hosts()
                 : hostsNamed(s, ranks), flags.nodes(), "--nodes");
         List<String> notes = new ArrayList<>(s.notes());
+        RunMetadataOptions.requireHosts(file, hosts, network);
         if (hosts == null) {
             hosts = 1;
             notes.add("the file does not say how many nodes ran: 1 assumed (pass --nodes N)");

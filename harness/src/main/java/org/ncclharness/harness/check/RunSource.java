@@ -1,6 +1,7 @@
 package org.ncclharness.harness.check;
 
 import java.util.List;
+import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
@@ -50,7 +51,15 @@ final class RunSource {
                         : "; pass --collective NAME (all_reduce, all_gather, ...)"));
             }
         }
-        return tables.stream().map(s -> complete(nameOrId, s, flags)).toList();
+        List<Sweep> completed = tables.stream().map(s -> complete(nameOrId, s, flags)).toList();
+        for (int i = 0; i < tables.size(); i++) {
+            Hardware h = tables.get(i).hardware() == null ? Hardware.unknown() : tables.get(i).hardware();
+            if (h.intra() == null && h.inter() == null) {
+                RunMetadataOptions.requireHosts(nameOrId, completed.get(i).hardware().hosts(),
+                        RunMetadataOptions.networkFlag(flags.interconnect(), null, HardwareFacts.bundled()));
+            }
+        }
+        return completed;
     }
 
     /**

@@ -192,6 +192,38 @@ class CalibrateTwoTierTest {
                         + " predictions rest on the fit's bounds there, not on measurements");
     }
 
+    /**
+     * A real 2-host log that names neither its devices nor its hosts (dstack's console, an mpirun line of
+     * variables): a flag naming a network is not read as the one tier of one host (that called its 696 GB/s SHARP,
+     * and check passed it); calibrate and check ask for --nodes.
+     */
+    @Test
+    void aNetworkFlagOnAFileWithoutItsHostCountAsksForNodes(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("b200.txt");
+        Files.copy(Path.of("../calibration/src/test/resources/logs/real/twohost_b200_2x8_dstack_lambda_nohash.txt"),
+                log);
+        String ask = "the file does not say how many hosts ran, and %s names a network between hosts: pass --nodes N";
+        for (String[] flags : new String[][] {{"--interconnect", "IB-NDR"}, {"--intra", "NVLink5", "--inter",
+            "IB-NDR"}}) {
+            List<String> args = new ArrayList<>(List.of("calibrate", log.toString()));
+            args.addAll(List.of(flags));
+            CliRun r = CliRun.of(args.toArray(String[]::new));
+            assertThat(r.exitCode()).isEqualTo(ExitCode.USAGE);
+            assertThat(r.err()).contains(log + ": " + String.format(ask, flags[flags.length - 2] + " IB-NDR"));
+        }
+        CliRun check = CliRun.of("check", log.toString(), "--interconnect", "IB-NDR");
+        assertThat(check.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(check.err()).contains(String.format(ask, "--interconnect IB-NDR"));
+        // given the hosts, both go on; an NVLink flag alone still means one host, with a note
+        assertThat(CliRun.of("calibrate", log.toString(), "--intra", "NVLink5", "--inter", "IB-NDR", "--nodes", "2")
+                .exitCode()).isZero();
+        assertThat(CliRun.of("check", log.toString(), "--interconnect", "IB-NDR", "--nodes", "2").out())
+                .doesNotContain("SHARP");
+        CliRun nvlink = CliRun.of("calibrate", log.toString(), "--interconnect", "NVLink5", "--verbose");
+        assertThat(nvlink.exitCode()).isZero();
+        assertThat(nvlink.out()).contains("the file does not say how many nodes ran: 1 assumed (pass --nodes N)");
+    }
+
     @Test
     void aTwoNodeLogGetsBothFormsAndTheReportRebuildsThem() throws IOException {
         Path log = log("2x8.txt", new TwoTierConfig(2, 8), true);
