@@ -30,6 +30,7 @@ public final class CalibrationSummary {
     public static final int WIDTH = 120;
     /** Ids longer than this go on a line of their own, so the columns stay within {@link #WIDTH}. */
     static final int ID_CHARS = 68;
+    private static final String[] HEADER = {"# dataset", "N", "model", "RMSPE%", "alpha_us", "busbw_GBps", "flags"};
     private static final String ROW = " %5s %-12s %6s %8s %10s %s";
     private static final String NONE = "-";
 
@@ -48,10 +49,12 @@ public final class CalibrationSummary {
                 skipped.add(d);
             }
         }
-        int idWidth = Math.min(ID_CHARS, rows.stream().mapToInt(r -> r[0].length()).max().orElse(7));
+        // at least the header's width: a short file name must not split the header line (parsers drop '#' lines)
+        int idWidth = Math.min(ID_CHARS, Math.max(HEADER[0].length(), rows.stream().mapToInt(r -> r[0].length()).max()
+                .orElse(0)));
         if (!rows.isEmpty()) {
             legend(out);
-            line(out, idWidth, new String[] {"# dataset", "N", "model", "RMSPE%", "alpha_us", "busbw_GBps", "flags"});
+            line(out, idWidth, HEADER);
             rows.forEach(r -> line(out, idWidth, r));
         }
         if (!skipped.isEmpty()) {

@@ -71,7 +71,9 @@ public final class CalibrationTable {
     }
 
     private static int idWidth(CalibrationReport report) {
-        return report.entries().stream().mapToInt(e -> e.dataset().id().length()).max().orElse(10);
+        // at least "# dataset", the header's first column
+        return Math.max("# dataset".length(), report.entries().stream().mapToInt(e -> e.dataset().id().length()).max()
+                .orElse(0));
     }
 
     private static void legend(PrintWriter out) {

@@ -66,6 +66,36 @@ class CalibrateCommandTest {
     }
 
     /**
+     * A file name shorter than the header's first column ("# dataset") still gets one header line, every line of
+     * it '#': a split header left a line without '#' that scripts read as a row. The ids are relative paths of 8
+     * characters (the tests run in the module's folder; target/ is the build's own).
+     */
+    @Test
+    void aShortFileNameDoesNotSplitTheHeader() throws IOException {
+        Path log = Path.of("target/a");
+        Path one = Path.of("target/b");
+        try {
+            Files.copy(Path.of("../calibration/src/test/resources/logs/real/twohost_v100_2x8_efa_p3dn_dlami_errorcol.txt"),
+                    log, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(Path.of("../datasets/raw/a100_allreduce_8gpu_1node_azureml_ndv4_jzazure.txt"), one,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            CliRun r = CliRun.of("calibrate", log.toString(), "--interconnect", "EFA");
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            List<String> lines = r.out().lines().toList();
+            assertThat(lines).filteredOn(l -> !l.startsWith("#")).allMatch(l -> l.startsWith("target/a "))
+                    .isNotEmpty();
+            assertThat(lines).anyMatch(l -> l.startsWith("# dataset ") && l.contains(" N model "));
+            // the single-tier table of --verbose likewise
+            CliRun v = CliRun.of("calibrate", one.toString(), "--interconnect", "NVLink3", "--verbose");
+            assertThat(v.exitCode()).as(v.err()).isZero();
+            assertThat(v.out().lines()).anyMatch(l -> l.startsWith("# dataset ") && l.contains("interconnect"));
+        } finally {
+            Files.deleteIfExists(log);
+            Files.deleteIfExists(one);
+        }
+    }
+
+    /**
      * A 2-node run of 8 MiB-8 GiB whose envelope turns to another protocol only beyond 8 GiB: that protocol's
      * bandwidth was never measured, so the row gives none (it printed 60126.2 GB/s) and flags U.
      */
