@@ -34,7 +34,7 @@ public final class NcclLines {
             + "\\d+ coll channels|cudaDriverVersion|P2P plugin|Plugin|Setting affinity|MNNVL|DMA-BUF)");
 
     /** NCCL's version line where it stands alone: at the start, or after a launcher's tag. */
-    private static final Pattern VERSION_LINE = Pattern.compile("(?:^|[>:\\]]\\s*)(NCCL version \\d+\\.\\d+\\.\\d+)");
+    private static final Pattern VERSION_LINE = Pattern.compile("(?:^\\s*|[>:\\]]\\s*)(NCCL version \\d+\\.\\d+\\.\\d+)");
 
     private NcclLines() {
     }

@@ -90,6 +90,13 @@ class DiagnoserTest {
         }
         assertThat(diagnose("ib_internal_4hca_nccl237_old_format_issue179").bootstrap())
                 .isEqualTo("enp1s0f0:100.97.70.134<0>");
+        // a log pasted indented (as a Markdown block) keeps the bare version line indented too: the AWS DLAMI p4d
+        // log, NCCL 2.7.8, was read as "NCCL not in the log"
+        List<String> indented = List.of(
+                "    ip-172-31-70-88:18546:18546 [0] NCCL INFO Using network AWS Libfabric",
+                "    NCCL version 2.7.8+cuda11.0",
+                "    ip-172-31-70-88:18552:18552 [6] NCCL INFO NET/OFI Selected Provider is efa");
+        assertThat(Diagnoser.diagnose("p4d.txt", indented).ncclVersions()).containsExactly("2.7.8");
     }
 
     @ParameterizedTest(name = "{0}")
