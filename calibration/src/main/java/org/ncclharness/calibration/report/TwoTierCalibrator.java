@@ -105,8 +105,9 @@ public final class TwoTierCalibrator {
         }
         Fabric f = fabric(info.hardware().intra()).orElseThrow();
         List<Prior> priors = formsApply(in) ? priorFor(in, all, f) : List.of();
-        // what the reader or the flags decided about the run (an interconnect taken as the network, ...)
-        List<String> notes = new ArrayList<>(in.sweep().notes().stream().filter(n -> n.contains("taken as")).toList());
+        // what the reader or the flags decided about the run (an interconnect taken as the network, a row cut
+        // short, ...), as the single-tier calibrator keeps them
+        List<String> notes = new ArrayList<>(in.sweep().notes());
         if (in.forcedAlgo() != null) {
             notes.add("the run forced NCCL_ALGO=" + in.forcedAlgo() + (AlgorithmEnvelopeModel.ringForced(
                     in.forcedAlgo()) ? ": the algorithm envelope takes Ring alone, with no Tree"

@@ -15,6 +15,7 @@ import org.ncclharness.calibration.hardware.GpuFabrics;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.Inputs;
+import org.ncclharness.calibration.io.LogNetwork;
 import org.ncclharness.calibration.io.NicCount;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Device;
@@ -48,6 +49,10 @@ public final class CalibrationInputs {
 
         Flags withConfiguration(Integer g, Integer n) {
             return new Flags(g, n, interconnect, intra, inter, domainSize, collective, nicsPerHost);
+        }
+
+        Flags withInterconnect(String name) {
+            return new Flags(gpus, nodes, name, intra, inter, domainSize, collective, nicsPerHost);
         }
     }
 
@@ -264,6 +269,24 @@ public final class CalibrationInputs {
                 throw new InputException(file, 0, "the device list shows " + s.devices().size() + " of the " + ranks
                         + " ranks and no launch line states the hosts: pass --nodes N and, across hosts,"
                         + " --interconnect NAME for the network");
+            }
+            Optional<LogNetwork.Named> net = hosts > 1 && RunInputs.isFile(file) && !file.equals("-")
+                    ? LogNetwork.of(Inputs.text(file).lines()::iterator) : Optional.empty();
+            if (net.isPresent()) {
+                // the log's NCCL lines name the network exactly (EFA, Slingshot, sockets): as if --interconnect
+                String name = net.get().interconnect();
+                Sweep read = complete(file, s, flags.withInterconnect(name), network);
+                String flag = "--interconnect " + name + " taken as";
+                String said = name + " (from the log's NCCL lines: '" + net.get().evidence() + "'; --interconnect"
+                        + " overrides it)";
+                List<String> withNote = new ArrayList<>(read.notes().stream()
+                        .map(n -> n.startsWith(flag) ? said + n.substring(flag.length() - " taken as".length()) : n)
+                        .toList());
+                if (withNote.equals(read.notes())) {
+                    withNote.add("the network between the hosts: " + said);
+                }
+                return new Sweep(read.provenance(), read.collective(), read.run(), read.hardware(), read.devices(),
+                        read.rows(), withNote, read.trailer());
             }
             if (hosts > 1) {
                 throw new InputException(file, 0, "the run spans " + hosts + " hosts" + (perHost > 1 ? ": inside a"

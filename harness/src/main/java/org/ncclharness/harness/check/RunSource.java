@@ -3,6 +3,8 @@ package org.ncclharness.harness.check;
 import java.util.List;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.io.Inputs;
+import org.ncclharness.calibration.io.LogNetwork;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.SourceKind;
@@ -103,6 +105,12 @@ final class RunSource {
         Integer hosts = RunMetadataOptions.reconcile(file, "node count", h.hosts(), f.nodes(), "--nodes");
         String intra = h.intra();
         String inter = h.inter();
+        if (intra == null && inter == null && f.interconnect() == null && hosts != null && hosts > 1
+                && RunInputs.isFile(file) && !file.equals("-")) {
+            // the log's NCCL lines may name the network exactly (EFA, Slingshot, sockets), as calibrate reads them
+            inter = LogNetwork.of(Inputs.text(file).lines()::iterator).map(LogNetwork.Named::interconnect)
+                    .orElse(null);
+        }
         if (intra == null && inter == null && f.interconnect() != null) {
             // Across nodes the network bounds a ring's busbw, so that is what the one flag names there.
             boolean network = hosts != null && hosts > 1;

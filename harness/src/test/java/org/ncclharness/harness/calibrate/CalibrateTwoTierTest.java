@@ -224,6 +224,22 @@ class CalibrateTwoTierTest {
         assertThat(nvlink.out()).contains("the file does not say how many nodes ran: 1 assumed (pass --nodes N)");
     }
 
+    /** The network named by the log's NCCL lines (aws-ofi-nccl's efa provider) is taken, and said; a flag wins. */
+    @Test
+    void aLogWhoseNcclLinesNameTheNetworkNeedsNoFlagForIt(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("p3dn.txt");
+        Files.copy(Path.of("../calibration/src/test/resources/logs/real/twohost_v100_2x8_efa_p3dn_dlami_errorcol.txt"),
+                log);
+        CliRun r = CliRun.of("calibrate", log.toString(), "--verbose");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("inter EFA").contains("EFA (from the log's NCCL lines: 'NET/OFI Selected"
+                + " Provider is efa'; --interconnect overrides it) taken as the network between the 2 hosts");
+        CliRun flag = CliRun.of("calibrate", log.toString(), "--interconnect", "RoCE-100G", "--verbose");
+        assertThat(flag.out()).contains("inter RoCE-100G").doesNotContain("from the log's NCCL lines");
+        CliRun check = CliRun.of("check", log.toString());
+        assertThat(check.out()).doesNotContain("the run states no interconnect");
+    }
+
     @Test
     void aTwoNodeLogGetsBothFormsAndTheReportRebuildsThem() throws IOException {
         Path log = log("2x8.txt", new TwoTierConfig(2, 8), true);

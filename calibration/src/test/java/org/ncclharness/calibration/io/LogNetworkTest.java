@@ -1,0 +1,41 @@
+package org.ncclharness.calibration.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LogNetworkTest {
+
+    private static List<String> real(String path) throws IOException {
+        return Files.readAllLines(Path.of("src/test/resources/logs/" + path));
+    }
+
+    @Test
+    void awsOfiNcclsProviderAndNcclsSocketsNameTheNetwork() throws IOException {
+        // AWS DLAMI p3dn, 2 hosts: aws-ofi-nccl chose the efa provider
+        assertThat(LogNetwork.of(real("real/twohost_v100_2x8_efa_p3dn_dlami_errorcol.txt")))
+                .hasValueSatisfying(n -> {
+                    assertThat(n.interconnect()).isEqualTo("EFA");
+                    assertThat(n.evidence()).isEqualTo("NET/OFI Selected Provider is efa");
+                });
+        // NCCL 2.27 on sockets
+        assertThat(LogNetwork.of(real("ncclinfo/socket_shm_2gpu_workstation_nccl2275.txt")))
+                .hasValueSatisfying(n -> assertThat(n.interconnect()).isEqualTo("TCP"));
+        // HPE Slingshot through aws-ofi-nccl's cxi provider; NCCL 2.3's sockets line
+        assertThat(LogNetwork.of(List.of("nid001:1:1 [0] NCCL INFO NET/OFI Selected Provider is cxi (found 4 nics)")))
+                .hasValueSatisfying(n -> assertThat(n.interconnect()).isEqualTo("Slingshot11"));
+        assertThat(LogNetwork.of(List.of("h:1:1 [0] NCCL INFO Using internal Network Socket")))
+                .hasValueSatisfying(n -> assertThat(n.interconnect()).isEqualTo("TCP"));
+    }
+
+    @Test
+    void infinibandLinesDoNotNameASpeedSoNothingIsTaken() throws IOException {
+        assertThat(LogNetwork.of(List.of("h:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB"
+                + " eth0:10.0.0.1<0>", "h:1:1 [0] NCCL INFO Using network IB"))).isEmpty();
+        assertThat(LogNetwork.of(List.of("NET/OFI Selected Provider is tcp"))).isEmpty();
+    }
+}
