@@ -50,6 +50,11 @@ public final class ExpectedCurves {
                                  HardwareFacts facts) {
         Comparability.Side me = Comparability.Side.of(run);
         String fabric = fabric(run.hardware(), statedHosts(run));
+        String gpu = run.hardware() == null ? null : run.hardware().gpuModel();
+        if (me.gpuFamily() == null && gpu != null && !gpu.isBlank()) {
+            // named, but not a chip family any bundled run is of (an RTX 6000D): say so, not that it is unnamed
+            return Outcome.none("no expected curve: no bundled run is of the run's GPU (" + gpu + ")");
+        }
         if (me.gpuFamily() == null || fabric == null) {
             return Outcome.none("no expected curve: the run states no " + (me.gpuFamily() == null ? "GPU model"
                     : "interconnect (pass --interconnect; across hosts it names the network)") + ", so no bundled run"
@@ -82,8 +87,11 @@ public final class ExpectedCurves {
                         .thenComparing(Dataset::id))
                 .toList();
         if (peers.isEmpty()) {
+            // "besides this one" only where the run is itself bundled (the same id, or the same rows)
+            boolean bundledItself = bundled.stream().anyMatch(d -> d.id().equals(runId) || d.rows().containsAll(
+                    run.rows()));
             return Outcome.none("no expected curve: no bundled " + run.collective().testName() + " run of "
-                    + me.gpuFamily() + " over " + fabric + " (besides this one)");
+                    + me.gpuFamily() + " over " + fabric + (bundledItself ? " (besides this one)" : ""));
         }
         String why = null;
         for (Dataset d : peers) {

@@ -44,6 +44,26 @@ class CheckCommandTest {
         assertThat(r.out()).contains("FAIL: average busbw").contains("Verdict: FAIL");
     }
 
+    /**
+     * Why there is no expected curve, in the user's terms: a user's file is not "this one" of the bundled runs, and a
+     * GPU the device lines name but no bundled run is of is not "no GPU model".
+     */
+    @Test
+    void noExpectedCurveSaysWhyInTheUsersTerms(@TempDir Path dir) throws IOException {
+        assertThat(CliRun.of("check", OCI).out())
+                .contains("no bundled all_reduce run of A100 over RoCE-100G (besides this one)");
+        Path v100 = dir.resolve("p3dn.txt");
+        Files.copy(Path.of("../calibration/src/test/resources/logs/real/twohost_v100_2x8_efa_p3dn_dlami_errorcol.txt"),
+                v100);
+        assertThat(CliRun.of("check", v100.toString()).out())
+                .contains("INFO: no expected curve: no bundled all_reduce run of V100 over EFA")
+                .doesNotContain("besides this one");
+        Path renamed = dir.resolve("other-gpu.txt");
+        Files.writeString(renamed, Files.readString(v100).replace("Tesla V100-SXM2-32GB", "NVIDIA RTX 6000D"));
+        assertThat(CliRun.of("check", renamed.toString(), "--interconnect", "EFA").out())
+                .contains("INFO: no expected curve: no bundled run is of the run's GPU (NVIDIA RTX 6000D)");
+    }
+
     @Test
     void theOciRunWarnsOnItsTwoDips() {
         CliRun r = CliRun.of("check", OCI);
