@@ -107,6 +107,12 @@ public record CalibrationFile(String file, List<Entry> datasets) {
         try {
             root = CalibrationJson.MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
+            if (!text.stripLeading().startsWith("{") && !text.stripLeading().startsWith("[")) {
+                // a log or CSV where a report was expected: say what to run, not where the JSON parser stopped
+                throw new InputException(file, 1, "not a calibration report but measurements (a log or CSV): calibrate"
+                        + " them first, harness.jar calibrate " + file + " --json cal.json, then pass --calibration"
+                        + " cal.json");
+            }
             throw new InputException(file, e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
                     "not valid JSON: " + e.getOriginalMessage());
         }
