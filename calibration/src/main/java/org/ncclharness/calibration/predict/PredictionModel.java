@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.model.CostModel;
@@ -29,10 +30,20 @@ import org.ncclharness.calibration.twotier.TwoTierConfig;
  * @param calibratedDomains the domains x GPUs of every run a multi-domain model was fitted on (a joint fit has
  *                        several), empty otherwise
  * @param notes           what a user must know (out-of-range configurations, borrowed parameters)
+ * @param networkLineRateGBps the calibrated run's network line rate per domain (NICs x rate), null where not known
+ *                        or not across domains ({@link NetworkCeiling})
  */
 public record PredictionModel(String name, CostModel model, double[] theta, String source, Integer calibratedRanks,
                               Integer calibratedNodes, Double minBytes, Double maxBytes,
-                              List<TwoTierConfig> calibratedDomains, List<String> notes) {
+                              List<TwoTierConfig> calibratedDomains, List<String> notes, Double networkLineRateGBps) {
+
+    /** A model with no network line rate known. */
+    public PredictionModel(String name, CostModel model, double[] theta, String source, Integer calibratedRanks,
+                           Integer calibratedNodes, Double minBytes, Double maxBytes,
+                           List<TwoTierConfig> calibratedDomains, List<String> notes) {
+        this(name, model, theta, source, calibratedRanks, calibratedNodes, minBytes, maxBytes, calibratedDomains, notes,
+                null);
+    }
 
     public PredictionModel {
         theta = theta.clone();
@@ -60,7 +71,7 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
                 ((Number) c.get("gpusPerDomain")).intValue()).label() + ", the run its model is stored at; --gpus and"
                 + " --nodes choose another");
         return new PredictionModel(name, model, theta, source, calibratedRanks, calibratedNodes, minBytes, maxBytes,
-                calibratedDomains, n);
+                calibratedDomains, n, networkLineRateGBps);
     }
 
     public double timeUs(double bytes) {
@@ -88,6 +99,7 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
         }
         List<String> n = new ArrayList<>(notes);
         CostModel moved;
+        double[] movedTheta = theta;
         if (model instanceof SingleTierModel s) {
             moved = s.withRanks(ranks);
         } else if (model instanceof ProtocolEnvelopeModel e) {
@@ -105,6 +117,12 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
                 n.add("several domains from a fit on one domain: beta is NVLink's ring bandwidth and the network's"
                         + " terms (l_net, tau) were never fitted, so this is a floor, not an estimate (calibrate a run"
                         + " across domains)");
+            }
+            Optional<NetworkCeiling.Moved> held = NetworkCeiling.apply(a, calibratedDomains, m.config(), theta,
+                    networkLineRateGBps);
+            if (held.isPresent()) {
+                movedTheta = held.get().theta();
+                n.add(held.get().note());
             }
             moved = m;
         } else if (model instanceof NcclTunerModel t) {
@@ -129,8 +147,8 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
                     nodes == 1 ? "" : "s", nodes == 1 ? "s" : "", calibratedNodes, calibratedNodes == 1 ? "" : "s",
                     model instanceof NcclTunerModel ? "" : ": this single-tier model has no term for another tier"));
         }
-        return new PredictionModel(name, moved, theta, source, calibratedRanks, d == null ? calibratedNodes : d,
-                minBytes, maxBytes, calibratedDomains, n);
+        return new PredictionModel(name, moved, movedTheta, source, calibratedRanks, d == null ? calibratedNodes : d,
+                minBytes, maxBytes, calibratedDomains, n, networkLineRateGBps);
     }
 
     /**

@@ -21,6 +21,7 @@ import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Fitter;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Interconnect;
+import org.ncclharness.calibration.hardware.LineRate;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.model.LatencyRule;
@@ -76,9 +77,11 @@ public final class PredictionSources {
                         + " has no model " + modelName + "; it has: "
                         + e.models().stream().map(CalibrationFile.CalibratedModel::name).collect(Collectors.joining(", "))));
         double[] range = sizeRange(file, e.id(), m.name());
+        Double line = e.inter() == null ? null : LineRate.networkGBps(e.nicsPerDomain(), HardwareFacts.bundled()
+                .interconnect(e.inter()).map(Interconnect::betaPhysGBps).orElse(null));
         return new PredictionModel(m.name(), m.model(), m.theta(), "calibration " + file + ", dataset " + e.id(),
                 e.ranks(), e.nodes(), Double.isNaN(range[0]) ? null : range[0],
-                Double.isNaN(range[1]) ? null : range[1], e.configurations(), undetermined(m));
+                Double.isNaN(range[1]) ? null : range[1], e.configurations(), undetermined(m), line);
     }
 
     /** A note naming the parameters the data did not determine: the prediction rests on the fit's bounds there. */
@@ -138,11 +141,13 @@ public final class PredictionSources {
         }
         Scored twoTier = null;
         Scored picked = null;
+        Double line = null;
         String basis = "lowest leave-one-out RMSPE";
         if (d.metadata().multiDomain()) {
             CalibrationEntry e = new TwoTierCalibrator(facts).calibrate(in, DatasetCatalog.bundled().all()
                     .stream().map(PredictionSources::input).toList());
             if (e instanceof TwoTierCalibration t) {
+                line = t.networkLineRateGBps();
                 Optional<TwoTierFit> best = t.best();
                 if (best.isPresent()) {
                     TwoTierCostModel m = new TwoTierCostModel(best.get().form(), new TwoTierConfig(
@@ -188,7 +193,7 @@ public final class PredictionSources {
                 ? "NCCL's tuner constants at the configuration of dataset " + id + " (an estimate, not fitted)"
                 : "dataset " + id + " (calibrated now" + (modelName == null ? ", " + basis : "") + ")";
         return new PredictionModel(chosen.name(), chosen.model(), chosen.theta(), source, n, nodes,
-                points.bytes()[0], points.bytes()[points.largest()], List.of(), List.of());
+                points.bytes()[0], points.bytes()[points.largest()], List.of(), List.of(), line);
     }
 
     /** A candidate model with the score the default choice ranks by (leave-one-out where scored, else in-sample). */

@@ -1,0 +1,57 @@
+package org.ncclharness.calibration.predict;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
+import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
+import org.ncclharness.calibration.twotier.TwoTierConfig;
+
+/**
+ * An algorithm envelope fitted on one or two domains, moved to three or more. NCCL's tuner takes a channel's
+ * bandwidth from the intra-node graph up to 2 nodes and from the network's beyond (src/graph/tuning.cc: "bw =
+ * nNodes <= 2 ? bwIntra : bwInter"), and the bundled runs agree: 2-node H100/H200 runs reach 465-487 GB/s bus
+ * bandwidth over 8 x 400 Gb/s NICs (400 GB/s), their 4- and 8-node runs 325-391; the GH200 Alps pair of nodes 158
+ * GB/s over 100, every larger run at most 93. So the bandwidth such a fit learnt is not the larger run's: where the
+ * network's line rate is known, β is held to it (a bound: a run reaches 0.8-0.98 of it), and said; where it is not,
+ * said.
+ */
+final class NetworkCeiling {
+
+    /** θ for the moved model and the note that says what was done, or empty where nothing applies. */
+    record Moved(double[] theta, String note) {
+    }
+
+    private NetworkCeiling() {
+    }
+
+    /**
+     * @param fitted        the configurations the model was fitted on (its own where empty)
+     * @param lineRateGBps  the network's line rate per domain (NICs x rate), null where not known
+     */
+    static Optional<Moved> apply(AlgorithmEnvelopeModel from, List<TwoTierConfig> fitted, TwoTierConfig to,
+                                 double[] theta, Double lineRateGBps) {
+        List<TwoTierConfig> known = fitted.isEmpty() ? List.of(from.config()) : fitted;
+        boolean fittedWithinTwo = known.stream().allMatch(c -> c.domains() <= 2)
+                && known.stream().anyMatch(c -> c.domains() == 2);
+        if (!fittedWithinTwo || to.domains() < 3) {
+            return Optional.empty();
+        }
+        int b = from.parameterNames().indexOf(ProtocolEnvelopeModel.BETA);
+        String why = "fitted on 2 domains, where NCCL takes a channel's bandwidth from inside a node; from 3 it takes"
+                + " the network's (src/graph/tuning.cc)";
+        if (lineRateGBps == null) {
+            return Optional.of(new Moved(theta, String.format(Locale.ROOT, "%s: the calibrated %.1f GB/s may be above"
+                    + " what %d domains reach, and the network's line rate is not known to hold it to (calibrate with"
+                    + " --nics-per-host N)", why, theta[b], to.domains())));
+        }
+        if (theta[b] <= lineRateGBps) {
+            return Optional.empty();
+        }
+        double[] held = theta.clone();
+        held[b] = lineRateGBps;
+        return Optional.of(new Moved(held, String.format(Locale.ROOT, "%s: the calibrated %.1f GB/s is held to the"
+                + " network's line rate, %.1f GB/s per domain, at %d domains (an upper bound; unless SHARP/CollNet"
+                + " reduces in the network)", why, theta[b], lineRateGBps, to.domains())));
+    }
+}
