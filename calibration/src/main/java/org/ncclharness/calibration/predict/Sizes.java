@@ -29,7 +29,14 @@ public final class Sizes {
             throw new IllegalArgumentException(bad(text));
         }
         double v = Double.parseDouble(m.group(1));
-        double unit = switch (m.group(2).toUpperCase(Locale.ROOT)) {
+        String suffix = m.group(2);
+        if (suffix.length() == 2 && suffix.endsWith("b") && !suffix.startsWith("b")) {
+            // 1Gb is a gigabit to a network engineer: a message size in bits is not meant, so ask
+            throw new IllegalArgumentException("'" + text + "': a lower-case b is bits (" + suffix + "); a size is in"
+                    + " bytes: 1" + suffix.substring(0, 1).toUpperCase(Locale.ROOT) + "B (decimal) or 1"
+                    + suffix.substring(0, 1).toUpperCase(Locale.ROOT) + "iB (binary)");
+        }
+        double unit = switch (suffix.toUpperCase(Locale.ROOT)) {
             case "", "B" -> 1;
             case "K", "KIB" -> 1L << 10;
             case "M", "MIB" -> 1L << 20;

@@ -19,6 +19,14 @@ class SizesTest {
     }
 
     @Test
+    void aLowerCaseBIsBitsAndAsked() {
+        assertThatThrownBy(() -> Sizes.parse("1Gb")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("'1Gb': a lower-case b is bits (Gb); a size is in bytes: 1GB (decimal) or 1GiB (binary)");
+        assertThat(Sizes.parse("1GB")).isEqualTo(1_000_000_000L);
+        assertThat(Sizes.parse("1gib")).isEqualTo(1L << 30);
+    }
+
+    @Test
     void badSizesNameTheAcceptedForms() {
         assertThatThrownBy(() -> Sizes.parse("14XB")).hasMessageContaining("1MiB");
         assertThatThrownBy(() -> Sizes.parse("0.5")).hasMessageContaining("whole number");
