@@ -19,6 +19,7 @@ import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.SizeText;
+import org.ncclharness.calibration.report.GlitchExclusion;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.measure.TimeAlgbwAgreement;
@@ -360,8 +361,14 @@ public final class HealthCheck {
         double[] t = p.timeUs();
         double crossover = curve.crossoverBytes();
         double factor = 100 / rules.dipPct();
-        List<Glitches.Glitch> found = Glitches.aboveNeighbours(bytes, t, factor).stream()
-                .filter(g -> g.bytes() >= crossover).toList();
+        List<Glitches.Glitch> all = Glitches.aboveNeighbours(bytes, t, factor);
+        // below the crossover not a verdict, but said: calibrate leaves the same sizes out of its fit as glitches
+        all.stream().filter(g -> g.bytes() < crossover).forEach(g -> out.add(Finding.info("dip", String.format(
+                Locale.ROOT, "%s took %.1fx the time its neighbours imply, below the run's latency/bandwidth"
+                + " crossover (%s): not judged a dip there%s", SizeText.exact((long) g.bytes()), g.factor(),
+                SizeText.approx(crossover), g.factor() > GlitchExclusion.NEIGHBOUR_FACTOR
+                        ? " (calibrate leaves it out of its fit as a glitch)" : ""))));
+        List<Glitches.Glitch> found = all.stream().filter(g -> g.bytes() >= crossover).toList();
         if (found.isEmpty()) {
             return dips;
         }

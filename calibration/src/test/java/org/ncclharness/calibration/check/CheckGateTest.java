@@ -120,8 +120,8 @@ class CheckGateTest {
         }
         b.append("\nDip findings (WARN) on the healthy runs: ").append(dips.size()).append("\n\n");
         dips.forEach(l -> b.append(l).append('\n'));
-        b.append("\nNot judged dips (INFO: a protocol switch, or the reference dips too): ").append(notDips.size())
-                .append("\n\n");
+        b.append("\nNot judged dips (INFO: a protocol switch, the reference dips too, or below the run's"
+                + " latency/bandwidth crossover): ").append(notDips.size()).append("\n\n");
         notDips.forEach(l -> b.append(l).append('\n'));
         Path doc = Path.of("../docs/sweep-and-check.md");
         String text = Files.readString(doc);
