@@ -109,6 +109,15 @@ public final class ExpectedCurves {
                 why = "no expected curve: the run's GPU count is not known (pass --gpus) to move " + d.id() + " to it";
                 continue;
             }
+            int peerPerHost = d.hardware().ranks() / Math.max(1, hostsOf(d.hardware()));
+            if (hosts > 1 && ranks % hosts == 0 && peerPerHost != ranks / hosts) {
+                // Across hosts each host's NICs carry its GPUs' traffic: a model moved to another count per host
+                // (whatever its family) would keep one host's bandwidth for another (a 2x8 run's 469 GB/s expected
+                // of 10 hosts of one GPU and one NIC each, which reach 49)
+                // the nearest peer names it (the peers are in order, nearest first)
+                why = why != null ? why : perHost(run, me, fabric, ranks / hosts, d, peerPerHost);
+                continue;
+            }
             try {
                 PredictionModel m = PredictionSources.dataset(d.id(), null, facts).at(ranks, hosts);
                 // A model is evidence only over the sizes it was fitted on
@@ -125,17 +134,20 @@ public final class ExpectedCurves {
                                 Comparability.Side.of(d.sweep()).describe(), ranks, hosts, hosts == 1 ? "" : "s")));
                 return new Outcome(r, null, d, m);
             } catch (IllegalArgumentException | InputException e) {
-                int peerPerHost = d.hardware().ranks() / Math.max(1, hostsOf(d.hardware()));
                 // the advice inside e (another --gpus) would describe another run, not this one
                 why = hosts > 0 && ranks % hosts == 0 && peerPerHost != ranks / hosts
-                        ? "no expected curve: no bundled " + run.collective().testName() + " run of " + me.gpuFamily()
-                                + " over " + fabric + " at " + ranks / hosts + " GPU" + (ranks / hosts == 1 ? "" : "s")
-                                + " per host (the nearest, " + d.id() + ", has " + peerPerHost + "; its model has no"
-                                + " term for another count per host)"
+                        ? perHost(run, me, fabric, ranks / hosts, d, peerPerHost)
                         : "no expected curve: " + d.id() + "'s model cannot be moved to this run (" + e.getMessage() + ")";
             }
         }
         return Outcome.none(why);
+    }
+
+    private static String perHost(Sweep run, Comparability.Side me, String fabric, int perHost, Dataset nearest,
+                                  int nearestPerHost) {
+        return "no expected curve: no bundled " + run.collective().testName() + " run of " + me.gpuFamily() + " over "
+                + fabric + " at " + perHost + " GPU" + (perHost == 1 ? "" : "s") + " per host (the nearest, "
+                + nearest.id() + ", has " + nearestPerHost + "; its model has no term for another count per host)";
     }
 
     /** NCCL reads NCCL_ALGO in any case: Ring, RING and ring force the same. */
