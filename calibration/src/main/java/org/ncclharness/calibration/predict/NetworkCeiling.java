@@ -32,18 +32,35 @@ final class NetworkCeiling {
     static Optional<Moved> apply(AlgorithmEnvelopeModel from, List<TwoTierConfig> fitted, TwoTierConfig to,
                                  double[] theta, Double lineRateGBps) {
         List<TwoTierConfig> known = fitted.isEmpty() ? List.of(from.config()) : fitted;
-        boolean fittedWithinTwo = known.stream().allMatch(c -> c.domains() <= 2)
-                && known.stream().anyMatch(c -> c.domains() == 2);
-        if (!fittedWithinTwo || to.domains() < 3) {
+        return apply(known.stream().mapToInt(TwoTierConfig::domains).max().orElse(1),
+                known.stream().anyMatch(c -> c.domains() == 2), to.domains(),
+                from.parameterNames().indexOf(ProtocolEnvelopeModel.BETA), theta, lineRateGBps);
+    }
+
+    /**
+     * The single-tier envelope of a multi-node run, as an effective single tier (its β the same quantity): from the
+     * nodes it was calibrated on to {@code toNodes}.
+     */
+    static Optional<Moved> apply(ProtocolEnvelopeModel from, Integer calibratedNodes, Integer toNodes, double[] theta,
+                                 Double lineRateGBps) {
+        if (calibratedNodes == null || toNodes == null) {
             return Optional.empty();
         }
-        int b = from.parameterNames().indexOf(ProtocolEnvelopeModel.BETA);
+        return apply(calibratedNodes, calibratedNodes == 2, toNodes, from.parameterNames().indexOf(
+                ProtocolEnvelopeModel.BETA), theta, lineRateGBps);
+    }
+
+    private static Optional<Moved> apply(int mostFittedDomains, boolean twoFitted, int toDomains, int b,
+                                         double[] theta, Double lineRateGBps) {
+        if (mostFittedDomains > 2 || !twoFitted || toDomains < 3) {
+            return Optional.empty();
+        }
         String why = "fitted on 2 domains, where NCCL takes a channel's bandwidth from inside a node; from 3 it takes"
                 + " the network's (src/graph/tuning.cc)";
         if (lineRateGBps == null) {
             return Optional.of(new Moved(theta, String.format(Locale.ROOT, "%s: the calibrated %.1f GB/s may be above"
                     + " what %d domains reach, and the network's line rate is not known to hold it to (calibrate with"
-                    + " --nics-per-host N)", why, theta[b], to.domains())));
+                    + " --nics-per-host N)", why, theta[b], toDomains)));
         }
         if (theta[b] <= lineRateGBps) {
             return Optional.empty();
@@ -52,6 +69,6 @@ final class NetworkCeiling {
         held[b] = lineRateGBps;
         return Optional.of(new Moved(held, String.format(Locale.ROOT, "%s: the calibrated %.1f GB/s is held to the"
                 + " network's line rate, %.1f GB/s per domain, at %d domains (an upper bound; unless SHARP/CollNet"
-                + " reduces in the network)", why, theta[b], lineRateGBps, to.domains())));
+                + " reduces in the network)", why, theta[b], lineRateGBps, toDomains)));
     }
 }

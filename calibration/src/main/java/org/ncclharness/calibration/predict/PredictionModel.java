@@ -103,6 +103,12 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
         if (model instanceof SingleTierModel s) {
             moved = s.withRanks(ranks);
         } else if (model instanceof ProtocolEnvelopeModel e) {
+            Optional<NetworkCeiling.Moved> held = NetworkCeiling.apply(e, calibratedNodes, nodes, theta,
+                    networkLineRateGBps);
+            if (held.isPresent()) {
+                movedTheta = held.get().theta();
+                n.add(held.get().note());
+            }
             moved = e.withRanks(ranks);
         } else if (model instanceof TwoTierCostModel t) {
             TwoTierConfig c = domainsAt(ranks, nodes, t.config(), calibratedDomains, n);

@@ -49,6 +49,20 @@ class NetworkCeilingTest {
                 new TwoTierConfig(8, 8), THETA, 400.0)).isEmpty();
     }
 
+    @Test
+    void theEnvelopeOfATwoNodeRunMovedToMoreNodesIsHeldAlike() {
+        // check moves a bundled 2-node run's envelope to a 4-node run when no 4-node peer exists
+        org.ncclharness.calibration.protocol.ProtocolEnvelopeModel env =
+                new org.ncclharness.calibration.protocol.ProtocolEnvelopeModel(Collective.ALL_REDUCE, 16, 2);
+        double[] theta = {0.5, 1.0, 2.0, 470, 0.4, 0.8};
+        int b = env.parameterNames().indexOf(org.ncclharness.calibration.protocol.ProtocolEnvelopeModel.BETA);
+        assertThat(NetworkCeiling.apply(env, 2, 4, theta, 400.0))
+                .hasValueSatisfying(m -> assertThat(m.theta()[b]).isEqualTo(400));
+        assertThat(NetworkCeiling.apply(env, 1, 4, theta, 400.0)).isEmpty();
+        assertThat(NetworkCeiling.apply(env, 2, 2, theta, 400.0)).isEmpty();
+        assertThat(NetworkCeiling.apply(env, null, 4, theta, 400.0)).isEmpty();
+    }
+
     /**
      * A real pair of one H100 IB NDR system (NVIDIA/nccl-tests#309, one user, 8 x 400 Gb/s NICs per host): the
      * 2-node run reaches 469 GB/s bus bandwidth, the 4-node run 366. Calibrated on the 2-node run (bundled) and moved
