@@ -38,6 +38,11 @@ public final class CalibrationSummary {
     }
 
     public static void write(PrintWriter out, CalibrationReport report) {
+        write(out, report, false);
+    }
+
+    /** @param afterDetail the detail was printed above: no line pointing to it */
+    public static void write(PrintWriter out, CalibrationReport report, boolean afterDetail) {
         List<String[]> rows = new ArrayList<>();
         List<DeferredCalibration> skipped = new ArrayList<>();
         for (CalibrationEntry e : report.entries()) {
@@ -64,8 +69,10 @@ public final class CalibrationSummary {
                 out.println(one.length() <= WIDTH ? one : "#   " + d.dataset().id() + ":\n#     " + d.reason());
             }
         }
-        out.println("# every model's score per size band, its parameters and the notes: calibrate --verbose"
-                + " (or its --json, --report)");
+        if (!afterDetail) {
+            out.println("# every model's score per size band, its parameters and the notes: calibrate --verbose"
+                    + " (or its --json, --report)");
+        }
         out.flush();
     }
 

@@ -179,10 +179,11 @@ public final class CalibrateCommand implements Callable<Integer> {
         CalibrationTable.write(new PrintWriter(table), calibration);
         PrintWriter out = new PrintWriter(System.out, true);
         if (verbose) {
+            // the detail, then the one row per dataset the short form gives (a multi-host run's detail has none)
             out.print(table);
-        } else {
-            CalibrationSummary.write(out, calibration);
+            out.println("#");
         }
+        CalibrationSummary.write(out, calibration, verbose);
         out.flush();
         // The JSON and the page are written together, or neither
         Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
