@@ -82,6 +82,9 @@ public final class ExpectedCurves {
                         .thenComparingDouble(d -> ranks == null || d.hardware().ranks() == null ? 0
                                 : Math.abs(Math.log((double) d.hardware().ranks() / ranks)))
                         .thenComparingInt(d -> Objects.equals(Comparability.Side.of(d.sweep()).type(), me.type()) ? 0 : 1)
+                        // the same SKU before another of its family (an A100-SXM4-40GB run: the 40 GB p4d's, not
+                        // the 80 GB p4de's)
+                        .thenComparingInt(d -> sameModel(gpu, d.hardware().gpuModel()) ? 0 : 1)
                         // among equals, the fastest: what this hardware is known to reach
                         .thenComparingDouble(d -> -peakBusBw(d))
                         .thenComparing(Dataset::id))
@@ -141,6 +144,15 @@ public final class ExpectedCurves {
             }
         }
         return Outcome.none(why);
+    }
+
+    /** The same GPU name, but for the vendor word and case. */
+    private static boolean sameModel(String a, String b) {
+        return a != null && b != null && bare(a).equals(bare(b));
+    }
+
+    private static String bare(String name) {
+        return name.toUpperCase(Locale.ROOT).replace("NVIDIA", "").replace("TESLA", "").strip();
     }
 
     private static String perHost(Sweep run, Comparability.Side me, String fabric, int perHost, Dataset nearest,
