@@ -5,9 +5,9 @@ import org.ncclharness.harness.HarnessException;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --intra}/{@code --inter}: the two tiers of a multi-domain run, for the commands that calibrate files
- * ({@code calibrate}, {@code plot --model}); {@code --interconnect} stays one tier's fabric (or, on a log of several
- * hosts, the network between them).
+ * {@code --intra}/{@code --inter}: the two tiers of a multi-domain run, for the commands that read files
+ * ({@code calibrate}, {@code plot --model}, {@code check}: one set of flags serves all three); {@code --interconnect}
+ * stays one tier's fabric (or, on a log of several hosts, the network between them).
  */
 public final class TierOptions {
 

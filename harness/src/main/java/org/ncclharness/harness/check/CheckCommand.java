@@ -54,6 +54,7 @@ import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.predict.BandwidthConverter;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.RunMetadataOptions;
+import org.ncclharness.harness.calibrate.TierOptions;
 import org.ncclharness.harness.plot.FigureSeries;
 import org.ncclharness.harness.plot.ModelCurve;
 import picocli.CommandLine.ArgGroup;
@@ -99,6 +100,9 @@ public final class CheckCommand implements Callable<Integer> {
     String model;
     @Mixin
     RunMetadataOptions runMetadata;
+    /** calibrate's two-tier flags, so that one set of flags serves both commands on a file */
+    @Mixin
+    TierOptions tiers;
     @Option(names = "--nics-per-host", paramLabel = "N",
             description = "NICs per node, to give a multi-node peak against all of them (bundled datasets: from their metadata)")
     Integer nicsPerHost;
@@ -249,9 +253,13 @@ public final class CheckCommand implements Callable<Integer> {
     /** One report per table of the run: a multi-table log is judged table by table. */
     private List<Judged> healthReports() {
         HardwareFacts facts = HardwareFacts.bundled();
-        if (runMetadata.interconnect() != null) {
-            facts.interconnectNamed("--interconnect", runMetadata.interconnect());
+        for (String[] f : new String[][] {{"--interconnect", runMetadata.interconnect()}, {"--intra", tiers.intra()},
+            {"--inter", tiers.inter()}}) {
+            if (f[1] != null) {
+                facts.interconnectNamed(f[0], f[1]);
+            }
         }
+        tiers.agreeWith(runMetadata.interconnect());
         for (double[] pct : new double[][] {{warnBelow}, {failBelow}, {dip}}) {
             if (!(pct[0] > 0 && pct[0] <= 100)) {
                 throw new HarnessException(ExitCode.USAGE, "--warn-below, --fail-below and --dip take a percentage"
@@ -259,7 +267,7 @@ public final class CheckCommand implements Callable<Integer> {
             }
         }
         List<Sweep> sweeps = RunSource.readAll(run, new RunSource.Flags(runMetadata.gpus(), runMetadata.nodes(),
-                runMetadata.interconnect()), collective.value());
+                runMetadata.interconnect(), tiers.intra(), tiers.inter()), collective.value());
         if (failBelow > warnBelow) {
             throw new HarnessException(ExitCode.USAGE, "--fail-below " + failBelow + " is above --warn-below "
                     + warnBelow + ": a size that fails must also warn; give a FAIL threshold at or below the WARN one");

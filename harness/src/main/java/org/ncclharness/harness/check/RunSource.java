@@ -22,8 +22,12 @@ import org.ncclharness.harness.RunMetadataOptions;
  */
 final class RunSource {
 
-    /** --gpus, --nodes, --interconnect: null where not given. */
-    record Flags(Integer gpus, Integer nodes, String interconnect) {
+    /** --gpus, --nodes, --interconnect and calibrate's --intra/--inter: null where not given. */
+    record Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter) {
+        Flags(Integer gpus, Integer nodes, String interconnect) {
+            this(gpus, nodes, interconnect, null, null);
+        }
+
         static Flags none() {
             return new Flags(null, null, null);
         }
@@ -58,7 +62,7 @@ final class RunSource {
             Hardware h = tables.get(i).hardware() == null ? Hardware.unknown() : tables.get(i).hardware();
             if (h.intra() == null && h.inter() == null) {
                 RunMetadataOptions.requireHosts(nameOrId, completed.get(i).hardware().hosts(),
-                        RunMetadataOptions.networkFlag(flags.interconnect(), null, HardwareFacts.bundled()));
+                        RunMetadataOptions.networkFlag(flags.interconnect(), flags.inter(), HardwareFacts.bundled()));
             }
         }
         return completed;
@@ -105,6 +109,11 @@ final class RunSource {
         Integer hosts = RunMetadataOptions.reconcile(file, "node count", h.hosts(), f.nodes(), "--nodes");
         String intra = h.intra();
         String inter = h.inter();
+        if (intra == null && inter == null && (f.intra() != null || f.inter() != null)) {
+            // calibrate's two-tier flags name each tier
+            intra = f.intra();
+            inter = f.inter();
+        }
         if (intra == null && inter == null && f.interconnect() == null && hosts != null && hosts > 1
                 && RunInputs.isFile(file) && !file.equals("-")) {
             // the log's NCCL lines may name the network exactly (EFA, Slingshot, sockets), as calibrate reads them

@@ -64,6 +64,18 @@ class CheckCommandTest {
                 .contains("INFO: no expected curve: no bundled run is of the run's GPU (NVIDIA RTX 6000D)");
     }
 
+    /** calibrate's two-tier flags work for check too, and clash with --interconnect as they do there. */
+    @Test
+    void calibratesTierFlagsNameTheRunsTiers() {
+        String log = "../calibration/src/test/resources/logs/real/twohost_b200_2x8_dstack_lambda_nohash.txt";
+        CliRun r = CliRun.of("check", log, "--intra", "NVLink5", "--inter", "IB-NDR", "--nodes", "2");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("IB-NDR is 50 GB/s per NIC").doesNotContain("SHARP");
+        CliRun clash = CliRun.of("check", log, "--intra", "NVLink5", "--interconnect", "EFA", "--nodes", "2");
+        assertThat(clash.exitCode()).isEqualTo(2);
+        assertThat(clash.err()).contains("give --interconnect for one tier, or --intra/--inter for two");
+    }
+
     @Test
     void theOciRunWarnsOnItsTwoDips() {
         CliRun r = CliRun.of("check", OCI);
