@@ -55,6 +55,14 @@ public final class RunInputs {
 
     /** The one message for an argument that names neither a file nor a bundled dataset. */
     public static InputException notFound(String nameOrId) {
+        // a path into the repository's datasets/ from another folder: its name is a bundled id the jar holds
+        String name = java.nio.file.Path.of(nameOrId).getFileName() == null ? nameOrId
+                : java.nio.file.Path.of(nameOrId).getFileName().toString();
+        String id = name.replaceFirst("\\.(txt|csv|json|log)(\\.gz)?$", "");
+        if (!id.equals(nameOrId) && dataset(id).isPresent()) {
+            return new InputException(nameOrId, 0, "no such file, but " + id + " is a bundled dataset the jar holds:"
+                    + " pass " + id);
+        }
         return new InputException(nameOrId, 0,
                 "neither a file nor a bundled dataset id; `harness.jar datasets` lists the ids");
     }

@@ -199,6 +199,8 @@ public final class CalibrationInputs {
             Optional<Dataset> d = RunInputs.dataset(p.toString());
             if (d.isPresent()) {
                 out.add(of(d.get()));
+            } else if (!RunInputs.isFile(p.toString()) && !p.toString().equals("-")) {
+                throw RunInputs.notFound(p.toString());
             } else {
                 out.addAll(read(List.of(p), flags, configs, RunMetadataOptions.networkFlag(flags.interconnect(), flags.inter(), facts)));
             }

@@ -65,6 +65,17 @@ class CalibrateCommandTest {
                 .anyMatch(l -> l.startsWith("# flags: I in-sample score"));
     }
 
+    /** A README path into the repository's datasets/ typed in another folder names the bundled id to pass. */
+    @Test
+    void aPathToABundledDatasetFromAnotherFolderNamesItsId() {
+        CliRun r = CliRun.of("calibrate", "elsewhere/datasets/raw/h100_allreduce_16gpu_2node_aws_p5_efa_slurm.txt");
+        assertThat(r.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(r.err()).contains("no such file, but h100_allreduce_16gpu_2node_aws_p5_efa_slurm is a bundled"
+                + " dataset the jar holds: pass h100_allreduce_16gpu_2node_aws_p5_efa_slurm");
+        assertThat(CliRun.of("check", "elsewhere/nosuch.txt").err())
+                .contains("neither a file nor a bundled dataset id");
+    }
+
     /**
      * A file name shorter than the header's first column ("# dataset") still gets one header line, every line of
      * it '#': a split header left a line without '#' that scripts read as a row. The ids are relative paths of 8
