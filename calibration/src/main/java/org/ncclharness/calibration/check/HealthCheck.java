@@ -19,7 +19,6 @@ import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.SizeText;
-import org.ncclharness.calibration.report.GlitchExclusion;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.measure.TimeAlgbwAgreement;
@@ -27,6 +26,7 @@ import org.ncclharness.calibration.measure.Trailer;
 import org.ncclharness.calibration.nccl.Protocol;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
+import org.ncclharness.calibration.report.GlitchExclusion;
 
 /**
  * The bring-up verdict for one run: #wrong, the average busbw against nccl-tests' NCCL_TESTS_MIN_BW rule, dips,

@@ -8,7 +8,8 @@ import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.twotier.TwoTierConfig;
 
 /**
- * An algorithm envelope fitted on one or two domains, moved to three or more. NCCL's tuner takes a channel's
+ * A model fitted on two domains (an algorithm envelope, or the envelope of a 2-node run as an effective single tier),
+ * moved to three or more. NCCL's tuner takes a channel's
  * bandwidth from the intra-node graph up to 2 nodes and from the network's beyond (src/graph/tuning.cc: "bw =
  * nNodes <= 2 ? bwIntra : bwInter"), and the bundled runs agree: 2-node H100/H200 runs reach 465-487 GB/s bus
  * bandwidth over 8 x 400 Gb/s NICs (400 GB/s), their 4- and 8-node runs 325-391; the GH200 Alps pair of nodes 158

@@ -103,12 +103,7 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
         if (model instanceof SingleTierModel s) {
             moved = s.withRanks(ranks);
         } else if (model instanceof ProtocolEnvelopeModel e) {
-            Optional<NetworkCeiling.Moved> held = NetworkCeiling.apply(e, calibratedNodes, nodes, theta,
-                    networkLineRateGBps);
-            if (held.isPresent()) {
-                movedTheta = held.get().theta();
-                n.add(held.get().note());
-            }
+            movedTheta = held(NetworkCeiling.apply(e, calibratedNodes, nodes, theta, networkLineRateGBps), n);
             moved = e.withRanks(ranks);
         } else if (model instanceof TwoTierCostModel t) {
             TwoTierConfig c = domainsAt(ranks, nodes, t.config(), calibratedDomains, n);
@@ -124,12 +119,7 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
                         + " terms (l_net, tau) were never fitted, so this is a floor, not an estimate (calibrate a run"
                         + " across domains)");
             }
-            Optional<NetworkCeiling.Moved> held = NetworkCeiling.apply(a, calibratedDomains, m.config(), theta,
-                    networkLineRateGBps);
-            if (held.isPresent()) {
-                movedTheta = held.get().theta();
-                n.add(held.get().note());
-            }
+            movedTheta = held(NetworkCeiling.apply(a, calibratedDomains, m.config(), theta, networkLineRateGBps), n);
             moved = m;
         } else if (model instanceof NcclTunerModel t) {
             int d = nodes != null ? nodes : t.nodes();
@@ -155,6 +145,12 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
         }
         return new PredictionModel(name, moved, movedTheta, source, calibratedRanks, d == null ? calibratedNodes : d,
                 minBytes, maxBytes, calibratedDomains, n, networkLineRateGBps);
+    }
+
+    /** θ as {@link NetworkCeiling} moves it, its note added; this model's θ where it does not apply. */
+    private double[] held(Optional<NetworkCeiling.Moved> moved, List<String> notes) {
+        moved.ifPresent(m -> notes.add(m.note()));
+        return moved.map(NetworkCeiling.Moved::theta).orElse(theta);
     }
 
     /**

@@ -40,7 +40,13 @@ public final class CalibrationInputs {
      * {@code NET/IB : Using} lines.
      */
     public record Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter,
-                        Integer domainSize, Collective collective, Integer nicsPerHost) {
+                        Integer domainSize, Collective collective, Integer nicsPerHost, String interconnectFrom) {
+
+        /** What the command line says; {@code interconnectFrom} is for an interconnect read from the file. */
+        public Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter, Integer domainSize,
+                     Collective collective, Integer nicsPerHost) {
+            this(gpus, nodes, interconnect, intra, inter, domainSize, collective, nicsPerHost, null);
+        }
 
         /** One tier: what {@code --gpus}, {@code --nodes}, {@code --interconnect} say. */
         public Flags(Integer gpus, Integer nodes, String interconnect) {
@@ -48,11 +54,17 @@ public final class CalibrationInputs {
         }
 
         Flags withConfiguration(Integer g, Integer n) {
-            return new Flags(g, n, interconnect, intra, inter, domainSize, collective, nicsPerHost);
+            return new Flags(g, n, interconnect, intra, inter, domainSize, collective, nicsPerHost, interconnectFrom);
         }
 
-        Flags withInterconnect(String name) {
-            return new Flags(gpus, nodes, name, intra, inter, domainSize, collective, nicsPerHost);
+        /** The interconnect as if given, {@code from} saying where it came from (for notes and messages). */
+        Flags withInterconnect(String name, String from) {
+            return new Flags(gpus, nodes, name, intra, inter, domainSize, collective, nicsPerHost, from);
+        }
+
+        /** The interconnect in a note's words: the flag, or where it was read. */
+        String interconnectSaid() {
+            return interconnectFrom != null ? interconnectFrom : "--interconnect " + interconnect;
         }
     }
 
@@ -194,6 +206,7 @@ public final class CalibrationInputs {
                                                  HardwareFacts facts) {
         checkFlags(flags, facts);
         checkConfigs(args, configs);
+        Optional<String> network = RunMetadataOptions.networkFlag(flags.interconnect(), flags.inter(), facts);
         List<CalibrationInput> out = new ArrayList<>();
         for (Path p : args) {
             Optional<Dataset> d = RunInputs.dataset(p.toString());
@@ -202,7 +215,7 @@ public final class CalibrationInputs {
             } else if (!RunInputs.isFile(p.toString()) && !p.toString().equals("-")) {
                 throw RunInputs.notFound(p.toString());
             } else {
-                out.addAll(read(List.of(p), flags, configs, RunMetadataOptions.networkFlag(flags.interconnect(), flags.inter(), facts)));
+                out.addAll(read(List.of(p), flags, configs, network));
             }
         }
         return out;
@@ -275,20 +288,10 @@ public final class CalibrationInputs {
             Optional<LogNetwork.Named> net = hosts > 1 && RunInputs.isFile(file) && !file.equals("-")
                     ? LogNetwork.of(Inputs.text(file).lines()::iterator) : Optional.empty();
             if (net.isPresent()) {
-                // the log's NCCL lines name the network exactly (EFA, Slingshot, sockets): as if --interconnect
+                // the log's NCCL lines name the network exactly (EFA, Slingshot, sockets): read as --interconnect
                 String name = net.get().interconnect();
-                Sweep read = complete(file, s, flags.withInterconnect(name), network);
-                String flag = "--interconnect " + name + " taken as";
-                String said = name + " (from the log's NCCL lines: '" + net.get().evidence() + "'; --interconnect"
-                        + " overrides it)";
-                List<String> withNote = new ArrayList<>(read.notes().stream()
-                        .map(n -> n.startsWith(flag) ? said + n.substring(flag.length() - " taken as".length()) : n)
-                        .toList());
-                if (withNote.equals(read.notes())) {
-                    withNote.add("the network between the hosts: " + said);
-                }
-                return new Sweep(read.provenance(), read.collective(), read.run(), read.hardware(), read.devices(),
-                        read.rows(), withNote, read.trailer());
+                return complete(file, s, flags.withInterconnect(name, name + " (from the log's NCCL lines: '"
+                        + net.get().evidence() + "'; --interconnect overrides it)"), network);
             }
             if (hosts > 1) {
                 throw new InputException(file, 0, "the run spans " + hosts + " hosts" + (perHost > 1 ? ": inside a"
@@ -307,11 +310,12 @@ public final class CalibrationInputs {
             // host comes from the GPU name, never from the network's name.
             int spanned = hosts;
             String intra = GpuFabrics.bundled().intraFor(gpu).orElseThrow(() -> new InputException(file, 0,
-                    "the run spans " + spanned + " hosts, so --interconnect " + flags.interconnect() + " names the"
+                    "the run spans " + spanned + " hosts, so " + flags.interconnectSaid() + " names the"
                             + " network between them; the fabric inside a host is not known from the GPU name ("
                             + (gpu == null ? "not stated" : gpu) + "): pass --intra NAME --inter "
-                            + flags.interconnect() + " instead of --interconnect"));
-            notes.add("--interconnect " + flags.interconnect() + " taken as the network between the " + hosts
+                            + flags.interconnect() + (flags.interconnectFrom() == null ? " instead of --interconnect"
+                            : "")));
+            notes.add(flags.interconnectSaid() + " taken as the network between the " + hosts
                     + " hosts; inside a host " + intra + " (from the GPU name " + gpu + ")");
             return new Sweep(s.provenance(), s.collective(), s.run(),
                     new Hardware(gpu, ranks, hosts, perHost, hosts, intra, flags.interconnect()),
@@ -328,6 +332,10 @@ public final class CalibrationInputs {
                     s.devices(), s.rows(), notes, s.trailer());
         }
         // One NVLink domain per host; with one GPU per host the only tier is the network between them.
+        if (flags.interconnectFrom() != null) {
+            notes.add(flags.interconnectSaid() + " taken as the " + (hosts > 1 ? "network between the hosts"
+                    : "interconnect"));
+        }
         Hardware filled = perHost == 1 && hosts > 1
                 ? new Hardware(h.gpuModel(), ranks, hosts, 1, hosts, null, flags.interconnect())
                 : new Hardware(h.gpuModel(), ranks, hosts, perHost, hosts, flags.interconnect(), null);
