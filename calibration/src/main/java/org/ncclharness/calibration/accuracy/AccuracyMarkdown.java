@@ -108,7 +108,7 @@ public final class AccuracyMarkdown {
         sb.append("## Multi-domain runs: the families calibrate fits, and its pick\n\n");
         sb.append("Runs across NVLink domains (").append(multi.size()).append(" datasets). `picked`: per run, the"
                 + " family with the lowest out-of-sample RMSPE among ").append(String.join(", ", MULTI_DOMAIN_FAMILIES))
-                .append(", or one with fewer parameters within 1 point of it, as `calibrate` picks: leave-one-out,"
+                .append(" (a tie to 0.1 point going to fewer parameters), as `calibrate` picks: leave-one-out,"
                         + " and for a family with too few points for it while another has them, generalized"
                         + " cross-validation (in-sample / (1 - k/n)); the envelope where no family is scored by"
                         + " leave-one-out.\n\n");

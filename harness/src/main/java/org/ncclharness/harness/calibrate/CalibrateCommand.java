@@ -54,8 +54,8 @@ import picocli.CommandLine.Spec;
             "Without FILE: every bundled dataset. Multi-domain runs (NVLink domains joined by IB/RoCE) get every family"
                 + " that applies: the protocol envelope as an effective single tier, the algorithm envelope (Ring/Tree x"
                 + " LL/LL128/Simple across domains) and, for AllReduce, both two-tier forms (hierarchical, flat-ring, each"
-                + " parameter with its 1%% profile); the one with the lowest leave-one-out RMSPE is picked (or one with fewer parameters within"
-                + " 1 point of it) and --verbose says why."
+                + " parameter with its 1%% profile); the one with the lowest leave-one-out RMSPE is picked (a tie to 0.1 point going to"
+                + " fewer parameters) and --verbose says why."
                 + " The one-line methods (A, B, naive) are not fitted to them.",
             "FILE: an nccl-tests or rccl-tests log (any generation), the project CSV or a sweep JSON; what the file does not"
                 + " say comes from --gpus, --nodes, --interconnect (one tier) or --intra/--inter/--domain-size (two).",
