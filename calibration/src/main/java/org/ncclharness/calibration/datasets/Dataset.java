@@ -18,11 +18,26 @@ import org.ncclharness.calibration.measure.Trailer;
  * command works with: the configuration filled in from the metadata, and for busbw-only tables the time derived
  * from bus bandwidth, size and N (and said so).
  */
-public record Dataset(DatasetMetadata metadata, List<Measurement> rows, Supplier<List<String>> raw) {
+public record Dataset(DatasetMetadata metadata, Supplier<List<Measurement>> rowSource, Supplier<List<String>> raw) {
 
+    /**
+     * @param rowSource the rows, parsed the first time they are asked for: a command on one bundled id parses one
+     *                  CSV, not the catalog's hundred (about 200 ms of a cold start)
+     */
     public Dataset {
-        rows = List.copyOf(rows);
+        Supplier<List<Measurement>> source = rowSource;
+        rowSource = memoized(() -> List.copyOf(source.get()));
         raw = raw == null ? List::of : memoized(raw);
+    }
+
+    /** A dataset whose rows are already read. */
+    public Dataset(DatasetMetadata metadata, List<Measurement> rows, Supplier<List<String>> raw) {
+        this(metadata, () -> rows, raw);
+    }
+
+    /** The rows as published (the CSV). */
+    public List<Measurement> rows() {
+        return rowSource.get();
     }
 
     /** The raw source's lines, read the first time they are asked for (most commands never do); empty if none. */
@@ -78,7 +93,7 @@ public record Dataset(DatasetMetadata metadata, List<Measurement> rows, Supplier
      */
     public Sweep published() {
         List<String> notes = metadata.notes() == null ? List.of() : List.of(metadata.notes());
-        return new Sweep(sweep().provenance(), collective(), RunInfo.unknown(), hardware(), List.of(), rows, notes,
+        return new Sweep(sweep().provenance(), collective(), RunInfo.unknown(), hardware(), List.of(), rows(), notes,
                 trailer());
     }
 
@@ -89,6 +104,7 @@ public record Dataset(DatasetMetadata metadata, List<Measurement> rows, Supplier
 
     private Sweep sweep(SourceKind kind, String label) {
         List<String> notes = new ArrayList<>();
+        List<Measurement> rows = rows();
         List<Measurement> out = rows;
         boolean busBwOnly = rows.stream().noneMatch(r -> r.outOfPlace().hasTime() || r.inPlace().hasTime());
         if (busBwOnly && metadata.gpus() != null) {

@@ -18,6 +18,7 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.MeasurementCsv;
+import org.ncclharness.calibration.measure.Measurement;
 
 /**
  * The bundled datasets: {@code datasets/datasets.json} plus one {@code <id>.csv} each. Inside the jar they are
@@ -98,9 +99,16 @@ public final class DatasetCatalog {
             List<Dataset> out = new ArrayList<>();
             for (DatasetMetadata m : readMetadata(json, "datasets/datasets.json")) {
                 String csvName = m.id() + ".csv";
-                String csv = source.read(csvName).orElseThrow(() -> new InputException("datasets/" + csvName, 0,
-                        "missing; regenerate it with: java -jar harness.jar datasets import datasets/raw/"
-                                + m.id() + ".txt"));
+                Supplier<List<Measurement>> rows = () -> {
+                    try {
+                        String csv = source.read(csvName).orElseThrow(() -> new InputException("datasets/" + csvName,
+                                0, "missing; regenerate it with: java -jar harness.jar datasets import datasets/raw/"
+                                        + m.id() + ".txt"));
+                        return MeasurementCsv.read("datasets/" + csvName, csv);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                };
                 Supplier<List<String>> raw = () -> {
                     try {
                         return source.read("raw/" + m.id() + ".txt").map(t -> t.lines().toList()).orElse(List.of());
@@ -108,7 +116,7 @@ public final class DatasetCatalog {
                         throw new UncheckedIOException(e);
                     }
                 };
-                out.add(new Dataset(m, MeasurementCsv.read("datasets/" + csvName, csv), raw));
+                out.add(new Dataset(m, rows, raw));
             }
             out.sort(Comparator.comparing(Dataset::id));
             return new DatasetCatalog(out);
