@@ -44,12 +44,18 @@ public final class CalibrateBench implements Callable<Integer> {
             + " 'harness.jar --version' in the same run (default ${DEFAULT-VALUE}; 0 skips them)")
     int cold = 8;
 
+    @Option(names = "--cold-each", paramLabel = "N", description = "cold runs of 'calibrate ID' for each bundled"
+            + " dataset alone, each beside a run of --version (default ${DEFAULT-VALUE}; 0 skips them)")
+    int coldEach = 3;
+
     /** The size count of the synthetic {@code -i} style log whose calibration is timed cold. */
     static final int DENSE_SIZES = 10_000;
     /** The absolute targets: 10,000 sizes in under 10 s, 100,000 in under 60 s, on 2 cores. */
     static final int HUGE_SIZES = 100_000;
     private static final double DENSE_TARGET_MS = 10_000;
     private static final double HUGE_TARGET_MS = 60_000;
+    /** The target for a cold command against the JVM's own start-up. */
+    private static final double RATIO_TARGET = 2;
 
     @Override
     public Integer call() {
@@ -127,11 +133,45 @@ public final class CalibrateBench implements Callable<Integer> {
             double hugeMs = wallMs(calibrateLog(java, jar, from, huge), dir);
             System.out.printf(Locale.ROOT, "    calibrate %d-size log (made the same way), one run: %.0f ms (target"
                     + " under %.0f s)%n", HUGE_SIZES, hugeMs, HUGE_TARGET_MS / 1e3);
+            if (coldEach > 0) {
+                eachDataset(java, jar, dir);
+            }
         } catch (IOException e) {
             throw new HarnessException(ExitCode.ENVIRONMENT, "bench calibrate --cold: " + e.getMessage(), e);
         } finally {
             removeQuietly(dir);
         }
+    }
+
+    /**
+     * {@code calibrate ID} for every bundled dataset alone, what a user with one run waits for: per dataset the
+     * median of {@link #coldEach} fresh JVMs over the median of the {@code --version} runs made beside them (one
+     * after each), so drift over the minutes this takes moves both alike.
+     */
+    private void eachDataset(String java, Path jar, Path dir) throws IOException {
+        List<String> ids = DatasetCatalog.bundled().all().stream().map(Dataset::id).toList();
+        List<String> version = List.of(java, "-jar", jar.toString(), "--version");
+        double[][] ms = new double[ids.size()][coldEach];
+        double[] versionMs = new double[ids.size() * coldEach];
+        for (int r = 0; r < coldEach; r++) {
+            for (int d = 0; d < ids.size(); d++) {
+                ms[d][r] = wallMs(List.of(java, "-jar", jar.toString(), "calibrate", ids.get(d)), dir);
+                versionMs[r * ids.size() + d] = wallMs(version, dir);
+            }
+        }
+        double v = new Median().evaluate(versionMs);
+        double[] ratio = new double[ids.size()];
+        int worst = 0;
+        int within = 0;
+        for (int d = 0; d < ids.size(); d++) {
+            ratio[d] = new Median().evaluate(ms[d]) / v;
+            worst = ratio[d] > ratio[worst] ? d : worst;
+            within += ratio[d] <= RATIO_TARGET ? 1 : 0;
+        }
+        System.out.printf(Locale.ROOT, "    calibrate ID, each bundled dataset alone (median of %d fresh JVMs each;"
+                + " --version beside them %.0f ms): median %.2f x --version, %d of %d within %.0f x, the longest %.2f x"
+                + " (%s)%n", coldEach, v, new Median().evaluate(ratio), within, ids.size(), RATIO_TARGET, ratio[worst],
+                ids.get(worst));
     }
 
     /** {@code calibrate LOG} with what a log made from {@code from} does not say (its GPU count and fabric). */
