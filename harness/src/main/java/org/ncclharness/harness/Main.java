@@ -165,8 +165,9 @@ public final class Main implements Runnable {
         cl.setExitCodeExceptionMapper(Main::exitCodeOf);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             PrintWriter err = cmd.getErr();
-            // One line, whatever a message holds (a library's multi-line text, a control character)
-            err.println(messageOf(ex).replaceAll("[\\r\\n]+", " ").replaceAll("\\p{Cntrl}", "?"));
+            // One line per message, whatever it holds (a library's multi-line text, a control character)
+            List<String> lines = ex instanceof InputErrors e ? e.lines() : List.of(messageOf(ex));
+            lines.forEach(l -> err.println(l.replaceAll("[\\r\\n]+", " ").replaceAll("\\p{Cntrl}", "?")));
             if (DEBUG.get()) {
                 ex.printStackTrace(err);
             }

@@ -22,6 +22,7 @@ import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationInput;
+import org.ncclharness.harness.InputErrors;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.RunMetadataOptions;
 import org.ncclharness.harness.TableName;
@@ -201,24 +202,25 @@ public final class CalibrationInputs {
         return n.isPresent() ? n.getAsInt() : null;
     }
 
-    /** Each argument a bundled dataset id (when no such file exists) or a file. */
+    /**
+     * Each argument a bundled dataset id (when no such file exists) or a file. Every argument is read before any
+     * error is raised, so a folder of old logs with several bad ones names them all at once, one line each.
+     */
     static List<CalibrationInput> bundledOrFiles(List<Path> args, Flags flags, Map<String, String> configs,
                                                  HardwareFacts facts) {
         checkFlags(flags, facts);
         checkConfigs(args, configs);
         Optional<String> network = RunMetadataOptions.networkFlag(flags.interconnect(), flags.inter(), facts);
-        List<CalibrationInput> out = new ArrayList<>();
-        for (Path p : args) {
+        return InputErrors.readEach(args, p -> {
             Optional<Dataset> d = RunInputs.dataset(p.toString());
             if (d.isPresent()) {
-                out.add(of(d.get()));
-            } else if (!RunInputs.isFile(p.toString()) && !p.toString().equals("-")) {
-                throw RunInputs.notFound(p.toString());
-            } else {
-                out.addAll(read(List.of(p), flags, configs, network));
+                return List.of(of(d.get()));
             }
-        }
-        return out;
+            if (!RunInputs.isFile(p.toString()) && !p.toString().equals("-")) {
+                throw RunInputs.notFound(p.toString());
+            }
+            return read(List.of(p), flags, configs, network);
+        }).stream().flatMap(List::stream).toList();
     }
 
     /** {@code GPUSxHOSTS} (e.g. {@code 16x2}) over the flags' GPU and node counts; absent: the flags. */

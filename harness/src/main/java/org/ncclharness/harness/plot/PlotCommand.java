@@ -13,6 +13,7 @@ import org.ncclharness.calibration.nccl.NcclBaseline;
 import org.ncclharness.calibration.predict.PredictionModel;
 import org.ncclharness.calibration.report.TwoTierCalibrator;
 import org.ncclharness.harness.LogCollectiveOption;
+import org.ncclharness.harness.InputErrors;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.TableName;
 import org.ncclharness.harness.calibrate.CalibrateCommand;
@@ -197,8 +198,10 @@ public final class PlotCommand implements Callable<Integer> {
 
     private List<FigureSeries> measuredSeries() {
         List<FigureSeries> out = new ArrayList<>();
-        for (String input : inputs) {
-            List<Sweep> sweeps = RunInputs.read(input, collective.value());
+        List<List<Sweep>> read = InputErrors.readEach(inputs, input -> RunInputs.read(input, collective.value()));
+        for (int k = 0; k < inputs.size(); k++) {
+            String input = inputs.get(k);
+            List<Sweep> sweeps = read.get(k);
             for (int i = 0; i < sweeps.size(); i++) {
                 out.add(labelled(input, sweeps.get(i), FigureSeries.of(sweeps.get(i)), i, sweeps.size()));
             }
@@ -216,9 +219,11 @@ public final class PlotCommand implements Callable<Integer> {
         CalibrationInputs.Flags flags = new CalibrationInputs.Flags(gpus, nodes, source.interconnect(), tiers.intra(),
                 tiers.inter(), null, collective.value(), null);
         Map<String, List<CalibrationInput>> read = new LinkedHashMap<>();
-        for (String input : inputs) {
-            read.put(input, isFile(input) ? CalibrationInputs.files(List.of(Path.of(input)), flags, facts)
-                    : List.of(CalibrationInputs.of(dataset(input))));
+        List<List<CalibrationInput>> each = InputErrors.readEach(inputs, input -> isFile(input)
+                ? CalibrationInputs.files(List.of(Path.of(input)), flags, facts)
+                : List.of(CalibrationInputs.of(dataset(input))));
+        for (int k = 0; k < inputs.size(); k++) {
+            read.put(inputs.get(k), each.get(k));
         }
         List<CalibrationInput> files = inputs.stream().filter(PlotCommand::isFile)
                 .flatMap(i -> read.get(i).stream()).toList();

@@ -263,6 +263,21 @@ class CalibrateCommandTest {
     }
 
     @Test
+    void everyBadFileOfAFolderIsNamedAtOnceAndNothingIsWritten() throws IOException {
+        Path good = log("good.txt", 8, "NVIDIA H100", 30, 400, true);
+        Path empty = Files.writeString(dir.resolve("empty.txt"), "");
+        Path json = dir.resolve("never.json");
+        assertThat(run("calibrate", good.toString(), empty.toString(), dir.resolve("gone.txt").toString(),
+                "--interconnect", "NVLink4", "--json", json.toString())).isEqualTo(ExitCode.USAGE);
+        List<String> err = stderr().strip().lines().toList();
+        assertThat(err.get(0)).isEqualTo("2 of the 3 inputs could not be read; nothing was written:");
+        assertThat(err.subList(1, err.size())).hasSize(2)
+                .anySatisfy(l -> assertThat(l).startsWith(empty.toString()))
+                .anySatisfy(l -> assertThat(l).startsWith(dir.resolve("gone.txt").toString()));
+        assertThat(json).doesNotExist();
+    }
+
+    @Test
     void anExistingReportIsNeverOverwrittenWithoutForce() throws IOException {
         Path log = log("x.txt", 8, "NVIDIA H100", 30, 400, true);
         Path json = dir.resolve("cal.json");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,6 +43,27 @@ class PlotCommandTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(BusBwChartTest.legendEntries(Images.texts(Images.parseSvg(svg)))).containsExactly(
                 "dataset: " + ID + " · N=16", "stored: h100_allreduce_8gpu_1node_aws_p5_batch.txt · N=8", "stored: run.csv · N=16");
+    }
+
+    @Test
+    void everyInputThatCannotBeReadIsNamedAndNothingIsDrawn() throws Exception {
+        Path empty = Files.writeString(dir.resolve("empty.txt"), "");
+        Path svg = dir.resolve("f.svg");
+        for (String model : new String[] {null, "envelope"}) {
+            List<String> args = new ArrayList<>(List.of("plot", ID, empty.toString(),
+                    "no_such_dataset", "--out", svg.toString()));
+            if (model != null) {
+                args.addAll(List.of("--model", model));
+            }
+            CliRun run = CliRun.of(args.toArray(String[]::new));
+
+            assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
+            assertThat(run.err().strip().lines()).containsExactly(
+                    "2 of the 3 inputs could not be read; nothing was written:",
+                    empty + ": empty file; expected an nccl-tests log, a CSV or a JSON file",
+                    "no_such_dataset: neither a file nor a bundled dataset id; `harness.jar datasets` lists the ids");
+            assertThat(svg).doesNotExist();
+        }
     }
 
     @Test
@@ -131,13 +153,13 @@ class PlotCommandTest {
                 log);
         for (List<String> keep : List.of(List.<String>of(), List.of("--keep-glitches"))) {
             Path json = dir.resolve("cal" + keep.size() + ".json");
-            List<String> cal = new java.util.ArrayList<>(List.of("calibrate", log.toString(), "--interconnect",
+            List<String> cal = new ArrayList<>(List.of("calibrate", log.toString(), "--interconnect",
                     "IB-NDR", "--json", json.toString()));
             cal.addAll(keep);
             assertThat(CliRun.of(cal.toArray(String[]::new)).exitCode()).isZero();
             String best = org.ncclharness.calibration.report.CalibrationFile.read(json).dataset(log.toString()).best();
             Path svg = dir.resolve("p" + keep.size() + ".svg");
-            List<String> plot = new java.util.ArrayList<>(List.of("plot", log.toString(), "--model",
+            List<String> plot = new ArrayList<>(List.of("plot", log.toString(), "--model",
                     "algorithms,envelope", "--interconnect", "IB-NDR", "--out", svg.toString()));
             plot.addAll(keep);
             CliRun run = CliRun.of(plot.toArray(String[]::new));
