@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
         description = {"Score every cost model on every bundled dataset with times: in-sample and leave-one-out"
                 + " RMSPE overall and per size band, and on unseen points (interleaved, extrapolation beyond 256 MiB,"
                 + " cross-scale), for the datasheet model, method B, the protocol envelope, NCCL's own tuner"
-                + " (an estimate) and the two-tier fit.",
+                + " (an estimate), the two-tier fit and the algorithm envelope (Ring/Tree x LL/LL128/Simple across"
+                + " domains), and on multi-domain runs which of them calibrate picks.",
             "docs/model-accuracy.md is this command's output."})
 public final class AccuracyCommand implements Callable<Integer> {
 
