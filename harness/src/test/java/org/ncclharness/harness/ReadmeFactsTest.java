@@ -20,4 +20,14 @@ class ReadmeFactsTest {
         assertThat(m.find()).as("the README's dataset count line").isTrue();
         assertThat(Integer.parseInt(m.group(1))).isEqualTo(DatasetCatalog.bundled().all().size());
     }
+
+    @Test
+    void theRealLogCountIsTheFixtureFolders() throws IOException {
+        String readme = Files.readString(Path.of("../README.md"));
+        Matcher m = Pattern.compile("The reader is tested against (\\d+) real logs").matcher(readme);
+        assertThat(m.find()).as("the README's real-log count").isTrue();
+        try (var files = Files.list(Path.of("../calibration/src/test/resources/logs/real"))) {
+            assertThat(Integer.parseInt(m.group(1))).isEqualTo(files.filter(f -> f.toString().endsWith(".txt")).count());
+        }
+    }
 }

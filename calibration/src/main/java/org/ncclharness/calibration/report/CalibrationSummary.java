@@ -77,8 +77,8 @@ public final class CalibrationSummary {
     }
 
     private static void legend(PrintWriter out) {
-        out.println("# model picked by leave-one-out RMSPE (each size predicted by a fit without it): RMSPE%, or"
-                + " in-sample (flag I)");
+        out.println("# model picked by leave-one-out RMSPE (each size predicted by a fit without it): RMSPE%, or as"
+                + " flags G, I say");
         out.println("# alpha_us: the model's time as M -> 0; busbw_GBps: its bus bandwidth as M -> inf; -: the data"
                 + " do not determine it");
         out.println("# models: envelope = min over NCCL's protocols LL/LL128/Simple; A, B, B+beta, naive = one line"
@@ -86,9 +86,12 @@ public final class CalibrationSummary {
         out.println("#   hierarchical, flat-ring = two tiers (NVLink domain + network); algorithms = Ring/Tree x protocols"
                 + " across domains;");
         out.println("#   N: GPUs (joint fit: its largest run, N+)");
-        out.println("# flags: I in-sample score (too few points for LOO: a floor), K LOO by 10-fold cross-validation"
-                + " (>" + Fitter.EXACT_LEAVE_ONE_OUT_MAX + " sizes, joint),");
-        out.println("#   R in-network reduction (NVLS/SHARP), D times from busbw, U a parameter the data do not determine");
+        out.println("# flags: G generalized cross-validation, in-sample / (1 - k/n) (too few points for LOO; the pick"
+                + " used it),");
+        out.println("#   I in-sample score (too few points for LOO: a floor), K LOO by 10-fold cross-validation (>"
+                + Fitter.EXACT_LEAVE_ONE_OUT_MAX + " sizes, joint),");
+        out.println("#   R busbw above the line rate (a tree or an in-network reduction: NVLS/SHARP), D times from busbw,");
+        out.println("#   U a parameter the data do not determine");
     }
 
     private static void line(PrintWriter out, int idWidth, String[] r) {
@@ -144,8 +147,11 @@ public final class CalibrationSummary {
     /** A protocol-aware family picked for a multi-domain entry: its score, time at 0 bytes, busbw at 1 PB. */
     private static String[] row(TwoTierCalibration t, Fit f) {
         boolean loo = f.leaveOneOut() != null;
+        // where the pick compared this family by its GCV estimate, the row shows that score, not the in-sample floor
+        Double gcv = loo ? null : t.choice().estimates().get(f.name());
         StringBuilder flags = new StringBuilder();
-        flag(flags, !loo, 'I');
+        flag(flags, gcv != null, 'G');
+        flag(flags, !loo && gcv == null, 'I');
         flag(flags, loo && f.leaveOneOutNote() != null, 'K');
         flag(flags, t.busBwAboveNetworkLineRateGBps().isPresent(), 'R');
         flag(flags, t.timeDerived(), 'D');
@@ -160,7 +166,7 @@ public final class CalibrationSummary {
         flag(flags, !seen, 'U');
         String n = ranks + (TwoTierCalibration.JOINT.equals(t.kind()) ? "+" : "");
         return new String[] {t.dataset().id(), n, f.name(),
-            fmt("%.1f", (loo ? f.leaveOneOut() : f.inSample()).overallPct().orElse(Double.NaN)),
+            fmt("%.1f", gcv != null ? gcv : (loo ? f.leaveOneOut() : f.inSample()).overallPct().orElse(Double.NaN)),
             fmt("%.1f", m.timeUs(0, f.theta())), seen ? fmt("%.1f", busBw) : NONE, flags.toString()};
     }
 

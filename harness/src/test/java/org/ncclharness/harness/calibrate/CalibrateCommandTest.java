@@ -62,7 +62,7 @@ class CalibrateCommandTest {
                     .hasSize(1);
         }
         assertThat(lines).anyMatch(l -> l.matches("h200_allreduce_8gpu_azure_ndv5 +8 envelope +\\d+\\.\\d +\\d.* R.*"))
-                .anyMatch(l -> l.startsWith("# flags: I in-sample score"));
+                .anyMatch(l -> l.startsWith("# flags: G generalized cross-validation"));
     }
 
     /** A README path into the repository's datasets/ typed in another folder names the bundled id to pass. */
