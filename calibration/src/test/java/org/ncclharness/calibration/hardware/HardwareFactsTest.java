@@ -53,7 +53,7 @@ class HardwareFactsTest {
     void onlyTheNetworksJoinHostsAndAFlagInAnotherCaseIsToldItsSpelling() {
         assertThat(facts.vocabulary()).filteredOn(n -> facts.topologyOf(facts.interconnect(n).orElseThrow())
                 .betweenHosts()).containsExactly("IB-HDR", "IB-NDR", "IB-XDR", "RoCE-100G", "RoCE-200G", "RoCE-400G",
-                "EFA", "Slingshot11", "TCP");
+                "RoCE-800G", "EFA", "Slingshot11", "TCP");
         assertThatThrownBy(() -> facts.interconnectNamed("--inter", "efa"))
                 .hasMessageStartingWith("--inter: unknown interconnect efa; did you mean EFA?; known: NVLink2");
     }

@@ -248,6 +248,26 @@ public final class CalibrationInputs {
         return n == 0 || s.devices().size() < ranks ? null : (int) n;
     }
 
+    /**
+     * What to ask for when neither a flag nor the GPU name gives the interconnect: across hosts the fabric inside
+     * one and the network between them are two facts, and --interconnect alone would be refused there.
+     */
+    private static String interconnectsMissing(Sweep s, Integer ranks, Integer nodesFlag, String gpu) {
+        Integer hosts = nodesFlag != null ? nodesFlag : s.hardware() != null && s.hardware().hosts() != null
+                ? s.hardware().hosts() : ranks == null ? null : hostsNamed(s, ranks);
+        String unknownGpu = "the fabric inside a host (the GPU name " + (gpu == null ? "is not stated" : gpu
+                + " is not one hardware/gpu-fabrics.json knows") + ")";
+        if (hosts == null || hosts <= 1 || ranks == null) {
+            return "its interconnect: pass --interconnect NAME (one tier) or --intra NAME [--inter NAME] (two tiers)";
+        }
+        if (ranks / hosts == 1) {
+            return "the network between its " + hosts + " hosts (one GPU each): pass --interconnect NAME (IB-NDR,"
+                    + " RoCE-400G, EFA, ...)";
+        }
+        return unknownGpu + ", nor the network between its " + hosts + " hosts: pass --intra NAME (NVLink4, PCIe5,"
+                + " ...) --inter NAME (IB-NDR, RoCE-400G, EFA, ...)";
+    }
+
     /** Fills N, hosts, domains and the interconnect from the flags where the file does not say them. */
     private static Sweep complete(String file, Sweep s, Flags flags, Optional<String> network) {
         Hardware h = s.hardware() == null ? Hardware.unknown() : s.hardware();
@@ -260,8 +280,7 @@ public final class CalibrationInputs {
         Optional<String> named = GpuFabrics.bundled().intraFor(gpu);
         boolean noFlag = flags.interconnect() == null && flags.intra() == null;
         if (noFlag && named.isEmpty()) {
-            missing.add("its interconnect: pass --interconnect NAME (one tier) or --intra NAME [--inter NAME] "
-                    + "(two tiers)");
+            missing.add(interconnectsMissing(s, ranks, flags.nodes(), gpu));
         }
         if (!missing.isEmpty()) {
             throw new InputException(file, 0, "the file does not say " + String.join("; nor ", missing));

@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ncclharness.calibration.io.NcclTestsTableWriter;
@@ -166,6 +168,46 @@ class CalibrateTwoTierTest {
         CliRun stated = CliRun.of("check", log.toString(), "--calibration", json.toString(), "--interconnect",
                 "RoCE-400G");
         assertThat(stated.out()).doesNotContain("judged on calibration entry").contains("RoCE-400G");
+    }
+
+    /**
+     * A real 2-host H200 log of 25 sizes (Dell, BlueField-3 400GbE RoCE): too few for the algorithm envelope's
+     * leave-one-out (27), enough for the envelope's (21). The pick compared the algorithm envelope by its generalized
+     * cross-validation estimate, and the summary row shows that score flagged G, not the in-sample floor that once
+     * read as a lower score than the one the pick rested on.
+     */
+    @Test
+    void aPickMadeByGeneralizedCrossValidationShowsThatScoreInTheSummaryRow(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("dell.txt");
+        Files.copy(Path.of("../calibration/src/test/resources/logs/real/twohost_h200_2x8_roce_dell_schmaustech.txt"),
+                log);
+        // run() adds --verbose to calibrate: the detail, then the summary rows
+        assertThat(run("calibrate", log.toString(), "--interconnect", "RoCE-400G")).as(last.err()).isZero();
+        Matcher choice = Pattern.compile("#   model choice: algorithms \\(lowest"
+                + " out-of-sample RMSPE, ([0-9.]+) % by generalized cross-validation").matcher(stdout());
+        assertThat(choice.find()).as(stdout()).isTrue();
+        // the row (under its id, which a temporary folder's path puts on a line of its own)
+        assertThat(stdout()).containsPattern("(?m) 16 algorithms +" + Pattern.quote(choice.group(1))
+                + " +[0-9.]+ +[0-9.]+ G");
+    }
+
+    /**
+     * A 2-host log whose GPU name says nothing of the fabric inside a host (the real Dell H200 log with its GPUs
+     * renamed to a model gpu-fabrics.json does not list): the first message asks for both tiers, not for an
+     * --interconnect that the next run would refuse.
+     */
+    @Test
+    void aMultiHostLogOfAnUnknownGpuAsksForBothTiersAtOnce(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("unknown-gpu.txt");
+        Files.writeString(log, Files.readString(Path.of(
+                "../calibration/src/test/resources/logs/real/twohost_h200_2x8_roce_dell_schmaustech.txt"))
+                .replace("NVIDIA H200", "NVIDIA RTX 6000D"));
+        assertThat(run("calibrate", log.toString())).isEqualTo(ExitCode.USAGE);
+        assertThat(last.err().strip()).isEqualTo(log + ": the file does not say the fabric inside a host (the GPU name"
+                + " NVIDIA RTX 6000D is not one hardware/gpu-fabrics.json knows), nor the network between its 2 hosts:"
+                + " pass --intra NAME (NVLink4, PCIe5, ...) --inter NAME (IB-NDR, RoCE-400G, EFA, ...)");
+        assertThat(run("calibrate", log.toString(), "--intra", "PCIe5", "--inter", "RoCE-400G")).as(last.err())
+                .isZero();
     }
 
     /**
