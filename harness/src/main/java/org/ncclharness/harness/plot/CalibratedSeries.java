@@ -78,7 +78,7 @@ public final class CalibratedSeries {
             base = singleTierBase(sweep, s);
             names = models.isEmpty() ? s.fits().stream().map(Fit::name).toList() : models;
         } else if (entry instanceof TwoTierCalibration t) {
-            base = FigureSeries.of(sweep, halfOf(sweep, t));
+            base = networkLimit(FigureSeries.of(sweep, halfOf(sweep, t)), t);
             // the family predictions use first, then the others fitted
             names = models.isEmpty() ? Stream.concat(Stream.of(t.choice().picked()), Stream.concat(
                     t.protocolFits().stream().map(Fit::name), FORMS.stream())).distinct().toList() : models;
@@ -116,6 +116,22 @@ public final class CalibratedSeries {
             series = series.withLimit(new PhysicalLimit(s.interconnect(), s.seed().betaPhysGBps()));
         }
         return s.inNetworkFlag() == null ? series : series.withFlags(List.of(flagOf(s)));
+    }
+
+    /**
+     * Across domains the ring's limit is the network: every NIC of a domain at its line rate, where the NIC count
+     * and rate are known (--nics-per-host); busbw above it is a tree's or an in-network reduction's.
+     */
+    private static FigureSeries networkLimit(FigureSeries series, TwoTierCalibration t) {
+        Double line = t.networkLineRateGBps();
+        if (line == null || t.inter() == null) {
+            return series;
+        }
+        FigureSeries limited = series.withLimit(new PhysicalLimit(t.inter() + " x " + t.nicsPerDomain()
+                + " NICs", line));
+        return t.busBwAboveNetworkLineRateGBps().isEmpty() ? limited : limited.withFlags(List.of(String.format(
+                Locale.ROOT, "busbw %.0f GB/s above the network's %.0f GB/s: a tree or an in-network reduction",
+                t.busBwAboveNetworkLineRateGBps().getAsDouble(), line)));
     }
 
     /** One calibrated model of the entry, or why it has none by that name (into {@code notDrawn}). */

@@ -90,6 +90,11 @@ public final class PlotCommand implements Callable<Integer> {
     @Mixin
     TierOptions tiers;
 
+    @Option(names = "--nics-per-host", paramLabel = "N", description = "two tiers: NICs per host, for the network's"
+            + " line (every NIC of a host at its rate) under --model (default: the log's NCCL INFO 'NET/IB : Using'"
+            + " lines, a bundled dataset's metadata)")
+    Integer nicsPerHost;
+
     @Mixin
     LogCollectiveOption collective;
 
@@ -217,7 +222,7 @@ public final class PlotCommand implements Callable<Integer> {
         HardwareFacts facts = HardwareFacts.bundled();
         tiers.agreeWith(source.interconnect());
         CalibrationInputs.Flags flags = new CalibrationInputs.Flags(gpus, nodes, source.interconnect(), tiers.intra(),
-                tiers.inter(), null, collective.value(), null);
+                tiers.inter(), null, collective.value(), nicsPerHost);
         Map<String, List<CalibrationInput>> read = new LinkedHashMap<>();
         List<List<CalibrationInput>> each = InputErrors.readEach(inputs, input -> isFile(input)
                 ? CalibrationInputs.files(List.of(Path.of(input)), flags, facts)

@@ -66,6 +66,31 @@ class PlotCommandTest {
         }
     }
 
+    /**
+     * Across hosts the dashed limit is the network's (every NIC of a host at its line rate), once the NIC count is
+     * known; the real Dell H200 2-host run stands above it, and its legend says what that means.
+     */
+    @Test
+    void aMultiHostRunIsDrawnUnderTheNetworksLineOnceItsNicsAreKnown() throws Exception {
+        Path log = dir.resolve("dell.txt");
+        Files.copy(Path.of("../calibration/src/test/resources/logs/real/twohost_h200_2x8_roce_dell_schmaustech.txt"),
+                log);
+        Path svg = dir.resolve("net.svg");
+        CliRun run = CliRun.of("plot", log.toString(), "--interconnect", "RoCE-400G", "--nics-per-host", "8",
+                "--model", "algorithms", "--out", svg.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(BusBwChartTest.legendEntries(Images.texts(Images.parseSvg(svg)))).containsExactly(
+                "stored: dell.txt · N=16 [busbw 486 GB/s above the network's 400 GB/s: a tree or an in-network"
+                        + " reduction]", "model algorithms (the model picked)", "β_phys RoCE-400G x 8 NICs: 400 GB/s");
+
+        Path unknown = dir.resolve("no-nics.svg");
+        assertThat(CliRun.of("plot", log.toString(), "--interconnect", "RoCE-400G", "--model", "algorithms", "--out",
+                unknown.toString()).exitCode()).isZero();
+        assertThat(BusBwChartTest.legendEntries(Images.texts(Images.parseSvg(unknown))))
+                .noneMatch(l -> l.startsWith("β_phys"));
+    }
+
     @Test
     void modelsAreCalibratedAndDrawnOverThePointsWithResiduals() throws Exception {
         Path svg = dir.resolve("m.svg");
