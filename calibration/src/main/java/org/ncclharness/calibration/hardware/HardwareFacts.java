@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.ncclharness.calibration.io.InputException;
@@ -128,7 +129,13 @@ public final class HardwareFacts {
      */
     public Interconnect interconnectNamed(String flag, String name) {
         // names are exact (they travel into reports and JSON as written); a different case gets its spelling
-        Optional<String> spelled = vocabulary.stream().filter(v -> v.equalsIgnoreCase(name)).findFirst();
+        // and a name short of its generation or speed (Slingshot, RoCE) gets the one it can only mean
+        Optional<String> spelled = vocabulary.stream().filter(v -> v.equalsIgnoreCase(name)).findFirst()
+                .or(() -> {
+                    List<String> longer = vocabulary.stream().filter(v -> name != null && !name.isBlank()
+                            && v.toLowerCase(Locale.ROOT).startsWith(name.toLowerCase(Locale.ROOT))).toList();
+                    return longer.size() == 1 ? Optional.of(longer.get(0)) : Optional.empty();
+                });
         return interconnect(name).orElseThrow(() -> new InputException(flag, 0, "unknown interconnect " + name
                 + spelled.map(v -> "; did you mean " + v + "?").orElse("") + "; known: "
                 + String.join(", ", vocabulary)));

@@ -1,9 +1,9 @@
 package org.ncclharness.calibration.predict;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.SizeText;
@@ -57,20 +57,23 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
     }
 
     /**
-     * This model where no configuration was asked for: a joint fit has no configuration of its own, so the
-     * notes say which of its runs the prediction is for.
+     * This model where no configuration was asked for: a joint fit has no configuration of its own, so it is
+     * predicted at its largest run (the one calibrate's row shows, and the scale it is used for), and the notes say
+     * so.
      */
     public PredictionModel asStored() {
-        Map<String, Object> c = model.configuration();
-        if (calibratedDomains.size() < 2 || !c.containsKey("domains")) {
+        if (calibratedDomains.size() < 2 || !model.configuration().containsKey("domains")) {
             return this;
         }
+        TwoTierConfig largest = calibratedDomains.stream().max(Comparator.comparingInt(TwoTierConfig::ranks))
+                .orElseThrow();
+        CostModel at = model instanceof AlgorithmEnvelopeModel a ? a.at(largest)
+                : model instanceof TwoTierCostModel t ? t.at(largest) : model;
         List<String> n = new ArrayList<>(notes);
         n.add(0, "a joint fit of " + String.join(", ", calibratedDomains.stream().map(TwoTierConfig::label).toList())
-                + ": predicted at " + new TwoTierConfig(((Number) c.get("domains")).intValue(),
-                ((Number) c.get("gpusPerDomain")).intValue()).label() + ", the run its model is stored at; --gpus and"
+                + ": predicted at " + largest.label() + ", its largest run (as calibrate's row shows it); --gpus and"
                 + " --nodes choose another");
-        return new PredictionModel(name, model, theta, source, calibratedRanks, calibratedNodes, minBytes, maxBytes,
+        return new PredictionModel(name, at, theta, source, calibratedRanks, calibratedNodes, minBytes, maxBytes,
                 calibratedDomains, n, networkLineRateGBps);
     }
 

@@ -12,6 +12,7 @@ import java.util.OptionalDouble;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.datasets.DatasetMetadata;
@@ -158,11 +159,14 @@ public final class TwoTierCalibrator {
                     .map(Collective::ncclName).toList() + "; a joint fit is for one collective at several"
                     + " configurations");
         }
-        Set<String> intras = new LinkedHashSet<>();
-        members.forEach(m -> intras.add(m.info().hardware().intra()));
-        if (intras.size() > 1) {
-            throw new InputException("--joint", 0, "the runs name different intra-domain fabrics " + intras
-                    + "; a joint fit is for one hardware at several configurations");
+        Map<String, List<String>> byIntra = new LinkedHashMap<>();
+        members.forEach(m -> byIntra.computeIfAbsent(m.info().hardware().intra(), k -> new ArrayList<>())
+                .add(m.info().id()));
+        if (byIntra.size() > 1) {
+            throw new InputException("--joint", 0, "the runs name different intra-domain fabrics ("
+                    + byIntra.entrySet().stream().map(e -> e.getKey() + ": " + String.join(", ", e.getValue()))
+                    .collect(Collectors.joining("; ")) + "); a joint fit is for one hardware at"
+                    + " several configurations");
         }
         // the same fabric names on other GPUs are other hardware (GH200 nodes of 4 and H100 nodes of 8 on Slingshot)
         Set<String> gpus = new LinkedHashSet<>();
@@ -177,7 +181,7 @@ public final class TwoTierCalibrator {
             throw new InputException("--joint", 0, "all runs are at " + configs.iterator().next().label()
                     + "; a joint fit needs at least two configurations");
         }
-        Fabric f = fabric(intras.iterator().next()).orElseThrow();
+        Fabric f = fabric(byIntra.keySet().iterator().next()).orElseThrow();
         DatasetInfo first = members.get(0).info();
         String ids = String.join(", ", members.stream().map(CalibrationInput::id).toList());
         Hardware h = first.hardware();

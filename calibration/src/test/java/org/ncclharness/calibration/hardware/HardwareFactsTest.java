@@ -56,6 +56,11 @@ class HardwareFactsTest {
                 "RoCE-800G", "EFA", "Slingshot11", "TCP");
         assertThatThrownBy(() -> facts.interconnectNamed("--inter", "efa"))
                 .hasMessageStartingWith("--inter: unknown interconnect efa; did you mean EFA?; known: NVLink2");
+        // a name short of the one it can only mean gets it; one short of several gets the list alone
+        assertThatThrownBy(() -> facts.interconnectNamed("--interconnect", "Slingshot"))
+                .hasMessageStartingWith("--interconnect: unknown interconnect Slingshot; did you mean Slingshot11?;");
+        assertThatThrownBy(() -> facts.interconnectNamed("--inter", "RoCE"))
+                .hasMessageStartingWith("--inter: unknown interconnect RoCE; known: NVLink2");
     }
 
     @Test

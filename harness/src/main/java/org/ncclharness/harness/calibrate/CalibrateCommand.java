@@ -89,8 +89,9 @@ public final class CalibrateCommand implements Callable<Integer> {
             + " metadata)")
     Integer nicsPerHost;
 
-    @Option(names = "--joint", description = "fit one two-tier model across the runs given (or the bundled joint"
-            + " groups): a single entry whose parameters hold at every configuration")
+    @Option(names = "--joint", description = "fit the runs given (or the bundled joint groups) together: the two-tier"
+            + " forms and the algorithm envelope, one of them picked, as one entry whose parameters hold at every"
+            + " configuration")
     boolean joint;
 
     @Option(names = "--config", paramLabel = "FILE=GPUSxHOSTS",

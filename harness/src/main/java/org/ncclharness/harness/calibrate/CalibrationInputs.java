@@ -262,10 +262,10 @@ public final class CalibrationInputs {
         }
         if (ranks / hosts == 1) {
             return "the network between its " + hosts + " hosts (one GPU each): pass --interconnect NAME (IB-NDR,"
-                    + " RoCE-400G, EFA, ...)";
+                    + " RoCE-400G, EFA, Slingshot11, ...)";
         }
         return unknownGpu + ", nor the network between its " + hosts + " hosts: pass --intra NAME (NVLink4, PCIe5,"
-                + " ...) --inter NAME (IB-NDR, RoCE-400G, EFA, ...)";
+                + " ...) --inter NAME (IB-NDR, RoCE-400G, EFA, Slingshot11, ...)";
     }
 
     /** Fills N, hosts, domains and the interconnect from the flags where the file does not say them. */
@@ -318,7 +318,7 @@ public final class CalibrationInputs {
                 throw new InputException(file, 0, "the run spans " + hosts + " hosts" + (perHost > 1 ? ": inside a"
                         + " host " + named.get() + " (from the GPU name " + gpu + "), but" : ", and") + " the network"
                         + " between them is not stated" + networkSeen(file) + ": pass --interconnect NAME (IB-NDR,"
-                        + " RoCE-400G, EFA, ...)");
+                        + " RoCE-400G, EFA, Slingshot11, ...)");
             }
             notes.add("interconnect " + named.get() + " taken from the GPU name " + gpu + " (--interconnect"
                     + " overrides it)");

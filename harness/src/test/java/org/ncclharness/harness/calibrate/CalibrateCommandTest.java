@@ -185,7 +185,7 @@ class CalibrateCommandTest {
         assertThat(run("calibrate", mi.toString())).isEqualTo(ExitCode.USAGE);
         assertThat(stderr().strip()).isEqualTo(mi + ": the run spans 2 hosts: inside a host InfinityFabric (from the"
                 + " GPU name AMD Instinct MI300X), but the network between them is not stated: pass --interconnect"
-                + " NAME (IB-NDR, RoCE-400G, EFA, ...)");
+                + " NAME (IB-NDR, RoCE-400G, EFA, Slingshot11, ...)");
         // a real 4-host log listing rank 0's 8 GPUs, its launch line removed: the host count is asked for, and
         // check does not judge it against the NVLink of one host
         List<String> h100 = Files.readAllLines(

@@ -205,9 +205,21 @@ class CalibrateTwoTierTest {
         assertThat(run("calibrate", log.toString())).isEqualTo(ExitCode.USAGE);
         assertThat(last.err().strip()).isEqualTo(log + ": the file does not say the fabric inside a host (the GPU name"
                 + " NVIDIA RTX 6000D is not one hardware/gpu-fabrics.json knows), nor the network between its 2 hosts:"
-                + " pass --intra NAME (NVLink4, PCIe5, ...) --inter NAME (IB-NDR, RoCE-400G, EFA, ...)");
+                + " pass --intra NAME (NVLink4, PCIe5, ...) --inter NAME (IB-NDR, RoCE-400G, EFA, Slingshot11, ...)");
         assertThat(run("calibrate", log.toString(), "--intra", "PCIe5", "--inter", "RoCE-400G")).as(last.err())
                 .isZero();
+    }
+
+    /** A joint fit over runs of two hardwares names which run is on which fabric, so the odd ones can be dropped. */
+    @Test
+    void aJointFitOverTwoFabricsNamesTheRunsOnEach() {
+        String alps8 = "gh200_allreduce_8gpu_2node_slingshot_alps_tunedcxi";
+        String alps16 = "gh200_allreduce_16gpu_4node_slingshot_alps_tunedcxi";
+        String polaris8 = "a100_allreduce_8gpu_2node_slingshot_polaris_nccl2215";
+        assertThat(run("calibrate", "--joint", alps8, alps16, polaris8)).isEqualTo(ExitCode.USAGE);
+        assertThat(last.err().strip()).isEqualTo("--joint: the runs name different intra-domain fabrics (NVLink4: "
+                + alps8 + ", " + alps16 + "; NVLink3: " + polaris8 + "); a joint fit is for one hardware at several"
+                + " configurations");
     }
 
     /**
@@ -317,7 +329,7 @@ class CalibrateTwoTierTest {
         double[] theta = e.model("hierarchical").orElseThrow().theta();
         assertThat(theta[0]).isCloseTo(TRUTH.uNv(), within(0.02 * TRUTH.uNv()));
         assertThat(theta[1]).isCloseTo(TRUTH.betaIbGBps(), within(0.02 * TRUTH.betaIbGBps()));
-        assertThat(stdout()).contains("(joint): 1x8,2x8,4x4");
+        assertThat(stdout()).contains("(joint): 1x8,2x8,4x4").containsPattern("(?m)^joint +16\\+ ");
         // every run fitted is calibrated ground for predict (and check), not only the first
         assertThat(e.configurations()).containsExactly(new TwoTierConfig(1, 8), new TwoTierConfig(2, 8),
                 new TwoTierConfig(4, 4));
@@ -328,11 +340,12 @@ class CalibrateTwoTierTest {
                 "--nodes", "8", "-b", "1M", "-e", "1M")).as(last.err()).isZero();
         assertThat(last.out()).contains("8 domains of 8 GPUs lie outside what was calibrated (1x8, 2x8, 4x4)")
                 .doesNotContain("a joint fit of");
-        // no configuration asked for: the table says which run of the joint fit it is for
+        // no configuration asked for: its largest run (the first of the 16-GPU ones, as calibrate's row shows it),
+        // and the table says so
         assertThat(run("predict", "--calibration", json.toString(), "--model", "hierarchical", "-b", "1M", "-e",
                 "1M")).as(last.err()).isZero();
-        assertThat(last.out()).containsPattern("# a joint fit of 1x8, 2x8, 4x4: predicted at (1x8|2x8|4x4), the run its"
-                + " model is stored at");
+        assertThat(last.out()).contains("# a joint fit of 1x8, 2x8, 4x4: predicted at 2x8, its largest run (as"
+                + " calibrate's row shows it)");
         // the algorithm envelope is fitted on the runs across domains; moved to one domain it says its beta is not
         // NVLink's
         assertThat(e.model("algorithms")).isPresent();
