@@ -162,7 +162,10 @@ public final class CalibrationSummary {
         double far = 1e15;
         double busBw = t.collective().busBwGBps(far, m.timeUs(far, f.theta()), ranks);
         double largest = f.residuals().stream().mapToDouble(Residual::bytes).max().orElse(0);
-        boolean seen = sameSlope(m, f.theta(), largest, far);
+        // a bandwidth beyond the network's line rate that no measured size reached is the fit's, not the run's
+        Double line = t.networkLineRateGBps();
+        boolean seen = sameSlope(m, f.theta(), largest, far) && (line == null || busBw <= line
+                || t.busBwAboveNetworkLineRateGBps().isPresent());
         flag(flags, !seen, 'U');
         String n = ranks + (TwoTierCalibration.JOINT.equals(t.kind()) ? "+" : "");
         return new String[] {t.dataset().id(), n, f.name(),

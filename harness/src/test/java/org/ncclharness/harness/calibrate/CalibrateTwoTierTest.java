@@ -210,6 +210,26 @@ class CalibrateTwoTierTest {
                 .isZero();
     }
 
+    /**
+     * The real 512-GPU Alps run is bumpy at its end (1 GiB at 36 GB/s bus, 4 GiB at 90): the algorithm envelope's
+     * bandwidth beyond the sweep comes out at about 204 GB/s. Once the network's line rate is known (4 NICs of
+     * Slingshot 11 per node: 100 GB/s) and no measured size reached it, the row says the data do not give that
+     * bandwidth ("-", flag U) instead of printing it.
+     */
+    @Test
+    void aBandwidthBeyondTheNetworksLineRateThatNoSizeReachedIsNotPrinted(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("alps512.txt");
+        Files.copy(Path.of("../datasets/raw/gh200_allreduce_512gpu_128node_slingshot_alps_tunedcxi.txt"), log);
+        CliRun known = CliRun.of("calibrate", log.toString(), "--interconnect", "Slingshot11", "--nics-per-host", "4");
+        assertThat(known.exitCode()).as(known.err()).isZero();
+        assertThat(known.out()).containsPattern(" 512 algorithms +[0-9.]+ +[0-9.]+ +- U\\n");
+        CliRun unknown = CliRun.of("calibrate", log.toString(), "--interconnect", "Slingshot11");
+        assertThat(unknown.exitCode()).as(unknown.err()).isZero();
+        Matcher row = Pattern.compile(" 512 algorithms +[0-9.]+ +[0-9.]+ +([0-9.]+)\\n").matcher(unknown.out());
+        assertThat(row.find()).as(unknown.out()).isTrue();
+        assertThat(Double.parseDouble(row.group(1))).isGreaterThan(100);
+    }
+
     /** A joint fit over runs of two hardwares names which run is on which fabric, so the odd ones can be dropped. */
     @Test
     void aJointFitOverTwoFabricsNamesTheRunsOnEach() {
