@@ -64,7 +64,9 @@ final class NetworkCeiling {
                     + " --nics-per-host N)", why, theta[b], toDomains)));
         }
         if (theta[b] <= lineRateGBps) {
-            return Optional.empty();
+            // said, so the note asking for the line rate does not just vanish once it is given
+            return Optional.of(new Moved(theta, String.format(Locale.ROOT, "%s: the calibrated %.1f GB/s is within the"
+                    + " network's line rate, %.1f GB/s per domain, and kept", why, theta[b], lineRateGBps)));
         }
         double[] held = theta.clone();
         held[b] = lineRateGBps;

@@ -42,8 +42,14 @@ class NetworkCeilingTest {
                     assertThat(m.theta()).isEqualTo(THETA);
                     assertThat(m.note()).contains("--nics-per-host");
                 });
-        // below the line rate, still at 2 domains, or fitted at 4 already: nothing to do
-        assertThat(NetworkCeiling.apply(at(2), List.of(), new TwoTierConfig(4, 8), THETA, 500.0)).isEmpty();
+        // below the line rate: kept, and said (the note asking for the line rate does not just vanish)
+        assertThat(NetworkCeiling.apply(at(2), List.of(), new TwoTierConfig(4, 8), THETA, 500.0))
+                .hasValueSatisfying(m -> {
+                    assertThat(m.theta()).isEqualTo(THETA);
+                    assertThat(m.note()).endsWith("the calibrated 470.0 GB/s is within the network's line rate, 500.0"
+                            + " GB/s per domain, and kept");
+                });
+        // still at 2 domains, or fitted at 4 already: nothing to do
         assertThat(NetworkCeiling.apply(at(2), List.of(), new TwoTierConfig(2, 4), THETA, 400.0)).isEmpty();
         assertThat(NetworkCeiling.apply(at(2), List.of(new TwoTierConfig(2, 8), new TwoTierConfig(4, 8)),
                 new TwoTierConfig(8, 8), THETA, 400.0)).isEmpty();
