@@ -7,42 +7,72 @@ import java.util.regex.Pattern;
 /**
  * The network between hosts where a log's NCCL INFO lines name it exactly: aws-ofi-nccl's provider
  * ({@code NET/OFI Selected Provider is efa}: EFA; {@code cxi}: Slingshot 11) and NCCL's own sockets
- * ({@code Using network Socket}, {@code Using internal Network Socket} before 2.4: TCP). NET/IB lines are not
- * read here: they name NICs and their link layer, not their speed, so IB-HDR from IB-NDR is not known.
+ * ({@code Using network Socket}, {@code Using internal Network Socket} before 2.4: TCP). A log with no NCCL INFO
+ * lines may still show its job's environment (a shell trace's {@code + export}, a printed {@code env}): a
+ * libfabric CXI variable ({@code FI_CXI_...=}, {@code FI_PROVIDER=cxi}) is set only where HPE's Cassini NICs, Slingshot
+ * 11, are used, and {@code FI_PROVIDER=efa} names EFA. NET/IB lines are not read here: they name NICs and their link
+ * layer, not their speed, so IB-HDR from IB-NDR is not known.
  */
 public final class LogNetwork {
 
     private static final Pattern PROVIDER = Pattern.compile("NET/OFI Selected [Pp]rovider is (\\w+)");
     private static final Pattern SOCKET = Pattern.compile("NCCL INFO Using (?:internal )?[Nn]etwork Socket");
+    /** An environment assignment of libfabric's provider or of a CXI setting, quoted or not. */
+    private static final Pattern FABRIC_ENV = Pattern.compile("(?<![\\w])'?(FI_CXI_\\w+|FI_PROVIDER)=['\"]?(\\w*)");
 
     /**
      * @param interconnect the name in hardware/interconnects.json
      * @param evidence     the line's words that say it, for the note
+     * @param where        which lines those are ({@code the log's NCCL lines}, {@code the job's environment})
      */
-    public record Named(String interconnect, String evidence) {
+    public record Named(String interconnect, String evidence, String where) {
     }
+
+    private static final String NCCL_LINES = "the log's NCCL lines";
+    private static final String ENVIRONMENT = "the job's environment in the log";
 
     private LogNetwork() {
     }
 
-    /** The first line that names the network, read in order; empty where none does. */
+    /**
+     * The first NCCL INFO line that names the network, read in order; else the first environment line that does;
+     * empty where none does.
+     */
     public static Optional<Named> of(Iterable<String> lines) {
+        Named environment = null;
         for (String line : lines) {
             Matcher p = PROVIDER.matcher(line);
             if (p.find()) {
                 String provider = p.group(1).toLowerCase(java.util.Locale.ROOT);
                 if (provider.equals("efa")) {
-                    return Optional.of(new Named("EFA", p.group()));
+                    return Optional.of(new Named("EFA", p.group(), NCCL_LINES));
                 }
                 if (provider.equals("cxi")) {
-                    return Optional.of(new Named("Slingshot11", p.group()));
+                    return Optional.of(new Named("Slingshot11", p.group(), NCCL_LINES));
                 }
             }
             Matcher s = SOCKET.matcher(line);
             if (s.find()) {
-                return Optional.of(new Named("TCP", s.group().substring("NCCL INFO ".length())));
+                return Optional.of(new Named("TCP", s.group().substring("NCCL INFO ".length()), NCCL_LINES));
+            }
+            if (environment == null) {
+                environment = fromEnvironment(line);
             }
         }
-        return Optional.empty();
+        // NCCL's own lines outrank the environment, which says what was configured rather than what was used
+        return Optional.ofNullable(environment);
+    }
+
+    private static Named fromEnvironment(String line) {
+        Matcher e = FABRIC_ENV.matcher(line);
+        if (!e.find()) {
+            return null;
+        }
+        String value = e.group(2).toLowerCase(java.util.Locale.ROOT);
+        if (e.group(1).startsWith("FI_CXI_") || value.equals("cxi")) {
+            // a CXI setting is libfabric's CXI provider, which drives HPE's Cassini NICs only
+            return new Named("Slingshot11", e.group(1) + "=" + e.group(2), ENVIRONMENT);
+        }
+        return value.equals("efa") ? new Named("EFA", "FI_PROVIDER=" + e.group(2), ENVIRONMENT) : null;
     }
 }

@@ -38,4 +38,24 @@ class LogNetworkTest {
                 + " eth0:10.0.0.1<0>", "h:1:1 [0] NCCL INFO Using network IB"))).isEmpty();
         assertThat(LogNetwork.of(List.of("NET/OFI Selected Provider is tcp"))).isEmpty();
     }
+
+    @Test
+    void aJobsEnvironmentNamesTheNetworkWhereNcclPrintsNothing() {
+        // the Alps series' Slurm shell trace (datasets/raw/gh200_*_alps_tunedcxi.txt), NCCL_DEBUG unset
+        List<String> alps = List.of("+ export MPICH_GPU_SUPPORT_ENABLED=0", "+ export FI_CXI_DEFAULT_CQ_SIZE=131072",
+                "+ export 'NCCL_NET=AWS Libfabric'");
+        assertThat(LogNetwork.of(alps)).hasValueSatisfying(n -> {
+            assertThat(n.interconnect()).isEqualTo("Slingshot11");
+            assertThat(n.evidence()).isEqualTo("FI_CXI_DEFAULT_CQ_SIZE=131072");
+            assertThat(n.where()).isEqualTo("the job's environment in the log");
+        });
+        assertThat(LogNetwork.of(List.of("export FI_PROVIDER='efa'"))).map(LogNetwork.Named::interconnect)
+                .hasValue("EFA");
+        // NCCL's own line outranks what the environment configured, wherever it stands
+        assertThat(LogNetwork.of(List.of("FI_PROVIDER=cxi", "h:1:1 [0] NCCL INFO NET/OFI Selected Provider is efa")))
+                .map(LogNetwork.Named::interconnect).hasValue("EFA");
+        // a path or a word that merely contains the name, and other providers, say nothing
+        assertThat(LogNetwork.of(List.of("directory results/FI_CXI_DEFAULT_CQ_SIZE_131072_nccl-tests/",
+                "FI_PROVIDER=tcp", "MY_FI_CXI_X=1"))).isEmpty();
+    }
 }

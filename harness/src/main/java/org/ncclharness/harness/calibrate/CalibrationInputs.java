@@ -309,9 +309,9 @@ public final class CalibrationInputs {
             Optional<LogNetwork.Named> net = hosts > 1 && RunInputs.isFile(file) && !file.equals("-")
                     ? LogNetwork.of(Inputs.text(file).lines()::iterator) : Optional.empty();
             if (net.isPresent()) {
-                // the log's NCCL lines name the network exactly (EFA, Slingshot, sockets): read as --interconnect
+                // the log names the network (NCCL lines: EFA, Slingshot, sockets; or its environment): read as --interconnect
                 String name = net.get().interconnect();
-                return complete(file, s, flags.withInterconnect(name, name + " (from the log's NCCL lines: '"
+                return complete(file, s, flags.withInterconnect(name, name + " (from " + net.get().where() + ": '"
                         + net.get().evidence() + "'; --interconnect overrides it)"), network);
             }
             if (hosts > 1) {

@@ -230,6 +230,24 @@ class CalibrateTwoTierTest {
         assertThat(Double.parseDouble(row.group(1))).isGreaterThan(100);
     }
 
+    /**
+     * A user's Slurm output of the Alps series (the bundled raw file without the project's header): NCCL printed no
+     * INFO lines, but the job's shell trace exports libfabric CXI settings, so the network is Slingshot 11 with no
+     * flag, and the note says where that came from.
+     */
+    @Test
+    void aLogWhoseEnvironmentSetsCxiNeedsNoNetworkFlag(@TempDir Path dir) throws IOException {
+        List<String> raw = Files.readAllLines(Path.of(
+                "../datasets/raw/gh200_allreduce_16gpu_4node_slingshot_alps_tunedcxi.txt"));
+        int from = raw.indexOf("=== RAW (copied verbatim from the source) ===") + 1;
+        Path log = Files.write(dir.resolve("slurm-146888.out"), raw.subList(from, raw.indexOf("=== END RAW ===")));
+        CliRun r = CliRun.of("calibrate", log.toString(), "--verbose");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("inter Slingshot11").contains("Slingshot11 (from the job's environment in the log:"
+                + " 'FI_CXI_DEFAULT_CQ_SIZE=131072'; --interconnect overrides it) taken as the network between the 4"
+                + " hosts");
+    }
+
     /** A joint fit over runs of two hardwares names which run is on which fabric, so the odd ones can be dropped. */
     @Test
     void aJointFitOverTwoFabricsNamesTheRunsOnEach() {
