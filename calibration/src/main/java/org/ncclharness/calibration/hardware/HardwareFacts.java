@@ -130,12 +130,11 @@ public final class HardwareFacts {
     public Interconnect interconnectNamed(String flag, String name) {
         // names are exact (they travel into reports and JSON as written); a different case gets its spelling
         // and a name short of its generation or speed (Slingshot, RoCE) gets the one it can only mean
+        String lower = name == null ? "" : name.toLowerCase(Locale.ROOT);
+        List<String> longer = lower.isBlank() ? List.of()
+                : vocabulary.stream().filter(v -> v.toLowerCase(Locale.ROOT).startsWith(lower)).toList();
         Optional<String> spelled = vocabulary.stream().filter(v -> v.equalsIgnoreCase(name)).findFirst()
-                .or(() -> {
-                    List<String> longer = vocabulary.stream().filter(v -> name != null && !name.isBlank()
-                            && v.toLowerCase(Locale.ROOT).startsWith(name.toLowerCase(Locale.ROOT))).toList();
-                    return longer.size() == 1 ? Optional.of(longer.get(0)) : Optional.empty();
-                });
+                .or(() -> longer.size() == 1 ? Optional.of(longer.get(0)) : Optional.empty());
         return interconnect(name).orElseThrow(() -> new InputException(flag, 0, "unknown interconnect " + name
                 + spelled.map(v -> "; did you mean " + v + "?").orElse("") + "; known: "
                 + String.join(", ", vocabulary)));

@@ -1,5 +1,6 @@
 package org.ncclharness.calibration.io;
 
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -43,7 +44,7 @@ public final class LogNetwork {
         for (String line : lines) {
             Matcher p = PROVIDER.matcher(line);
             if (p.find()) {
-                String provider = p.group(1).toLowerCase(java.util.Locale.ROOT);
+                String provider = p.group(1).toLowerCase(Locale.ROOT);
                 if (provider.equals("efa")) {
                     return Optional.of(new Named("EFA", p.group(), NCCL_LINES));
                 }
@@ -68,7 +69,7 @@ public final class LogNetwork {
         if (!e.find()) {
             return null;
         }
-        String value = e.group(2).toLowerCase(java.util.Locale.ROOT);
+        String value = e.group(2).toLowerCase(Locale.ROOT);
         if (e.group(1).startsWith("FI_CXI_") || value.equals("cxi")) {
             // a CXI setting is libfabric's CXI provider, which drives HPE's Cassini NICs only
             return new Named("Slingshot11", e.group(1) + "=" + e.group(2), ENVIRONMENT);

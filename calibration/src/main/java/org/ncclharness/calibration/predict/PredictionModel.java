@@ -68,7 +68,10 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
         TwoTierConfig largest = calibratedDomains.stream().max(Comparator.comparingInt(TwoTierConfig::ranks))
                 .orElseThrow();
         CostModel at = model instanceof AlgorithmEnvelopeModel a ? a.at(largest)
-                : model instanceof TwoTierCostModel t ? t.at(largest) : model;
+                : model instanceof TwoTierCostModel t ? t.at(largest) : null;
+        if (at == null) {
+            return this;
+        }
         List<String> n = new ArrayList<>(notes);
         n.add(0, "a joint fit of " + String.join(", ", calibratedDomains.stream().map(TwoTierConfig::label).toList())
                 + ": predicted at " + largest.label() + ", its largest run (as calibrate's row shows it); --gpus and"

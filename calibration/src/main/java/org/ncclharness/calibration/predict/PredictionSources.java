@@ -21,7 +21,6 @@ import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Fitter;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Interconnect;
-import org.ncclharness.calibration.hardware.LineRate;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.model.LatencyRule;
@@ -77,11 +76,12 @@ public final class PredictionSources {
                         + " has no model " + modelName + "; it has: "
                         + e.models().stream().map(CalibrationFile.CalibratedModel::name).collect(Collectors.joining(", "))));
         double[] range = sizeRange(file, e.id(), m.name());
-        Double line = e.inter() == null ? null : LineRate.networkGBps(e.nicsPerDomain(), HardwareFacts.bundled()
-                .interconnect(e.inter()).map(Interconnect::betaPhysGBps).orElse(null));
+        // the line rate the calibration judged the run against, as its report carries it: recomputed from the
+        // fabric's name it lost the NIC speed of fabrics that have no fixed one (EFA)
         return new PredictionModel(m.name(), m.model(), m.theta(), "calibration " + file + ", dataset " + e.id(),
                 e.ranks(), e.nodes(), Double.isNaN(range[0]) ? null : range[0],
-                Double.isNaN(range[1]) ? null : range[1], e.configurations(), undetermined(m), line);
+                Double.isNaN(range[1]) ? null : range[1], e.configurations(), undetermined(m),
+                e.networkLineRateGBps());
     }
 
     /** A note naming the parameters the data did not determine: the prediction rests on the fit's bounds there. */

@@ -43,11 +43,13 @@ public record CalibrationFile(String file, List<Entry> datasets) {
      * @param intra      a two-tier entry's fabric inside a domain, null for one tier or when not stated
      * @param inter      a two-tier entry's fabric between domains, null for one tier or when not stated
      * @param nicsPerDomain a two-tier entry's NICs per domain, null when not known
+     * @param networkLineRateGBps the network line rate per domain the entry was judged against (its NICs at their
+     *                            rate, the dataset's NIC speed where the fabric has no fixed one), null when not known
      */
     public record Entry(String id, String kind, Integer ranks, Integer nodes, String interconnect,
                         List<CalibratedModel> models, String best, String reason, String collective,
                         String gpuModel, List<TwoTierConfig> configurations, String intra, String inter,
-                        Integer nicsPerDomain) {
+                        Integer nicsPerDomain, Double networkLineRateGBps) {
 
         public Entry {
             configurations = List.copyOf(configurations);
@@ -137,7 +139,7 @@ public record CalibrationFile(String file, List<Entry> datasets) {
                 text(d.path("interconnect"), "name"), List.copyOf(models), text(d, "best"), text(d, "reason"),
                 text(d, "collective"), text(d.path("hardware"), "gpuModel"), configurations(d),
                 text(d.path("fabric"), "intra"), text(d.path("fabric"), "inter"), integer(d.path("fabric"),
-                "nicsPerDomain"));
+                "nicsPerDomain"), number(d.path("fabric"), "networkLineRateGBps"));
     }
 
     private static List<TwoTierConfig> configurations(JsonNode d) {

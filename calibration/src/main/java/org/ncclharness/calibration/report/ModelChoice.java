@@ -13,9 +13,8 @@ import java.util.stream.Collectors;
  * score alike to the report's precision (within {@value #TIE_POINTS} point), the one with fewer parameters.
  * Out-of-sample is leave-one-out where the family has the 3k + 3 points it needs. Where some family has them and
  * another not (a sweep that stops at 256 MiB has 19 sizes from 1 KiB: enough for the two-tier forms' 18, not for
- * the envelopes' 21 and 27), the other is estimated
- * by generalized cross-validation, its in-sample RMSPE over 1 − k/n, so that it is compared rather than passed
- * over: on real 2-host sweeps cut at 256 MiB, leave-one-out alone picked a two-tier form at 26 % and 50 % where
+ * the envelopes' 21 and 27), the other is estimated by generalized cross-validation, its in-sample RMSPE over
+ * 1 − k/n, so that it is compared rather than passed over: on real 2-host sweeps cut at 256 MiB, leave-one-out alone picked a two-tier form at 26 % and 50 % where
  * the envelopes fit within 10 %. Where no family has the points for leave-one-out, the data are too few to choose
  * between families by their fit, and the caller's {@code fallback} is used.
  *

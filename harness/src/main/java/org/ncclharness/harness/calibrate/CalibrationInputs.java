@@ -34,6 +34,9 @@ import org.ncclharness.harness.TableName;
  */
 public final class CalibrationInputs {
 
+    /** The networks a message asking for one names as examples (the vocabulary is in the error for a wrong name). */
+    private static final String NETWORK_EXAMPLES = "IB-NDR, RoCE-400G, EFA, Slingshot11, ...";
+
     /**
      * What the flags say about files that do not say it themselves: one tier ({@code interconnect}) or two
      * ({@code intra}, {@code inter}, {@code domainSize}), and {@code collective} for tables whose log does not
@@ -255,17 +258,16 @@ public final class CalibrationInputs {
     private static String interconnectsMissing(Sweep s, Integer ranks, Integer nodesFlag, String gpu) {
         Integer hosts = nodesFlag != null ? nodesFlag : s.hardware() != null && s.hardware().hosts() != null
                 ? s.hardware().hosts() : ranks == null ? null : hostsNamed(s, ranks);
-        String unknownGpu = "the fabric inside a host (the GPU name " + (gpu == null ? "is not stated" : gpu
-                + " is not one hardware/gpu-fabrics.json knows") + ")";
         if (hosts == null || hosts <= 1 || ranks == null) {
             return "its interconnect: pass --interconnect NAME (one tier) or --intra NAME [--inter NAME] (two tiers)";
         }
         if (ranks / hosts == 1) {
-            return "the network between its " + hosts + " hosts (one GPU each): pass --interconnect NAME (IB-NDR,"
-                    + " RoCE-400G, EFA, Slingshot11, ...)";
+            return "the network between its " + hosts + " hosts (one GPU each): pass --interconnect NAME ("
+                    + NETWORK_EXAMPLES + ")";
         }
-        return unknownGpu + ", nor the network between its " + hosts + " hosts: pass --intra NAME (NVLink4, PCIe5,"
-                + " ...) --inter NAME (IB-NDR, RoCE-400G, EFA, Slingshot11, ...)";
+        return "the fabric inside a host (the GPU name " + (gpu == null ? "is not stated" : gpu + " is not one"
+                + " hardware/gpu-fabrics.json knows") + "), nor the network between its " + hosts + " hosts: pass"
+                + " --intra NAME (NVLink4, PCIe5, ...) --inter NAME (" + NETWORK_EXAMPLES + ")";
     }
 
     /** Fills N, hosts, domains and the interconnect from the flags where the file does not say them. */
@@ -317,8 +319,8 @@ public final class CalibrationInputs {
             if (hosts > 1) {
                 throw new InputException(file, 0, "the run spans " + hosts + " hosts" + (perHost > 1 ? ": inside a"
                         + " host " + named.get() + " (from the GPU name " + gpu + "), but" : ", and") + " the network"
-                        + " between them is not stated" + networkSeen(file) + ": pass --interconnect NAME (IB-NDR,"
-                        + " RoCE-400G, EFA, Slingshot11, ...)");
+                        + " between them is not stated" + networkSeen(file) + ": pass --interconnect NAME ("
+                        + NETWORK_EXAMPLES + ")");
             }
             notes.add("interconnect " + named.get() + " taken from the GPU name " + gpu + " (--interconnect"
                     + " overrides it)");
