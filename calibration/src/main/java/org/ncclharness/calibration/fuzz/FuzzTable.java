@@ -23,7 +23,8 @@ public record FuzzTable(List<String> lines, List<Integer> rowLines, List<Measure
     /** Labels launchers put in front of lines; the last is a chain of four. */
     public static final List<String> PREFIXES = List.of("", "0: ", "[1,0]<stdout>:", "(head, rank=0, pid=3808) ",
             "[pod/launcher-abc12/mpi] ", "2024-05-01T12:00:00.123Z ", "node01: ", "> ",
-            "2024-05-01T12:00:00Z [pod/launcher-abc12/mpi] (head, rank=0, pid=1) [1,0]<stdout>:");
+            "2024-05-01T12:00:00Z [pod/launcher-abc12/mpi] (head, rank=0, pid=1) [1,0]<stdout>:",
+            "Thu Jul 18 15:41:05 2024<stdout>:", "Fri Mar  1 09:05:00 2024[1,0]<stdout>:");
 
     /**
      * @param redop     a redop column

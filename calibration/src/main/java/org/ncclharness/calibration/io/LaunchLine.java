@@ -16,17 +16,22 @@ import java.util.regex.Pattern;
  * {@code --ntasks-per-node=P}. {@code -N} means processes per node to Open MPI and nodes to Slurm, so the
  * launcher's name decides which.
  *
- * @param hosts  the host count the flags give
+ * @param hosts  the host count the flags give, null where they do not
+ * @param ranks  the rank count: processes ({@code -np}) times the benchmark's GPUs ({@code -g}) and threads
+ *               ({@code -t}) per process, null where the line gives no process count
  * @param source the launcher and the flags it came from, for a note
  */
-public record LaunchLine(int hosts, String source) {
+public record LaunchLine(Integer hosts, Integer ranks, String source) {
 
     private static final Pattern LAUNCHER = Pattern.compile("(?:^|[\\s/;&|(])"
             + "(mpirun|mpiexec(?:\\.hydra)?|orterun|prterun|srun|salloc|sbatch)(?=\\s)");
     private static final Pattern TOKEN = Pattern.compile("\\S+");
     private static final Pattern PPR = Pattern.compile("ppr:(\\d+):node");
 
-    /** The host count the line's launcher flags state, empty where they do not (or where it is no launch line). */
+    /**
+     * The host and rank counts the line's launcher flags state, empty where they state neither (or where it is no
+     * launch line).
+     */
     public static Optional<LaunchLine> of(String line) {
         Matcher l = LAUNCHER.matcher(line);
         if (!l.find()) {
@@ -38,6 +43,7 @@ public record LaunchLine(int hosts, String source) {
         Integer perNode = null;
         Integer nodes = null;
         Set<String> hostList = new LinkedHashSet<>();
+        int perProcess = 1;
         for (int i = 0; i < t.size(); i++) {
             String flag = t.get(i);
             int eq = flag.indexOf('=');
@@ -45,6 +51,7 @@ public record LaunchLine(int hosts, String source) {
             String value = eq > 0 ? flag.substring(eq + 1) : i + 1 < t.size() ? t.get(i + 1) : "";
             if (!name.startsWith("-")) {
                 if (name.endsWith("_perf") || name.endsWith("_perf_mpi")) {
+                    perProcess = perProcess(t.subList(i + 1, t.size()));
                     break; // the benchmark's own flags follow (its -n is iterations)
                 }
                 continue;
@@ -78,17 +85,39 @@ public record LaunchLine(int hosts, String source) {
             }
         }
         String launcher = l.group(1);
+        Integer n = ranks == null ? null : ranks * perProcess;
+        String np = ranks == null ? "" : ", " + ranks + " processes" + (perProcess == 1 ? "" : " of " + perProcess
+                + " GPUs");
         if (nodes != null) {
-            return Optional.of(new LaunchLine(nodes, launcher + " --nodes/-N " + nodes));
+            return Optional.of(new LaunchLine(nodes, n, launcher + " --nodes/-N " + nodes + np));
         }
         if (ranks != null && perNode != null && perNode > 0 && ranks % perNode == 0) {
-            return Optional.of(new LaunchLine(ranks / perNode, launcher + " " + ranks + " ranks, " + perNode
+            return Optional.of(new LaunchLine(ranks / perNode, n, launcher + " " + ranks + " ranks, " + perNode
                     + " per node"));
         }
         if (!hostList.isEmpty()) {
-            return Optional.of(new LaunchLine(hostList.size(), launcher + " hosts " + String.join(",", hostList)));
+            return Optional.of(new LaunchLine(hostList.size(), n, launcher + " hosts " + String.join(",", hostList)
+                    + np));
         }
-        return Optional.empty();
+        return n == null ? Optional.empty() : Optional.of(new LaunchLine(null, n, launcher + np.substring(1)));
+    }
+
+    /** GPUs per process of the benchmark's flags: {@code -g}/{@code --ngpus} times {@code -t}/{@code --nthreads}. */
+    private static int perProcess(List<String> flags) {
+        int gpus = 1;
+        int threads = 1;
+        for (int i = 0; i < flags.size(); i++) {
+            String f = flags.get(i);
+            int eq = f.indexOf('=');
+            String name = eq > 0 ? f.substring(0, eq) : f;
+            String value = eq > 0 ? f.substring(eq + 1) : i + 1 < flags.size() ? flags.get(i + 1) : "";
+            switch (name) {
+                case "-g", "--ngpus" -> gpus = count(value).orElse(gpus);
+                case "-t", "--nthreads" -> threads = count(value).orElse(threads);
+                default -> { }
+            }
+        }
+        return gpus * threads;
     }
 
     /** A positive whole count; a range ({@code 2-4}) or a name is none. */

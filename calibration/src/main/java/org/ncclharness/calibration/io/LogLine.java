@@ -22,6 +22,18 @@ record LogLine(int number, String text) {
     /** A host label already seen: taken off before anything. */
     private static final Pattern HOST = Pattern.compile("^([A-Za-z][\\w.-]*):(?:\\s+|$)");
 
+    /** Open MPI --timestamp-output, ctime's words: {@code Thu Jul 18 15:41:05 2024<stdout>:} (before any tag). */
+    private static final Pattern OPEN_MPI_TIME = Pattern.compile("^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2}"
+            + " [ \\d]?\\d \\d{2}:\\d{2}:\\d{2} \\d{4}(?:<std(?:out|err)>:\\s?|\\s+|$|(?=\\[))");
+    /** Open MPI --tag-output: {@code [1,0]<stdout>:}. */
+    private static final Pattern OPEN_MPI_TAG = Pattern.compile("^\\[\\d+,\\d+\\]<std(?:out|err)>:\\s?");
+    /**
+     * Open MPI's label inside a line: it labels every write, and nccl-tests writes a row in several, so a row
+     * reads {@code 8  2  float  sum  -1[1,0]<stdout>:  85.70 ...}.
+     */
+    private static final Pattern OPEN_MPI_INSIDE = Pattern.compile("(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2}"
+            + " [ \\d]?\\d \\d{2}:\\d{2}:\\d{2} \\d{4})?(?:\\[\\d+,\\d+\\])?<std(?:out|err)>:");
+
     /**
      * The labels, each anchored at the start of what is left. A label must be followed by a space (or end the
      * line) so that a data row's first number is never mistaken for one.
@@ -33,8 +45,8 @@ record LogLine(int number, String text) {
             Pattern.compile("^\\[pod/[^\\]\\s]+\\](?:\\s|$)"),
             // Ray / SkyPilot: (head, rank=0, pid=3808), (worker1, rank=1, pid=2345, ip=10.0.0.2), (pid=123)
             Pattern.compile("^\\([^()]*\\bpid=\\d+[^()]*\\)(?:\\s|$)"),
-            // Open MPI --tag-output: [1,0]<stdout>:
-            Pattern.compile("^\\[\\d+,\\d+\\]<std(?:out|err)>:\\s?"),
+            OPEN_MPI_TIME,
+            OPEN_MPI_TAG,
             // srun -l: 0:
             Pattern.compile("^\\d+:(?:\\s|$)"),
             PDSH,
@@ -43,6 +55,9 @@ record LogLine(int number, String text) {
     /** MPICH/Intel MPI Hydra's {@code -prepend-rank}: {@code [0] }, repeated wherever the rank wrote. */
     private static final Pattern HYDRA_RANK = Pattern.compile("^\\[\\d+\\] ");
     private static final Pattern LEADING_SPACE = Pattern.compile("^\\s+");
+    /** ctime's first word, which Open MPI's --timestamp-output puts in front of every line. */
+    private static final java.util.Set<String> WEEKDAYS = java.util.Set.of("Mon", "Tue", "Wed", "Thu", "Fri", "Sat",
+            "Sun");
 
     /**
      * @param hosts pdsh host labels seen so far in this log: once a host's label has been seen in front of
@@ -51,6 +66,7 @@ record LogLine(int number, String text) {
     static LogLine of(int number, String raw, java.util.Set<String> hosts) {
         String s = raw;
         boolean stripped = true;
+        boolean openMpi = false;
         while (stripped && !s.isEmpty()) {
             stripped = false;
             String t = Character.isWhitespace(s.charAt(0)) ? LEADING_SPACE.matcher(s).replaceFirst("") : s;
@@ -69,11 +85,15 @@ record LogLine(int number, String text) {
                     if (p == PDSH) {
                         hosts.add(t.substring(0, t.indexOf(':')));
                     }
+                    openMpi |= p == OPEN_MPI_TAG || p == OPEN_MPI_TIME;
                     s = t.substring(m.end());
                     stripped = true;
                     break;
                 }
             }
+        }
+        if (openMpi && s.indexOf("<std") >= 0) {
+            s = OPEN_MPI_INSIDE.matcher(s).replaceAll("");
         }
         Matcher rank = HYDRA_RANK.matcher(s);
         if (rank.find()) {
@@ -86,7 +106,7 @@ record LogLine(int number, String text) {
     /**
      * Whether any label could start {@code t}: every one begins with {@code [}, {@code (} or {@code >}, or has a
      * colon in its first word (a host's {@code name:}, Slurm's {@code 0:}, a timestamp's time), or is an ISO date
-     * ({@code 2024-05-01 10:00:00}). A result row's first word is a plain number, so rows skip every pattern.
+     * ({@code 2024-05-01 10:00:00}) or ctime's weekday ({@code Thu Jul 18 15:41:05 2024}). A result row's first word is a plain number, so rows skip every pattern.
      */
     private static boolean mayBeLabelled(String t) {
         if (t.isEmpty()) {
@@ -101,7 +121,8 @@ record LogLine(int number, String text) {
             end++;
         }
         String first = t.substring(0, end);
-        return first.indexOf(':') >= 0 || Character.isDigit(c) && first.indexOf('-') >= 0;
+        return first.indexOf(':') >= 0 || Character.isDigit(c) && first.indexOf('-') >= 0
+                || first.length() == 3 && WEEKDAYS.contains(first);
     }
 
     /** A {@code #} comment line of nccl-tests (header, preamble, trailer). */

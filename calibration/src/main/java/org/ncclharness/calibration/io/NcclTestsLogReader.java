@@ -564,9 +564,23 @@ public final class NcclTestsLogReader {
                 return;
             }
             rowsSeenInRun = true;
+            Optional<String> jobs = SeparateJobs.inDevices(devices);
+            if (jobs.isPresent()) {
+                throw new InputException(file, rowLines.get(0), jobs.get());
+            }
             Map<String, List<Measurement>> byTypeOp = new LinkedHashMap<>();
-            for (Measurement r : rows) {
+            Map<String, List<Integer>> linesByTypeOp = new LinkedHashMap<>();
+            for (int i = 0; i < rows.size(); i++) {
+                Measurement r = rows.get(i);
                 byTypeOp.computeIfAbsent(r.type() + " " + r.redop(), k -> new ArrayList<>()).add(r);
+                linesByTypeOp.computeIfAbsent(r.type() + " " + r.redop(), k -> new ArrayList<>()).add(rowLines.get(i));
+            }
+            for (Map.Entry<String, List<Measurement>> g : byTypeOp.entrySet()) {
+                List<Long> sizes = g.getValue().stream().map(Measurement::sizeBytes).toList();
+                int at = SeparateJobs.interleavedAt(sizes);
+                if (at >= 0) {
+                    throw new InputException(file, linesByTypeOp.get(g.getKey()).get(at), SeparateJobs.rows(sizes, at));
+                }
             }
             RunInfo run = runInfo();
             Integer listed = listedRanks();
@@ -576,9 +590,14 @@ public final class NcclTestsLogReader {
             Trailer trailer = trailer();
             for (List<Measurement> group : byTypeOp.values()) {
                 List<String> tableNotes = new ArrayList<>(notes);
-                CollectiveEvidence e = CollectiveEvidence.decide(named(), given, listed, group, layout.hasRedop(),
+                // N: the device list where it shows every rank, else the launch line's processes x GPUs each
+                Integer known = listed != null ? listed : launch == null ? null : launch.ranks();
+                CollectiveEvidence e = CollectiveEvidence.decide(named(), given, known, group, layout.hasRedop(),
                         layout.hasRoot());
                 tableNotes.addAll(e.notes());
+                if (listed == null && known != null && known.equals(e.ranks())) {
+                    tableNotes.add("N = " + known + " ranks as the launch line states (" + launch.source() + ")");
+                }
                 TimeAlgbwAgreement.find(group).ifPresent(d -> tableNotes.add("line "
                         + rowLines.get(rows.indexOf(d.row())) + ": " + d.describe()));
                 Trailer t = trailer;
@@ -588,7 +607,7 @@ public final class NcclTestsLogReader {
                             + " covers all " + byTypeOp.size() + " type/op groups of this table, not this one alone");
                 }
                 Hardware hw = hardware(e.ranks());
-                if (hw.hosts() != null && launch != null && hw.hosts() == launch.hosts() && !whole(e.ranks())) {
+                if (hw.hosts() != null && launch != null && hw.hosts().equals(launch.hosts()) && !whole(e.ranks())) {
                     tableNotes.add(launch.hosts() + " hosts taken as the launch line states (" + launch.source()
                             + "): the device list does not show every rank");
                 }
@@ -668,8 +687,8 @@ public final class NcclTestsLogReader {
         private Hardware hardware(Integer ranks) {
             Set<String> hosts = new LinkedHashSet<>();
             devices.forEach(d -> hosts.add(d.host()));
-            Integer launched = launch != null && ranks != null && ranks % launch.hosts() == 0
-                    && launch.hosts() >= hosts.size() ? launch.hosts() : null;
+            Integer launched = launch != null && launch.hosts() != null && ranks != null
+                    && ranks % launch.hosts() == 0 && launch.hosts() >= hosts.size() ? launch.hosts() : null;
             if (devices.isEmpty()) {
                 Hardware none = ranks == null ? Hardware.unknown() : Hardware.unknown().withRanks(ranks);
                 return launched == null ? none : none.withHosts(launched);

@@ -125,13 +125,24 @@ public record CollectiveEvidence(Collective collective, Integer ranks, List<Stri
         String question = candidates.isEmpty()
                 ? "the rows fit no collective nccl-tests knows (" + evidence + "); pass --collective NAME"
                 : "the log does not name its test program and its rows (" + evidence + ") fit "
-                        + alternatives(candidates, n, ratio) + "; pass --collective NAME"
-                        + (n == null ? " or --gpus N" : "");
+                        + alternatives(candidates, n, ratio) + "; pass --collective NAME";
+        long corrupt = rows.stream().filter(CollectiveEvidence::wrong).count();
+        if (corrupt > 0) {
+            // whatever the collective, nccl-tests' own data check failed: say it where the table is refused
+            question += "; " + corrupt + " of its " + rows.size() + " rows report #wrong > 0: nccl-tests' data check"
+                    + " failed, so the results are corrupt whatever the collective";
+        }
         if (given != null && given.known()) {
             question = given.testName() + " (as given) does not fit the rows: " + question;
         }
         notes.add(question);
         return new CollectiveEvidence(Collective.UNKNOWN, n, notes);
+    }
+
+    /** Whether nccl-tests' data check failed on the row, in either half. */
+    private static boolean wrong(Measurement m) {
+        return m.outOfPlace() != null && m.outOfPlace().wrong() != null && m.outOfPlace().wrong() > 0
+                || m.inPlace() != null && m.inPlace().wrong() != null && m.inPlace().wrong() > 0;
     }
 
     /** The decision c, with N as known or as the ratio gives it for c, and a note of how it was made. */

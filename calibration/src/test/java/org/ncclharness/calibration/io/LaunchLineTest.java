@@ -32,12 +32,31 @@ class LaunchLineTest {
                 .isEqualTo(4);
         assertThat(hosts("srun -n 16 --ntasks-per-node=8 ./all_reduce_perf -b 8 -e 8G -n 100")).isEqualTo(2);
         // the benchmark's -n (iterations) and -N (its own run count) are not the launcher's
-        assertThat(LaunchLine.of("mpirun -np 16 ./all_reduce_perf -b 8 -e 8G -N 4 -n 20")).isEmpty();
+        LaunchLine ranksOnly = LaunchLine.of("mpirun -np 16 ./all_reduce_perf -b 8 -e 8G -N 4 -n 20").orElseThrow();
+        assertThat(ranksOnly.hosts()).isNull();
+        assertThat(ranksOnly.ranks()).isEqualTo(16);
+    }
+
+    /** N is the processes times the benchmark's GPUs and threads per process (nccl-tests' nProcs x nThreads x nGpus). */
+    @Test
+    void theRanksAreProcessesTimesEachOnesGpusAndThreads() {
+        assertThat(LaunchLine.of("mpirun -np 2 -H a:1,b:1 ./all_reduce_perf -b 8 -e 1G -g 8").orElseThrow().ranks())
+                .isEqualTo(16);
+        assertThat(LaunchLine.of("mpirun -np 2 ./all_reduce_perf --ngpus 2 --nthreads 2").orElseThrow().ranks())
+                .isEqualTo(8);
+        // real: NVIDIA/nccl#1368, 5 hosts x 8 processes of one GPU
+        LaunchLine real = LaunchLine.of("/usr/mpi/gcc/openmpi-4.1.7a1/bin/mpirun --allow-run-as-root -np 40 -H"
+                + " 100.64.40.36:8,100.64.40.39:8,100.64.40.41:8,100.64.40.42:8,100.64.40.43:8  --timestamp-output"
+                + " -x NCCL_ALGO=Ring /root/nccl_apps/nccl-test/all_reduce_perf -b 1M -e 1G -g 1 -f 2").orElseThrow();
+        assertThat(real.hosts()).isEqualTo(5);
+        assertThat(real.ranks()).isEqualTo(40);
     }
 
     @Test
     void aLineWithoutTheCountOrWithoutALauncherStatesNone() {
-        assertThat(LaunchLine.of("mpirun --hostfile hosts.txt -np 16 ./all_reduce_perf -b 8 -e 1G")).isEmpty();
+        // a host file's hosts are not on the line: the ranks are, the hosts are not
+        assertThat(LaunchLine.of("mpirun --hostfile hosts.txt -np 16 ./all_reduce_perf -b 8 -e 1G")).get()
+                .isEqualTo(new LaunchLine(null, 16, "mpirun 16 processes"));
         assertThat(LaunchLine.of("./build/all_reduce_perf -b 8 -e 128M -f 2 -g 8")).isEmpty();
         assertThat(LaunchLine.of("srun --nodes=2-4 ./all_reduce_perf")).isEmpty();
     }
