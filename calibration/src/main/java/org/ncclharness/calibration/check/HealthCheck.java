@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.check;
 
 import org.ncclharness.calibration.hardware.LineRate;
+import org.ncclharness.calibration.hardware.Nics;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -68,12 +69,16 @@ public final class HealthCheck {
      *
      * @param reference      a baseline, a model or the expected curve; null for none
      * @param expectBusBwGBps the busbw a healthy run of this hardware reaches at its largest sizes; null for none
-     * @param nicsPerHost    NICs per host where known: across hosts the line rate is all of a host's NICs together
+     * @param nics           the host's NICs as stated: across hosts the line rate is all of a host's NICs together
      */
-    public record Against(Reference reference, Double expectBusBwGBps, Integer nicsPerHost) {
+    public record Against(Reference reference, Double expectBusBwGBps, Nics nics) {
+
+        public Against {
+            nics = nics == null ? Nics.UNKNOWN : nics;
+        }
 
         public static Against nothing() {
-            return new Against(null, null, null);
+            return new Against(null, null, Nics.UNKNOWN);
         }
     }
 
@@ -82,7 +87,7 @@ public final class HealthCheck {
      * @throws IllegalArgumentException when the reference shares no size with the run (bad input: exit 2)
      */
     public CheckReport check(String runName, Sweep run, Reference reference) {
-        return check(runName, run, new Against(reference, null, null));
+        return check(runName, run, new Against(reference, null, Nics.UNKNOWN));
     }
 
     public CheckReport check(String runName, Sweep run, Against against) {
@@ -94,7 +99,7 @@ public final class HealthCheck {
         List<Finding> findings = new ArrayList<>();
         Curve curve = Curve.of(run);
         boolean lineRateIsTheReference = reference == null && against.expectBusBwGBps() == null;
-        peak(run, curve, rows.get(rows.size() - 1), against.nicsPerHost(), lineRateIsTheReference, findings);
+        peak(run, curve, rows.get(rows.size() - 1), against.nics(), lineRateIsTheReference, findings);
         wrong(run, findings);
         unfinished(run, rows.get(rows.size() - 1), findings);
         agreement(run, findings);
@@ -140,14 +145,22 @@ public final class HealthCheck {
      * is nothing to compare with. As the reference (no other given) it warns below
      * {@value #HEALTHY_SHARE_OF_LINE_RATE_PCT} %; otherwise it informs.
      */
-    private void peak(Sweep run, Curve curve, Measurement largest, Integer nicsPerHost, boolean isReference,
+    private void peak(Sweep run, Curve curve, Measurement largest, Nics nics, boolean isReference,
                       List<Finding> out) {
         double b = SizeBusBw.of(largest);
         String name = bottleneck(run.hardware());
         Optional<Interconnect> ic = name == null ? Optional.empty() : facts.interconnect(name);
         String at = String.format(Locale.ROOT, "busbw at the largest size (%s): %s GB/s", SizeText.exact(
                 largest.sizeBytes()), num(b));
-        if (curve != null && curve.latencyOnly()) {
+        if (curve == null) {
+            // one size, or sizes that give no curve: nothing tells whether it is latency- or bandwidth-bound
+            out.add(new Finding(isReference ? Severity.WARN : Severity.INFO, "peak", null, at + "; the run gives no"
+                    + " curve (fewer than two sizes with a time), so nothing says whether this size is bound by"
+                    + " latency or bandwidth, and the line rate says nothing about it" + (isReference ? "; the"
+                    + " bandwidth is not judged: sweep a range of sizes (-b 8 -e 8G -f 2)" : "")));
+            return;
+        }
+        if (curve.latencyOnly()) {
             out.add(new Finding(isReference ? Severity.WARN : Severity.INFO, "peak", null, at + "; every size is"
                     + " latency-bound (the largest is below the run's latency/bandwidth crossover), so the line rate"
                     + " says nothing about it" + (isReference ? "; the bandwidth is not judged: sweep to larger sizes"
@@ -157,25 +170,28 @@ public final class HealthCheck {
         String noReference = isReference ? "; the bandwidth is not judged: give " + references : "";
         // A gate that could not judge the bandwidth must not say PASS
         Severity unjudged = isReference ? Severity.WARN : Severity.INFO;
-        if (ic.isEmpty() || ic.get().betaPhysGBps() == null) {
+        boolean network = name != null && name.equals(run.hardware().inter()) && run.hardware().hosts() != null
+                && run.hardware().hosts() > 1;
+        // a stated NIC speed is the network's; a fabric inside a host has its own figure
+        Double rate = ic.isEmpty() ? null : network ? nics.rateGBps(ic.get()) : ic.get().betaPhysGBps();
+        if (rate == null) {
             out.add(new Finding(unjudged, "peak", null, at + "; no line rate to compare with ("
-                    + (name == null ? "interconnect not stated: pass --interconnect" : name + " has no fixed figure")
+                    + (name == null ? "interconnect not stated: pass --interconnect" : name + " has no fixed figure"
+                    + (network ? ": pass --nic-speed (one NIC's, e.g. 100Gb/s) and --nics-per-host" : ""))
                     + ")" + noReference));
             return;
         }
-        double nic = ic.get().betaPhysGBps();
-        boolean network = name.equals(run.hardware().inter()) && run.hardware().hosts() != null
-                && run.hardware().hosts() > 1;
-        if (network && nicsPerHost == null) {
+        double nic = rate;
+        if (network && nics.perHost() == null) {
             out.add(new Finding(unjudged, "peak", null, at + "; " + ic.get().name() + " is " + num(nic) + " GB/s per NIC and the"
                     + " NICs per host are not known (pass --nics-per-host; a log with NCCL_DEBUG=INFO states them)"
                     + noReference));
             return;
         }
-        double line = network ? LineRate.networkGBps(nicsPerHost, nic) : nic;
-        String of = network ? String.format(Locale.ROOT, "the line rate of %d %s NICs per host (%s GB/s)", nicsPerHost,
-                ic.get().name(), num(line)) : String.format(Locale.ROOT, "the line rate of %s (%s GB/s)",
-                ic.get().name(), num(line));
+        double line = network ? LineRate.networkGBps(nics.perHost(), nic) : nic;
+        String of = network ? String.format(Locale.ROOT, "the line rate of %d %s NICs per host at %s GB/s (%s GB/s)",
+                nics.perHost(), ic.get().name(), num(nic), num(line)) : String.format(Locale.ROOT,
+                "the line rate of %s (%s GB/s)", ic.get().name(), num(line));
         double pct = 100 * b / line;
         String above = b <= line ? "" : "; above the line rate: " + LineRate.whyAbove(ic.get(), network);
         boolean low = isReference && pct < HEALTHY_SHARE_OF_LINE_RATE_PCT;

@@ -2,6 +2,7 @@ package org.ncclharness.calibration.datasets;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
+import org.ncclharness.calibration.hardware.Nics;
 
 /**
  * One entry of {@code datasets/datasets.json}: what the source says about a bundled dataset, and only that.
@@ -45,6 +46,11 @@ public record DatasetMetadata(String id, String collective, String library, Stri
 
     public boolean hasFlag(String flag) {
         return flags.contains(flag);
+    }
+
+    /** The host's NICs as the source states them. */
+    public Nics nics() {
+        return Nics.ofGbps(nicsPerHost, nicGbps);
     }
 
     /** True when the run spans more than one NVLink domain (the two-tier fit applies). */

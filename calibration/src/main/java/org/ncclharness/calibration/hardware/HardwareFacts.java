@@ -128,16 +128,20 @@ public final class HardwareFacts {
      * unknown name is that flag's input error (exit 2), listing the names there are.
      */
     public Interconnect interconnectNamed(String flag, String name) {
-        // names are exact (they travel into reports and JSON as written); a different case gets its spelling
-        // and a name short of its generation or speed (Slingshot, RoCE) gets the one it can only mean
-        String lower = name == null ? "" : name.toLowerCase(Locale.ROOT);
-        List<String> longer = lower.isBlank() ? List.of()
-                : vocabulary.stream().filter(v -> v.toLowerCase(Locale.ROOT).startsWith(lower)).toList();
-        Optional<String> spelled = vocabulary.stream().filter(v -> v.equalsIgnoreCase(name)).findFirst()
-                .or(() -> longer.size() == 1 ? Optional.of(longer.get(0)) : Optional.empty());
+        // names are exact (they travel into reports and JSON as written); a name written another way (case,
+        // spaces, no family: "ib ndr", "NDR", "infiniband", "RoCE") gets the names it can mean
+        String key = spelling(name).replace("infiniband", "ib");
+        List<String> near = key.isEmpty() ? List.of() : vocabulary.stream()
+                .filter(v -> spelling(v).startsWith(key) || spelling(v).endsWith(key)).toList();
+        String hint = near.size() == 1 ? "; did you mean " + near.get(0) + "?"
+                : near.isEmpty() ? "" : "; did you mean one of " + String.join(", ", near) + "?";
         return interconnect(name).orElseThrow(() -> new InputException(flag, 0, "unknown interconnect " + name
-                + spelled.map(v -> "; did you mean " + v + "?").orElse("") + "; known: "
-                + String.join(", ", vocabulary)));
+                + hint + "; known: " + String.join(", ", vocabulary)));
+    }
+
+    /** A name as letters and digits alone, lower case: how two spellings of one fabric are compared. */
+    private static String spelling(String name) {
+        return name == null ? "" : name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
     }
 
     public Optional<Topology> topology(String name) {

@@ -59,13 +59,22 @@ public final class PredictionSources {
     public static PredictionModel calibration(Path file, String datasetId, String modelName) {
         CalibrationFile cf = CalibrationFile.read(file);
         CalibrationFile.Entry e;
+        // without --dataset: the one entry with a model (a log's other tables may not have been calibrated)
+        List<CalibrationFile.Entry> modelled = cf.datasets().stream().filter(x -> !x.models().isEmpty()).toList();
         if (datasetId != null) {
             e = cf.dataset(datasetId);
-        } else if (cf.datasets().size() == 1) {
-            e = cf.datasets().get(0);
+        } else if (cf.datasets().size() == 1 || modelled.size() == 1) {
+            e = modelled.size() == 1 ? modelled.get(0) : cf.datasets().get(0);
+        } else if (modelled.isEmpty()) {
+            throw new InputException(file.toString(), 0, "none of the calibration's " + cf.datasets().size()
+                    + " datasets has a calibrated model (calibrate said why for each); calibrate a sweep with more"
+                    + " sizes");
         } else {
-            throw new InputException(file.toString(), 0, "the calibration holds " + cf.datasets().size()
-                    + " datasets: pick one with --dataset ID (" + cf.ids() + ")");
+            throw new InputException(file.toString(), 0, "the calibration holds " + modelled.size() + " datasets"
+                    + " with a model: pick one with --dataset ID (" + modelled.stream().map(CalibrationFile.Entry::id)
+                    .limit(CalibrationFile.IDS_SHOWN).collect(Collectors.joining(", ")) + (modelled.size() <= CalibrationFile.IDS_SHOWN ? ""
+                    : " and " + (modelled.size() - CalibrationFile.IDS_SHOWN) + " more; jq -r '.datasets[] | select(.models | length"
+                    + " > 0) | .id' on the file lists all " + modelled.size()) + ")");
         }
         if (e.models().isEmpty()) {
             throw new InputException(file.toString(), 0, "dataset " + e.id() + " has no calibrated model ("

@@ -188,7 +188,7 @@ public record CalibrationFile(String file, List<Entry> datasets) {
     }
 
     /** At most this many ids in a message: a whole-catalog report holds about a hundred. */
-    static final int IDS_SHOWN = 12;
+    public static final int IDS_SHOWN = 12;
 
     /** The entries' ids for a one-line message: all of them, or the first {@value #IDS_SHOWN} and the count. */
     public String ids() {

@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.report;
 
 import java.util.List;
+import org.ncclharness.calibration.hardware.Nics;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Sweep;
 
@@ -11,23 +12,24 @@ import org.ncclharness.calibration.measure.Sweep;
  * @param sweep      the measurements (hardware filled in from metadata or flags)
  * @param forcedAlgo the NCCL_ALGO the run forced, null when none or unknown
  * @param flags      dataset flags ({@code mixed-configurations} keeps a dataset out of the fit)
- * @param nicsPerHost NICs per host (--nics-per-host, the log's {@code NET/IB : Using} lines, or the dataset's
- *                    metadata), null when nothing says
+ * @param nics       the host's NICs: their count (--nics-per-host, the log's {@code NET/IB : Using} lines, or the
+ *                   dataset's metadata) and speed (--nic-gbps, the metadata), each null where nothing says
  */
-public record CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<String> flags, Integer nicsPerHost) {
+public record CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<String> flags, Nics nics) {
 
     public CalibrationInput {
         flags = flags == null ? List.of() : List.copyOf(flags);
+        nics = nics == null ? Nics.UNKNOWN : nics;
     }
 
-    /** NICs per host not known. */
+    /** NICs not known. */
     public CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<String> flags) {
-        this(id, sweep, forcedAlgo, flags, null);
+        this(id, sweep, forcedAlgo, flags, Nics.UNKNOWN);
     }
 
     /** The same input with other measurements (a subset of its rows). */
     public CalibrationInput withSweep(Sweep other) {
-        return new CalibrationInput(id, other, forcedAlgo, flags, nicsPerHost);
+        return new CalibrationInput(id, other, forcedAlgo, flags, nics);
     }
 
     public static CalibrationInput of(String id, Sweep sweep) {

@@ -15,7 +15,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
-import org.ncclharness.calibration.datasets.DatasetMetadata;
 import org.ncclharness.calibration.check.Comparability;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.FitPoints;
@@ -31,6 +30,7 @@ import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Interconnect;
+import org.ncclharness.calibration.hardware.Nics;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
@@ -263,11 +263,13 @@ public final class TwoTierCalibrator {
                 : TwoTierFitter.fitBoth(p, ParamRanges.defaultsFor(p, 2), priors);
         List<Fit> protocol = protocolFits(members, f);
         if (noForms.isPresent() && protocol.isEmpty()) {
-            return new DeferredCalibration(info, null, noForms.get() + ", and the envelopes need alpha and beta from"
-                    + " the data and more points than their parameters");
+            int sizes = members.stream().mapToInt(m -> m.sweep().rows().size()).sum();
+            return new DeferredCalibration(info, null, "too few sizes: the envelopes need alpha and beta from the data"
+                    + " and more sizes than their parameters (" + sizes + " here: sweep from 8 B to the largest), and "
+                    + noForms.get());
         }
         String inter = interOf(members);
-        Double nicGBps = inter == null ? null : facts.interconnect(inter).map(Interconnect::betaPhysGBps).orElse(null);
+        Double nicGBps = nicGBps(members, inter == null ? null : facts.interconnect(inter).orElse(null));
         List<String> allNotes = new ArrayList<>(notes);
         if (derived) {
             allNotes.add("times derived from busbw (the source gives busbw only)");
@@ -305,8 +307,8 @@ public final class TwoTierCalibrator {
             return t;
         }
         allNotes.add(String.format(Locale.ROOT, "busbw reaches %.1f GB/s, above what a ring carries between domains"
-                + " (%d %s NICs per domain, %.0f GB/s): %s", above.getAsDouble(), t.nicsPerDomain(), inter,
-                t.networkLineRateGBps(), LineRate.ABOVE_NETWORK));
+                + " (%d %sNICs per domain, %.0f GB/s): %s", above.getAsDouble(), t.nicsPerDomain(),
+                inter == null ? "" : inter + " ", t.networkLineRateGBps(), LineRate.ABOVE_NETWORK));
         return t.withNotes(allNotes);
     }
 
@@ -427,31 +429,34 @@ public final class TwoTierCalibrator {
         return members.stream().map(m -> m.info().hardware().inter()).filter(Objects::nonNull).findFirst().orElse(null);
     }
 
-    /**
-     * NICs per host × hosts per domain: from the first multi-domain member that states its NICs (flag or log),
-     * else from the bundled metadata of the first multi-domain member.
-     */
+    /** NICs per host × hosts per domain, from the first multi-domain member that states its NICs. */
     private static Integer nicsPerDomain(List<CalibrationInput> members) {
         for (CalibrationInput m : members) {
             Hardware h = m.info().hardware();
-            if (m.nicsPerHost() != null && h.domains() != null && h.domains() > 1 && h.hosts() != null
+            Integer perHost = nics(m).perHost();
+            if (perHost != null && h.domains() != null && h.domains() > 1 && h.hosts() != null
                     && h.hosts() % h.domains() == 0) {
-                return m.nicsPerHost() * (h.hosts() / h.domains());
-            }
-        }
-        for (CalibrationInput m : members) {
-            String id = m.sweep().provenance() == null ? null : m.sweep().provenance().datasetId();
-            Optional<DatasetMetadata> md = id == null ? Optional.empty()
-                    : DatasetCatalog.bundled().find(id).map(d -> d.metadata());
-            if (md.isPresent() && md.get().multiDomain()) {
-                DatasetMetadata x = md.get();
-                if (x.nicsPerHost() == null || x.hosts() == null || x.hosts() % x.domains() != 0) {
-                    return null;
-                }
-                return x.nicsPerHost() * (x.hosts() / x.domains());
+                return perHost * (h.hosts() / h.domains());
             }
         }
         return null;
+    }
+
+    /**
+     * One NIC's rate: the rate a member states (--nic-speed, the metadata), else the network's figure; null where
+     * neither says (EFA or TCP with no speed stated).
+     */
+    private static Double nicGBps(List<CalibrationInput> members, Interconnect network) {
+        return members.stream().map(TwoTierCalibrator::nics).filter(n -> n.statedGBps() != null).findFirst()
+                .orElse(Nics.UNKNOWN).rateGBps(network);
+    }
+
+    /** What a member states of its NICs: the flags or its log first, then its bundled dataset's metadata. */
+    private static Nics nics(CalibrationInput m) {
+        String id = m.sweep().provenance() == null ? null : m.sweep().provenance().datasetId();
+        Nics metadata = id == null ? Nics.UNKNOWN
+                : DatasetCatalog.bundled().find(id).map(d -> d.metadata().nics()).orElse(Nics.UNKNOWN);
+        return m.nics().orElse(metadata);
     }
 
     private static String commonAlgo(List<CalibrationInput> members) {

@@ -61,7 +61,7 @@ class CheckGateTest {
     static CheckReport alone(String name, Sweep run, Dataset self) {
         ExpectedCurves.Outcome o = ExpectedCurves.forRun(run, name, self.metadata().nicsPerHost(),
                 self.metadata().algo(), others(self), FACTS);
-        return CHECK.check(name, run, new HealthCheck.Against(o.reference(), null, self.metadata().nicsPerHost()));
+        return CHECK.check(name, run, new HealthCheck.Against(o.reference(), null, self.metadata().nics()));
     }
 
     @ParameterizedTest(name = "{0}")

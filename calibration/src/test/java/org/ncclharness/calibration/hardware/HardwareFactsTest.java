@@ -56,11 +56,21 @@ class HardwareFactsTest {
                 "RoCE-800G", "EFA", "Slingshot11", "TCP");
         assertThatThrownBy(() -> facts.interconnectNamed("--inter", "efa"))
                 .hasMessageStartingWith("--inter: unknown interconnect efa; did you mean EFA?; known: NVLink2");
-        // a name short of the one it can only mean gets it; one short of several gets the list alone
+        // a name short of the one it can only mean gets it; one short of several gets those it can mean
         assertThatThrownBy(() -> facts.interconnectNamed("--interconnect", "Slingshot"))
                 .hasMessageStartingWith("--interconnect: unknown interconnect Slingshot; did you mean Slingshot11?;");
-        assertThatThrownBy(() -> facts.interconnectNamed("--inter", "RoCE"))
-                .hasMessageStartingWith("--inter: unknown interconnect RoCE; known: NVLink2");
+        assertThatThrownBy(() -> facts.interconnectNamed("--inter", "RoCE")).hasMessageStartingWith("--inter: unknown"
+                + " interconnect RoCE; did you mean one of RoCE-100G, RoCE-200G, RoCE-400G, RoCE-800G?; known: NVLink2");
+        // written as people say them (a new user's tries): without the family, with a space, the family's long name
+        assertThatThrownBy(() -> facts.interconnectNamed("--inter", "NDR"))
+                .hasMessageStartingWith("--inter: unknown interconnect NDR; did you mean IB-NDR?;");
+        assertThatThrownBy(() -> facts.interconnectNamed("--inter", "IB NDR"))
+                .hasMessageStartingWith("--inter: unknown interconnect IB NDR; did you mean IB-NDR?;");
+        assertThatThrownBy(() -> facts.interconnectNamed("--inter", "infiniband"))
+                .hasMessageStartingWith("--inter: unknown interconnect infiniband; did you mean one of IB-HDR, IB-NDR,"
+                        + " IB-XDR?;");
+        assertThatThrownBy(() -> facts.interconnectNamed("--inter", "ethernet"))
+                .hasMessageStartingWith("--inter: unknown interconnect ethernet; known: NVLink2");
     }
 
     @Test

@@ -17,6 +17,7 @@ import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.hardware.Nics;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
@@ -62,6 +63,25 @@ class TwoTierCalibratorTest {
                 });
         assertThat(t.notes()).anySatisfy(n -> assertThat(n).startsWith("priors from single-domain runs")
                 .contains(single.id()));
+    }
+
+    /**
+     * EFA has no fixed per-NIC figure: the run's stated NICs (p5: 32 x 100 Gb/s in its metadata, a --nic-speed on
+     * the command line) give the line rate, and this real 2-node run's busbw above it is explained.
+     */
+    @Test
+    void aNetworkWithNoFixedFigureTakesTheStatedNicSpeed() {
+        CalibrationInput p5 = input("h100_allreduce_16gpu_2node_aws_p5_efa_slurm");
+        TwoTierCalibration t = (TwoTierCalibration) TWO.calibrate(p5, List.of(p5));
+        assertThat(t.inter()).isEqualTo("EFA");
+        assertThat(t.nicsPerDomain()).isEqualTo(32);
+        assertThat(t.networkLineRateGBps()).isEqualTo(400.0);
+        assertThat(t.notes()).anySatisfy(n -> assertThat(n).contains("above what a ring carries between domains (32"
+                + " EFA NICs per domain, 400 GB/s)"));
+        // a flag's speed wins over the metadata's
+        CalibrationInput slower = new CalibrationInput(p5.id(), p5.sweep(), null, List.of(), new Nics(null, 6.25));
+        assertThat(((TwoTierCalibration) TWO.calibrate(slower, List.of(slower))).networkLineRateGBps())
+                .isEqualTo(200.0);
     }
 
     @Test

@@ -14,6 +14,7 @@ import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.gpu.GpuProbe;
 import org.ncclharness.gpu.Gpus;
+import org.ncclharness.harness.NicOptions;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.HelpOptions;
@@ -96,9 +97,8 @@ public final class BringupCommand implements Callable<Integer> {
     @Option(names = "--fail-below", paramLabel = "PCT", description = "FAIL below this %% of the reference at the"
             + " largest size, or of the subjects' median (default 75)")
     double failBelow = 75;
-    @Option(names = "--nics-per-host", paramLabel = "N", description = "NICs per host: across hosts the line rate"
-            + " is all of them together, and bundled runs with as many are preferred as the expected curve")
-    Integer nicsPerHost;
+    @Mixin
+    NicOptions nicOptions;
     @Option(names = "--allow-mismatch", description = "compare step 4 with a --baseline of another GPU model, GPU or"
             + " host count anyway (marked NOT COMPARABLE); without it such a baseline is set aside and said so")
     boolean allowMismatch;
@@ -133,9 +133,7 @@ public final class BringupCommand implements Callable<Integer> {
             throw new HarnessException(ExitCode.USAGE, "--dataset names what --replay replays; add --replay, or drop"
                     + " --dataset");
         }
-        if (nicsPerHost != null && nicsPerHost < 1) {
-            throw new HarnessException(ExitCode.USAGE, "invalid --nics-per-host " + nicsPerHost + ": expected 1 or more");
-        }
+        nicOptions.nics(); // checked before any work
         if (pairs && replay) {
             throw new HarnessException(ExitCode.USAGE, "--pairs and --replay contradict: --pairs measures this job's"
                     + " hosts against each other, and no bundled run can stand in for them; drop one");
@@ -193,7 +191,7 @@ public final class BringupCommand implements Callable<Integer> {
     }
 
     private StepJudge judge(CheckRules rules, StepJudge.Baseline base) {
-        return new StepJudge(HardwareFacts.bundled(), rules, base, allowMismatch, nicsPerHost);
+        return new StepJudge(HardwareFacts.bundled(), rules, base, allowMismatch, nicOptions.nics());
     }
 
     /** A step's sweep, in nccl-tests' flags; step 3 starts {@code networkFrom} (its largest sizes). */

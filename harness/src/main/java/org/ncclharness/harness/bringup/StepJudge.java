@@ -3,6 +3,7 @@ package org.ncclharness.harness.bringup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.ncclharness.calibration.hardware.Nics;
 import org.ncclharness.calibration.check.CheckReport;
 import org.ncclharness.calibration.check.CheckRules;
 import org.ncclharness.calibration.check.Comparability;
@@ -34,7 +35,7 @@ final class StepJudge {
     private final CheckRules rules;
     private final Baseline baseline;
     private final boolean allowMismatch;
-    private final Integer nicsPerHost;
+    private final Nics nics;
 
     /** bringup's reference a user vouches for, as check's messages name theirs. */
     static final String REFERENCES = "--baseline (an earlier bring-up, for step 4)";
@@ -44,14 +45,14 @@ final class StepJudge {
 
     /**
      * @param allowMismatch compare step 4 with a baseline of other hardware or shape anyway (check's flag)
-     * @param nicsPerHost   {@code --nics-per-host}: the network's line rate is all of a host's NICs; null unknown
+     * @param nics          {@code --nics-per-host}, {@code --nic-speed}: the network's line rate is all of a host's NICs
      */
-    StepJudge(HardwareFacts facts, CheckRules rules, Baseline baseline, boolean allowMismatch, Integer nicsPerHost) {
+    StepJudge(HardwareFacts facts, CheckRules rules, Baseline baseline, boolean allowMismatch, Nics nics) {
         this.facts = facts;
         this.rules = rules;
         this.baseline = baseline;
         this.allowMismatch = allowMismatch;
-        this.nicsPerHost = nicsPerHost;
+        this.nics = nics;
     }
 
     /** @param measured each subject's name and its rows, every run in turn */
@@ -73,7 +74,7 @@ final class StepJudge {
                 List<Finding> first = new ArrayList<>();
                 ref = reference(step, kept, name, first);
                 report = new HealthCheck(facts, rules, REFERENCES).check(name, kept, new HealthCheck.Against(
-                        ref.rule(), null, nicsPerHost));
+                        ref.rule(), null, nics));
                 if (ref.why() != null) {
                     first.add(Finding.info("reference", ref.why()));
                 }
@@ -109,7 +110,7 @@ final class StepJudge {
      */
     private JudgedReference reference(BringupStep step, Sweep kept, String name, List<Finding> notes) {
         if (step != BringupStep.BASELINE || baseline == null) {
-            return JudgedReference.expected(kept, name, nicsPerHost, null, facts);
+            return JudgedReference.expected(kept, name, nics.perHost(), null, facts);
         }
         List<String> differ = Comparability.differences(Comparability.Side.of(kept),
                 Comparability.Side.of(baseline.sweep()));
@@ -124,7 +125,7 @@ final class StepJudge {
         notes.add(new Finding(Severity.WARN, "baseline", null, "baseline " + baseline.label() + " is not comparable ("
                 + String.join(", ", differ) + "): step 4 is judged against the expected curve instead;"
                 + " --allow-mismatch compares them anyway"));
-        return JudgedReference.expected(kept, name, nicsPerHost, null, facts);
+        return JudgedReference.expected(kept, name, nics.perHost(), null, facts);
     }
 
     /** One GPU alone: every #wrong fails, nothing else can be judged. */

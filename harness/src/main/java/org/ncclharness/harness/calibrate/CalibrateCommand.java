@@ -14,6 +14,7 @@ import org.ncclharness.calibration.fit.FitProgress;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.OutputFile;
+import org.ncclharness.calibration.report.DeferredCalibration;
 import org.ncclharness.calibration.report.CalibrationEntry;
 import org.ncclharness.calibration.report.CalibrationInput;
 import org.ncclharness.calibration.report.CalibrationJson;
@@ -30,6 +31,7 @@ import org.ncclharness.calibration.report.TwoTierCalibrator;
 import org.ncclharness.calibration.twotier.ParamRange;
 import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierParam;
+import org.ncclharness.harness.NicOptions;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.HelpOptions;
@@ -84,10 +86,8 @@ public final class CalibrateCommand implements Callable<Integer> {
             description = "two tiers: GPUs per NVLink domain (default: GPUs per host)")
     Integer domainSize;
 
-    @Option(names = "--nics-per-host", paramLabel = "N", description = "two tiers: NICs per host, for u_IB per NIC"
-            + " and the line-rate rule (default: the log's NCCL INFO 'NET/IB : Using' lines, a bundled dataset's"
-            + " metadata)")
-    Integer nicsPerHost;
+    @Mixin
+    NicOptions nicOptions;
 
     @Option(names = "--joint", description = "fit the runs given (or the bundled joint groups) together: the two-tier"
             + " forms and the algorithm envelope, one of them picked, as one entry whose parameters hold at every"
@@ -186,6 +186,10 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         CalibrationSummary.write(out, calibration, verbose);
         out.flush();
+        if (calibration.entries().stream().allMatch(e -> e instanceof DeferredCalibration)) {
+            throw new HarnessException(ExitCode.USAGE, "no table could be calibrated (each one's reason is above);"
+                    + " nothing was written");
+        }
         // The JSON and the page are written together, or neither
         Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
         if (json != null) {
@@ -237,7 +241,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     private CalibrationInputs.Flags flags() {
         tiers.agreeWith(runMetadata.interconnect());
         return new CalibrationInputs.Flags(runMetadata.gpus(), runMetadata.nodes(), runMetadata.interconnect(),
-                tiers.intra(), tiers.inter(), domainSize, collective.value(), nicsPerHost);
+                tiers.intra(), tiers.inter(), domainSize, collective.value(), nicOptions.nics());
     }
 
     /** {@code --joint}: the runs given (bundled ids or files), or every bundled dataset for the bundled groups. */

@@ -13,6 +13,7 @@ import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.GpuFabrics;
 import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.hardware.Nics;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.Inputs;
 import org.ncclharness.calibration.io.LogNetwork;
@@ -40,16 +41,20 @@ public final class CalibrationInputs {
     /**
      * What the flags say about files that do not say it themselves: one tier ({@code interconnect}) or two
      * ({@code intra}, {@code inter}, {@code domainSize}), and {@code collective} for tables whose log does not
-     * name its program and whose rows do not tell, {@code nicsPerHost} for logs that do not print their
-     * {@code NET/IB : Using} lines.
+     * name its program and whose rows do not tell, {@code nics} for logs that do not print their
+     * {@code NET/IB : Using} lines or networks with no fixed NIC rate.
      */
     public record Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter,
-                        Integer domainSize, Collective collective, Integer nicsPerHost, String interconnectFrom) {
+                        Integer domainSize, Collective collective, Nics nics, String interconnectFrom) {
+
+        public Flags {
+            nics = nics == null ? Nics.UNKNOWN : nics;
+        }
 
         /** What the command line says; {@code interconnectFrom} is for an interconnect read from the file. */
         public Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter, Integer domainSize,
-                     Collective collective, Integer nicsPerHost) {
-            this(gpus, nodes, interconnect, intra, inter, domainSize, collective, nicsPerHost, null);
+                     Collective collective, Nics nics) {
+            this(gpus, nodes, interconnect, intra, inter, domainSize, collective, nics, null);
         }
 
         /** One tier: what {@code --gpus}, {@code --nodes}, {@code --interconnect} say. */
@@ -58,12 +63,12 @@ public final class CalibrationInputs {
         }
 
         Flags withConfiguration(Integer g, Integer n) {
-            return new Flags(g, n, interconnect, intra, inter, domainSize, collective, nicsPerHost, interconnectFrom);
+            return new Flags(g, n, interconnect, intra, inter, domainSize, collective, nics, interconnectFrom);
         }
 
         /** The interconnect as if given, {@code from} saying where it came from (for notes and messages). */
         Flags withInterconnect(String name, String from) {
-            return new Flags(gpus, nodes, name, intra, inter, domainSize, collective, nicsPerHost, from);
+            return new Flags(gpus, nodes, name, intra, inter, domainSize, collective, nics, from);
         }
 
         /** The interconnect in a note's words: the flag, or where it was read. */
@@ -83,10 +88,10 @@ public final class CalibrationInputs {
         return out;
     }
 
-    /** A bundled dataset with what its metadata adds (the forced algorithm, the flags). */
+    /** A bundled dataset with what its metadata adds (the forced algorithm, the flags, the NICs). */
     public static CalibrationInput of(Dataset d) {
         return new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags(),
-                d.metadata().nicsPerHost());
+                d.metadata().nics());
     }
 
     public static List<CalibrationInput> files(List<Path> files, Flags flags, HardwareFacts facts) {
@@ -118,9 +123,6 @@ public final class CalibrationInputs {
                         + flags.intra());
             }
         }
-        if (flags.nicsPerHost() != null && flags.nicsPerHost() < 1) {
-            throw new InputException("--nics-per-host", 0, "must be at least 1, got " + flags.nicsPerHost());
-        }
         if (flags.domainSize() != null && flags.domainSize() < 1) {
             throw new InputException("--domain-size", 0, "must be at least 1, got " + flags.domainSize());
         }
@@ -141,8 +143,8 @@ public final class CalibrationInputs {
             Flags fileFlags = configuration(configs.get(p.toString()), flags);
             List<Sweep> sweeps = Inputs.read(p.toString(), flags.collective());
             List<String> skipped = new ArrayList<>();
-            Integer nics = flags.nicsPerHost();
-            boolean nicsLooked = nics != null;
+            Nics nics = flags.nics();
+            boolean nicsLooked = nics.perHost() != null;
             for (int i = 0; i < sweeps.size(); i++) {
                 String id = sweeps.size() == 1 ? p.toString() : p + "#" + (i + 1);
                 Sweep s = sweeps.get(i);
@@ -155,7 +157,8 @@ public final class CalibrationInputs {
                 }
                 Sweep table = complete(p.toString(), s, fileFlags, network);
                 if (!nicsLooked && table.hardware().hosts() > 1) {
-                    nics = nicsPrinted(p); // read again only where a network tier needs them, once per file
+                    // read again only where a network tier needs them, once per file
+                    nics = nics.orElse(new Nics(nicsPrinted(p), null));
                     nicsLooked = true;
                 }
                 out.add(new CalibrationInput(id, table, table.run() == null ? null : table.run().forcedAlgo(),

@@ -1,5 +1,6 @@
 package org.ncclharness.harness.check;
 
+import org.ncclharness.harness.NicOptions;
 import org.ncclharness.harness.HelpOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -13,6 +14,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.Objects;
 import java.util.Optional;
+import org.ncclharness.calibration.hardware.Nics;
 import org.ncclharness.calibration.check.CheckReport;
 import org.ncclharness.calibration.check.Finding;
 import org.ncclharness.calibration.check.Severity;
@@ -103,9 +105,8 @@ public final class CheckCommand implements Callable<Integer> {
     /** calibrate's two-tier flags, so that one set of flags serves both commands on a file */
     @Mixin
     TierOptions tiers;
-    @Option(names = "--nics-per-host", paramLabel = "N",
-            description = "NICs per node, to give a multi-node peak against all of them (bundled datasets: from their metadata)")
-    Integer nicsPerHost;
+    @Mixin
+    NicOptions nicOptions;
     private CalibrationFile calibrationFile;
     @Mixin
     LogCollectiveOption collective;
@@ -286,7 +287,7 @@ public final class CheckCommand implements Callable<Integer> {
         List<String> logLines = logLines();
         LogFacts log = LogFacts.of(logLines);
         List<Finding> diagnosis = diagnosis(logLines);
-        Integer nics = nicsPerHost(log);
+        Nics nics = nics(log);
         DatasetMetadata meta = DatasetCatalog.bundled().find(run).map(Dataset::metadata).orElse(null);
         List<Judged> out = new ArrayList<>();
         for (Sweep table : sweeps) {
@@ -295,8 +296,8 @@ public final class CheckCommand implements Callable<Integer> {
             CalibrationFile.Entry entry = reference.calibration == null ? null : calibrationEntry(table);
             Sweep sweep = withNamedFabric(entry == null ? table : withCalibratedFabric(table, entry, context),
                     context);
-            Integer tableNics = nics != null || entry == null ? nics : calibratedNics(sweep, entry);
-            JudgedReference ref = reference(sweep, facts, tableNics, entry);
+            Nics tableNics = entry == null ? nics : nics.orElse(calibratedNics(sweep, entry));
+            JudgedReference ref = reference(sweep, facts, tableNics.perHost(), entry);
             HealthCheck.Against against = new HealthCheck.Against(ref == null ? null : ref.rule(), expectBusBw,
                     tableNics);
             CheckReport report = new HealthCheck(facts, rules).check(run, sweep, against);
@@ -329,16 +330,13 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
-    /** --nics-per-host, else a bundled dataset's metadata, else the log's own {@code NET/IB : Using} lines. */
-    private Integer nicsPerHost(LogFacts log) {
-        if (nicsPerHost != null) {
-            return nicsPerHost;
-        }
-        Optional<Dataset> bundled = DatasetCatalog.bundled().find(run);
-        if (bundled.isPresent() && bundled.get().metadata().nicsPerHost() != null) {
-            return bundled.get().metadata().nicsPerHost();
-        }
-        return log.nicsPerHost();
+    /**
+     * The flags, else a bundled dataset's metadata, else the log's own {@code NET/IB : Using} lines (a count, no
+     * speed).
+     */
+    private Nics nics(LogFacts log) {
+        Nics bundled = DatasetCatalog.bundled().find(run).map(d -> d.metadata().nics()).orElse(Nics.UNKNOWN);
+        return nicOptions.nics().orElse(bundled).orElse(new Nics(log.nicsPerHost(), null));
     }
 
     private Double minBusBw() {
@@ -484,11 +482,17 @@ public final class CheckCommand implements Callable<Integer> {
                 h.inter()));
     }
 
-    /** The calibration entry's NICs per domain, as NICs per host where the run's hosts are its domains. */
-    private static Integer calibratedNics(Sweep sweep, CalibrationFile.Entry entry) {
+    /**
+     * The calibration entry's NICs per domain, as NICs per host where the run's hosts are its domains, and one NIC's
+     * rate from the line rate it was judged against (which carries a --nic-speed given to calibrate).
+     */
+    private static Nics calibratedNics(Sweep sweep, CalibrationFile.Entry entry) {
         Integer perDomain = entry.nicsPerDomain();
         Hardware h = sweep.hardware();
-        return perDomain != null && h != null && h.hosts() != null && h.hosts().equals(h.domains()) ? perDomain : null;
+        Integer perHost = perDomain != null && h != null && h.hosts() != null && h.hosts().equals(h.domains())
+                ? perDomain : null;
+        Double line = entry.networkLineRateGBps();
+        return new Nics(perHost, perDomain == null || line == null ? null : line / perDomain);
     }
 
     /** A calibration entry's model, evaluated at the run's GPUs and hosts (the first lines say so). */

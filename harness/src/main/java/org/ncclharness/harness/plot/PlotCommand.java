@@ -1,5 +1,6 @@
 package org.ncclharness.harness.plot;
 
+import org.ncclharness.harness.NicOptions;
 import org.ncclharness.harness.HelpOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -90,10 +91,8 @@ public final class PlotCommand implements Callable<Integer> {
     @Mixin
     TierOptions tiers;
 
-    @Option(names = "--nics-per-host", paramLabel = "N", description = "two tiers: NICs per host, for the network's"
-            + " line (every NIC of a host at its rate) under --model (default: the log's NCCL INFO 'NET/IB : Using'"
-            + " lines, a bundled dataset's metadata)")
-    Integer nicsPerHost;
+    @Mixin
+    NicOptions nicOptions;
 
     @Mixin
     LogCollectiveOption collective;
@@ -222,7 +221,7 @@ public final class PlotCommand implements Callable<Integer> {
         HardwareFacts facts = HardwareFacts.bundled();
         tiers.agreeWith(source.interconnect());
         CalibrationInputs.Flags flags = new CalibrationInputs.Flags(gpus, nodes, source.interconnect(), tiers.intra(),
-                tiers.inter(), null, collective.value(), nicsPerHost);
+                tiers.inter(), null, collective.value(), nicOptions.nics());
         Map<String, List<CalibrationInput>> read = new LinkedHashMap<>();
         List<List<CalibrationInput>> each = InputErrors.readEach(inputs, input -> isFile(input)
                 ? CalibrationInputs.files(List.of(Path.of(input)), flags, facts)

@@ -125,6 +125,39 @@ class CalibrateTwoTierTest {
     }
 
     /**
+     * A real 8-node SendRecv log of two tables (a sweep, then 64 MiB alone): the one-size table is not calibrated,
+     * and predict takes the one that is without --dataset. The same log cut after 7 sizes calibrates nothing: exit
+     * 2, the reason led by the shortfall, and no JSON written.
+     */
+    @Test
+    void aTableLeftUncalibratedIsNotOfferedAndATextCalibratingNothingExitsTwo(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("sendrecv.txt");
+        Files.copy(Path.of("../calibration/src/test/resources/logs/real/"
+                + "coll_b200_sendrecv_64gpu_8node_together_two_tables.txt"), log);
+        Path json = dir.resolve("cal.json");
+        CliRun both = CliRun.of("calibrate", log.toString(), "--interconnect", "IB-NDR", "--json", json.toString());
+        assertThat(both.exitCode()).as(both.err()).isZero();
+        assertThat(both.out()).contains("# not calibrated:").contains(log + "#2");
+        CliRun predict = CliRun.of("predict", "--calibration", json.toString(), "--bytes", "64M");
+        assertThat(predict.exitCode()).as(predict.err()).isZero();
+        assertThat(predict.out()).contains(log + "#1");
+
+        List<String> lines = Files.readAllLines(log);
+        int seventhRow = lines.indexOf(lines.stream().filter(l -> l.strip().startsWith("65536 ")).findFirst()
+                .orElseThrow());
+        Path cut = dir.resolve("cut.txt");
+        Files.write(cut, lines.subList(0, seventhRow + 1));
+        Path none = dir.resolve("none.json");
+        CliRun nothing = CliRun.of("calibrate", cut.toString(), "--interconnect", "IB-NDR", "--json", none.toString());
+        assertThat(nothing.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(nothing.out()).contains("too few sizes: the envelopes need alpha and beta from the data and more"
+                + " sizes than their parameters (7 here");
+        assertThat(nothing.err()).contains("no table could be calibrated (each one's reason is above); nothing was"
+                + " written");
+        assertThat(none).doesNotExist();
+    }
+
+    /**
      * NICs per host, from --nics-per-host or from the log's own NCCL INFO lines, reach the report (per NIC, the
      * R flag past 8 x 50 GB/s on this real 2-node log that ran a tree) and the JSON; check against that calibration
      * takes the fabric and the NICs from it when the run states neither, and explains a busbw above the line
@@ -157,13 +190,13 @@ class CalibrateTwoTierTest {
         assertThat(stdout()).contains("(8 NICs per domain)");
         assertThat(run("calibrate", log.toString(), "--gpus", "16", "--nodes", "2", "--intra", "NVLink4", "--inter",
                 "IB-NDR", "--nics-per-host", "0")).isEqualTo(2);
-        assertThat(stderr()).contains("--nics-per-host").contains("must be at least 1, got 0");
+        assertThat(stderr()).contains("--nics-per-host").contains("invalid --nics-per-host 0: expected 1 or more");
         // check: the run states no fabric; the calibration's is used, and the report says so
         CliRun check = CliRun.of("check", log.toString(), "--calibration", json.toString());
         assertThat(check.exitCode()).as(check.err()).isNotEqualTo(2);
         assertThat(check.out()).contains("INFO: the run does not state its interconnect: judged on calibration entry "
                 + log + "'s (NVLink4 inside a host, IB-NDR between hosts); --interconnect overrides it")
-                .contains("% of the line rate of 8 IB-NDR NICs per host (400 GB/s); above the line rate: a tree or an"
+                .contains("% of the line rate of 8 IB-NDR NICs per host at 50 GB/s (400 GB/s); above the line rate: a tree or an"
                         + " in-network reduction (NVLS, SHARP) moved the data");
         CliRun stated = CliRun.of("check", log.toString(), "--calibration", json.toString(), "--interconnect",
                 "RoCE-400G");

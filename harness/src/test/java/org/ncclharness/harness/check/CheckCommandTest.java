@@ -64,6 +64,57 @@ class CheckCommandTest {
                 .contains("INFO: no expected curve: no bundled run is of the run's GPU (NVIDIA RTX 6000D)");
     }
 
+    /**
+     * EFA has no fixed per-NIC figure: without a stated speed the peak is not judged, and the finding names the
+     * flags; with --nic-speed and --nics-per-host it is judged against every NIC of a host (real p4d log).
+     */
+    @Test
+    void anEfaRunIsJudgedAgainstTheNicSpeedTheUserStates() {
+        String log = "../calibration/src/test/resources/logs/real/prefix_mpitag_eks_efa_p4d_interleaved_errorcol.txt";
+        CliRun unstated = CliRun.of("check", log, "--interconnect", "EFA");
+        assertThat(unstated.exitCode()).as(unstated.err()).isZero();
+        assertThat(unstated.out()).contains("no line rate to compare with (EFA has no fixed figure: pass --nic-speed"
+                + " (one NIC's, e.g. 100Gb/s) and --nics-per-host)");
+        CliRun stated = CliRun.of("check", log, "--interconnect", "EFA", "--nic-speed", "100Gb/s", "--nics-per-host",
+                "4");
+        assertThat(stated.exitCode()).as(stated.err()).isZero();
+        assertThat(stated.out()).contains("busbw at the largest size (4 GiB): 43.81 GB/s = 87.6 % of the line rate"
+                + " of 4 EFA NICs per host at 12.5 GB/s (50 GB/s)");
+        CliRun zero = CliRun.of("check", log, "--interconnect", "EFA", "--nic-speed", "0Gb/s");
+        assertThat(zero.exitCode()).isEqualTo(2);
+        assertThat(zero.err()).contains("invalid --nic-speed: expected a rate above 0, e.g. 100Gb/s");
+    }
+
+    /**
+     * A real table whose collective the rows cannot tell (every busbw 0.00) is refused, and the refusal says that
+     * nccl-tests' data check failed on its rows (NVIDIA/nccl-tests#179); with --collective it FAILs on #wrong.
+     */
+    @Test
+    void aTableRefusedForItsCollectiveSaysItsRowsFailedTheDataCheck() {
+        String log = "../calibration/src/test/resources/logs/real/ncclinfo_wrong_2x2_ring_nccltests179_excerpt.txt";
+        CliRun unknown = CliRun.of("check", log);
+        assertThat(unknown.exitCode()).isEqualTo(2);
+        assertThat(unknown.err()).contains("fit all_reduce/sendrecv; 5 of its 5 rows report #wrong > 0: nccl-tests'"
+                + " data check failed, so the results are corrupt whatever the collective").contains("--collective NAME")
+                .doesNotContain("--gpus N");
+        CliRun named = CliRun.of("check", log, "--collective", "all_reduce");
+        assertThat(named.exitCode()).as(named.err()).isEqualTo(1);
+        assertThat(named.out()).contains("Verdict: FAIL");
+    }
+
+    /**
+     * A run of one size (a real Open MPI --timestamp-output log cut after its first row, NVIDIA/nccl#1368) gives no
+     * curve: its busbw is not judged against the line rate, which a latency-bound 1 MiB on 40 GPUs would fail.
+     */
+    @Test
+    void aSingleSizeIsNotJudgedAgainstTheLineRate() {
+        String log = "../calibration/src/test/resources/logs/real/prefix_ompi_timestamp_h100_5x8_roce_ring_nccl1368.txt";
+        CliRun r = CliRun.of("check", log, "--interconnect", "RoCE-400G", "--nics-per-host", "4");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("busbw at the largest size (1 MiB): 5.76 GB/s; the run gives no curve")
+                .contains("the bandwidth is not judged").doesNotContain("% of the line rate");
+    }
+
     /** calibrate's two-tier flags work for check too, and clash with --interconnect as they do there. */
     @Test
     void calibratesTierFlagsNameTheRunsTiers() {
@@ -175,7 +226,7 @@ class CheckCommandTest {
         }
         Files.writeString(withNics, using + " [RO]; OOB eth0:10.0.0.1<0>\n" + Files.readString(log));
         CliRun n = CliRun.of("check", withNics.toString(), "--nodes", "2", "--interconnect", "RoCE-100G");
-        assertThat(n.out()).contains("= 35.8 % of the line rate of 16 RoCE-100G NICs per host (200 GB/s); a healthy"
+        assertThat(n.out()).contains("= 35.8 % of the line rate of 16 RoCE-100G NICs per host at 12.5 GB/s (200 GB/s); a healthy"
                 + " run reaches 80 % or more");
         CliRun bad = CliRun.of("check", log.toString(), "--interconnect", "Carrier-Pigeon");
         assertThat(bad.exitCode()).isEqualTo(2);

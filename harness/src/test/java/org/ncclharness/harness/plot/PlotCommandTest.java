@@ -156,12 +156,14 @@ class PlotCommandTest {
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         List<String> legend = BusBwChartTest.legendEntries(Images.texts(Images.parseSvg(svg)));
-        assertThat(legend).hasSize(5);
-        assertThat(legend.get(0)).isEqualTo("dataset: " + ID + " · N=16");
+        assertThat(legend).hasSize(6);
+        // EFA has no fixed per-NIC figure: the line comes from the dataset's stated 32 x 100 Gb/s
+        assertThat(legend.get(0)).isEqualTo("dataset: " + ID + " · N=16 [busbw 487 GB/s above the network's 400 GB/s:"
+                + " a tree or an in-network reduction]");
         assertThat(legend.get(1)).matches("model two-tier (hierarchical|flat-ring) \\((the better form|forms within 1 %,"
                 + " lower RMSPE)\\)");
-        assertThat(legend.subList(2, 5)).containsExactly("model two-tier hierarchical", "model two-tier flat-ring",
-                "model nccl (NCCL 2.30.7 tuner estimate, not fitted)");
+        assertThat(legend.subList(2, 6)).containsExactly("model two-tier hierarchical", "model two-tier flat-ring",
+                "model nccl (NCCL 2.30.7 tuner estimate, not fitted)", "β_phys EFA x 32 NICs: 400 GB/s");
         assertThat(run.err()).contains(ID + ": model B not drawn: not fitted to this multi-domain run (it has: envelope,"
                 + " algorithms, two-tier)");
     }

@@ -134,7 +134,8 @@ class PredictCommandTest {
         assertThat(r.exitCode()).isEqualTo(ExitCode.USAGE);
         // a whole-catalog report: the first ids and the count, on one line
         assertThat(r.err()).contains("pick one with --dataset ID").contains("a100_")
-                .contains(" more; jq -r '.datasets[].id' on the file lists all ").doesNotContain(H200);
+                .contains(" more; jq -r '.datasets[] | select(.models | length > 0) | .id' on the file lists all ")
+                .doesNotContain(H200);
         assertThat(r.err().lines().count()).isLessThanOrEqualTo(2);
         // a mistyped id: the ids that start most like it come first
         CliRun typo = CliRun.of("predict", "--calibration", json.toString(), "--dataset", "h200_allreduce_8gpu_azure",
