@@ -45,10 +45,8 @@ public record LaunchLine(Integer hosts, Integer ranks, String source) {
         Set<String> hostList = new LinkedHashSet<>();
         int perProcess = 1;
         for (int i = 0; i < t.size(); i++) {
-            String flag = t.get(i);
-            int eq = flag.indexOf('=');
-            String name = eq > 0 ? flag.substring(0, eq) : flag;
-            String value = eq > 0 ? flag.substring(eq + 1) : i + 1 < t.size() ? t.get(i + 1) : "";
+            String name = name(t, i);
+            String value = value(t, i);
             if (!name.startsWith("-")) {
                 if (name.endsWith("_perf") || name.endsWith("_perf_mpi")) {
                     perProcess = perProcess(t.subList(i + 1, t.size()));
@@ -107,17 +105,26 @@ public record LaunchLine(Integer hosts, Integer ranks, String source) {
         int gpus = 1;
         int threads = 1;
         for (int i = 0; i < flags.size(); i++) {
-            String f = flags.get(i);
-            int eq = f.indexOf('=');
-            String name = eq > 0 ? f.substring(0, eq) : f;
-            String value = eq > 0 ? f.substring(eq + 1) : i + 1 < flags.size() ? flags.get(i + 1) : "";
-            switch (name) {
+            String value = value(flags, i);
+            switch (name(flags, i)) {
                 case "-g", "--ngpus" -> gpus = count(value).orElse(gpus);
                 case "-t", "--nthreads" -> threads = count(value).orElse(threads);
                 default -> { }
             }
         }
         return gpus * threads;
+    }
+
+    /** Token i's flag name: {@code --nodes} of {@code --nodes=4}, or the token itself. */
+    private static String name(List<String> t, int i) {
+        int eq = t.get(i).indexOf('=');
+        return eq > 0 ? t.get(i).substring(0, eq) : t.get(i);
+    }
+
+    /** Token i's value: after its {@code =}, else the next token (empty at the end). */
+    private static String value(List<String> t, int i) {
+        int eq = t.get(i).indexOf('=');
+        return eq > 0 ? t.get(i).substring(eq + 1) : i + 1 < t.size() ? t.get(i + 1) : "";
     }
 
     /** A positive whole count; a range ({@code 2-4}) or a name is none. */

@@ -41,14 +41,7 @@ class RealLogFixturesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("fixtures")
     void readsAsTheLogSays(String id) throws IOException {
-        List<String> lines = Files.readAllLines(DIR.resolve(id + ".txt"), StandardCharsets.UTF_8);
-        RawDataset raw = RawDataset.parse(id + ".txt", lines);
-        List<String> numbered = new ArrayList<>();
-        for (int i = 1; i < raw.rawStart(); i++) {
-            numbered.add("");
-        }
-        numbered.addAll(raw.raw());
-        List<Sweep> sweeps = new NcclTestsLogReader(id + ".txt", null).read(numbered);
+        List<Sweep> sweeps = read(DIR, id);
         JsonNode expect = JSON.readTree(DIR.resolve(id + ".expect.json").toFile());
         JsonNode tables = expect.get("tables");
         SoftAssertions soft = new SoftAssertions();
@@ -90,6 +83,21 @@ class RealLogFixturesTest {
             }
         }
         soft.assertAll();
+    }
+
+    /**
+     * A fixture's raw text read as a log, its lines numbered as in the file (the header's lines blank), so that a
+     * message's file:line points into the fixture.
+     */
+    static List<Sweep> read(Path dir, String id) throws IOException {
+        List<String> lines = Files.readAllLines(dir.resolve(id + ".txt"), StandardCharsets.UTF_8);
+        RawDataset raw = RawDataset.parse(id + ".txt", lines);
+        List<String> numbered = new ArrayList<>();
+        for (int i = 1; i < raw.rawStart(); i++) {
+            numbered.add("");
+        }
+        numbered.addAll(raw.raw());
+        return new NcclTestsLogReader(id + ".txt", null).read(numbered);
     }
 
     private static String truth(JsonNode expect, JsonNode table, int i) {

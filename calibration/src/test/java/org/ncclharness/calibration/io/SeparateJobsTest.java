@@ -4,13 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.ncclharness.calibration.datasets.RawDataset;
 
 /**
  * Several jobs printing into one log (nccl-tests built without MPI=1) are refused with the fix, on real logs
@@ -21,14 +17,7 @@ class SeparateJobsTest {
     private static final Path DIR = Path.of("src/test/resources/logs/real/refused");
 
     private static void read(String id) throws IOException {
-        List<String> lines = Files.readAllLines(DIR.resolve(id + ".txt"), StandardCharsets.UTF_8);
-        RawDataset raw = RawDataset.parse(id + ".txt", lines);
-        List<String> numbered = new ArrayList<>();
-        for (int i = 1; i < raw.rawStart(); i++) {
-            numbered.add("");
-        }
-        numbered.addAll(raw.raw());
-        new NcclTestsLogReader(id + ".txt", null).read(numbered);
+        RealLogFixturesTest.read(DIR, id);
     }
 
     @Test
