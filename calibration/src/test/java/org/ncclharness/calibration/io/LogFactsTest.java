@@ -35,6 +35,15 @@ class LogFactsTest {
         assertThat(LogFacts.of(lines("ib_internal_4hca_nccl237_old_format_issue179.txt")).nicsPerHost()).isEqualTo(4);
     }
 
+    /** aws-ofi-nccl names no devices, but says how many it found on the host (real p5 log, 32 EFA NICs). */
+    @Test
+    void anOfiLogCountsTheNicsTheProviderFound() throws IOException {
+        List<String> p5 = Files.readAllLines(Path.of("src/test/resources/logs/real/"
+                + "prefix_mpitag_midline_h100_p5_efa_2x8_keitaw.txt"));
+        assertThat(NicCount.fromLines(p5)).hasValue(32);
+        assertThat(LogFacts.of(p5).nicsPerHost()).isEqualTo(32);
+    }
+
     @Test
     void aShellLineLaunchingATestIsTheCommandLineAndItsNcclVariablesTheEnvironment() {
         LogFacts f = LogFacts.of(List.of("2024-05-01T10:00:00 starting",
