@@ -44,6 +44,8 @@ public final class Diagnoser {
             + "(\\d+)(?:.*vendor err (\\d+))?");
     private static final Pattern GDR_HCA = Pattern.compile("^NET/(\\w+) ?: GPU Direct RDMA (?:Disabled|Enabled) for HCA \\d+"
             + " '([^']+)'");
+    /** A communicator's rank as its Init/Destroy COMPLETE lines print it: {@code comm 0x55.. rank 0 nranks 2}. */
+    private static final Pattern COMM_RANK = Pattern.compile("\\bcomm 0x[0-9a-fA-F]+ rank (\\d+) nranks (\\d+)\\b");
     private static final Pattern ENV = Pattern.compile("^(NCCL_[A-Z0-9_]+) set by environment to (\\S*)");
 
     private final String file;
@@ -95,6 +97,9 @@ public final class Diagnoser {
         Set<String> pids = new LinkedHashSet<>();
         Set<String> devices = new LinkedHashSet<>();
         Line gdrDisabled = null;
+        // per communicator size: the hosts its rank 0 printed from, and the first line from a second host
+        TreeMap<Integer, Set<String>> rankZeroHosts = new TreeMap<>();
+        Line rankZeroAgain = null;
         for (Line l : lines) {
             String t = l.text();
             if (l.host() != null) {
@@ -108,6 +113,12 @@ public final class Diagnoser {
                     versions.add(m.group(1));
                 }
                 firstVersion = firstVersion == null ? l : firstVersion;
+            }
+            if (l.host() != null && (m = COMM_RANK.matcher(t)).find() && m.group(1).equals("0")) {
+                Set<String> h = rankZeroHosts.computeIfAbsent(Integer.valueOf(m.group(2)), k -> new LinkedHashSet<>());
+                if (h.add(l.host()) && h.size() == 2 && rankZeroAgain == null) {
+                    rankZeroAgain = l;
+                }
             }
             if ((m = NRANKS.matcher(t)).find()) {
                 ranks = Math.max(ranks == null ? 0 : ranks, Integer.parseInt(m.group(1)));
@@ -216,6 +227,7 @@ public final class Diagnoser {
                     + " " + String.join(" ", nics), ibLine, "pin NCCL_IB_HCA to the ports of one fabric (e.g."
                     + " NCCL_IB_HCA=mlx5_0,mlx5_1), or the rings mix two networks");
         }
+        separateJobs(rankZeroHosts, rankZeroAgain);
         if (nNodes != null && ranks != null && ranks > 1 && local != null && local == 1 && nNodes.equals(ranks)) {
             add("ONE_RANK_PER_NODE", Severity.INFO, "NCCL sees every rank as its own node (nNodes " + nNodes
                     + ", localRanks 1): right where each host has one GPU; where GPUs of one host sit in separate"
@@ -225,6 +237,25 @@ public final class Diagnoser {
         }
         return new Diagnosis(file, versions, ranks, nodes, local, bootstrap, intra, inter, gdr, List.copyOf(nics),
                 List.copyOf(sockets), network, nvls, collnet, pxn, channels, issues);
+    }
+
+    /**
+     * The largest communicator's rank 0 on two hosts: each host ran a job of its own (nccl-tests built without
+     * MPI=1 runs one in every process, NVIDIA/nccl-tests#182). Smaller communicators may each have a rank 0 per
+     * host (a training job's groups inside a node) beside a larger one that spans them; the largest cannot.
+     */
+    private void separateJobs(TreeMap<Integer, Set<String>> rankZeroHosts, Line again) {
+        if (rankZeroHosts.isEmpty()) {
+            return;
+        }
+        Map.Entry<Integer, Set<String>> largest = rankZeroHosts.lastEntry();
+        if (largest.getKey() > 1 && largest.getValue().size() > 1) {
+            add("SEPARATE_JOBS", Severity.WARN, "rank 0 of the largest communicator (" + largest.getKey() + " ranks)"
+                    + " is on " + largest.getValue().size() + " hosts (" + String.join(", ", largest.getValue())
+                    + "): each ran a job of its own, and no rank talked to another host", again, "for one run across"
+                    + " hosts, build nccl-tests with MPI=1 (make clean && make MPI=1) and launch it once with mpirun"
+                    + " or srun; a job started by torchrun: give every host the same --rdzv-endpoint");
+        }
     }
 
     /** {@code NET/IB/0(1)/GDRDMA} → {@code NET/IB/GDRDMA}: device and proxy indexes removed. */

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.ncclharness.calibration.check.Severity;
 
 /**
- * Every real NCCL_DEBUG=INFO excerpt of {@code logs/ncclinfo/} (32 runs, sources in their headers) against the
+ * Every real NCCL_DEBUG=INFO excerpt of {@code logs/ncclinfo/} (33 runs, sources in their headers) against the
  * diagnosis an expert gave in its {@code # expect:} line: the WARN and FAIL codes found, nothing more, and the
  * transports where the excerpt shows them. Only the RAW block is read: the header describes, the tool must not.
  */
@@ -55,6 +55,7 @@ class DiagnoserTest {
         "p2p_direct_pointer_single_process_2gpu_cross_numa_issue1358 | - | P2P/direct pointer | -",
         "p2p_ipc_peer_access_not_supported_217_ray_nccl278_raylightning24 | P2P_OFF | P2P/IPC | -",
         "rccl_slingshot_no_ofi_plugin_socket_hsn_crusher | SOCKET_FALLBACK NO_IB_DEVICE | - | NET/Socket",
+        "separate_jobs_rank0_on_two_hosts_nomp1_issue182 | SEPARATE_JOBS | - | -",
         "roce_bridge_oob_partial_gdr_shm_cross_socket_nccl257_issue392 | GDR_OFF P2P_OFF | SHM/direct | NET/IB",
         "roce_gdr_disabled_despite_peermem_16rank_issue1537 | GDR_OFF | - | -",
         "roce_gdr_ofiplugin_fallback_2node_nccl2275 | NET_PLUGIN_FAILED | - | NET/IB/GDRDMA",

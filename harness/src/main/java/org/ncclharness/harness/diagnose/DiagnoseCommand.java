@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
             "Run the job with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV so that these lines are there."},
         footer = {"%nCodes: SOCKET_FALLBACK, NO_IB_DEVICE, SOCKET_ON_LOOPBACK, SOCKET_ON_VIRTUAL_IFACE, GDR_OFF, P2P_OFF,"
                 + " NET_PLUGIN_FAILED, IB_COMPLETION_ERROR, CONNECT_FAILED, COLLNET_UNSUPPORTED, VERSION_MISMATCH,"
-                + " IB_LIST_MIXES_LINK_LAYERS, ONE_RANK_PER_NODE, NCCL_WARN, NO_NCCL_LINES.",
+                + " IB_LIST_MIXES_LINK_LAYERS, ONE_RANK_PER_NODE, SEPARATE_JOBS, NCCL_WARN, NO_NCCL_LINES.",
             "Exit: 0 without a FAIL finding, 1 with one (a failed connection, an IB completion error, mixed NCCL"
                     + " versions), 2 bad usage or input, 3 an output that cannot be written."})
 public final class DiagnoseCommand implements Callable<Integer> {
