@@ -69,13 +69,16 @@ public final class PlotCommand implements Callable<Integer> {
             description = "image to write; the format follows the name: .png or .svg")
     Path out;
 
-    @Option(names = "--model", split = ",", paramLabel = "NAME",
-            description = "models to draw over the points: A, B, B+beta, naive, envelope (calibrate's single-tier"
+    @Option(names = "--model", split = ",", paramLabel = "NAME", arity = "0..1", fallbackValue = FITTED,
+            description = "models to draw over the points; alone (or 'fitted'): every model calibrate fits to the"
+                    + " input, the one it picks marked; by name: A, B, B+beta, naive, envelope (calibrate's single-tier"
                     + " fits; on a multi-domain run envelope is its effective single tier), algorithms (Ring/Tree x"
                     + " protocols across domains), nccl (NCCL's tuner, an estimate, never fitted), two-tier (the"
                     + " better two-tier form of a multi-domain run), hierarchical, flat-ring (one two-tier form); with"
                     + " --predict: the one model to predict with (default: the best; B with --algo)")
     List<String> models = new ArrayList<>();
+    /** {@code --model} with no name: every model fitted. */
+    private static final String FITTED = "fitted";
 
     @Option(names = "--residuals", description = "add a panel with each model's time error (%%) per measured size")
     boolean residuals;
@@ -139,13 +142,13 @@ public final class PlotCommand implements Callable<Integer> {
                     0, "describes a prediction: add --predict");
         }
         for (String m : models) {
-            if (!CalibratedSeries.MODELS.contains(m)) {
-                throw new InputException("--model", 0, "unknown model " + m + "; known: "
-                        + String.join(", ", CalibratedSeries.MODELS));
+            if (!m.equals(FITTED) && !CalibratedSeries.MODELS.contains(m)) {
+                throw new InputException("--model", 0, "unknown model " + m + "; known: " + FITTED + " (every one"
+                        + " fitted), " + String.join(", ", CalibratedSeries.MODELS));
             }
         }
         if (residuals && models.isEmpty()) {
-            throw new InputException("--residuals", 0, "residuals are a model's errors: name the models with --model");
+            throw new InputException("--residuals", 0, "residuals are a model's errors: add --model");
         }
         OutputFile.checkWritable(out, force);
         List<FigureSeries> series = models.isEmpty() ? measuredSeries() : calibratedSeries();
@@ -175,8 +178,8 @@ public final class PlotCommand implements Callable<Integer> {
             throw new InputException("--model", 0, "--predict uses one model; got " + String.join(",", models));
         }
         List<RingTreeFigure.Algorithm> algorithms = RingTreeFigure.algorithms(algos);
-        String model = models.isEmpty() ? algorithms.isEmpty() || !source.namesAModel() ? null
-                : RingTreeFigure.DEFAULT_MODEL : models.get(0);
+        String model = models.isEmpty() || models.contains(FITTED) ? algorithms.isEmpty()
+                || !source.namesAModel() ? null : RingTreeFigure.DEFAULT_MODEL : models.get(0);
         OutputFile.checkWritable(out, force);
         PredictionModel pm = source.resolve("plot", model, gpus, nodes);
         List<FigureSeries> series = new ArrayList<>(measuredSeries());
@@ -251,7 +254,8 @@ public final class PlotCommand implements Callable<Integer> {
                 }
                 NcclBaseline nccl = models.contains(CalibratedSeries.NCCL)
                         ? ncclBaseline(in.sweep(), file ? null : dataset(r.getKey()).metadata()) : null;
-                CalibratedSeries.Drawn drawn = CalibratedSeries.draw(in.sweep(), entry, nccl, models);
+                CalibratedSeries.Drawn drawn = CalibratedSeries.draw(in.sweep(), entry, nccl,
+                        models.contains(FITTED) ? List.of() : models);
                 drawn.notDrawn().forEach((m, why) -> System.err.println(in.id() + ": model " + m + " not drawn: " + why));
                 if (nccl != null && nccl.model().isPresent()) {
                     System.err.println(in.id() + ": the nccl estimate assumes: " + String.join("; ", nccl.notes()));

@@ -133,6 +133,23 @@ class PlotCommandTest {
                 .contains(ID + ": model B not drawn: not fitted to this multi-domain run");
     }
 
+    /** --model with no name draws every model calibrate fits, its pick marked (as the README words it). */
+    @Test
+    void modelAloneDrawsEveryFittedModelWithThePickMarked() throws Exception {
+        Path svg = dir.resolve("all.svg");
+        CliRun run = CliRun.of("plot", ID, "--model", "--out", svg.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<String> legend = BusBwChartTest.legendEntries(Images.texts(Images.parseSvg(svg)));
+        assertThat(legend).anySatisfy(l -> assertThat(l).endsWith("(the model picked)"))
+                .anySatisfy(l -> assertThat(l).startsWith("model envelope"))
+                .anySatisfy(l -> assertThat(l).startsWith("model algorithms"))
+                .anySatisfy(l -> assertThat(l).startsWith("model two-tier"));
+        CliRun typo = CliRun.of("plot", ID, "--model", "envelop", "--out", dir.resolve("t.svg").toString());
+        assertThat(typo.exitCode()).isEqualTo(2);
+        assertThat(typo.err()).contains("unknown model envelop; known: fitted (every one fitted), A, B");
+    }
+
     @Test
     void envelopeAndNcclAreDrawnOverASingleDomainRunAndNcclIsAnEstimate() throws Exception {
         Path svg = dir.resolve("e.svg");
@@ -225,12 +242,12 @@ class PlotCommandTest {
     void modelOptionsAreChecked() {
         CliRun unknown = CliRun.of("plot", ID, "--model", "B,nope", "--out", dir.resolve("f.png").toString());
         assertThat(unknown.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(unknown.err().strip()).isEqualTo("--model: unknown model nope; known: A, B, B+beta, naive, envelope,"
-                + " algorithms, nccl, two-tier, hierarchical, flat-ring");
+        assertThat(unknown.err().strip()).isEqualTo("--model: unknown model nope; known: fitted (every one fitted), A,"
+                + " B, B+beta, naive, envelope, algorithms, nccl, two-tier, hierarchical, flat-ring");
 
         CliRun lonely = CliRun.of("plot", ID, "--residuals", "--out", dir.resolve("f.png").toString());
         assertThat(lonely.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(lonely.err()).contains("--residuals: residuals are a model's errors: name the models with --model");
+        assertThat(lonely.err()).contains("--residuals: residuals are a model's errors: add --model");
 
         CliRun file = CliRun.of("plot", RAW.resolve("h100_allreduce_8gpu_1node_aws_p5_batch.txt").toString(),
                 "--model", "B", "--gpus", "8", "--out", dir.resolve("f.png").toString());
