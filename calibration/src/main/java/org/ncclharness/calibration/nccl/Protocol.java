@@ -1,5 +1,7 @@
 package org.ncclharness.calibration.nccl;
 
+import org.ncclharness.calibration.measure.Collective;
+
 /** NCCL's three wire protocols (reference D.1), in NCCL's index order (the order its tuner breaks ties in). */
 public enum Protocol {
     LL("LL"),
@@ -14,5 +16,14 @@ public enum Protocol {
 
     public String label() {
         return label;
+    }
+
+    /**
+     * Whether NCCL can run {@code c} on this protocol. The collectives its tuner picks for run on all three; the
+     * point-to-point ones (AllToAll, Gather, Scatter, SendRecv: grouped sends and receives) on LL up to
+     * nChannels·NCCL_P2P_LL_THRESHOLD bytes and on Simple above, never on LL128 (src/enqueue.cc, addP2pToPlan).
+     */
+    public boolean runs(Collective c) {
+        return this != LL128 || Algorithm.tuned(c);
     }
 }

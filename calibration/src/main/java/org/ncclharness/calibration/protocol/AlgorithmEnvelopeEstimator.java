@@ -20,7 +20,8 @@ import org.ncclharness.calibration.nccl.ProtocolDataShares;
  * one system at several configurations ({@link #estimateJoint}), from a fixed set of starts derived from the
  * points alone (deterministic, so leave-one-out re-derives it). On one domain ℓ_net and τ do not enter: the fit
  * is the single-tier envelope's own, with ℓ_net = 0 and τ = 1, and k = 6; across domains k = 8, or 7 for a
- * collective without NCCL's Tree (τ does not enter). One run's bandwidth is its sweep's end ({@link #pinned}).
+ * collective without NCCL's Tree (τ does not enter); two fewer for a point-to-point collective, which never runs
+ * on LL128 ({@link org.ncclharness.calibration.nccl.Protocol#runs}). One run's bandwidth is its sweep's end ({@link #pinned}).
  *
  * @param name        report key
  * @param description one line for the report
@@ -45,13 +46,19 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         return IntStream.range(0, names.size()).filter(j -> free[j]).mapToObj(names::get).toList();
     }
 
-    /** The parameters the data determine: the envelope's, ℓ_net and τ where some run determines them. */
+    /**
+     * The parameters the data determine: the envelope's (LL128's only where a run's collective runs on it), ℓ_net
+     * and τ where some run determines them.
+     */
     private static boolean[] free(List<AlgorithmEnvelopeModel> models) {
         boolean[] free = new boolean[AlgorithmEnvelopeModel.TREE_FACTOR + 1];
         Arrays.fill(free, 0, AlgorithmEnvelopeModel.NET_LATENCY, true);
         free[AlgorithmEnvelopeModel.NET_LATENCY] = models.stream()
                 .anyMatch(AlgorithmEnvelopeModel::netLatencyDetermined);
         free[AlgorithmEnvelopeModel.TREE_FACTOR] = models.stream().anyMatch(AlgorithmEnvelopeModel::treeDetermined);
+        boolean ll128 = models.stream().anyMatch(AlgorithmEnvelopeModel::ll128);
+        free[Protocol.LL128.ordinal()] = ll128;
+        free[ProtocolEnvelopeModel.efficiencyIndex(Protocol.LL128)] = ll128;
         return free;
     }
 

@@ -50,6 +50,7 @@ public final class AlgorithmEnvelopeModel implements CostModel {
     private static final Algorithm[] ALGORITHMS = Algorithm.values();
     private static final int RING_INDEX = Algorithm.RING.ordinal();
     private static final int SIMPLE = Protocol.SIMPLE.ordinal();
+    private static final int LL128_INDEX = Protocol.LL128.ordinal();
     private static final double TREE_BUS_FACTOR = 2;
 
     private final Collective collective;
@@ -63,6 +64,8 @@ public final class AlgorithmEnvelopeModel implements CostModel {
     private final int firstAlgorithm;
     /** The run forced NCCL_ALGO=Ring: Tree was never a candidate, so the model has none. */
     private final boolean ringOnly;
+    /** LL128 is a candidate: not for the point-to-point collectives ({@link Protocol#runs}). */
+    private final boolean ll128;
     /**
      * Tree has at least Ring's steps and bus factor here (one GPU on each of two domains: the same two steps, twice
      * the bytes), so at τ ≤ 1 it is never the faster: the data cannot show τ.
@@ -80,6 +83,7 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         this.config = config;
         this.hops = hops;
         this.ringOnly = ringOnly;
+        this.ll128 = Protocol.LL128.runs(collective);
         int log2 = 31 - Integer.numberOfLeadingZeros(config.domains());
         for (Algorithm a : ALGORITHMS) {
             boolean ring = a == Algorithm.RING;
@@ -166,7 +170,12 @@ public final class AlgorithmEnvelopeModel implements CostModel {
     }
 
     /** Whether Tree is among the candidates: NCCL's tree AllReduce, across domains, where Ring was not forced. */
-    public boolean treeApplies() {
+    /** Whether LL128 is a candidate (its latency and η enter the model). */
+    public boolean ll128() {
+        return ll128;
+    }
+
+        public boolean treeApplies() {
         return !ringOnly && collective == Collective.ALL_REDUCE && multiDomain();
     }
 
@@ -270,6 +279,9 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         double t = Double.POSITIVE_INFINITY;
         for (int a = firstAlgorithm; a < ALGORITHMS.length; a++) {
             for (int p = 0; p < PROTOCOLS; p++) {
+                if (p == LL128_INDEX && !ll128) {
+                    continue;
+                }
                 double tp = time(a, p, bytes, theta);
                 if (tp < t) {
                     t = tp;

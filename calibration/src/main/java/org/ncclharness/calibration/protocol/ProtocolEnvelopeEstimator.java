@@ -38,8 +38,23 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
 
     @Override
     public List<String> freeParameters() {
+        boolean[] free = free(true);
         List<String> names = model.parameterNames();
-        return fitEfficiency ? names : names.subList(0, LATENCIES_AND_BETA);
+        return java.util.stream.IntStream.range(0, names.size()).filter(j -> free[j]).mapToObj(names::get).toList();
+    }
+
+    /**
+     * The parameters fitted: the latencies, β (unless held at the sweep's end) and the η (where fitted); LL128's
+     * latency and η not where the collective never runs on LL128 (point-to-point: {@link Protocol#runs}).
+     */
+    private boolean[] free(boolean betaFree) {
+        boolean[] free = new boolean[model.parameterNames().size()];
+        java.util.Arrays.fill(free, 0, LATENCIES_AND_BETA, true);
+        free[ProtocolEnvelopeModel.BETA_INDEX] = betaFree;
+        free[ProtocolEnvelopeModel.efficiencyIndex(Protocol.LL)] = fitEfficiency;
+        free[ProtocolEnvelopeModel.efficiencyIndex(Protocol.LL128)] = fitEfficiency && model.ll128();
+        free[Protocol.LL128.ordinal()] = model.ll128();
+        return free;
     }
 
     @Override
@@ -77,11 +92,7 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
         lower[ll128] = EFFICIENCY_FLOOR;
         // Start η from NCCL's own ring LL and LL128 shares of the bus bandwidth (reference D.3).
         NcclTuning nccl = NcclTuning.forVersion(null).tuning();
-        boolean[] free = new boolean[k];
-        java.util.Arrays.fill(free, 0, LATENCIES_AND_BETA, true);
-        free[ProtocolEnvelopeModel.BETA_INDEX] = betaFree;
-        free[ll] = fitEfficiency;
-        free[ll128] = fitEfficiency;
+        boolean[] free = free(betaFree);
         List<double[]> starts = new java.util.ArrayList<>();
         for (double[] r : LATENCY_RATIOS) {
             starts.add(new double[] {lowest, lowest * r[0], lowest * r[1], beta, nccl.ringLLBusBwFactor(),

@@ -15,7 +15,8 @@ import org.ncclharness.calibration.nccl.Protocol;
  * α_p = steps·hops·ℓ_p (method B's pipeline rule, per protocol), so ℓ_p and β_eff carry over to another N.
  *
  * <p>θ = (ℓ_LL, ℓ_LL128, ℓ_Simple, β_eff, η_LL, η_LL128); η_Simple = 1 by definition (β_eff is Simple's
- * bandwidth). The estimator fits the η from NCCL's own (0.5 and 0.92, reference D.3) or holds them there
+ * bandwidth). A point-to-point collective (AllToAll, SendRecv, Gather, Scatter) never runs on LL128, so its
+ * envelope is the minimum over LL and Simple and ℓ_LL128, η_LL128 do not enter. The estimator fits the η from NCCL's own (0.5 and 0.92, reference D.3) or holds them there
  * ({@link ProtocolEnvelopeEstimator#fitEfficiency()}); held, the envelope loses to method B on one bundled dataset
  * (docs/model-accuracy.md): NCCL also caps LL at llMaxBw and trims channels, so the measured shares differ per
  * system.
@@ -36,6 +37,7 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
     private static final double BYTES_PER_US_PER_GBPS = 1e3;
     private static final Protocol[] PROTOCOLS = Protocol.values();
     private static final int SIMPLE = Protocol.SIMPLE.ordinal();
+    private static final int LL128_INDEX = Protocol.LL128.ordinal();
     /** Crossings beyond 1 PB are not switch points any sweep could see. */
     private static final double MAX_SWITCH_BYTES = 1e15;
 
@@ -104,17 +106,25 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
 
     /** The protocol the envelope takes at this size (NCCL's order LL, LL128, Simple breaks ties). */
     public Protocol chosen(double bytes, double[] theta) {
-        return PROTOCOLS[chosenIndex(bytes, theta, latencyCoefficient(), collective.busFactor(ranks))];
+        return PROTOCOLS[chosenIndex(bytes, theta, latencyCoefficient(), collective.busFactor(ranks), ll128())];
+    }
+
+    /** Whether LL128 is a candidate: not for the point-to-point collectives ({@link Protocol#runs}). */
+    public boolean ll128() {
+        return Protocol.LL128.runs(collective);
     }
 
     /**
      * The index of the fastest protocol. The fits call this millions of times, so the coefficients come in
      * once and no array is made per call; the arithmetic is exactly {@link #protocolTimeUs}'s.
      */
-    private static int chosenIndex(double bytes, double[] theta, double coef, double busFactor) {
+    private static int chosenIndex(double bytes, double[] theta, double coef, double busFactor, boolean ll128) {
         int best = 0;
         double t = Double.POSITIVE_INFINITY;
         for (int p = 0; p < PROTOCOLS.length; p++) {
+            if (p == LL128_INDEX && !ll128) {
+                continue;
+            }
             double tp = time(p, bytes, theta, coef, busFactor);
             if (tp < t) {
                 t = tp;
@@ -133,14 +143,14 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
     public double timeUs(double bytes, double[] theta) {
         double coef = latencyCoefficient();
         double f = collective.busFactor(ranks);
-        return time(chosenIndex(bytes, theta, coef, f), bytes, theta, coef, f);
+        return time(chosenIndex(bytes, theta, coef, f, ll128()), bytes, theta, coef, f);
     }
 
     /** The gradient of the protocol on the envelope (the envelope is piecewise linear in ℓ). */
     @Override
     public double[] gradient(double bytes, double[] theta) {
         double coef = latencyCoefficient();
-        Protocol p = PROTOCOLS[chosenIndex(bytes, theta, coef, collective.busFactor(ranks))];
+        Protocol p = PROTOCOLS[chosenIndex(bytes, theta, coef, collective.busFactor(ranks), ll128())];
         double[] g = new double[NAMES.size()];
         g[p.ordinal()] = coef;
         double bandwidthUs = slope(p, theta) * bytes;
@@ -164,7 +174,7 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
             SwitchPoint next = null;
             for (Protocol q : Protocol.values()) {
                 double gain = slope(current, theta) - slope(q, theta);
-                if (q == current || gain <= 0) {
+                if (q == current || gain <= 0 || !q.runs(collective)) {
                     continue;
                 }
                 double x = (alphaUs(q, theta) - alphaUs(current, theta)) / gain;

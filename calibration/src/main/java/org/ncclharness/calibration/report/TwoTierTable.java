@@ -87,7 +87,9 @@ public final class TwoTierTable {
             out.printf(Locale.ROOT, "#   %-12s RMSPE %s in-sample per band <1MiB/1-128MiB/>128MiB %s, leave-one-out %s%n",
                     f.name(), pct(f.inSample().overallPct().orElse(Double.NaN)), bands(f.inSample()),
                     f.leaveOneOut() == null ? "not scored" : pct(f.leaveOneOut().overallPct().orElse(Double.NaN)));
+            // the parameters fitted; one that does not enter (LL128 of a point-to-point collective) is no estimate
             out.printf(Locale.ROOT, "#     %s%n", String.join(", ", f.parameters().entrySet().stream()
+                    .filter(p -> f.freeParameters().contains(p.getKey()))
                     .map(p -> String.format(Locale.ROOT, "%s %.4g", p.getKey(), p.getValue())).toList()));
             if (f.model() instanceof AlgorithmEnvelopeModel a) {
                 out.printf(Locale.ROOT, "#     picks %s%n", AlgorithmChoices.describe(a, f.theta(), e.runs().get(0).bytes()));

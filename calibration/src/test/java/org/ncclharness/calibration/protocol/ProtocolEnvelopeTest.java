@@ -65,6 +65,26 @@ class ProtocolEnvelopeTest {
         }
     }
 
+    /**
+     * NCCL runs point-to-point collectives on LL and Simple only (src/enqueue.cc addP2pToPlan): with θ under which
+     * LL128 would carry the middle sizes of an AllReduce, an AllToAll's envelope goes from LL straight to Simple,
+     * and its fit has no LL128 latency or efficiency among its free parameters (k = 4).
+     */
+    @Test
+    void aPointToPointCollectiveNeverRunsOnLl128() {
+        ProtocolEnvelopeModel a2a = new ProtocolEnvelopeModel(Collective.ALL_TO_ALL, 8, 2);
+        for (double m = 1; m < 1e11; m *= 3) {
+            assertThat(a2a.chosen(m, THETA)).isNotEqualTo(Protocol.LL128);
+        }
+        assertThat(a2a.switchPoints(THETA)).singleElement().satisfies(sp -> {
+            assertThat(sp.from()).isEqualTo(Protocol.LL);
+            assertThat(sp.to()).isEqualTo(Protocol.SIMPLE);
+        });
+        assertThat(ProtocolEnvelopeEstimator.fitted("envelope", "test", a2a).freeParameters()).containsExactly(
+                "llLinkLatencyUs", "simpleLinkLatencyUs", ProtocolEnvelopeModel.BETA, "llEfficiency");
+        assertThat(ProtocolEnvelopeEstimator.fitted("envelope", "test", M).freeParameters()).hasSize(6);
+    }
+
     @Test
     void oneProtocolThroughoutHasNoSwitchPoint() {
         double[] simpleOnly = {10, 10, 0.1, 100, 0.5, 0.9};
