@@ -177,7 +177,8 @@ public final class HealthCheck {
         if (rate == null) {
             out.add(new Finding(unjudged, "peak", null, at + "; no line rate to compare with ("
                     + (name == null ? "interconnect not stated: pass --interconnect" : name + " has no fixed figure"
-                    + (network ? ": pass --nic-speed (one NIC's, e.g. 100Gb/s) and --nics-per-host" : ""))
+                    + (network ? ": pass --nic-speed (one NIC's, e.g. 100Gb/s)" + (nics.perHost() == null
+                    ? " and --nics-per-host" : "") : ""))
                     + ")" + noReference));
             return;
         }

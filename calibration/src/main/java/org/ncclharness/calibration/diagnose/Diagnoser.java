@@ -48,24 +48,34 @@ public final class Diagnoser {
     private static final Pattern COMM_RANK = Pattern.compile("\\bcomm 0x[0-9a-fA-F]+ rank (\\d+) nranks (\\d+)\\b");
     private static final Pattern ENV = Pattern.compile("^(NCCL_[A-Z0-9_]+) set by environment to (\\S*)");
 
+    /** {@code NCCL_ALGO=Ring} as a launch or export line sets it ({@code -x NCCL_ALGO=Ring}, {@code export ...}). */
+    private static final Pattern SET_ON_LINE = Pattern.compile("(?:^|[\\s\"'])(NCCL_(?:ALGO|PROTO))=([^\\s\"';]+)");
+
     private final String file;
     private final List<Line> lines;
+    /** The log's own lines, for what a launch line sets where no NCCL line says it. */
+    private final List<String> text;
     private final List<Issue> issues = new ArrayList<>();
     private final List<Line> pluginFailures = new ArrayList<>();
 
-    private Diagnoser(String file, List<Line> lines) {
+    private Diagnoser(String file, List<Line> lines, List<String> text) {
         this.file = file;
         this.lines = lines;
+        this.text = text;
     }
 
     public static Diagnosis diagnose(String file, List<String> text) {
-        return new Diagnoser(file, NcclLines.of(text)).run();
+        return new Diagnoser(file, NcclLines.of(text), text).run();
     }
 
     private Diagnosis run() {
         if (lines.isEmpty()) {
             issues.add(new Issue("NO_NCCL_LINES", Severity.WARN, "no NCCL INFO or WARN line in the log", null,
                     "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV"));
+            Map<String, String> env = new TreeMap<>();
+            Map<String, Line> envLines = new TreeMap<>();
+            setOnLaunchLines(env, envLines);
+            environment(env, envLines, Map.of(), false);
             return new Diagnosis(file, List.of(), null, null, null, null, Map.of(), Map.of(), null, List.of(),
                     List.of(), null, null, null, false, null, issues);
         }
@@ -219,6 +229,7 @@ public final class Diagnoser {
         // each rank on a host name of its own: no peer on its host, however NCCL counts nodes (P2P and SHM
         // switched off make NCCL report localRanks 1 for GPUs that do share a host)
         boolean rankPerHost = ranks != null && ranks > 1 && hosts.size() >= ranks;
+        setOnLaunchLines(env, envLines);
         environment(env, envLines, inter, rankPerHost);
         pluginFailures(multi);
         if (nics.stream().anyMatch(n -> n.endsWith("/IB") || n.contains("/IB/")) && nics.stream()
@@ -337,6 +348,22 @@ public final class Diagnoser {
      *
      * @param rankPerHost the line prefixes show every rank on a host of its own
      */
+    /**
+     * NCCL_ALGO and NCCL_PROTO as a launch or export line of the log sets them, where no NCCL line said so (a run at
+     * NCCL_DEBUG=WARN or VERSION prints none: NVIDIA/nccl#1368 forced Ring on its mpirun line).
+     */
+    private void setOnLaunchLines(Map<String, String> env, Map<String, Line> envLines) {
+        for (int i = 0; i < text.size(); i++) {
+            Matcher m = SET_ON_LINE.matcher(text.get(i));
+            while (m.find()) {
+                if (!env.containsKey(m.group(1))) {
+                    env.put(m.group(1), m.group(2));
+                    envLines.put(m.group(1), new Line(i + 1, null, null, null, false, text.get(i).strip(), text.get(i)));
+                }
+            }
+        }
+    }
+
     private void environment(Map<String, String> env, Map<String, Line> lines, Map<String, Integer> inter,
                              boolean rankPerHost) {
         for (String var : List.of("NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE")) {

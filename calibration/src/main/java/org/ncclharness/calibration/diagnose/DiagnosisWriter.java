@@ -45,6 +45,19 @@ public final class DiagnosisWriter {
         out.flush();
     }
 
+    /**
+     * What NCCL used, in one line for a report beside other findings ({@code check}): the transports inside a host
+     * and between hosts, GPUDirect RDMA, NVLS in use; empty where the log shows no transport.
+     */
+    public static java.util.Optional<String> transportLine(Diagnosis d) {
+        if (d.intra().isEmpty() && d.inter().isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of("NCCL used (its INFO lines): inside a host " + transports(d.intra())
+                + "; between hosts " + transports(d.inter()) + (d.gdr() == null ? "" : ", GPUDirect RDMA "
+                + (d.gdr() ? "on" : "OFF")) + ("in use".equals(d.nvls()) ? "; NVLS in use" : ""));
+    }
+
     private static String transports(Map<String, Integer> t) {
         return t.isEmpty() ? "none seen" : t.entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")")
                 .collect(Collectors.joining(", "));

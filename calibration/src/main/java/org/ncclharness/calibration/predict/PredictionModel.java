@@ -139,8 +139,12 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
                     + ") cannot be moved to another configuration");
         }
         if (calibratedRanks != null && ranks != calibratedRanks) {
+            // more GPUs than one host of the calibration, and no --nodes: still that one host's fabric
+            boolean oneHostGrown = nodes == null && Integer.valueOf(1).equals(calibratedNodes) && ranks > calibratedRanks;
             n.add(String.format(Locale.ROOT, "N = %d lies outside what was calibrated (N = %d): per-hop and per-step"
-                    + " parameters carried over", ranks, calibratedRanks));
+                    + " parameters carried over%s", ranks, calibratedRanks, oneHostGrown ? String.format(Locale.ROOT,
+                    "; as if all %d GPUs shared the fabric of the one host of %d it measured: for several hosts,"
+                    + " predict from a calibration of a multi-node run, with --nodes", ranks, calibratedRanks) : ""));
         }
         Integer d = nodes != null ? nodes : calibratedNodes;
         if (nodes != null && calibratedNodes != null && !nodes.equals(calibratedNodes)

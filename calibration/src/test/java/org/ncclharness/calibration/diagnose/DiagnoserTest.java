@@ -27,6 +27,22 @@ class DiagnoserTest {
         return Diagnoser.diagnose(name, all.subList(from, to < 0 ? all.size() : to));
     }
 
+    /**
+     * A run at NCCL_DEBUG=version prints no NCCL line, but its mpirun line forces Ring (NVIDIA/nccl#1368): the
+     * forced algorithm is said, with that line as the evidence, beside the missing NCCL lines.
+     */
+    @Test
+    void aLaunchLineThatForcesAnAlgorithmIsReadWhereNoNcclLineSaysIt() throws IOException {
+        List<String> all = Files.readAllLines(Path.of("src/test/resources/logs/real/"
+                + "prefix_ompi_timestamp_h100_5x8_roce_ring_nccl1368.txt"));
+        List<String> raw = all.subList(all.indexOf("=== RAW (copied verbatim from the source) ===") + 1,
+                all.indexOf("=== END RAW"));
+        Diagnosis d = Diagnoser.diagnose("nccl1368.txt", raw);
+        assertThat(d.findings()).extracting(Diagnosis.Issue::code).containsExactly("NO_NCCL_LINES", "FORCED_ALGO");
+        assertThat(d.findings().get(1).message()).startsWith("NCCL_ALGO=Ring is set");
+        assertThat(d.findings().get(1).evidence()).startsWith("nccl1368.txt:1: /usr/mpi/gcc/openmpi-4.1.7a1/bin/mpirun");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', nullValues = "-", value = {
         // file | WARN/FAIL codes (space-separated, '-' for none) | an intra transport | an inter transport

@@ -19,6 +19,7 @@ import org.ncclharness.calibration.check.CheckReport;
 import org.ncclharness.calibration.check.Finding;
 import org.ncclharness.calibration.check.Severity;
 import org.ncclharness.calibration.diagnose.Diagnoser;
+import org.ncclharness.calibration.diagnose.DiagnosisWriter;
 import org.ncclharness.calibration.diagnose.Diagnosis;
 import org.ncclharness.calibration.check.Comparability;
 import org.ncclharness.calibration.check.ExpectedCurves;
@@ -245,10 +246,12 @@ public final class CheckCommand implements Callable<Integer> {
      */
     private List<Finding> diagnosis(List<String> lines) {
         Diagnosis d = Diagnoser.diagnose(run, lines);
-        return d.findings().stream().filter(i -> i.severity() != Severity.INFO && !i.code().equals("NO_NCCL_LINES"))
+        List<Finding> out = new ArrayList<>();
+        DiagnosisWriter.transportLine(d).ifPresent(t -> out.add(Finding.info("diagnosis", t)));
+        d.findings().stream().filter(i -> i.severity() != Severity.INFO && !i.code().equals("NO_NCCL_LINES"))
                 .map(i -> Finding.info("diagnosis", "diagnosis " + i.code() + ": " + i.message() + " ("
-                        + i.evidence() + "); fix: "
-                        + i.fix())).toList();
+                        + i.evidence() + "); fix: " + i.fix())).forEach(out::add);
+        return out;
     }
 
     /** One report per table of the run: a multi-table log is judged table by table. */

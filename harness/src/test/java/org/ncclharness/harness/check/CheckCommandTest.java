@@ -80,6 +80,18 @@ class CheckCommandTest {
         assertThat(stated.exitCode()).as(stated.err()).isZero();
         assertThat(stated.out()).contains("busbw at the largest size (4 GiB): 43.81 GB/s = 87.6 % of the line rate"
                 + " of 4 EFA NICs per host at 12.5 GB/s (50 GB/s)");
+        // a p5 log at NCCL_DEBUG=INFO: aws-ofi-nccl found 32 NICs, so only the speed is asked for, and what NCCL
+        // used is said beside the verdict
+        CliRun p5 = CliRun.of("check", "../calibration/src/test/resources/logs/real/"
+                + "prefix_mpitag_midline_h100_p5_efa_2x8_keitaw.txt");
+        assertThat(p5.exitCode()).as(p5.err()).isZero();
+        assertThat(p5.out()).contains("(EFA has no fixed figure: pass --nic-speed (one NIC's, e.g. 100Gb/s))")
+                .contains("INFO: NCCL used (its INFO lines): inside a host P2P/CUMEM (448); between hosts NET/AWS"
+                        + " Libfabric/GDRDMA (512), GPUDirect RDMA on; NVLS in use");
+        CliRun p5Line = CliRun.of("check", "../calibration/src/test/resources/logs/real/"
+                + "prefix_mpitag_midline_h100_p5_efa_2x8_keitaw.txt", "--nic-speed", "100Gb/s");
+        assertThat(p5Line.out()).contains("487.9 GB/s = 122.0 % of the line rate of 32 EFA NICs per host at 12.5 GB/s"
+                + " (400 GB/s); above the line rate: a tree or an in-network reduction");
         CliRun zero = CliRun.of("check", log, "--interconnect", "EFA", "--nic-speed", "0Gb/s");
         assertThat(zero.exitCode()).isEqualTo(2);
         assertThat(zero.err()).contains("invalid --nic-speed: expected a rate above 0, e.g. 100Gb/s");
