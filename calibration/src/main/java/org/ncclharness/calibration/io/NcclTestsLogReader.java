@@ -102,6 +102,8 @@ public final class NcclTestsLogReader {
     public List<Sweep> read(java.util.Iterator<String> lines) {
         State s = new State();
         java.util.Set<String> hosts = new java.util.HashSet<>();
+        int commentedRows = 0;
+        int firstCommentedRow = 0;
         for (int i = 0; lines.hasNext(); i++) {
             LogLine line = LogLine.of(i + 1, lines.next(), hosts);
             if (line.isNcclDebug()) {
@@ -109,6 +111,10 @@ public final class NcclTestsLogReader {
                 continue;
             }
             if (line.isComment() || bareComment(line)) {
+                if (line.isComment() && isRow(line.commentBody().strip().split("\\s+"))) {
+                    commentedRows++;
+                    firstCommentedRow = firstCommentedRow == 0 ? line.number() : firstCommentedRow;
+                }
                 comment(s, line);
             } else {
                 other(s, line);
@@ -116,8 +122,11 @@ public final class NcclTestsLogReader {
         }
         s.endOfText();
         if (s.sweeps.isEmpty()) {
-            throw new InputException(file, 0, "no nccl-tests result table found (expected rows such as "
-                    + "'   1048576   262144   float   sum   -1   21.87   47.95   83.91   0 ...')");
+            // a log pasted with every line behind '#' (a notes file, a Makefile) has its rows as comments
+            throw new InputException(file, firstCommentedRow, "no nccl-tests result table found (expected rows such as "
+                    + "'   1048576   262144   float   sum   -1   21.87   47.95   83.91   0 ...')" + (commentedRows == 0
+                    ? "" : "; " + commentedRows + " line" + (commentedRows == 1 ? " is" : "s are") + " shaped like"
+                    + " result rows behind a '#': remove the '#' in front of them to read them"));
         }
         return List.copyOf(s.sweeps);
     }
@@ -588,8 +597,23 @@ public final class NcclTestsLogReader {
             Provenance provenance = predictedBy == null ? Provenance.stored(file)
                     : new Provenance(SourceKind.PREDICTED, file, null, predictedBy + " (read back from " + file + ")");
             Trailer trailer = trailer();
-            for (List<Measurement> group : byTypeOp.values()) {
+            for (List<Measurement> read : byTypeOp.values()) {
                 List<String> tableNotes = new ArrayList<>(notes);
+                // no header this reader knows (NCCL 1.x's 'bytes N type op time ... res') and times that agree with
+                // algbw only as milliseconds: the old tests' unit
+                boolean ms = layout.headerLine() == 0 && TimeAlgbwAgreement.inMilliseconds(read);
+                List<Measurement> group = ms ? TimeAlgbwAgreement.fromMilliseconds(read) : read;
+                if (ms) {
+                    tableNotes.add("time read in milliseconds, as the tests of NCCL 1.x and nccl-tests before 2019"
+                            + " printed it (with its algbw, size/time agrees only so), and converted to us");
+                }
+                long corrupt = group.stream().filter(r -> r.outOfPlace().hasWrongElements()
+                        || r.inPlace().hasWrongElements()).count();
+                if (corrupt > 0) {
+                    tableNotes.add(corrupt + " of its " + group.size() + " rows report #wrong > 0: nccl-tests' data"
+                            + " check failed, so this run produced wrong results (check FAILs it); its times are"
+                            + " read as measured");
+                }
                 // N: the device list where it shows every rank, else the launch line's processes x GPUs each
                 Integer known = listed != null ? listed : launch == null ? null : launch.ranks();
                 CollectiveEvidence e = CollectiveEvidence.decide(named(), given, known, group, layout.hasRedop(),

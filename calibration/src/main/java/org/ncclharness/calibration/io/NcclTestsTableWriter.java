@@ -8,6 +8,7 @@ import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.RunInfo;
+import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.measure.Trailer;
 
@@ -123,6 +124,9 @@ public final class NcclTestsTableWriter {
         return v == null ? CFormat.pad("N/A", width) : CFormat.floatStr(v, width);
     }
 
+    /** The out-of-bounds line of a predicted table: no data was checked. */
+    public static final String PREDICTED_CHECK = "N/A (a prediction: no data was checked)";
+
     /**
      * The trailer: out-of-bounds values and the average bus bandwidth. What the source stated is printed as it
      * stated it; where a stored source states nothing, the average of the rows is printed and marked as
@@ -134,19 +138,22 @@ public final class NcclTestsTableWriter {
     public static void trailer(PrintWriter out, Sweep sweep, String minBwStatus) {
         Trailer stated = sweep.trailer();
         long bad = outOfBounds(sweep);
+        // A replay prints what nccl-tests would for the rows it replays; a stored source read back is marked, since
+        // its own run may have printed another line or none (NCCL 1.x printed none)
+        boolean fromSource = switch (sweep.provenance().kind()) {
+            case STORED, DATASET -> true;
+            case MEASURED, PREDICTED, REPLAY -> false;
+        };
+        // a prediction checked no data: '0 OK' would claim a data check that never ran
+        boolean predicted = sweep.provenance().kind() == SourceKind.PREDICTED;
         out.printf("# Out of bounds values : %s%n", stated.outOfBounds() != null ? stated.outOfBounds()
-                : bad + " " + (bad == 0 ? "OK" : "FAILED"));
+                : predicted ? PREDICTED_CHECK : bad + " " + (bad == 0 ? "OK" : "FAILED")
+                + (fromSource ? " " + NcclTestsLogReader.RECOMPUTED : ""));
         String status = minBwStatus;
         if (stated.statesAverage()) {
             status = minBwStatus.isEmpty() && stated.minBwStatus() != null ? stated.minBwStatus() : minBwStatus;
             out.printf("# Avg bus bandwidth    : %s %s%n", CFormat.g(stated.avgBusBwGBps()), status);
         } else {
-            // A replay prints the average of the rows it replays, as nccl-tests would for them; a stored
-            // source read back is marked, since its own run may have printed more rows than it kept
-            boolean fromSource = switch (sweep.provenance().kind()) {
-                case STORED, DATASET -> true;
-                case MEASURED, PREDICTED, REPLAY -> false;
-            };
             out.printf("# Avg bus bandwidth    : %s %s%n", CFormat.g(averageBusBw(sweep.rows())),
                     fromSource ? (status.isEmpty() ? "" : status + " ") + NcclTestsLogReader.RECOMPUTED : status);
         }

@@ -22,6 +22,7 @@ public final class TimeAlgbwAgreement {
     /** The ratios the releases print: 1 (size/time), up to N/(N-1) = 2 for two ranks. */
     private static final double LOWEST_RATIO = 1;
     private static final double HIGHEST_RATIO = 2;
+    private static final double US_PER_MS = 1e3;
 
     private TimeAlgbwAgreement() {
     }
@@ -84,6 +85,39 @@ public final class TimeAlgbwAgreement {
         Placement p = halves[at[first] % 2];
         Half h = m.preferred(p);
         return Optional.of(new Disagreement(m, p, fromTime(m, h), h.algBwGBps(), off, n));
+    }
+
+    /**
+     * Whether the table's time column is in milliseconds: every placement that can be compared (algbw at least
+     * 0.5 GB/s) agrees with its algbw only when its time is read as ms. NCCL 1.x's tests and nccl-tests of about
+     * 2017-2019 ({@code bytes N type op time algbw busbw res}, no units line) printed ms; read as µs their sizes
+     * would move at a thousand times the printed algbw.
+     */
+    public static boolean inMilliseconds(List<Measurement> rows) {
+        int compared = 0;
+        for (Measurement m : rows) {
+            for (Placement p : Placement.values()) {
+                Half h = m.preferred(p);
+                if (h.timeUs() != null && h.timeUs() > 0 && h.algBwGBps() != null && h.algBwGBps() >= MIN_ALGBW_GBPS) {
+                    if (!printed(fromTime(m, h) / h.algBwGBps() / US_PER_MS)) {
+                        return false;
+                    }
+                    compared++;
+                }
+            }
+        }
+        return compared > 0;
+    }
+
+    /** The rows with their times, printed in milliseconds, in µs. */
+    public static List<Measurement> fromMilliseconds(List<Measurement> rows) {
+        return rows.stream().map(m -> new Measurement(m.sizeBytes(), m.count(), m.type(), m.redop(), m.root(),
+                scaled(m.outOfPlace()), scaled(m.inPlace()))).toList();
+    }
+
+    private static Half scaled(Half h) {
+        return h == null || h.timeUs() == null ? h : new Half(h.timeUs() * US_PER_MS, h.algBwGBps(), h.busBwGBps(),
+                h.wrong(), h.maxError());
     }
 
     /**

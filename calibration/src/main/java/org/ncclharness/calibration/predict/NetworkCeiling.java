@@ -53,6 +53,17 @@ final class NetworkCeiling {
 
     private static Optional<Moved> apply(int mostFittedDomains, boolean twoFitted, int toDomains, int b,
                                          double[] theta, Double lineRateGBps) {
+        if (mostFittedDomains > 2 && lineRateGBps != null && theta[b] > lineRateGBps) {
+            // fitted where NCCL already takes the network's bandwidth, yet above it: the calibrated runs' traffic did
+            // not cross the network as a ring across these domains would (a wider NVLink domain than stated, such
+            // as a rack of multi-node NVLink, or an in-network reduction), so no tier of the model says how
+            // another configuration moves
+            return Optional.of(new Moved(theta, String.format(Locale.ROOT, "the calibrated %.1f GB/s is above the"
+                    + " network's line rate, %.1f GB/s per domain, although fitted on %d domains: the calibrated runs"
+                    + " did not cross the network as the model's domains say (NVLink spanning hosts, e.g. a GB200/GB300"
+                    + " NVL72 rack: give calibrate its --domain-size; or SHARP/NVLS reducing in the network), so this"
+                    + " prediction may be too fast", theta[b], lineRateGBps, mostFittedDomains)));
+        }
         if (mostFittedDomains > 2 || !twoFitted || toDomains < 3) {
             return Optional.empty();
         }

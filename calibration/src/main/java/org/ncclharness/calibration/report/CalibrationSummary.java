@@ -88,8 +88,9 @@ public final class CalibrationSummary {
         out.println("#   N: GPUs (joint fit: its largest run, N+)");
         out.println("# flags: G generalized cross-validation, in-sample / (1 - k/n) (too few points for LOO; the pick"
                 + " used it),");
-        out.println("#   I in-sample score (too few points for LOO: a floor), K LOO by 10-fold cross-validation (>"
-                + Fitter.EXACT_LEAVE_ONE_OUT_MAX + " sizes, joint),");
+        out.println("#   I in-sample score (too few points for LOO: a floor),");
+        out.println("#   K LOO by 10-fold cross-validation (>" + Fitter.EXACT_LEAVE_ONE_OUT_MAX + " sizes; every joint"
+                + " algorithm fit),");
         out.println("#   R busbw above the line rate (a tree or an in-network reduction: NVLS/SHARP), D times from busbw,");
         out.println("#   U a parameter the data do not determine");
     }
@@ -106,10 +107,12 @@ public final class CalibrationSummary {
 
     private static String[] row(SingleTierCalibration s) {
         Fit best = s.fit(s.best()).orElseThrow();
-        boolean loo = "leave-one-out".equals(s.bestBasis()) && best.leaveOneOut() != null;
-        double pct = (loo ? best.leaveOneOut() : best.inSample()).overallPct().orElse(Double.NaN);
+        boolean loo = SingleTierCalibration.BY_LEAVE_ONE_OUT.equals(s.bestBasis());
+        boolean gcv = SingleTierCalibration.BY_GCV.equals(s.bestBasis());
+        double pct = s.bestScorePct();
         StringBuilder flags = new StringBuilder();
-        flag(flags, !loo, 'I');
+        flag(flags, gcv, 'G');
+        flag(flags, !loo && !gcv, 'I');
         flag(flags, loo && best.leaveOneOutNote() != null, 'K');
         flag(flags, s.inNetworkFlag() != null, 'R');
         flag(flags, s.timeDerived(), 'D');

@@ -97,8 +97,11 @@ public final class CalibrationTable {
         // ℓ_link is shown where the data determine it or the user fixed it, not as the 0 of bandwidth-only data.
         Optional<Fit> bAlpha = b.filter(f -> s.identifiability().alpha() || f.theta()[0] > 0);
         String ell = bAlpha.map(f -> fmt("%.3f", f.theta()[0])).orElse(NONE);
-        Fit best = s.fit(s.best()).orElseThrow();
-        String bestCell = s.best() + " " + overall(best, "leave-one-out".equals(s.bestBasis()));
+        String bestCell = s.best() + " " + fmt("%.1f%%", s.bestScorePct()) + switch (s.bestBasis()) {
+            case SingleTierCalibration.BY_LEAVE_ONE_OUT -> "";
+            case SingleTierCalibration.BY_GCV -> " GCV";
+            default -> " in-sample";
+        };
         out.printf(Locale.ROOT, format, s.dataset().id(), s.interconnect(), s.ranks(),
                 s.seed().betaPhysGBps() == null ? NONE : fmt("%.1f", s.seed().betaPhysGBps()),
                 beta ? fmt("%.2f", s.seed().busBwPeakGBps()) : NONE, ur, bFit, ell,
@@ -110,11 +113,6 @@ public final class CalibrationTable {
 
     private static double alpha(Fit f) {
         return ((SingleTierModel) f.model()).alphaUs(f.theta());
-    }
-
-    private static String overall(Fit f, boolean loo) {
-        Rmspe r = loo ? f.leaveOneOut() : f.inSample();
-        return fmt("%.1f%%", r.overallPct().orElse(Double.NaN)) + (loo ? "" : " in-sample");
     }
 
     private static String bands(Optional<Fit> f) {

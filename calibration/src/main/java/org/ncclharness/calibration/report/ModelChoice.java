@@ -8,7 +8,7 @@ import java.util.OptionalDouble;
 import java.util.stream.Collectors;
 
 /**
- * Which of the model families fitted to a multi-domain run a prediction should use: the lowest out-of-sample
+ * Which of the model families fitted to a run a prediction should use (one rule for one tier and for several): the lowest out-of-sample
  * RMSPE (points the fit did not see, so a family with more parameters gains nothing by them); where two families
  * score alike to the report's precision (within {@value #TIE_POINTS} point), the one with fewer parameters.
  * Out-of-sample is leave-one-out where the family has the 3k + 3 points it needs. Where some family has them and
@@ -46,6 +46,12 @@ public record ModelChoice(String picked, String basis, List<Family> families) {
      */
     public record Family(String name, OptionalDouble leaveOneOutPct, OptionalDouble inSamplePct, int freeParameters,
                          int points) {
+
+        /** A fitted family as the pick sees it: its leave-one-out where scored, its in-sample, k and n. */
+        public static Family of(org.ncclharness.calibration.fit.Fit f) {
+            return new Family(f.name(), f.leaveOneOut() == null ? OptionalDouble.empty() : f.leaveOneOut().overallPct(),
+                    f.inSample().overallPct(), f.freeParameters().size(), f.inSample().points());
+        }
 
         /** Leave-one-out where scored; else in-sample / (1 − k/n) where n > k; else empty. */
         public OptionalDouble scorePct() {

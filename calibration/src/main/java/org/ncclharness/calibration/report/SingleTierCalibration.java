@@ -37,6 +37,12 @@ public record SingleTierCalibration(DatasetInfo dataset, String interconnect, St
                                     String bestBasis, List<String> notes) implements CalibrationEntry {
 
     public static final String KIND = "single-tier";
+    /** {@code bestBasis}: the pick's score, by leave-one-out. */
+    public static final String BY_LEAVE_ONE_OUT = "leave-one-out";
+    /** {@code bestBasis}: by generalized cross-validation, in-sample / (1 − k/n): too few points for leave-one-out. */
+    public static final String BY_GCV = "generalized cross-validation";
+    /** {@code bestBasis}: in-sample, where no family had the points for an out-of-sample score. */
+    public static final String BY_IN_SAMPLE = "in-sample";
 
     public SingleTierCalibration {
         fits = List.copyOf(fits);
@@ -52,6 +58,16 @@ public record SingleTierCalibration(DatasetInfo dataset, String interconnect, St
     public SingleTierCalibration withNotes(List<String> n) {
         return new SingleTierCalibration(dataset, interconnect, topology, hops, chipProfile, seed, inNetworkFlag,
                 placement, timeDerived, identifiability, fits, unavailable, best, bestBasis, n);
+    }
+
+    /** The best model's score in %, as its {@code bestBasis} gives it (NaN where the fit has none). */
+    public double bestScorePct() {
+        Fit f = fit(best).orElseThrow();
+        return switch (bestBasis) {
+            case BY_LEAVE_ONE_OUT -> f.leaveOneOut().overallPct().orElse(Double.NaN);
+            case BY_GCV -> ModelChoice.Family.of(f).scorePct().orElse(Double.NaN);
+            default -> f.inSample().overallPct().orElse(Double.NaN);
+        };
     }
 
     public Optional<Fit> fit(String name) {

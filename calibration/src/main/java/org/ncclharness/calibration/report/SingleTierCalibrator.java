@@ -236,18 +236,24 @@ public final class SingleTierCalibrator {
                                          Optional<ChipProfile> chip, SeedUtilisation seed, String flag,
                                          FitPoints points, Identifiability ident, List<Fit> fits,
                                          Map<String, String> unavailable, List<String> notes) {
-        boolean anyLoo = fits.stream().anyMatch(f -> f.leaveOneOut() != null);
-        Fit best = fits.stream()
-                .filter(f -> !anyLoo || f.leaveOneOut() != null)
-                .min(Comparator.comparingDouble(f -> (anyLoo ? f.leaveOneOut() : f.inSample()).overallPct()
-                        .orElse(Double.POSITIVE_INFINITY)))
-                .orElseThrow();
+        // the pick of the multi-domain runs: out-of-sample RMSPE, a family too small for leave-one-out by generalized
+        // cross-validation (a 16-size sweep has too few for the envelope's, not for B's: by leave-one-out alone a
+        // real GB300 run got B at 17.6 % where the envelope fit within 5 %); in-sample where nothing has the points
+        Fit lowestInSample = fits.stream().min(Comparator.comparingDouble(f -> f.inSample().overallPct()
+                .orElse(Double.POSITIVE_INFINITY))).orElseThrow();
+        ModelChoice choice = ModelChoice.of(fits.stream().map(ModelChoice.Family::of).toList(), lowestInSample.name(),
+                "the lowest in-sample RMSPE");
+        Fit best = fits.stream().filter(f -> f.name().equals(choice.picked())).findFirst().orElseThrow();
+        ModelChoice.Family picked = ModelChoice.Family.of(best);
+        String basis = picked.leaveOneOutPct().isPresent() ? SingleTierCalibration.BY_LEAVE_ONE_OUT
+                : choice.estimates().containsKey(best.name()) ? SingleTierCalibration.BY_GCV
+                : SingleTierCalibration.BY_IN_SAMPLE;
         // The catalog derives the times of busbw-only tables before they reach us; its flags say so.
         boolean derived = points.timeDerived() || in.flags().contains("time-derived")
                 || in.flags().contains("busbw-only");
         return new SingleTierCalibration(info, ic.name(), topo.name(), topo.hopsPerStep(),
                 chip.map(ChipProfile::chip).orElse(null), seed, flag, points.placement(), derived,
-                ident, fits, unavailable, best.name(), anyLoo ? "leave-one-out" : "in-sample", notes);
+                ident, fits, unavailable, best.name(), basis, notes);
     }
 
     private static String stated(String interconnect) {

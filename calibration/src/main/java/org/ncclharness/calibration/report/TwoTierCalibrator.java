@@ -352,9 +352,7 @@ public final class TwoTierCalibrator {
     /** One pick among every family fitted, by leave-one-out; the envelope where none could be scored so. */
     private static ModelChoice choose(List<TwoTierFit> fits, List<Fit> protocol) {
         List<ModelChoice.Family> families = new ArrayList<>();
-        protocol.forEach(p -> families.add(new ModelChoice.Family(p.name(), p.leaveOneOut() == null
-                ? OptionalDouble.empty() : p.leaveOneOut().overallPct(), p.inSample().overallPct(),
-                p.freeParameters().size(), p.inSample().points())));
+        protocol.forEach(p -> families.add(ModelChoice.Family.of(p)));
         fits.forEach(t -> families.add(new ModelChoice.Family(t.form().id(), t.looRmspePct(), t.rmspe().overallPct(),
                 TwoTierParam.values().length, t.rmspe().points())));
         if (!protocol.isEmpty()) {

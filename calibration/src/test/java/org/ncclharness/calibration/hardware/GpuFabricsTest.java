@@ -20,6 +20,9 @@ class GpuFabricsTest {
         assertThat(fabrics.intraFor("NVIDIA A100-SXM4-80GB")).contains("NVLink3");
         assertThat(fabrics.intraFor("NVIDIA B200")).contains("NVLink5");
         assertThat(fabrics.intraFor("NVIDIA GB200")).contains("NVLink5");
+        // Blackwell Ultra (a GB300 log of OCI BM.GPU.GB300.4 names "NVIDIA GB300"); HGX B300
+        assertThat(fabrics.intraFor("NVIDIA GB300")).contains("NVLink5");
+        assertThat(fabrics.intraFor("NVIDIA B300 SXM6 AC")).contains("NVLink5");
         assertThat(fabrics.intraFor("Tesla V100-SXM3-32GB")).contains("NVLink2");
         assertThat(fabrics.intraFor("AMD Instinct MI300X")).contains("InfinityFabric");
         assertThat(fabrics.intraFor("NVIDIA H100 PCIe")).isEmpty();

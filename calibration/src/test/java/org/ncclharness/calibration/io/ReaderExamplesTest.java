@@ -173,4 +173,47 @@ class ReaderExamplesTest {
         assertThat(csv.collective()).isEqualTo(Collective.ALL_REDUCE);
         assertThat(csv.ranks()).isEqualTo(8);
     }
+
+    /**
+     * nccl-tests of 2019 (NCCL 2.4, a user's notes file) printed time in ms under a 'bytes N type op' header: every
+     * row's size/time agrees with its algbw only as ms, so the times are read as ms; rows written behind '#' are
+     * named in the refusal, which tells how to read them. A modern table whose time disagrees is not rescaled.
+     */
+    @Test
+    void millisecondTimesOfOldTestsAreReadAsMillisecondsAndCommentedRowsAreNamed() {
+        String header = """
+                #                                                 out-of-place                    in-place
+                #      bytes             N    type      op     time  algbw  busbw      res     time  algbw  busbw      res
+                """;
+        String rows = """
+                      262144         65536   float     sum    0.092   2.85   2.85       N/A    0.092   2.85   2.85      N/A
+                      524288        131072   float     sum    0.158   3.31   3.31       N/A    0.158   3.31   3.31      N/A
+                """;
+        Sweep s = read(header + rows).get(0);
+        assertThat(s.rows().get(1).outOfPlace().timeUs()).isEqualTo(158.0);
+        assertThat(s.notes()).anySatisfy(n -> assertThat(n).startsWith("time read in milliseconds"));
+        String commented = rows.lines().map(l -> "#" + l).reduce("", (a, b) -> a + b + "\n");
+        assertThatThrownBy(() -> read(header + commented)).isInstanceOf(InputException.class)
+                .hasMessageContaining("x.txt:3: no nccl-tests result table found")
+                .hasMessageContaining("2 lines are shaped like result rows behind a '#': remove the '#'");
+        Sweep modern = read("""
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                #        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
+                      524288        131072     float     sum      -1    0.158   3.31   6.20      0    0.158   3.31   6.20      0
+                """).get(0);
+        assertThat(modern.rows().get(0).outOfPlace().timeUs()).isEqualTo(0.158);
+    }
+
+    /** A stored log without a trailer: the line convert writes for it is marked as computed from the rows. */
+    @Test
+    void aTrailerTheSourceDidNotPrintIsMarkedWhenWritten() {
+        Sweep s = read("""
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                #        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
+                     1048576        262144     float     sum      -1    20.00   52.43   91.75      0    20.00   52.43   91.75      0
+                """).get(0);
+        java.io.StringWriter w = new java.io.StringWriter();
+        NcclTestsTableWriter.trailer(new java.io.PrintWriter(w, true), s, "");
+        assertThat(w.toString()).contains("# Out of bounds values : 0 OK " + NcclTestsLogReader.RECOMPUTED);
+    }
 }

@@ -49,10 +49,18 @@ class NetworkCeilingTest {
                     assertThat(m.note()).endsWith("the calibrated 470.0 GB/s is within the network's line rate, 500.0"
                             + " GB/s per domain, and kept");
                 });
-        // still at 2 domains, or fitted at 4 already: nothing to do
+        // still at 2 domains, or fitted at 4 already within the line rate: nothing to do
         assertThat(NetworkCeiling.apply(at(2), List.of(), new TwoTierConfig(2, 4), THETA, 400.0)).isEmpty();
         assertThat(NetworkCeiling.apply(at(2), List.of(new TwoTierConfig(2, 8), new TwoTierConfig(4, 8)),
-                new TwoTierConfig(8, 8), THETA, 400.0)).isEmpty();
+                new TwoTierConfig(8, 8), THETA, 500.0)).isEmpty();
+        // fitted at 4 domains yet above the line rate (a GB300 rack's NVLink spanning the hosts a new user named as
+        // domains of 4): not held, which would contradict the data, but said
+        assertThat(NetworkCeiling.apply(at(2), List.of(new TwoTierConfig(2, 8), new TwoTierConfig(4, 8)),
+                new TwoTierConfig(8, 8), THETA, 300.0)).hasValueSatisfying(m -> {
+                    assertThat(m.theta()).isEqualTo(THETA);
+                    assertThat(m.note()).startsWith("the calibrated 470.0 GB/s is above the network's line rate, 300.0"
+                            + " GB/s per domain, although fitted on 4 domains").endsWith("may be too fast");
+                });
     }
 
     @Test

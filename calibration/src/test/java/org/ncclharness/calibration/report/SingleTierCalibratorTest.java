@@ -186,6 +186,26 @@ class SingleTierCalibratorTest {
         }
     }
 
+    /**
+     * One pick everywhere: a 5-size run (CoreWeave's GB200 NVL72) has the points for leave-one-out of the models with
+     * no parameter only; B+beta is compared by generalized cross-validation, in-sample / (1 - k/5), rather than
+     * passed over for the datasheet's naive line at 17.6 %.
+     */
+    @Test
+    void aFamilyTooSmallForLeaveOneOutIsComparedByGeneralizedCrossValidation() {
+        Dataset d = DatasetCatalog.bundled().get("gb200_allreduce_nvl72_coreweave");
+        SingleTierCalibration c = (SingleTierCalibration) calibrator.calibrate(new CalibrationInput(d.id(), d.sweep(),
+                d.metadata().algo(), d.metadata().flags()));
+        assertThat(c.best()).isEqualTo(SingleTierCalibrator.METHOD_B_FITTED_BETA);
+        assertThat(c.bestBasis()).isEqualTo(SingleTierCalibration.BY_GCV);
+        Fit bBeta = c.fit(c.best()).orElseThrow();
+        assertThat(bBeta.leaveOneOut()).isNull();
+        int k = bBeta.freeParameters().size();
+        assertThat(c.bestScorePct()).isCloseTo(bBeta.inSample().overallPct().getAsDouble() / (1 - (double) k / 5),
+                within(1e-9));
+        assertThat(c.bestScorePct()).isLessThan(c.fit("naive").orElseThrow().leaveOneOut().overallPct().getAsDouble());
+    }
+
     /** The dataset's rows with nothing but GPU model, N and interconnect: no flags, no notes, no algo. */
     private String flagOfStripped(String id) {
         return single(oneTier(DatasetCatalog.bundled().get(id)), List.of()).inNetworkFlag();

@@ -294,6 +294,12 @@ public final class CalibrationInputs {
                 : hostsNamed(s, ranks), flags.nodes(), "--nodes");
         List<String> notes = new ArrayList<>(s.notes());
         RunMetadataOptions.requireHosts(file, hosts, network);
+        long hostsListed = s.devices().stream().map(Device::host).distinct().count();
+        if (hosts == null && hostsListed > 1) {
+            // a device list cut short (an elided '...' in a README) shows some of the hosts: at least these
+            throw new InputException(file, 0, "the device list shows " + s.devices().size() + " of the " + ranks
+                    + " ranks, on " + hostsListed + " hosts, so the host count is not known: pass --nodes N");
+        }
         if (hosts == null) {
             hosts = 1;
             notes.add("the file does not say how many nodes ran: 1 assumed (pass --nodes N)");

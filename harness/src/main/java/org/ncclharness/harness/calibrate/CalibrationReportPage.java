@@ -3,8 +3,6 @@ package org.ncclharness.harness.calibrate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.ncclharness.calibration.fit.Fit;
-import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.report.CalibrationEntry;
 import org.ncclharness.calibration.report.CalibrationReport;
 import org.ncclharness.calibration.report.DeferredCalibration;
@@ -47,10 +45,9 @@ public final class CalibrationReportPage {
             }
             Figure figure = Figure.of(List.of(series));
             if (e instanceof SingleTierCalibration s) {
-                Fit best = s.fit(s.best()).orElseThrow();
-                boolean loo = "leave-one-out".equals(s.bestBasis());
+                String score = num("%.1f", s.bestScorePct()) + " %";
                 verdicts.add(new ReportPage.Verdict(ReportPage.Level.NOTE, id, "best model " + s.best() + ", RMSPE "
-                        + pct(loo ? best.leaveOneOut() : best.inSample()) + " (" + s.bestBasis() + ")"));
+                        + score + " (" + s.bestBasis() + ")"));
                 if (s.inNetworkFlag() != null) {
                     verdicts.add(new ReportPage.Verdict(ReportPage.Level.WARN, id, CalibratedSeries.flagOf(s)
                             + ": the α-β ring model cannot represent this run"));
@@ -59,7 +56,7 @@ public final class CalibrationReportPage {
                         s.seed().betaPhysGBps() == null ? "-" : num("%.1f", s.seed().betaPhysGBps()),
                         num("%.2f", s.seed().busBwPeakGBps()), s.seed().ur() == null ? "-" : num("%.3f", s.seed().ur()),
                         s.inNetworkFlag() == null ? "" : s.inNetworkFlag(), s.best(),
-                        pct(loo ? best.leaveOneOut() : best.inSample()), s.bestBasis()));
+                        score, s.bestBasis()));
                 figure = figure.withResiduals(series.points().stream().anyMatch(p -> p.timeUs() != null)
                         && !series.models().isEmpty());
             } else if (e instanceof TwoTierCalibration t) {
@@ -85,10 +82,6 @@ public final class CalibrationReportPage {
                 : "models " + String.join(", ", series.models().stream().map(m -> m.name()).toList())
                         + " over the points; residuals are (T_model − T_measured)/T_measured";
         return e.dataset().provenance().label() + ". " + what + ".";
-    }
-
-    private static String pct(Rmspe r) {
-        return r == null || r.overallPct().isEmpty() ? "-" : num("%.1f %%", r.overallPct().getAsDouble());
     }
 
     private static String num(String format, double v) {

@@ -97,6 +97,10 @@ public final class PlotCommand implements Callable<Integer> {
     @Mixin
     NicOptions nicOptions;
 
+    @Option(names = "--domain-size", paramLabel = "G",
+            description = "two tiers: GPUs per NVLink domain, as calibrate takes it (default: GPUs per host)")
+    Integer domainSize;
+
     @Mixin
     LogCollectiveOption collective;
 
@@ -224,7 +228,7 @@ public final class PlotCommand implements Callable<Integer> {
         HardwareFacts facts = HardwareFacts.bundled();
         tiers.agreeWith(source.interconnect());
         CalibrationInputs.Flags flags = new CalibrationInputs.Flags(gpus, nodes, source.interconnect(), tiers.intra(),
-                tiers.inter(), null, collective.value(), nicOptions.nics());
+                tiers.inter(), domainSize, collective.value(), nicOptions.nics());
         Map<String, List<CalibrationInput>> read = new LinkedHashMap<>();
         List<List<CalibrationInput>> each = InputErrors.readEach(inputs, input -> isFile(input)
                 ? CalibrationInputs.files(List.of(Path.of(input)), flags, facts)

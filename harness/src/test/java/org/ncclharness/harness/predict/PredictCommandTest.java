@@ -66,6 +66,12 @@ class PredictCommandTest {
         CliRun converted = CliRun.of("convert", table.toString());
         assertThat(converted.exitCode()).isZero();
         assertThat(converted.out()).startsWith("# predicted by ring formula").doesNotContain("stored measurements");
+        // a prediction checked no data: its trailer says so, and check does not read that as a failed check
+        assertThat(r.out()).contains("# Out of bounds values : N/A (a prediction: no data was checked)")
+                .doesNotContain("0 OK");
+        assertThat(s.trailer().outOfBounds()).isEqualTo("N/A (a prediction: no data was checked)");
+        CliRun checked = CliRun.of("check", table.toString(), "--interconnect", "NVLink4");
+        assertThat(checked.out()).doesNotContain("the data check failed");
     }
 
     @Test
