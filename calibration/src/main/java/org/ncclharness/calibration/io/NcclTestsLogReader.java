@@ -52,8 +52,9 @@ public final class NcclTestsLogReader {
     private static final Pattern INTEGER = Pattern.compile("-?\\d{1,19}");
     private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
     private static final Pattern TIME_OF_DAY = Pattern.compile("\\d{2}:\\d{2}:\\d{2}");
+    /** {@code Rank 0 Group 0 Pid 1234 on host device 0 [0x05] NAME}; before 2019 without Group and Pid. */
     private static final Pattern DEVICE = Pattern.compile(
-            "Rank\\s+(\\d{1,9})\\s+(?:Group\\s+(\\d{1,9})\\s+)?Pid\\s+(\\d{1,18})\\s+on\\s+(\\S+)\\s+device\\s+(\\d{1,9})\\s+"
+            "Rank\\s+(\\d{1,9})\\s+(?:Group\\s+(\\d{1,9})\\s+)?(?:Pid\\s+(\\d{1,18})\\s+)?on\\s+(\\S+)\\s+device\\s+(\\d{1,9})\\s+"
             + "\\[([^\\]]*)\\]\\s*(.*)");
     private static final Pattern VERSION = Pattern.compile(
             "nccl-tests version (\\S+)(?: nccl-headers=(\\d+))?(?: nccl-library=(\\d+))?");
@@ -204,7 +205,8 @@ public final class NcclTestsLogReader {
             s.devices.clear();
         } else if ((m = DEVICE.matcher(trimmed)).find()) {
             s.devices.add(new Device(Integer.parseInt(m.group(1)),
-                    m.group(2) == null ? null : Integer.valueOf(m.group(2)), Long.parseLong(m.group(3)),
+                    m.group(2) == null ? null : Integer.valueOf(m.group(2)),
+                    m.group(3) == null ? 0 : Long.parseLong(m.group(3)),
                     m.group(4), Integer.parseInt(m.group(5)), m.group(6), m.group(7).trim()));
         } else if (trimmed.startsWith(PREDICTED_BY)) {
             s.newRunIfRowsSeen();

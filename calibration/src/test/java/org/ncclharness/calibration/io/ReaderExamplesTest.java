@@ -216,4 +216,23 @@ class ReaderExamplesTest {
         NcclTestsTableWriter.trailer(new java.io.PrintWriter(w, true), s, "");
         assertThat(w.toString()).contains("# Out of bounds values : 0 OK " + NcclTestsLogReader.RECOMPUTED);
     }
+
+    /** nccl-tests of 2019 listed devices without Group and Pid: the GPU, N and the host still come from them. */
+    @Test
+    void aDeviceListWithoutGroupAndPidIsRead() {
+        Sweep s = read("""
+                # nThread 1 nGpus 2 minBytes 1 maxBytes 1048576 step: 2(factor) warmup iters: 5 iters: 20 validation: 0
+                # Using devices
+                #   Rank  0 on       ncrh device  0 [0x05] GeForce RTX 2080 Ti
+                #   Rank  1 on       ncrh device  1 [0x06] GeForce RTX 2080 Ti
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                #        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
+                     1048576        262144     float     sum      -1    20.00   52.43   52.43      0    20.00   52.43   52.43      0
+                """).get(0);
+        assertThat(s.devices()).extracting(d -> d.host() + " " + d.device() + " " + d.name())
+                .containsExactly("ncrh 0 GeForce RTX 2080 Ti", "ncrh 1 GeForce RTX 2080 Ti");
+        assertThat(s.hardware().gpuModel()).isEqualTo("GeForce RTX 2080 Ti");
+        assertThat(s.hardware().ranks()).isEqualTo(2);
+        assertThat(s.hardware().hosts()).isEqualTo(1);
+    }
 }
