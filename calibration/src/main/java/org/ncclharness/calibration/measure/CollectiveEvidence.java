@@ -126,7 +126,7 @@ public record CollectiveEvidence(Collective collective, Integer ranks, List<Stri
                 ? "the rows fit no collective nccl-tests knows (" + evidence + "); pass --collective NAME"
                 : "the log does not name its test program and its rows (" + evidence + ") fit "
                         + alternatives(candidates, n, ratio) + "; pass --collective NAME";
-        long corrupt = rows.stream().filter(CollectiveEvidence::wrong).count();
+        long corrupt = WrongRows.count(rows);
         if (corrupt > 0) {
             // whatever the collective, nccl-tests' own data check failed: say it where the table is refused
             question += "; " + corrupt + " of its " + rows.size() + " rows report #wrong > 0: nccl-tests' data check"
@@ -137,12 +137,6 @@ public record CollectiveEvidence(Collective collective, Integer ranks, List<Stri
         }
         notes.add(question);
         return new CollectiveEvidence(Collective.UNKNOWN, n, notes);
-    }
-
-    /** Whether nccl-tests' data check failed on the row, in either half. */
-    private static boolean wrong(Measurement m) {
-        return m.outOfPlace() != null && m.outOfPlace().wrong() != null && m.outOfPlace().wrong() > 0
-                || m.inPlace() != null && m.inPlace().wrong() != null && m.inPlace().wrong() > 0;
     }
 
     /** The decision c, with N as known or as the ratio gives it for c, and a note of how it was made. */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.Optional;
+import org.ncclharness.calibration.measure.WrongRows;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.Fitter;
 import org.ncclharness.calibration.fit.Residual;
@@ -92,7 +93,7 @@ public final class CalibrationSummary {
         out.println("#   K LOO by 10-fold cross-validation (>" + Fitter.EXACT_LEAVE_ONE_OUT_MAX + " sizes; every joint"
                 + " algorithm fit),");
         out.println("#   R busbw above the line rate (a tree or an in-network reduction: NVLS/SHARP), D times from busbw,");
-        out.println("#   U a parameter the data do not determine");
+        out.println("#   U a parameter the data do not determine, W rows with #wrong > 0 (the data check failed)");
     }
 
     private static void line(PrintWriter out, int idWidth, String[] r) {
@@ -117,6 +118,7 @@ public final class CalibrationSummary {
         flag(flags, s.inNetworkFlag() != null, 'R');
         flag(flags, s.timeDerived(), 'D');
         flag(flags, !s.identifiability().alpha() || !s.identifiability().beta(), 'U');
+        flag(flags, WrongRows.noted(s.notes()), 'W');
         // Both single-tier families name the bandwidth term β_eff; the time at 0 bytes is α (the envelope: min α_p).
         Double beta = best.parameters().get(SingleTierModel.BETA);
         return new String[] {s.dataset().id(), String.valueOf(s.ranks()), s.best(), fmt("%.1f", pct),
@@ -142,6 +144,7 @@ public final class CalibrationSummary {
         flag(flags, t.busBwAboveNetworkLineRateGBps().isPresent(), 'R');
         flag(flags, t.timeDerived(), 'D');
         flag(flags, best.profiles().stream().anyMatch(p -> p.status() == Identifiability.UNDETERMINED), 'U');
+        flag(flags, WrongRows.noted(t.notes()), 'W');
         String n = String.valueOf(at.config().ranks()) + (TwoTierCalibration.JOINT.equals(t.kind()) ? "+" : "");
         return new String[] {t.dataset().id(), n, best.form().id(), fmt("%.1f", best.comparisonPct()),
             fmt("%.1f", at.latencySumUs()), fmt("%.1f", at.busBwAsymptoteGBps()), flags.toString()};
@@ -170,6 +173,7 @@ public final class CalibrationSummary {
         boolean seen = sameSlope(m, f.theta(), largest, far) && (line == null || busBw <= line
                 || t.busBwAboveNetworkLineRateGBps().isPresent());
         flag(flags, !seen, 'U');
+        flag(flags, WrongRows.noted(t.notes()), 'W');
         String n = ranks + (TwoTierCalibration.JOINT.equals(t.kind()) ? "+" : "");
         return new String[] {t.dataset().id(), n, f.name(),
             fmt("%.1f", gcv != null ? gcv : (loo ? f.leaveOneOut() : f.inSample()).overallPct().orElse(Double.NaN)),

@@ -23,6 +23,7 @@ import org.ncclharness.calibration.hardware.ChipProfile;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Interconnect;
 import org.ncclharness.calibration.hardware.Topology;
+import org.ncclharness.calibration.measure.WrongRows;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.model.LatencyRule;
 import org.ncclharness.calibration.model.SingleTierModel;
@@ -139,6 +140,7 @@ public final class SingleTierCalibrator {
         List<String> marks = new ArrayList<>();
         List<String> notes = new ArrayList<>(points.notes());
         notes.addAll(in.sweep().notes());
+        WrongRows.note(in.sweep().rows()).ifPresent(notes::add);
         // What ℓ_link is when it is not fitted: the user's value, or 0 where the data cannot see α at all.
         Choice latency = options.linkLatencyUs() != null || !ident.alpha() ? Choice.FIXED : Choice.FITTED;
         double fixedLatency = options.linkLatencyUs() != null ? options.linkLatencyUs() : 0.0;

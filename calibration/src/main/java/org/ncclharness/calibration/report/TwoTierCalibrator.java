@@ -35,6 +35,7 @@ import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Placement;
+import org.ncclharness.calibration.measure.WrongRows;
 import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.nccl.Algorithm;
 import org.ncclharness.calibration.twotier.Fabric;
@@ -109,6 +110,7 @@ public final class TwoTierCalibrator {
         // what the reader or the flags decided about the run (an interconnect taken as the network, a row cut
         // short, ...), as the single-tier calibrator keeps them
         List<String> notes = new ArrayList<>(in.sweep().notes());
+        WrongRows.note(in.sweep().rows()).ifPresent(notes::add);
         if (in.forcedAlgo() != null) {
             notes.add("the run forced NCCL_ALGO=" + in.forcedAlgo() + (AlgorithmEnvelopeModel.ringForced(
                     in.forcedAlgo()) ? ": the algorithm envelope takes Ring alone, with no Tree"

@@ -17,6 +17,8 @@ import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.measure.RunInfo;
+import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.model.SingleTierModel;
 
@@ -204,6 +206,32 @@ class SingleTierCalibratorTest {
         assertThat(c.bestScorePct()).isCloseTo(bBeta.inSample().overallPct().getAsDouble() / (1 - (double) k / 5),
                 within(1e-9));
         assertThat(c.bestScorePct()).isLessThan(c.fit("naive").orElseThrow().leaveOneOut().overallPct().getAsDouble());
+    }
+
+    /**
+     * A run whose data check failed at one size is fitted as measured, and its calibration says so: a note, and
+     * flag W in the summary row (the whole report prints it only under --verbose otherwise).
+     */
+    @Test
+    void rowsThatFailedTheDataCheckAreNotedAndFlagged() {
+        Dataset d = DatasetCatalog.bundled().get("h100_allreduce_8gpu_azure_ndv5");
+        List<Measurement> rows = new java.util.ArrayList<>(d.sweep().rows());
+        Measurement r = rows.get(3);
+        Half h = r.outOfPlace();
+        rows.set(3, new Measurement(r.sizeBytes(), r.count(), r.type(), r.redop(), r.root(),
+                new Half(h.timeUs(), h.algBwGBps(), h.busBwGBps(), 7.0, null), r.inPlace()));
+        Sweep broken = new Sweep(d.sweep().provenance(), d.sweep().collective(), d.sweep().run(),
+                d.sweep().hardware(), d.sweep().devices(), rows, d.sweep().notes(), d.sweep().trailer());
+        SingleTierCalibration c = (SingleTierCalibration) calibrator.calibrate(new CalibrationInput(d.id(), broken,
+                d.metadata().algo(), d.metadata().flags()));
+        assertThat(c.notes()).anySatisfy(n -> assertThat(n).startsWith("1 of its " + rows.size()
+                + " rows report #wrong > 0: nccl-tests' data check failed"));
+        java.io.StringWriter w = new java.io.StringWriter();
+        CalibrationSummary.write(new java.io.PrintWriter(w, true), new CalibrationReport(List.of(c)));
+        assertThat(w.toString().lines().filter(l -> l.startsWith(d.id())).findFirst().orElseThrow()).endsWith("W");
+        SingleTierCalibration clean = (SingleTierCalibration) calibrator.calibrate(new CalibrationInput(d.id(),
+                d.sweep(), d.metadata().algo(), d.metadata().flags()));
+        assertThat(clean.notes()).noneMatch(n -> n.contains("#wrong"));
     }
 
     /** The dataset's rows with nothing but GPU model, N and interconnect: no flags, no notes, no algo. */
