@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 import org.ncclharness.calibration.check.Severity;
 import org.ncclharness.calibration.diagnose.Diagnosis.Issue;
 import org.ncclharness.calibration.diagnose.NcclLines.Line;
+import org.ncclharness.calibration.io.LogFacts;
 import org.ncclharness.calibration.io.NicCount;
 
 /**
@@ -48,8 +49,8 @@ public final class Diagnoser {
     private static final Pattern COMM_RANK = Pattern.compile("\\bcomm 0x[0-9a-fA-F]+ rank (\\d+) nranks (\\d+)\\b");
     private static final Pattern ENV = Pattern.compile("^(NCCL_[A-Z0-9_]+) set by environment to (\\S*)");
 
-    /** {@code NCCL_ALGO=Ring} as a launch or export line sets it ({@code -x NCCL_ALGO=Ring}, {@code export ...}). */
-    private static final Pattern SET_ON_LINE = Pattern.compile("(?:^|[\\s\"'])(NCCL_(?:ALGO|PROTO))=([^\\s\"';]+)");
+    /** The variables that force what NCCL's tuner would pick. */
+    private static final List<String> FORCING = List.of("NCCL_ALGO", "NCCL_PROTO");
 
     private final String file;
     private final List<Line> lines;
@@ -343,27 +344,32 @@ public final class Diagnoser {
     }
 
     /**
-     * Settings that switch a transport off, named as the cause where the transports show the effect, and those
-     * that force NCCL's algorithm or protocol, which decide what a busbw can be compared with.
-     *
-     * @param rankPerHost the line prefixes show every rank on a host of its own
-     */
-    /**
-     * NCCL_ALGO and NCCL_PROTO as a launch or export line of the log sets them, where no NCCL line said so (a run at
-     * NCCL_DEBUG=WARN or VERSION prints none: NVIDIA/nccl#1368 forced Ring on its mpirun line).
+     * NCCL_ALGO and NCCL_PROTO as the log's launch or export line sets them ({@link LogFacts#environment}), where
+     * no NCCL line said so (a run at NCCL_DEBUG=WARN or VERSION prints none: NVIDIA/nccl#1368 forced Ring on its
+     * mpirun line); the evidence is the first line that assigns it.
      */
     private void setOnLaunchLines(Map<String, String> env, Map<String, Line> envLines) {
-        for (int i = 0; i < text.size(); i++) {
-            Matcher m = SET_ON_LINE.matcher(text.get(i));
-            while (m.find()) {
-                if (!env.containsKey(m.group(1))) {
-                    env.put(m.group(1), m.group(2));
-                    envLines.put(m.group(1), new Line(i + 1, null, null, null, false, text.get(i).strip(), text.get(i)));
+        Map<String, String> launched = LogFacts.of(text).environment();
+        for (String var : FORCING) {
+            if (env.containsKey(var) || !launched.containsKey(var)) {
+                continue;
+            }
+            env.put(var, launched.get(var));
+            for (int i = 0; i < text.size(); i++) {
+                if (text.get(i).contains(var + "=")) {
+                    envLines.put(var, new Line(i + 1, null, null, null, false, text.get(i).strip(), text.get(i)));
+                    break;
                 }
             }
         }
     }
 
+    /**
+     * Settings that switch a transport off, named as the cause where the transports show the effect, and those
+     * that force NCCL's algorithm or protocol, which decide what a busbw can be compared with.
+     *
+     * @param rankPerHost the line prefixes show every rank on a host of its own
+     */
     private void environment(Map<String, String> env, Map<String, Line> lines, Map<String, Integer> inter,
                              boolean rankPerHost) {
         for (String var : List.of("NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE")) {
@@ -382,7 +388,7 @@ public final class Diagnoser {
                         + " fault");
             }
         }
-        for (String var : List.of("NCCL_ALGO", "NCCL_PROTO")) {
+        for (String var : FORCING) {
             if (env.containsKey(var)) {
                 add("FORCED_" + var.substring(5), Severity.INFO, var + "=" + env.get(var) + " is set: every size runs"
                         + " what it names, not what NCCL's tuner would pick, so the busbw compares with runs that force"

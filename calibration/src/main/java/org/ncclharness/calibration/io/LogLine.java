@@ -22,17 +22,23 @@ record LogLine(int number, String text) {
     /** A host label already seen: taken off before anything. */
     private static final Pattern HOST = Pattern.compile("^([A-Za-z][\\w.-]*):(?:\\s+|$)");
 
-    /** Open MPI --timestamp-output, ctime's words: {@code Thu Jul 18 15:41:05 2024<stdout>:} (before any tag). */
-    private static final Pattern OPEN_MPI_TIME = Pattern.compile("^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2}"
-            + " [ \\d]?\\d \\d{2}:\\d{2}:\\d{2} \\d{4}(?:<std(?:out|err)>:\\s?|\\s+|$|(?=\\[))");
+    /** ctime's first word, which Open MPI's --timestamp-output puts in front of every line. */
+    private static final java.util.Set<String> WEEKDAYS = java.util.Set.of("Mon", "Tue", "Wed", "Thu", "Fri", "Sat",
+            "Sun");
+    /** ctime's words: {@code Thu Jul 18 15:41:05 2024}. */
+    private static final String CTIME = "(?:" + String.join("|", WEEKDAYS) + ") [A-Z][a-z]{2} [ \\d]?\\d"
+            + " \\d{2}:\\d{2}:\\d{2} \\d{4}";
+    /** Open MPI --timestamp-output: {@code Thu Jul 18 15:41:05 2024<stdout>:} (before any tag). */
+    private static final Pattern OPEN_MPI_TIME = Pattern.compile("^" + CTIME
+            + "(?:<std(?:out|err)>:\\s?|\\s+|$|(?=\\[))");
     /** Open MPI --tag-output: {@code [1,0]<stdout>:}. */
     private static final Pattern OPEN_MPI_TAG = Pattern.compile("^\\[\\d+,\\d+\\]<std(?:out|err)>:\\s?");
     /**
      * Open MPI's label inside a line: it labels every write, and nccl-tests writes a row in several, so a row
      * reads {@code 8  2  float  sum  -1[1,0]<stdout>:  85.70 ...}.
      */
-    private static final Pattern OPEN_MPI_INSIDE = Pattern.compile("(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2}"
-            + " [ \\d]?\\d \\d{2}:\\d{2}:\\d{2} \\d{4})?(?:\\[\\d+,\\d+\\])?<std(?:out|err)>:");
+    private static final Pattern OPEN_MPI_INSIDE = Pattern.compile("(?:" + CTIME
+            + ")?(?:\\[\\d+,\\d+\\])?<std(?:out|err)>:");
 
     /**
      * The labels, each anchored at the start of what is left. A label must be followed by a space (or end the
@@ -55,9 +61,6 @@ record LogLine(int number, String text) {
     /** MPICH/Intel MPI Hydra's {@code -prepend-rank}: {@code [0] }, repeated wherever the rank wrote. */
     private static final Pattern HYDRA_RANK = Pattern.compile("^\\[\\d+\\] ");
     private static final Pattern LEADING_SPACE = Pattern.compile("^\\s+");
-    /** ctime's first word, which Open MPI's --timestamp-output puts in front of every line. */
-    private static final java.util.Set<String> WEEKDAYS = java.util.Set.of("Mon", "Tue", "Wed", "Thu", "Fri", "Sat",
-            "Sun");
 
     /**
      * @param hosts pdsh host labels seen so far in this log: once a host's label has been seen in front of
@@ -106,7 +109,8 @@ record LogLine(int number, String text) {
     /**
      * Whether any label could start {@code t}: every one begins with {@code [}, {@code (} or {@code >}, or has a
      * colon in its first word (a host's {@code name:}, Slurm's {@code 0:}, a timestamp's time), or is an ISO date
-     * ({@code 2024-05-01 10:00:00}) or ctime's weekday ({@code Thu Jul 18 15:41:05 2024}). A result row's first word is a plain number, so rows skip every pattern.
+     * ({@code 2024-05-01 10:00:00}) or ctime's weekday ({@code Thu Jul 18 15:41:05 2024}). A result row's first
+     * word is a plain number, so rows skip every pattern.
      */
     private static boolean mayBeLabelled(String t) {
         if (t.isEmpty()) {

@@ -60,8 +60,7 @@ public final class TimeAlgbwAgreement {
         for (int i = 0; i < rows.size(); i++) {
             for (int p = 0; p < halves.length; p++) {
                 Half h = rows.get(i).preferred(halves[p]);
-                if (h.timeUs() != null && h.timeUs() > 0 && h.algBwGBps() != null
-                        && h.algBwGBps() >= MIN_ALGBW_GBPS) {
+                if (comparable(h)) {
                     at[n] = 2 * i + p;
                     ratio[n++] = fromTime(rows.get(i), h) / h.algBwGBps();
                 }
@@ -98,7 +97,7 @@ public final class TimeAlgbwAgreement {
         for (Measurement m : rows) {
             for (Placement p : Placement.values()) {
                 Half h = m.preferred(p);
-                if (h.timeUs() != null && h.timeUs() > 0 && h.algBwGBps() != null && h.algBwGBps() >= MIN_ALGBW_GBPS) {
+                if (comparable(h)) {
                     if (!printed(fromTime(m, h) / h.algBwGBps() / US_PER_MS)) {
                         return false;
                     }
@@ -126,6 +125,11 @@ public final class TimeAlgbwAgreement {
      */
     public static boolean printed(double ratio) {
         return ratio >= LOWEST_RATIO * (1 - SLACK) && ratio <= HIGHEST_RATIO * (1 + SLACK);
+    }
+
+    /** A placement with a time and an algbw large enough for its 2 decimals to tell a ratio. */
+    private static boolean comparable(Half h) {
+        return h.timeUs() != null && h.timeUs() > 0 && h.algBwGBps() != null && h.algBwGBps() >= MIN_ALGBW_GBPS;
     }
 
     private static double fromTime(Measurement m, Half h) {
