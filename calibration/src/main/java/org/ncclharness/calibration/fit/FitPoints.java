@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Measurement;
@@ -67,10 +68,21 @@ public record FitPoints(double[] bytes, double[] timeUs, double[] busBwGBps, Pla
             notes.add("time derived from busbw, size and N (t = f*M/busbw) for " + derived + " of " + pts.size()
                     + " points: the source prints no time");
         }
+        emptyRowsNote(sweep).ifPresent(notes::add);
         if (skipped > 0) {
             notes.add(skipped + " rows skipped: time and busbw zero or absent (busbw printed as 0.00)");
         }
         return new FitPoints(column(pts, 0), column(pts, 1), column(pts, 2), placement, derived > 0, notes);
+    }
+
+    /**
+     * The rows of 0 bytes, which no fit takes: nccl-tests rounds a size to whole elements per rank, so the smallest
+     * sizes of a collective that splits the buffer N ways print as 0 B, a launch with no data and no α-β point.
+     */
+    public static Optional<String> emptyRowsNote(Sweep sweep) {
+        long empty = sweep.rows().stream().filter(m -> m.sizeBytes() <= 0).count();
+        return empty == 0 ? Optional.empty() : Optional.of(empty + (empty == 1 ? " row" : " rows")
+                + " of 0 bytes not fitted: no data moved (sizes below one element per rank round to 0)");
     }
 
     private static int usable(List<Measurement> rows, Placement p) {

@@ -273,6 +273,7 @@ public final class TwoTierCalibrator {
         String inter = interOf(members);
         Double nicGBps = nicGBps(members, inter == null ? null : facts.interconnect(inter).orElse(null));
         List<String> allNotes = new ArrayList<>(notes);
+        members.forEach(m -> FitPoints.emptyRowsNote(m.sweep()).ifPresent(allNotes::add));
         if (derived) {
             allNotes.add("times derived from busbw (the source gives busbw only)");
         }

@@ -235,4 +235,21 @@ class ReaderExamplesTest {
         assertThat(s.hardware().ranks()).isEqualTo(2);
         assertThat(s.hardware().hosts()).isEqualTo(1);
     }
+
+    /** AllGather's smallest sizes round to 0 B (less than one element per rank): the fit says it leaves them out. */
+    @Test
+    void zeroByteRowsAreNamedNotDroppedSilently() {
+        Sweep s = read("""
+                # Collective test starting: all_gather_perf
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                #        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
+                           0             0     float    none      -1     1.63    0.00    0.00      0     1.38    0.00    0.00      0
+                           0             0     float    none      -1     1.35    0.00    0.00      0     1.34    0.00    0.00      0
+                          64             2     float    none      -1    20.00    0.00    0.00      0    20.00    0.00    0.00      0
+                     1048576         32768     float    none      -1    40.00   26.21   22.94      0    40.00   26.21   22.94      0
+                """).get(0);
+        org.ncclharness.calibration.fit.FitPoints p = org.ncclharness.calibration.fit.FitPoints.from(s, 8);
+        assertThat(p.size()).isEqualTo(2);
+        assertThat(p.notes()).anyMatch(n -> n.startsWith("2 rows of 0 bytes not fitted"));
+    }
 }
