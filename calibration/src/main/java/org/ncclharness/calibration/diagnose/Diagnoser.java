@@ -12,6 +12,8 @@ import java.util.regex.Pattern;
 import org.ncclharness.calibration.check.Severity;
 import org.ncclharness.calibration.diagnose.Diagnosis.Issue;
 import org.ncclharness.calibration.diagnose.NcclLines.Line;
+import org.ncclharness.calibration.measure.Device;
+import org.ncclharness.calibration.io.DeviceLine;
 import org.ncclharness.calibration.io.LogFacts;
 import org.ncclharness.calibration.io.NicCount;
 
@@ -30,6 +32,10 @@ public final class Diagnoser {
     private static final Pattern VIA = Pattern.compile("(?:->|^CollNet|\\[(?:send|receive)\\]).*?\\bvia (P2P/direct"
             + " pointer(?:/\\w+)?|direct shared memory|[A-Z][A-Za-z0-9]+(?:/[A-Za-z0-9_()]+(?:(?: [A-Za-z0-9][\\w.]*)+"
             + "(?=/))?)*)");
+    private static final Pattern CONNECT_RETRY = Pattern.compile(
+            "socketStartConnect: connect (?:to \\S+ )?returned ([^,]+), retrying \\((\\d+)/(\\d+)\\)");
+    private static final Pattern TEST_FAILURE = Pattern.compile(
+            "\\bTest (?:NCCL|CUDA) failure \\S+:\\d+|\\bFailed: (?:NCCL|Cuda) error \\S+:\\d+");
     private static final Pattern VERSION = Pattern.compile("^NCCL version (\\d+\\.\\d+\\.\\d+)");
     private static final Pattern NRANKS = Pattern.compile("\\bn[Rr]anks (\\d+)");
     private static final Pattern NNODES = Pattern.compile("\\bnNodes (\\d+)");
@@ -70,15 +76,16 @@ public final class Diagnoser {
     }
 
     private Diagnosis run() {
+        testFailures();
+        DeviceList deviceList = deviceList();
         if (lines.isEmpty()) {
-            issues.add(new Issue("NO_NCCL_LINES", Severity.WARN, "no NCCL INFO or WARN line in the log", null,
-                    "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV"));
             Map<String, String> env = new TreeMap<>();
             Map<String, Line> envLines = new TreeMap<>();
             setOnLaunchLines(env, envLines);
+            noNcclLines("no NCCL INFO or WARN line in the log");
             environment(env, envLines, Map.of(), false);
-            return new Diagnosis(file, List.of(), null, null, null, null, Map.of(), Map.of(), null, List.of(),
-                    List.of(), null, null, null, false, null, issues);
+            return new Diagnosis(file, List.of(), deviceList.ranks(), deviceList.hostCount(), null, null, Map.of(), Map.of(),
+                    null, List.of(), List.of(), null, null, null, false, null, issues);
         }
         List<String> versions = new ArrayList<>();
         Line firstVersion = null;
@@ -111,6 +118,10 @@ public final class Diagnoser {
         // per communicator size: the hosts its rank 0 printed from, and the first line from a second host
         TreeMap<Integer, Set<String>> rankZeroHosts = new TreeMap<>();
         Line rankZeroAgain = null;
+        Line retryLine = null;
+        int retries = 0;
+        String retryOf = null;
+        String retryError = null;
         for (Line l : lines) {
             String t = l.text();
             if (l.host() != null) {
@@ -200,7 +211,19 @@ public final class Diagnoser {
                 (net ? netTransports : localTransports).merge(transport, 1, Integer::sum);
                 transportEvidence.putIfAbsent(transport, l);
             }
+            if (!l.warn() && (m = CONNECT_RETRY.matcher(t)).find()) {
+                retryLine = retryLine == null ? l : retryLine;
+                retries = Math.max(retries, Integer.parseInt(m.group(2)));
+                retryOf = m.group(3);
+                retryError = m.group(1);
+            }
             warn(l);
+        }
+        if (retryLine != null) {
+            add("CONNECT_RETRY", Severity.WARN, "connections between ranks fail and are retried (" + retryError
+                    + ", up to retry " + retries + " of " + retryOf + "): a rank cannot reach its peer's address",
+                    retryLine, "check that NCCL_SOCKET_IFNAME names an interface every host can reach, and the"
+                    + " firewalls and security groups between the hosts (NCCL uses ports beyond ssh's)");
         }
         // One process that printed for several GPUs is on one host, whatever else the log omits
         boolean oneProcess = pids.size() == 1 && devices.size() > 1 && lines.stream().allMatch(x -> x.host() != null);
@@ -210,6 +233,12 @@ public final class Diagnoser {
         } else if (nodes == null && oneProcess) {
             nodes = 1;
         }
+        // nccl-tests' device list names every rank's host where NCCL printed from some hosts only (a job that
+        // hung before the others said anything)
+        if (nNodes == null && deviceList.hostCount() != null && (nodes == null || deviceList.hostCount() > nodes)) {
+            nodes = deviceList.hostCount();
+        }
+        ranks = ranks == null ? deviceList.ranks() : ranks;
         boolean oneNode = nodes != null && nodes == 1 || nodes == null && local != null && ranks != null
                 && local.equals(ranks);
         // NET transports between GPUs of one host are intra-node traffic over the network (loopback)
@@ -240,6 +269,10 @@ public final class Diagnoser {
                     + " NCCL_IB_HCA=mlx5_0,mlx5_1), or the rings mix two networks");
         }
         separateJobs(rankZeroHosts, rankZeroAgain);
+        if (lines.stream().allMatch(l -> !l.warn() && VERSION.matcher(l.text()).find())) {
+            noNcclLines("only NCCL's version line: NCCL_DEBUG was VERSION or WARN, which print nothing more"
+                    + " where nothing failed");
+        }
         if (nNodes != null && ranks != null && ranks > 1 && local != null && local == 1 && nNodes.equals(ranks)) {
             add("ONE_RANK_PER_NODE", Severity.INFO, "NCCL sees every rank as its own node (nNodes " + nNodes
                     + ", localRanks 1): right where each host has one GPU; where GPUs of one host sit in separate"
@@ -482,6 +515,86 @@ public final class Diagnoser {
                     "fix peer access (ACS/IOMMU, a VM without P2P), or set NCCL_P2P_DISABLE=1 to use SHM");
         } else {
             add("NCCL_WARN", Severity.WARN, t, l, "read the NCCL warning; search it in github.com/NVIDIA/nccl/issues");
+        }
+    }
+
+    /**
+     * NCCL said nothing diagnose can read. Where the launch line sent its lines elsewhere ({@code NCCL_DEBUG_FILE}),
+     * the fix is to read that file rather than to rerun.
+     */
+    private void noNcclLines(String message) {
+        String redirected = LogFacts.of(text).environment().get("NCCL_DEBUG_FILE");
+        issues.add(new Issue("NO_NCCL_LINES", Severity.WARN, message, null, redirected != null
+                ? "NCCL_DEBUG_FILE=" + redirected + " sent NCCL's lines to that file (one per host or process where"
+                + " its name has %h or %p): run diagnose on it"
+                : "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV"));
+    }
+
+    /** nccl-tests' device list: every rank's host and GPU, where the log has it. */
+    private record DeviceList(List<Device> devices) {
+        /** N where the list shows ranks 0..N-1 each once, else null. */
+        Integer ranks() {
+            long distinct = devices.stream().mapToInt(Device::rank).distinct().count();
+            int max = devices.stream().mapToInt(Device::rank).max().orElse(-1);
+            return devices.isEmpty() || distinct != devices.size() || max + 1 != devices.size() ? null
+                    : devices.size();
+        }
+
+        Integer hostCount() {
+            long n = devices.stream().map(Device::host).distinct().count();
+            return n == 0 ? null : (int) n;
+        }
+    }
+
+    /**
+     * The device list, and the finding where it mixes GPU models: a collective runs at its slowest GPU's and
+     * link's pace, and NCCL's topology and tuning assume one model (its graph search may fail outright).
+     */
+    private DeviceList deviceList() {
+        List<Device> devices = new ArrayList<>();
+        Map<String, Integer> models = new LinkedHashMap<>();
+        int secondModelAt = -1;
+        for (int i = 0; i < text.size(); i++) {
+            java.util.Optional<Device> d = DeviceLine.parse(text.get(i));
+            if (d.isEmpty()) {
+                continue;
+            }
+            devices.add(d.get());
+            if (models.merge(d.get().name(), 1, Integer::sum) == 1 && models.size() == 2) {
+                secondModelAt = i;
+            }
+        }
+        if (models.size() > 1) {
+            List<String> counts = new ArrayList<>();
+            models.forEach((name, n) -> counts.add(n + " x " + name));
+            issues.add(new Issue("MIXED_GPUS", Severity.WARN, "the job mixes GPU models (" + String.join(", ", counts)
+                    + "): a collective runs at the slowest GPU's and link's pace, and NCCL tunes for one model",
+                    file + ":" + (secondModelAt + 1) + ": " + text.get(secondModelAt).strip(),
+                    "benchmark each model's hosts as a job of their own; mix them only to measure the mix"));
+        }
+        return new DeviceList(devices);
+    }
+
+    /**
+     * nccl-tests' own failure lines: {@code HOST: Test NCCL failure common.cu:1204 'unhandled cuda error ...'}
+     * (NCCLCHECK), {@code Test CUDA failure} (CUDACHECK), and the older {@code Failed: NCCL error} / {@code Failed:
+     * Cuda error}. A process that prints one has stopped; the job's numbers, if any, end where it stopped.
+     */
+    private void testFailures() {
+        int count = 0;
+        int first = -1;
+        for (int i = 0; i < text.size(); i++) {
+            if (TEST_FAILURE.matcher(text.get(i)).find()) {
+                count++;
+                first = first < 0 ? i : first;
+            }
+        }
+        if (count > 0) {
+            String line = text.get(first).strip();
+            issues.add(new Issue("TEST_FAILED", Severity.FAIL, "nccl-tests reported " + count + " failure line"
+                    + (count == 1 ? "" : "s") + " (a rank's NCCL or CUDA call failed): the run did not complete",
+                    file + ":" + (first + 1) + ": " + line, "rerun with NCCL_DEBUG=INFO and read the first rank's"
+                    + " error; search the error string in github.com/NVIDIA/nccl-tests/issues"));
         }
     }
 

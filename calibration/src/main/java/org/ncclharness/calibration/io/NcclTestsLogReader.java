@@ -19,6 +19,7 @@ import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.TimeAlgbwAgreement;
+import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.measure.Trailer;
 
@@ -52,10 +53,6 @@ public final class NcclTestsLogReader {
     private static final Pattern INTEGER = Pattern.compile("-?\\d{1,19}");
     private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
     private static final Pattern TIME_OF_DAY = Pattern.compile("\\d{2}:\\d{2}:\\d{2}");
-    /** {@code Rank 0 Group 0 Pid 1234 on host device 0 [0x05] NAME}; before 2019 without Group and Pid. */
-    private static final Pattern DEVICE = Pattern.compile(
-            "Rank\\s+(\\d{1,9})\\s+(?:Group\\s+(\\d{1,9})\\s+)?(?:Pid\\s+(\\d{1,18})\\s+)?on\\s+(\\S+)\\s+device\\s+(\\d{1,9})\\s+"
-            + "\\[([^\\]]*)\\]\\s*(.*)");
     private static final Pattern VERSION = Pattern.compile(
             "nccl-tests version (\\S+)(?: nccl-headers=(\\d+))?(?: nccl-library=(\\d+))?");
     private static final Pattern PROGRAM = Pattern.compile("Collective test starting: (\\S+)");
@@ -73,6 +70,8 @@ public final class NcclTestsLogReader {
     private static final Pattern AVERAGE = Pattern.compile("^Avg bus bandwidth\\s*:\\s*(\\S+)\\s*(.*?)\\s*$");
     private static final Pattern ALGO_SET = Pattern.compile("\\bNCCL_ALGO set by environment to ([^\\s,;]+)");
     private static final Pattern ALGO_ASSIGN = Pattern.compile("(?:^|[\\s\"'])NCCL_ALGO=[\"']?([^\\s\"',;]+)");
+    /** nccl-tests lowers maxBytes to what the GPU's memory holds, and says so before its table. */
+    private static final Pattern REDUCED_MAX_BYTES = Pattern.compile("^Reducing maxBytes to (\\d{1,18})");
     private static final Pattern N_THREAD = Pattern.compile(
             "nThread (\\d{1,9}) nGpus (\\d{1,9}) minBytes (\\d{1,18}) maxBytes (\\d{1,18}) step: (\\S+)"
             + "(?: warmup iters: (\\d{1,9}))? iters: (\\d{1,9})(?: agg iters: (\\d{1,9}))? validation: (\\d{1,9})"
@@ -105,9 +104,11 @@ public final class NcclTestsLogReader {
         java.util.Set<String> hosts = new java.util.HashSet<>();
         int commentedRows = 0;
         int firstCommentedRow = 0;
+        int ncclLines = 0;
         for (int i = 0; lines.hasNext(); i++) {
             LogLine line = LogLine.of(i + 1, lines.next(), hosts);
             if (line.isNcclDebug()) {
+                ncclLines++;
                 forcedAlgo(s, line, ALGO_SET);
                 continue;
             }
@@ -127,7 +128,10 @@ public final class NcclTestsLogReader {
             throw new InputException(file, firstCommentedRow, "no nccl-tests result table found (expected rows such as "
                     + "'   1048576   262144   float   sum   -1   21.87   47.95   83.91   0 ...')" + (commentedRows == 0
                     ? "" : "; " + commentedRows + " line" + (commentedRows == 1 ? " is" : "s are") + " shaped like"
-                    + " result rows behind a '#': remove the '#' in front of them to read them"));
+                    + " result rows behind a '#': remove the '#' in front of them to read them")
+                    // a job that hung or failed before its first size still says why in NCCL's own lines
+                    + (ncclLines == 0 ? "" : "; its " + ncclLines + " NCCL INFO/WARN line" + (ncclLines == 1 ? "" : "s")
+                    + " may say why the run stopped before its first size: run diagnose on the file"));
         }
         return List.copyOf(s.sweeps);
     }
@@ -181,6 +185,7 @@ public final class NcclTestsLogReader {
         String body = line.commentBody();
         String trimmed = body.strip();
         Matcher m;
+        Optional<Device> device;
         if (TableLayout.isColumnHeader(body)) {
             s.flushTable();
             s.layout = TableLayout.fromHeader(body, line.number());
@@ -200,14 +205,13 @@ public final class NcclTestsLogReader {
         } else if ((m = N_THREAD.matcher(trimmed)).find()) {
             s.newRunIfRowsSeen();
             s.nThread = m;
+        } else if ((m = REDUCED_MAX_BYTES.matcher(trimmed)).find()) {
+            s.reducedMaxBytes = Long.valueOf(m.group(1));
         } else if (trimmed.equals("Using devices")) {
             s.newRunIfRowsSeen();
             s.devices.clear();
-        } else if ((m = DEVICE.matcher(trimmed)).find()) {
-            s.devices.add(new Device(Integer.parseInt(m.group(1)),
-                    m.group(2) == null ? null : Integer.valueOf(m.group(2)),
-                    m.group(3) == null ? 0 : Long.parseLong(m.group(3)),
-                    m.group(4), Integer.parseInt(m.group(5)), m.group(6), m.group(7).trim()));
+        } else if ((device = DeviceLine.parse(trimmed)).isPresent()) {
+            s.devices.add(device.get());
         } else if (trimmed.startsWith(PREDICTED_BY)) {
             s.newRunIfRowsSeen();
             s.predictedBy = trimmed;
@@ -475,6 +479,8 @@ public final class NcclTestsLogReader {
         /** The {@code # predicted by ...} heading of a table our predict command wrote, null for measurements. */
         String predictedBy;
         Matcher nThread;
+        /** The maxBytes nccl-tests ran to after lowering it for memory, null where it did not. */
+        Long reducedMaxBytes;
         boolean rowsSeenInRun;
         LogLine pendingCut;
         String[] pendingTokens;
@@ -566,6 +572,7 @@ public final class NcclTestsLogReader {
                 binaryHint = null;
                 launch = null;
                 nThread = null;
+                reducedMaxBytes = null;
             }
         }
 
@@ -610,13 +617,18 @@ public final class NcclTestsLogReader {
                             + " printed it (with its algbw, size/time agrees only so), and converted to us");
                 }
 
+                if (reducedMaxBytes != null && nThread != null) {
+                    tableNotes.add("maxBytes " + SizeText.exact(reducedMaxBytes) + ", as nccl-tests lowered it for the"
+                            + " GPUs' memory (started for " + SizeText.exact(Long.parseLong(nThread.group(4))) + ")");
+                }
                 // N: the device list where it shows every rank, else the launch line's processes x GPUs each
                 Integer known = listed != null ? listed : launch == null ? null : launch.ranks();
                 CollectiveEvidence e = CollectiveEvidence.decide(named(), given, known, group, layout.hasRedop(),
                         layout.hasRoot());
                 tableNotes.addAll(e.notes());
                 if (listed == null && known != null && known.equals(e.ranks())) {
-                    tableNotes.add("N = " + known + " ranks as the launch line states (" + launch.source() + ")");
+                    tableNotes.add("N = " + known + " ranks as the launch line states (" + launch.source() + ")"
+                            + (devices.isEmpty() ? "" : ": the device list shows " + devices.size()));
                 }
                 TimeAlgbwAgreement.find(group).ifPresent(d -> tableNotes.add("line "
                         + rowLines.get(rows.indexOf(d.row())) + ": " + d.describe()));
@@ -677,7 +689,8 @@ public final class NcclTestsLogReader {
             Matcher m = nThread;
             return new RunInfo(testsVersion, library, libraryVersion, program,
                     m == null ? null : Integer.valueOf(m.group(1)), m == null ? null : Integer.valueOf(m.group(2)),
-                    m == null ? null : Long.valueOf(m.group(3)), m == null ? null : Long.valueOf(m.group(4)),
+                    m == null ? null : Long.valueOf(m.group(3)),
+                    reducedMaxBytes != null ? reducedMaxBytes : m == null ? null : Long.valueOf(m.group(4)),
                     m == null ? null : m.group(5), m == null || m.group(6) == null ? null : Integer.valueOf(m.group(6)),
                     m == null ? null : Integer.valueOf(m.group(7)),
                     m == null || m.group(8) == null ? null : Integer.valueOf(m.group(8)),
@@ -691,7 +704,9 @@ public final class NcclTestsLogReader {
                 return null;
             }
             int maxRank = devices.stream().mapToInt(Device::rank).max().orElse(-1);
-            return maxRank + 1 == devices.size() ? devices.size() : null;
+            // a list of ranks 0..k-1 is cut short where the launch line started more (a log trimmed by its poster)
+            boolean launchedMore = launch != null && launch.ranks() != null && launch.ranks() > devices.size();
+            return maxRank + 1 == devices.size() && !launchedMore ? devices.size() : null;
         }
 
         /** Whether the device list shows every one of the N ranks. */

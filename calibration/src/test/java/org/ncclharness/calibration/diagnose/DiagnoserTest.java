@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.ncclharness.calibration.check.Severity;
 
 /**
- * Every real NCCL_DEBUG=INFO excerpt of {@code logs/ncclinfo/} (33 runs, sources in their headers) against the
+ * Every real NCCL_DEBUG=INFO excerpt of {@code logs/ncclinfo/} (34 runs, sources in their headers) against the
  * diagnosis an expert gave in its {@code # expect:} line: the WARN and FAIL codes found, nothing more, and the
  * transports where the excerpt shows them. Only the RAW block is read: the header describes, the tool must not.
  */
@@ -72,6 +72,7 @@ class DiagnoserTest {
         "p2p_ipc_peer_access_not_supported_217_ray_nccl278_raylightning24 | P2P_OFF | P2P/IPC | -",
         "rccl_slingshot_no_ofi_plugin_socket_hsn_crusher | SOCKET_FALLBACK NO_IB_DEVICE | - | NET/Socket",
         "separate_jobs_rank0_on_two_hosts_nomp1_issue182 | SEPARATE_JOBS | - | -",
+        "mixed_gpus_socket_connect_timeout_h100nvl_a100_2node_nccl2262 | MIXED_GPUS CONNECT_RETRY SOCKET_FALLBACK NO_IB_DEVICE | - | -",
         "roce_bridge_oob_partial_gdr_shm_cross_socket_nccl257_issue392 | GDR_OFF P2P_OFF | SHM/direct | NET/IB",
         "roce_gdr_disabled_despite_peermem_16rank_issue1537 | GDR_OFF | - | -",
         "roce_gdr_ofiplugin_fallback_2node_nccl2275 | NET_PLUGIN_FAILED | - | NET/IB/GDRDMA",
@@ -96,6 +97,33 @@ class DiagnoserTest {
         assertThat(d.findings()).allMatch(i -> i.fix() != null && !i.fix().isBlank())
                 .filteredOn(i -> !i.code().equals("NO_NCCL_LINES")).allMatch(i -> i.evidence() != null
                         && i.evidence().startsWith(file + ":"));
+    }
+
+    /**
+     * nccl-tests' own failure lines fail the run; a log with only NCCL's version line (NCCL_DEBUG=VERSION or WARN)
+     * has nothing to diagnose; a launch line's NCCL_DEBUG_FILE is where NCCL's lines went.
+     */
+    @Test
+    void failedRanksVersionOnlyLogsAndRedirectedLinesAreNamed() {
+        Diagnosis failed = Diagnoser.diagnose("f.txt", List.of(
+                "mpirun -np 16 -x NCCL_DEBUG=INFO -x NCCL_DEBUG_FILE=/tmp/nccl.%h.log ./all_reduce_perf -g 1",
+                "  1073741824     268435456     float     sum      -1    19355   55.48  110.84      0    19189   55.96  111.80      0",
+                "HCA-128: Test NCCL failure common.cu:1204 'unhandled cuda error (run with NCCL_DEBUG=INFO for details) / '",
+                " .. HCA-128 pid 757466: Test failure common.cu:915"));
+        assertThat(failed.codes()).contains("TEST_FAILED", "NO_NCCL_LINES");
+        assertThat(failed.findings()).filteredOn(i -> i.code().equals("TEST_FAILED")).singleElement()
+                .satisfies(i -> {
+                    assertThat(i.severity()).isEqualTo(Severity.FAIL);
+                    assertThat(i.evidence()).startsWith("f.txt:3: HCA-128: Test NCCL failure");
+                });
+        assertThat(failed.findings()).filteredOn(i -> i.code().equals("NO_NCCL_LINES")).singleElement()
+                .satisfies(i -> assertThat(i.fix()).contains("NCCL_DEBUG_FILE=/tmp/nccl.%h.log"));
+        Diagnosis versionOnly = Diagnoser.diagnose("v.txt", List.of("#  Rank  0 Group  0 Pid 1 on a device  0"
+                + " [0x05] NVIDIA H100", "#  Rank  1 Group  0 Pid 2 on b device  0 [0x05] NVIDIA H100",
+                "NCCL version 2.30.3+cuda13.0"));
+        assertThat(versionOnly.codes()).containsExactly("NO_NCCL_LINES");
+        assertThat(versionOnly.ranks()).isEqualTo(2);
+        assertThat(versionOnly.nodes()).isEqualTo(2);
     }
 
     @Test

@@ -244,13 +244,18 @@ public final class CheckCommand implements Callable<Integer> {
      * What the log's NCCL lines say, next to the bandwidth verdict (as INFO: the verdict stays the bandwidth's;
      * the diagnosis says why it is what it is). Logs without NCCL lines add nothing.
      */
+    private static final String RUN_FAILED_CODE = "TEST_FAILED";
+
     private List<Finding> diagnosis(List<String> lines) {
         Diagnosis d = Diagnoser.diagnose(run, lines);
         List<Finding> out = new ArrayList<>();
         DiagnosisWriter.transportLine(d).ifPresent(t -> out.add(Finding.info("diagnosis", t)));
+        // a rank that stopped on an NCCL or CUDA error fails the run whatever its numbers say; the rest of the
+        // diagnosis is context for the reader (diagnose judges it)
         d.findings().stream().filter(i -> i.severity() != Severity.INFO && !i.code().equals("NO_NCCL_LINES"))
-                .map(i -> Finding.info("diagnosis", "diagnosis " + i.code() + ": " + i.message() + " ("
-                        + i.evidence() + "); fix: " + i.fix())).forEach(out::add);
+                .map(i -> new Finding(i.code().equals(RUN_FAILED_CODE) ? Severity.FAIL : Severity.INFO,
+                        i.code().equals(RUN_FAILED_CODE) ? "run-failed" : "diagnosis", null, "diagnosis " + i.code()
+                        + ": " + i.message() + " (" + i.evidence() + "); fix: " + i.fix())).forEach(out::add);
         return out;
     }
 

@@ -127,6 +127,19 @@ class CheckCommandTest {
                 .contains("the bandwidth is not judged").doesNotContain("% of the line rate");
     }
 
+    /**
+     * A real 1024-rank log (nccl-tests#322) whose ranks fail with 'Test NCCL failure' after the last row: check
+     * fails it whatever the numbers say, and takes the maxBytes nccl-tests lowered for memory as the sweep's end.
+     */
+    @Test
+    void aRunWhoseRanksFailedFailsAndItsLoweredMaxBytesIsTheEnd() {
+        String log = "../calibration/src/test/resources/logs/real/failed_h100_1024rank_listcut_reducedmaxbytes_issue322.txt";
+        CliRun r = CliRun.of("check", log);
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("FAIL: diagnosis TEST_FAILED: nccl-tests reported")
+                .contains("Test NCCL failure common.cu:1204").doesNotContain("it was started for (maxBytes)");
+    }
+
     /** calibrate's two-tier flags work for check too, and clash with --interconnect as they do there. */
     @Test
     void calibratesTierFlagsNameTheRunsTiers() {
