@@ -18,7 +18,9 @@ import org.ncclharness.calibration.io.NcclTestsTableWriter;
 import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.harness.CsvName;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.LogCollectiveOption;
 import org.ncclharness.harness.RunInputs;
@@ -59,6 +61,9 @@ public final class ConvertCommand implements Callable<Integer> {
                     + "output; send one of them to a file");
         }
         List<Sweep> sweeps = RunInputs.read(input, collective.value());
+        if (csv != null) {
+            unlabelledCsv(sweeps);
+        }
         // Every table stays its own: the CSV names each row's collective, the JSON holds one sweep per table.
         Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
         List<String> toStdout = new ArrayList<>();
@@ -89,6 +94,28 @@ public final class ConvertCommand implements Callable<Integer> {
         }
         System.out.flush();
         return ExitCode.OK;
+    }
+
+    /**
+     * Rows that were not measured (a prediction read back, a replay) go to a CSV only under a name that says so:
+     * the CSV has no column for it, and a CSV named like a measurement would pass for one.
+     */
+    private void unlabelledCsv(List<Sweep> sweeps) {
+        for (Sweep s : sweeps) {
+            SourceKind kind = s.provenance().kind();
+            if (!CsvName.needsLabel(kind)) {
+                continue;
+            }
+            String name = csv.equals("-") ? null : Path.of(csv).getFileName().toString();
+            if (name != null && CsvName.states(name, kind)) {
+                return;
+            }
+            throw new HarnessException(ExitCode.USAGE, input + " holds " + kind.label() + " rows (" + s.provenance()
+                    .label() + "), and a CSV has no column to say so: " + (name == null ? "write it to a file"
+                    + " named so (e.g. --csv rows." + kind.label() + ".csv)" : "name the file so it does (e.g. --csv "
+                    + Path.of(csv).resolveSibling(CsvName.suggestion(name, kind)) + ")") + ", or use --json, which"
+                    + " keeps the label");
+        }
     }
 
     /**

@@ -9,8 +9,10 @@ import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.gpu.ProbeProblem;
+import org.ncclharness.harness.CsvName;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 
@@ -37,10 +39,11 @@ final class ReplaySweep {
     }
 
     int run(ProbeProblem why) {
-        if (plan.csv() != null && !plan.csv().getFileName().toString().toLowerCase().contains("replay")) {
+        if (plan.csv() != null && !CsvName.states(plan.csv().getFileName().toString(), SourceKind.REPLAY)) {
             throw new HarnessException(ExitCode.USAGE, "no GPU, so this sweep is a replay of stored measurements, and"
                     + " a CSV has no column to say so: name the file so it does (e.g. --csv "
-                    + suggestion(plan.csv().getFileName().toString()) + "), or drop --csv and use --json");
+                    + CsvName.suggestion(plan.csv().getFileName().toString(), SourceKind.REPLAY) + "), or drop --csv and"
+                    + " use --json");
         }
         Dataset d;
         String reason;
@@ -118,10 +121,5 @@ final class ReplaySweep {
             notes.add("-I 1: the bundled datasets have no per-iteration samples");
         }
         return notes;
-    }
-
-    private static String suggestion(String name) {
-        int dot = name.lastIndexOf('.');
-        return dot > 0 ? name.substring(0, dot) + ".replay" + name.substring(dot) : name + ".replay.csv";
     }
 }

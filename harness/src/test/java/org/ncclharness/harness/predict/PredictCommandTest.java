@@ -72,6 +72,15 @@ class PredictCommandTest {
         assertThat(s.trailer().outOfBounds()).isEqualTo("N/A (a prediction: no data was checked)");
         CliRun checked = CliRun.of("check", table.toString(), "--interconnect", "NVLink4");
         assertThat(checked.out()).doesNotContain("the data check failed");
+        // a CSV has no column for "predicted": only a file whose name says so gets the rows
+        Path plain = dir.resolve("rows.csv");
+        CliRun unnamed = CliRun.of("convert", table.toString(), "--csv", plain.toString());
+        assertThat(unnamed.exitCode()).isEqualTo(2);
+        assertThat(unnamed.err()).contains("holds predicted rows").contains("rows.predicted.csv");
+        assertThat(plain).doesNotExist();
+        assertThat(CliRun.of("convert", table.toString(), "--csv", "-").exitCode()).isEqualTo(2);
+        assertThat(CliRun.of("convert", table.toString(), "--csv", dir.resolve("rows.predicted.csv").toString())
+                .exitCode()).isZero();
     }
 
     @Test
