@@ -1,5 +1,6 @@
 package org.ncclharness.calibration.check;
 
+import org.ncclharness.calibration.fit.TailBandwidth;
 import org.ncclharness.calibration.hardware.LineRate;
 import org.ncclharness.calibration.hardware.Nics;
 import java.util.ArrayList;
@@ -42,6 +43,12 @@ public final class HealthCheck {
 
     /** Practitioners call a run healthy when the largest size reaches 80-90 % of what the hardware allows. */
     public static final double HEALTHY_SHARE_OF_LINE_RATE_PCT = 80;
+    /**
+     * Across hosts, with the NICs' count and speed known and no other reference, a busbw below this share of their
+     * line rate FAILs where the sweep reached its bandwidth-bound end: RDMA NICs reach 0.8-0.95 of it, a run
+     * without GPUDirect RDMA still about half, and no bundled run checked alone FAILs on it ({@code CheckGateTest}).
+     */
+    public static final double BROKEN_SHARE_OF_LINE_RATE_PCT = 25;
 
     /** {@code check}'s flags for a reference the user vouches for, as its messages name them. */
     public static final String CHECK_REFERENCES = "--baseline, --expect-busbw GB/s or --calibration";
@@ -189,17 +196,58 @@ public final class HealthCheck {
                     + noReference));
             return;
         }
-        double line = network ? LineRate.networkGBps(nics.perHost(), nic) : nic;
-        String of = network ? String.format(Locale.ROOT, "the line rate of %d %s NICs per host at %s GB/s (%s GB/s)",
-                nics.perHost(), ic.get().name(), num(nic), num(line)) : String.format(Locale.ROOT,
-                "the line rate of %s (%s GB/s)", ic.get().name(), num(line));
+        double nicsLine = network ? LineRate.networkGBps(nics.perHost(), nic) : nic;
+        String nicsText = network ? String.format(Locale.ROOT, "%d %s NICs per host at %s GB/s (%s GB/s)",
+                nics.perHost(), ic.get().name(), num(nic), num(nicsLine)) : null;
+        String of = network ? "the line rate of " + nicsText : String.format(Locale.ROOT,
+                "the line rate of %s (%s GB/s)", ic.get().name(), num(nicsLine));
+        Double ceiling = network ? ceiling(run, nicsLine) : Double.valueOf(nicsLine);
+        if (ceiling == null) {
+            out.add(new Finding(unjudged, "peak", null, at + "; " + of + " does not bound the busbw of "
+                    + run.collective().ncclName() + " (one rank's data at a time through the NICs near it)"
+                    + noReference));
+            return;
+        }
+        double line = ceiling;
+        if (line != nicsLine) {
+            of = String.format(Locale.ROOT, "the %s GB/s busbw that %s carry for %s of %d GPUs in hosts of %d (only"
+                    + " (N-g)/N of each rank's data leaves its host)", num(line), nicsText,
+                    run.collective().ncclName(), run.ranks(), perHost(run));
+        }
         double pct = 100 * b / line;
-        String above = b <= line ? "" : "; above the line rate: " + LineRate.whyAbove(ic.get(), network);
+        String above = b <= line ? "" : "; above the line rate: " + LineRate.whyAbove(ic.get(), network,
+                run.collective());
+        // across hosts, NICs whose count and speed are known reach 0.8-0.95 of their line rate with RDMA: a
+        // quarter of it is no tuning matter but a fault (a port trained at a lower speed, a NIC missing, TCP)
+        // only where the sweep reached its bandwidth-bound end: a sweep that stops small is slow by latency
+        boolean broken = isReference && network && pct < BROKEN_SHARE_OF_LINE_RATE_PCT && run.collective().known()
+                && TailBandwidth.of(curve.points(), run.collective().busFactor(curve.ranks())).isPresent();
         boolean low = isReference && pct < HEALTHY_SHARE_OF_LINE_RATE_PCT;
         String text = String.format(Locale.ROOT, "%s = %.1f %% of %s%s", at, pct, of, above)
-                + (low ? String.format(Locale.ROOT, "; a healthy run reaches %s %% or more (no baseline given: the"
+                + (broken ? String.format(Locale.ROOT, "; below %s %% of the line rate across hosts is a fault, not"
+                + " tuning: a port that trained at a lower speed (ibstat, ethtool), a NIC or GPUDirect path missing,"
+                + " or NCCL on TCP sockets (diagnose the log of a NCCL_DEBUG=INFO run)",
+                num(BROKEN_SHARE_OF_LINE_RATE_PCT))
+                : low ? String.format(Locale.ROOT, "; a healthy run reaches %s %% or more (no baseline given: the"
                 + " line rate is the reference)", num(HEALTHY_SHARE_OF_LINE_RATE_PCT)) : "");
-        out.add(new Finding(low ? Severity.WARN : Severity.INFO, "peak", low ? largest.sizeBytes() : null, text));
+        out.add(new Finding(broken ? Severity.FAIL : low ? Severity.WARN : Severity.INFO, "peak",
+                low ? largest.sizeBytes() : null, text));
+    }
+
+    /** The network's bound on this collective's busbw ({@link LineRate#busBwCeilingGBps}), null where none. */
+    private static Double ceiling(Sweep run, double nicsLine) {
+        Integer perHost = perHost(run);
+        return run.ranks() == null || perHost == null ? null
+                : LineRate.busBwCeilingGBps(run.collective(), run.ranks(), perHost, nicsLine);
+    }
+
+    private static Integer perHost(Sweep run) {
+        Hardware hw = run.hardware();
+        if (hw.domainSize() != null) {
+            return hw.domainSize();
+        }
+        return run.ranks() != null && hw.hosts() != null && hw.hosts() > 0 && run.ranks() % hw.hosts() == 0
+                ? run.ranks() / hw.hosts() : null;
     }
 
     /**

@@ -169,7 +169,7 @@ public final class CalibrationSummary {
         double busBw = t.collective().busBwGBps(far, m.timeUs(far, f.theta()), ranks);
         double largest = f.residuals().stream().mapToDouble(Residual::bytes).max().orElse(0);
         // a bandwidth beyond the network's line rate that no measured size reached is the fit's, not the run's
-        Double line = t.networkLineRateGBps();
+        Double line = t.busBwCeilingGBps();
         boolean seen = sameSlope(m, f.theta(), largest, far) && (line == null || busBw <= line
                 || t.busBwAboveNetworkLineRateGBps().isPresent());
         flag(flags, !seen, 'U');

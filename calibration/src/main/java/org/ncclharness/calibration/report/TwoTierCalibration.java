@@ -84,25 +84,43 @@ public record TwoTierCalibration(DatasetInfo dataset, String kind, List<String> 
     }
 
     /**
-     * The highest busbw any multi-domain run measured, where it stands above what a ring can carry between
-     * domains (every NIC of a domain at its line rate: NICs per domain × one NIC); empty where it does not, or
-     * where the NIC count or rate is not known. Above it, an in-network reduction (NVLS, SHARP) or a tree carried
-     * the data, which the ring forms cannot represent.
+     * The highest busbw any multi-domain run measured, where it stands above what the network carries of this
+     * collective between domains ({@link LineRate#busBwCeilingGBps}: for a ring every NIC of a domain at its line
+     * rate); empty where it does not, or where the NIC count or rate is not known. Above it, for a reduction, an
+     * in-network reduction (NVLS, SHARP) or a tree carried the data, which the ring forms cannot represent.
      */
     public OptionalDouble busBwAboveNetworkLineRateGBps() {
-        Double line = networkLineRateGBps();
-        if (line == null) {
-            return OptionalDouble.empty();
+        double above = 0;
+        for (TwoTierRun r : runs) {
+            Double ceiling = ceilingGBps(r);
+            if (ceiling == null) {
+                continue;
+            }
+            for (int i = 0; i < r.bytes().length; i++) {
+                double bus = collective().busBwGBps(r.bytes()[i], r.timeUs()[i], r.config().ranks());
+                above = bus > ceiling ? Math.max(above, bus) : above;
+            }
         }
-        double peak = runs.stream().filter(r -> r.config().domains() > 1).flatMapToDouble(r -> java.util.stream.IntStream
-                        .range(0, r.bytes().length).mapToDouble(i -> collective().busBwGBps(r.bytes()[i],
-                                r.timeUs()[i], r.config().ranks()))).max().orElse(0);
-        return peak > line ? OptionalDouble.of(peak) : OptionalDouble.empty();
+        return above > 0 ? OptionalDouble.of(above) : OptionalDouble.empty();
     }
 
-    /** The line rate {@link #busBwAboveNetworkLineRateGBps} compares with, null where it is not known. */
+    /** The NICs of a domain together: NICs per domain x one NIC's rate, null where either is not known. */
     public Double networkLineRateGBps() {
         return LineRate.networkGBps(nicsPerDomain, nicGBps);
+    }
+
+    /**
+     * What those NICs carry of this collective's busbw at the first configuration across domains
+     * ({@link LineRate#busBwCeilingGBps}: the line rate for a ring, less for AllToAll), null where not known or
+     * not bounded so.
+     */
+    public Double busBwCeilingGBps() {
+        return runs.stream().filter(r -> r.config().domains() > 1).findFirst().map(this::ceilingGBps).orElse(null);
+    }
+
+    private Double ceilingGBps(TwoTierRun r) {
+        return r.config().domains() < 2 ? null : LineRate.busBwCeilingGBps(collective(), r.config().ranks(),
+                r.config().gpusPerDomain(), networkLineRateGBps());
     }
 
     /** β_IB per domain, per GPU and per NIC of one fitted form, at the first multi-domain configuration. */

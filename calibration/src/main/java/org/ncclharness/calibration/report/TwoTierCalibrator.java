@@ -309,9 +309,10 @@ public final class TwoTierCalibrator {
         if (above.isEmpty()) {
             return t;
         }
-        allNotes.add(String.format(Locale.ROOT, "busbw reaches %.1f GB/s, above what a ring carries between domains"
-                + " (%d %sNICs per domain, %.0f GB/s): %s", above.getAsDouble(), t.nicsPerDomain(),
-                inter == null ? "" : inter + " ", t.networkLineRateGBps(), LineRate.ABOVE_NETWORK));
+        allNotes.add(String.format(Locale.ROOT, "busbw reaches %.1f GB/s, above the %.0f GB/s the network carries"
+                + " for %s between domains (%d %sNICs per domain, %.0f GB/s): %s", above.getAsDouble(),
+                t.busBwCeilingGBps(), collective.ncclName(), t.nicsPerDomain(), inter == null ? "" : inter + " ",
+                t.networkLineRateGBps(), LineRate.aboveNetwork(collective)));
         return t.withNotes(allNotes);
     }
 

@@ -46,10 +46,11 @@ final class TwoTierJson {
         fabric.put("nicGBps", t.nicGBps());
         fabric.put("nicsPerDomain", t.nicsPerDomain());
         fabric.put("networkLineRateGBps", t.networkLineRateGBps());
-        // the summary row's flag R: busbw a ring between domains cannot carry (in-network reduction, SHARP)
+        fabric.put("busBwCeilingGBps", t.busBwCeilingGBps());
+        // the summary row's flag R: busbw the network between domains cannot carry (in-network reduction, SHARP)
         n.put("inNetworkReduction", t.busBwAboveNetworkLineRateGBps().isPresent() ? String.format(Locale.ROOT,
-                "busbw %.1f GB/s above the network line rate %.1f GB/s", t.busBwAboveNetworkLineRateGBps()
-                        .getAsDouble(), t.networkLineRateGBps()) : null);
+                "busbw %.1f GB/s above the %.1f GB/s the network carries for %s", t.busBwAboveNetworkLineRateGBps()
+                        .getAsDouble(), t.busBwCeilingGBps(), t.collective().ncclName()) : null);
         ArrayNode configs = n.putArray("configurations");
         for (int i = 0; i < t.runs().size(); i++) {
             TwoTierRun r = t.runs().get(i);

@@ -76,8 +76,8 @@ class TwoTierCalibratorTest {
         assertThat(t.inter()).isEqualTo("EFA");
         assertThat(t.nicsPerDomain()).isEqualTo(32);
         assertThat(t.networkLineRateGBps()).isEqualTo(400.0);
-        assertThat(t.notes()).anySatisfy(n -> assertThat(n).contains("above what a ring carries between domains (32"
-                + " EFA NICs per domain, 400 GB/s)"));
+        assertThat(t.notes()).anySatisfy(n -> assertThat(n).contains("above the 400 GB/s the network carries for"
+                + " AllReduce between domains (32 EFA NICs per domain, 400 GB/s)"));
         // a flag's speed wins over the metadata's
         CalibrationInput slower = new CalibrationInput(p5.id(), p5.sweep(), null, List.of(), new Nics(null, 6.25));
         assertThat(((TwoTierCalibration) TWO.calibrate(slower, List.of(slower))).networkLineRateGBps())

@@ -123,15 +123,18 @@ public final class CalibratedSeries {
      * and rate are known (--nics-per-host); busbw above it is a tree's or an in-network reduction's.
      */
     private static FigureSeries networkLimit(FigureSeries series, TwoTierCalibration t) {
-        Double line = t.networkLineRateGBps();
+        Double line = t.busBwCeilingGBps();
         if (line == null || t.inter() == null) {
             return series;
         }
+        // a ring's busbw limit is the NICs' line rate; an AllToAll's is what they carry of it
+        boolean ring = line.equals(t.networkLineRateGBps());
         FigureSeries limited = series.withLimit(new PhysicalLimit(t.inter() + " x " + t.nicsPerDomain()
-                + " NICs", line));
+                + " NICs" + (ring ? "" : " (" + t.collective().ncclName() + ")"), line));
         return t.busBwAboveNetworkLineRateGBps().isEmpty() ? limited : limited.withFlags(List.of(String.format(
-                Locale.ROOT, "busbw %.0f GB/s above the network's %.0f GB/s: a tree or an in-network reduction",
-                t.busBwAboveNetworkLineRateGBps().getAsDouble(), line)));
+                Locale.ROOT, "busbw %.0f GB/s above the network's %.0f GB/s: %s",
+                t.busBwAboveNetworkLineRateGBps().getAsDouble(), line, t.collective().reduces()
+                        ? "a tree or an in-network reduction" : "more or faster NICs than stated")));
     }
 
     /** One calibrated model of the entry, or why it has none by that name (into {@code notDrawn}). */

@@ -171,8 +171,9 @@ class CalibrateTwoTierTest {
         Path json = dir.resolve("cal.json");
         assertThat(run("calibrate", log.toString(), "--gpus", "16", "--nodes", "2", "--intra", "NVLink4", "--inter",
                 "IB-NDR", "--nics-per-host", "8", "--json", json.toString())).as(last.err()).isZero();
-        assertThat(stdout()).contains("(8 NICs per domain)").contains("above what a ring carries between domains"
-                + " (8 IB-NDR NICs per domain, 400 GB/s): a tree or an in-network reduction (NVLS, SHARP) moved the data");
+        assertThat(stdout()).contains("(8 NICs per domain)").contains("the network carries for AllReduce between"
+                + " domains (8 IB-NDR NICs per domain, 400 GB/s): a tree or an in-network reduction (NVLS, SHARP) moved"
+                + " the data");
         assertThat(CalibrationFile.read(json).dataset(log.toString()).nicsPerDomain()).isEqualTo(8);
         // the same NICs named by the log itself (planted NCCL INFO lines, the format NCCL 2.x prints)
         Path withInfo = dir.resolve("info.txt");
@@ -441,7 +442,7 @@ class CalibrateTwoTierTest {
                 "h100_allreduce_16gpu_2node_aws_p5_efa_eks", "--json", json.toString())).isEqualTo(ExitCode.OK);
         var root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toFile()).path("datasets");
         assertThat(root.get(0).path("inNetworkReduction").asText())
-                .startsWith("busbw 469.2 GB/s above the network line rate 400.0 GB/s");
+                .startsWith("busbw 469.2 GB/s above the 400.0 GB/s the network carries for AllReduce");
         assertThat(root.get(1).path("inNetworkReduction").isNull()).isTrue();
     }
 

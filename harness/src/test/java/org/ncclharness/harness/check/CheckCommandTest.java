@@ -140,6 +140,24 @@ class CheckCommandTest {
                 .contains("Test NCCL failure common.cu:1204").doesNotContain("it was started for (maxBytes)");
     }
 
+    /**
+     * Two real runs of the same two DGX Spark before and after a re-cabled link: with the NICs stated and no
+     * baseline, the healthy one PASSes at 88.6 % of the line rate and the degraded one, at 11.3 %, FAILs.
+     */
+    @Test
+    void aLinkRunningAtAFractionOfItsLineRateFailsWithoutABaseline() {
+        String dir = "../calibration/src/test/resources/logs/real/pair_gb10_allgather_2x1_roce200_";
+        CliRun healthy = CliRun.of("check", dir + "healthy_dgxspark.txt", "--interconnect", "RoCE-200G",
+                "--nics-per-host", "1");
+        assertThat(healthy.exitCode()).as(healthy.out()).isZero();
+        assertThat(healthy.out()).contains("88.6 % of the line rate").contains("Verdict: PASS");
+        CliRun degraded = CliRun.of("check", dir + "degraded_dgxspark.txt", "--interconnect", "RoCE-200G",
+                "--nics-per-host", "1");
+        assertThat(degraded.exitCode()).as(degraded.out()).isEqualTo(1);
+        assertThat(degraded.out()).contains("FAIL: busbw at the largest size (4 GiB): 2.82 GB/s = 11.3 % of the line"
+                + " rate").contains("is a fault, not tuning");
+    }
+
     /** calibrate's two-tier flags work for check too, and clash with --interconnect as they do there. */
     @Test
     void calibratesTierFlagsNameTheRunsTiers() {
