@@ -118,7 +118,12 @@ public final class PredictCommand implements Callable<Integer> {
                 SizeText.approx(size), pm.ranks(), time(p.timeUs()));
         out.printf(Locale.ROOT, "  latency term   : %s%n", time(p.latencyUs()));
         out.printf(Locale.ROOT, "  bandwidth term : %s%n", time(p.bandwidthUs()));
-        out.printf(Locale.ROOT, "  algorithm      : %s, protocol: %s%n", p.algorithm(),
+        // the alternative is an ideal formula beside the model, not the model: where it is faster, the model's own
+        // algorithm is its form, and NCCL's tuner would likely run the other one at this size
+        boolean otherFaster = p.alternative().filter(a -> a.timeUs() < p.timeUs()).isPresent();
+        out.printf(Locale.ROOT, "  algorithm      : %s%s, protocol: %s%n", p.algorithm(), otherFaster
+                        ? " (the model's form; " + p.alternative().get().algorithm() + " below is faster at this size,"
+                        + " so NCCL may run " + p.alternative().get().algorithm() + " here)" : "",
                 p.protocol().orElse("not modelled (one bandwidth for every protocol)"));
         if (p.alternative().isPresent()) {
             Prediction.Alternative a = p.alternative().get();

@@ -42,7 +42,13 @@ class PredictCommandTest {
                 .contains("AllReduce of 14000000000 bytes (13 GiB) on 8 GPUs: 0.980140 s (980140.0 us)")
                 .contains("latency term   : 140.0 us")
                 .contains("bandwidth term : 0.980000 s")
-                .contains("Tree would take");
+                .contains("Tree would take")
+                .contains("algorithm      : Ring, protocol");
+        // 64 KiB on 8 GPUs: the ideal Tree beside this ring is faster, and the algorithm line does not contradict it
+        CliRun small = CliRun.of("predict", "--bytes", "64K", "--gpus", "8", "--bandwidth", "25GB/s",
+                "--step-latency", "10us");
+        assertThat(small.out()).contains("algorithm      : Ring (the model's form; Tree below is faster at this size,"
+                + " so NCCL may run Tree here)").contains("Tree is faster below");
     }
 
     @Test
