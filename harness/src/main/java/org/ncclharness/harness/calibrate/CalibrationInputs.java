@@ -284,6 +284,18 @@ public final class CalibrationInputs {
         String gpu = s.gpuName();
         Optional<String> named = GpuFabrics.bundled().intraFor(gpu);
         boolean noFlag = flags.interconnect() == null && flags.intra() == null;
+        if (noFlag && named.isEmpty() && ranks != null) {
+            // one GPU per host: the network is the only tier, and a log that names it (sockets, EFA, CXI) needs no
+            // fabric inside a host, whatever the GPU
+            Integer seen = flags.nodes() != null ? flags.nodes() : h.hosts() != null ? h.hosts() : hostsNamed(s, ranks);
+            Optional<LogNetwork.Named> net = seen != null && seen > 1 && seen.equals(ranks) && RunInputs.isFile(file)
+                    && !file.equals("-") ? LogNetwork.of(Inputs.text(file).lines()::iterator) : Optional.empty();
+            if (net.isPresent()) {
+                String name = net.get().interconnect();
+                return complete(file, s, flags.withInterconnect(name, name + " (from " + net.get().where() + ": '"
+                        + net.get().evidence() + "'; --interconnect overrides it)"), network);
+            }
+        }
         if (noFlag && named.isEmpty()) {
             missing.add(interconnectsMissing(s, ranks, flags.nodes(), gpu));
         }

@@ -366,6 +366,19 @@ class CalibrateTwoTierTest {
         assertThat(check.out()).doesNotContain("the run states no interconnect");
     }
 
+    /**
+     * One GPU per host, a GPU whose fabric inside a host is not known (A10G): the network is the only tier, and
+     * the log's 'Using network Socket' names it, as check already read it.
+     */
+    @Test
+    void oneGpuPerHostOnANetworkTheLogNamesNeedsNoFlag() {
+        String log = "../calibration/src/test/resources/logs/real/twohost_a10g_2x1_socket_ncclinfo_awsbatch_errorcol.txt";
+        CliRun r = CliRun.of("calibrate", log, "--verbose");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("TCP (from the log's NCCL lines: 'Using network Socket'; --interconnect overrides"
+                + " it) taken as the network between the hosts");
+    }
+
     @Test
     void aTwoNodeLogGetsBothFormsAndTheReportRebuildsThem() throws IOException {
         Path log = log("2x8.txt", new TwoTierConfig(2, 8), true);
