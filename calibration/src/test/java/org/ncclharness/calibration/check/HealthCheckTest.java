@@ -106,13 +106,23 @@ class HealthCheckTest {
                     assertThat(f.message()).startsWith("256 KiB–1 MiB take longer than 2 MiB does (up to 3332.3 us"
                             + " against 365.5 us)");
                 });
+        // two sizes 3x slower than a larger one: a real 16-GPU RoCE run (512 KiB-1 MiB against 2 MiB)
+        List<String> rtx = java.nio.file.Files.readAllLines(java.nio.file.Path.of("src/test/resources/logs/real/"
+                + "twohost_rtx6000d_2x8_spcx_mca_lines_in_table.txt"));
+        Sweep two = read(rtx.subList(rtx.indexOf("=== RAW (copied verbatim from the source) ===") + 1,
+                rtx.indexOf("=== END RAW ===")));
+        assertThat(check.check("6kd.log", two, (Reference) null).reasons()).filteredOn(f -> f.rule()
+                .equals("slower-than-larger")).singleElement().satisfies(f -> assertThat(f.message())
+                .startsWith("512 KiB–1 MiB take longer than 2 MiB does (up to 1288.7 us against 396.23 us)"));
         List<String> flagged = new ArrayList<>();
         for (var d : DatasetCatalog.bundled().all()) {
             if (!SlowerThanLarger.find(d.sweep().rows()).isEmpty()) {
                 flagged.add(d.id());
             }
         }
-        assertThat(flagged).containsExactly("gtx1080_reduce_2gpu_1node_macos_ncclosx");
+        // the 2-rank socket broadcast takes 927 us at 256 KiB against 227 us at 512 KiB: two sizes, 4x slower
+        assertThat(flagged).containsExactly("gtx1080_reduce_2gpu_1node_macos_ncclosx",
+                "rtx5090_broadcast_2rank_1gpu_1node_socket_ncclebpf");
     }
 
     /** A replay's numbers are another machine's: the verdict is never a plain PASS on them. */
