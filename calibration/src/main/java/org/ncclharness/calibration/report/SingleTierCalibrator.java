@@ -22,6 +22,7 @@ import org.ncclharness.calibration.fit.SingleTierEstimator.Choice;
 import org.ncclharness.calibration.hardware.ChipProfile;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Interconnect;
+import org.ncclharness.calibration.hardware.LineRate;
 import org.ncclharness.calibration.hardware.Topology;
 import org.ncclharness.calibration.measure.WrongRows;
 import org.ncclharness.calibration.measure.Hardware;
@@ -129,8 +130,11 @@ public final class SingleTierCalibrator {
                                             Identifiability ident) {
         Double betaPhys = ic.betaPhysGBps();
         SeedUtilisation seed = SeedUtilisation.of(points, betaPhys, topo.inNetworkUr());
+        // a network's switches reduce only between hosts: on one host, busbw above a network's line rate says the
+        // data did not cross that network at all
+        boolean networkOnOneHost = topo.betweenHosts() && hw.hosts() != null && hw.hosts() == 1;
         String flag = ident.beta() && seed.aboveLineRate()
-                ? Optional.ofNullable(ic.inNetworkReduction()).orElse(ABOVE_PEAK) : null;
+                ? Optional.ofNullable(networkOnOneHost ? null : ic.inNetworkReduction()).orElse(ABOVE_PEAK) : null;
         Optional<ChipProfile> chip = facts.chipFor(hw.gpuModel());
         SingleTierModel pipeline = new SingleTierModel(in.sweep().collective(), n, topo.hopsPerStep(),
                 LatencyRule.PIPELINE);
@@ -191,9 +195,11 @@ public final class SingleTierCalibrator {
         }
 
         if (flag != null) {
+            String why = networkOnOneHost ? "a run on one host did not move its data over " + ic.name() + ", a"
+                    + " network between hosts: name the fabric inside the host (--interconnect NVLink4, PCIe5, ...)"
+                    : LineRate.whyAbove(ic, false, in.sweep().collective());
             notes.add(String.format(Locale.ROOT, "%s: busbw at the largest size (%.2f GB/s) exceeds beta_phys"
-                    + " (%.4g GB/s): in-network reduction, which the alpha-beta ring model cannot represent; %s",
-                    flag, seed.busBwPeakGBps(), betaPhys, seed.capped()
+                    + " (%.4g GB/s): %s; %s", flag, seed.busBwPeakGBps(), betaPhys, why, seed.capped()
                             ? String.format(Locale.ROOT, "u_r %.2f used instead of %.3f", seed.ur(), seed.measuredUr())
                             : "u_r above 1 kept as measured"));
         }

@@ -255,6 +255,21 @@ public final class CalibrationInputs {
     }
 
     /**
+     * Where the user's --interconnect names another network than the log's own lines (NCCL's, or the job's
+     * environment), a note saying the flag won over them: a flag given for a folder may not fit every log in it.
+     */
+    private static Optional<String> flagAgainstLog(String file, Flags flags) {
+        if (flags.interconnect() == null || flags.interconnectFrom() != null || !RunInputs.isFile(file)
+                || file.equals("-")) {
+            return Optional.empty();
+        }
+        return LogNetwork.of(Inputs.text(file).lines()::iterator)
+                .filter(n -> !n.interconnect().equals(flags.interconnect()))
+                .map(n -> "the log says " + n.interconnect() + " (" + n.where() + ": '" + n.evidence() + "'), and --interconnect "
+                        + flags.interconnect() + " overrides it: drop the flag for this file if the log is right");
+    }
+
+    /**
      * What to ask for when neither a flag nor the GPU name gives the interconnect: across hosts the fabric inside
      * one and the network between them are two facts, and --interconnect alone would be refused there.
      */
@@ -361,6 +376,7 @@ public final class CalibrationInputs {
                             : "")));
             notes.add(flags.interconnectSaid() + " taken as the network between the " + hosts
                     + " hosts; inside a host " + intra + " (from the GPU name " + gpu + ")");
+            flagAgainstLog(file, flags).ifPresent(notes::add);
             return new Sweep(s.provenance(), s.collective(), s.run(),
                     new Hardware(gpu, ranks, hosts, perHost, hosts, intra, flags.interconnect()),
                     s.devices(), s.rows(), notes, s.trailer());
@@ -374,6 +390,19 @@ public final class CalibrationInputs {
             return new Sweep(s.provenance(), s.collective(), s.run(),
                     new Hardware(h.gpuModel(), ranks, hosts, g, ranks / g, flags.intra(), flags.inter()),
                     s.devices(), s.rows(), notes, s.trailer());
+        }
+        if (hosts == 1 && named.isPresent() && network.isPresent() && flags.interconnectFrom() == null) {
+            // a network named for a run on one host (one --interconnect over a folder of one- and many-host logs):
+            // the GPUs of one host talk over their own fabric, which the GPU name gives
+            notes.add(network.get() + " names a network between hosts, and this run is on one host: inside it "
+                    + named.get() + " is taken (from the GPU name " + gpu + "; --intra NAME where its GPUs did talk"
+                    + " over the network)");
+            return new Sweep(s.provenance(), s.collective(), s.run(),
+                    new Hardware(gpu, ranks, hosts, ranks, 1, named.get(), null), s.devices(), s.rows(), notes,
+                    s.trailer());
+        }
+        if (hosts > 1) {
+            flagAgainstLog(file, flags).ifPresent(notes::add);
         }
         // One NVLink domain per host; with one GPU per host the only tier is the network between them.
         if (flags.interconnectFrom() != null) {

@@ -367,6 +367,26 @@ class CalibrateTwoTierTest {
     }
 
     /**
+     * One --interconnect over a folder of one- and two-host logs: the one-host run keeps its GPU's fabric (no SHARP
+     * read into an NVLink run), and a log whose own lines name another network says the flag overrode them. A
+     * one-host run whose GPU is not named gets the network as its tier, and busbw above it is not called SHARP.
+     */
+    @Test
+    void aNetworkFlagOverAMixedFolderFitsEachLog() {
+        CliRun r = CliRun.of("calibrate", "../datasets/raw/v100_allgather_12gpu_1node_nvlink2_dgx2_wohlbier.txt",
+                "../datasets/raw/gh200_allreduce_8gpu_2node_slingshot_alps_tunedcxi.txt", "--interconnect", "IB-NDR",
+                "--verbose");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("--interconnect IB-NDR names a network between hosts, and this run is on one"
+                + " host: inside it NVLink2 is taken").contains("the log says Slingshot11 (the job's environment")
+                .doesNotContain("SHARP: busbw");
+        CliRun unnamed = CliRun.of("calibrate", "../datasets/raw/h100_allreduce_8gpu_1node_aws_p5_batch.txt",
+                "--interconnect", "IB-NDR", "--verbose");
+        assertThat(unnamed.out()).contains("ABOVE-PEAK: busbw at the largest size (483.05 GB/s) exceeds beta_phys"
+                + " (50.00 GB/s): a run on one host did not move its data over IB-NDR").doesNotContain("SHARP: busbw");
+    }
+
+    /**
      * One GPU per host, a GPU whose fabric inside a host is not known (A10G): the network is the only tier, and
      * the log's 'Using network Socket' names it, as check already read it.
      */
