@@ -124,6 +124,16 @@ public final class HardwareFacts {
     }
 
     /**
+     * The network fabric of a family ({@code IB}, {@code RoCE}: the part of its name before the dash) whose line
+     * rate is {@code gbps} per port, as a NIC that states its speed names it; empty where none is.
+     */
+    public Optional<Interconnect> networkOf(String family, double gbps) {
+        return interconnects.values().stream().filter(ic -> ic.name().startsWith(family + "-"))
+                .filter(ic -> ic.betaPhysGBps() != null && Math.abs(ic.betaPhysGBps() - gbps) < 1e-9)
+                .filter(ic -> topologyOf(ic).betweenHosts()).findFirst();
+    }
+
+    /**
      * The interconnect a flag names, for {@code --interconnect}, {@code --intra} and {@code --inter} alike: an
      * unknown name is that flag's input error (exit 2), listing the names there are.
      */

@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.ncclharness.calibration.hardware.HardwareFacts;
 
 /**
  * The network between hosts where a log's NCCL INFO lines name it exactly: aws-ofi-nccl's provider
@@ -11,13 +12,19 @@ import java.util.regex.Pattern;
  * ({@code Using network Socket}, {@code Using internal Network Socket} before 2.4: TCP). A log with no NCCL INFO
  * lines may still show its job's environment (a shell trace's {@code + export}, a printed {@code env}): a
  * libfabric CXI variable ({@code FI_CXI_...=}, {@code FI_PROVIDER=cxi}) is set only where HPE's Cassini NICs, Slingshot
- * 11, are used, and {@code FI_PROVIDER=efa} names EFA. NET/IB lines are not read here: they name NICs and their link
- * layer, not their speed, so IB-HDR from IB-NDR is not known.
+ * 11, are used, and {@code FI_PROVIDER=efa} names EFA. NCCL's NET/IB device lines name a NIC's link layer and, from
+ * about 2.20, its speed ({@code NET/IB: [0] mlx5_0:uverbs0:1/IB provider=Mlx5 speed=400000}, Mb/s): where NCCL then
+ * says it used IB ({@code Using network IB}), the fabric of that family whose line rate is that speed names the
+ * network (400000 on IB: IB-NDR; 200000 on RoCE: RoCE-200G). Older NET/IB lines give no speed, so IB-HDR from
+ * IB-NDR is not known there.
  */
 public final class LogNetwork {
 
     private static final Pattern PROVIDER = Pattern.compile("NET/OFI Selected [Pp]rovider is (\\w+)");
     private static final Pattern SOCKET = Pattern.compile("NCCL INFO Using (?:internal )?[Nn]etwork Socket");
+    private static final Pattern IB_USED = Pattern.compile("NCCL INFO Using (?:internal )?[Nn]etwork IB\\b");
+    private static final Pattern IB_DEVICE = Pattern.compile("NET/IB ?: ?\\[\\d+\\] \\S+/(IB|RoCE)\\b.*?\\bspeed=(\\d{4,9})");
+    private static final double MBPS_PER_GBPS = 8000;
     /** An environment assignment of libfabric's provider or of a CXI setting, quoted or not. */
     private static final Pattern FABRIC_ENV = Pattern.compile("(?<![\\w])'?(FI_CXI_\\w+|FI_PROVIDER)=['\"]?(\\w*)");
 
@@ -39,9 +46,17 @@ public final class LogNetwork {
      * The first NCCL INFO line that names the network, read in order; else the first environment line that does;
      * empty where none does.
      */
-    public static Optional<Named> of(Iterable<String> lines) {
+    public static Optional<Named> of(Iterable<String> lines, HardwareFacts facts) {
         Named environment = null;
+        Named device = null;
         for (String line : lines) {
+            Matcher d = IB_DEVICE.matcher(line);
+            if (device == null && d.find()) {
+                device = fromDevice(d, facts);
+            }
+            if (device != null && IB_USED.matcher(line).find()) {
+                return Optional.of(device);
+            }
             Matcher p = PROVIDER.matcher(line);
             if (p.find()) {
                 String provider = p.group(1).toLowerCase(Locale.ROOT);
@@ -62,6 +77,12 @@ public final class LogNetwork {
         }
         // NCCL's own lines outrank the environment, which says what was configured rather than what was used
         return Optional.ofNullable(environment);
+    }
+
+    /** The fabric of the device's family (IB-, RoCE-) whose line rate is its speed; null where none is. */
+    private static Named fromDevice(Matcher d, HardwareFacts facts) {
+        double gbps = Long.parseLong(d.group(2)) / MBPS_PER_GBPS;
+        return facts.networkOf(d.group(1), gbps).map(ic -> new Named(ic.name(), d.group(), NCCL_LINES)).orElse(null);
     }
 
     private static Named fromEnvironment(String line) {

@@ -263,7 +263,7 @@ public final class CalibrationInputs {
                 || file.equals("-")) {
             return Optional.empty();
         }
-        return LogNetwork.of(Inputs.text(file).lines()::iterator)
+        return LogNetwork.of(Inputs.text(file).lines()::iterator, HardwareFacts.bundled())
                 .filter(n -> !n.interconnect().equals(flags.interconnect()))
                 .map(n -> "the log says " + n.interconnect() + " (" + n.where() + ": '" + n.evidence() + "'), and --interconnect "
                         + flags.interconnect() + " overrides it: drop the flag for this file if the log is right");
@@ -304,7 +304,7 @@ public final class CalibrationInputs {
             // fabric inside a host, whatever the GPU
             Integer seen = flags.nodes() != null ? flags.nodes() : h.hosts() != null ? h.hosts() : hostsNamed(s, ranks);
             Optional<LogNetwork.Named> net = seen != null && seen > 1 && seen.equals(ranks) && RunInputs.isFile(file)
-                    && !file.equals("-") ? LogNetwork.of(Inputs.text(file).lines()::iterator) : Optional.empty();
+                    && !file.equals("-") ? LogNetwork.of(Inputs.text(file).lines()::iterator, HardwareFacts.bundled()) : Optional.empty();
             if (net.isPresent()) {
                 String name = net.get().interconnect();
                 return complete(file, s, flags.withInterconnect(name, name + " (from " + net.get().where() + ": '"
@@ -345,7 +345,7 @@ public final class CalibrationInputs {
                         + " --interconnect NAME for the network");
             }
             Optional<LogNetwork.Named> net = hosts > 1 && RunInputs.isFile(file) && !file.equals("-")
-                    ? LogNetwork.of(Inputs.text(file).lines()::iterator) : Optional.empty();
+                    ? LogNetwork.of(Inputs.text(file).lines()::iterator, HardwareFacts.bundled()) : Optional.empty();
             if (net.isPresent()) {
                 // the log names the network (NCCL lines: EFA, Slingshot, sockets; or its environment): read as --interconnect
                 String name = net.get().interconnect();

@@ -117,7 +117,7 @@ final class RunSource {
         if (intra == null && inter == null && f.interconnect() == null && hosts != null && hosts > 1
                 && RunInputs.isFile(file) && !file.equals("-")) {
             // the log's NCCL lines may name the network exactly (EFA, Slingshot, sockets), as calibrate reads them
-            inter = LogNetwork.of(Inputs.text(file).lines()::iterator).map(LogNetwork.Named::interconnect)
+            inter = LogNetwork.of(Inputs.text(file).lines()::iterator, HardwareFacts.bundled()).map(LogNetwork.Named::interconnect)
                     .orElse(null);
         }
         if (intra == null && inter == null && f.interconnect() != null) {
