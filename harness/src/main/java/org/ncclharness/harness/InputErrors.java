@@ -17,7 +17,7 @@ public final class InputErrors extends HarnessException {
     private final List<String> lines;
 
     private InputErrors(int inputs, List<String> errors) {
-        super(ExitCode.USAGE, errors.size() + " of the " + inputs + " inputs could not be read; nothing was written:");
+        super(ExitCode.USAGE, errors.size() + " of the " + inputs + " inputs could not be used (each line says why and what to pass); nothing was written:");
         this.lines = List.copyOf(errors);
     }
 

@@ -159,6 +159,12 @@ public final class HealthCheck {
         Optional<Interconnect> ic = name == null ? Optional.empty() : facts.interconnect(name);
         String at = String.format(Locale.ROOT, "busbw at the largest size (%s): %s GB/s", SizeText.exact(
                 largest.sizeBytes()), num(b));
+        if (run.ranks() != null && run.ranks() == 1) {
+            out.add(new Finding(Severity.WARN, "peak", null, at + "; one rank (N = 1) communicates with nobody:"
+                    + " busbw is 0 by definition and the times are a copy inside one GPU, so no link was tested; run"
+                    + " on 2 or more GPUs (-g 2, or mpirun -np 2)"));
+            return;
+        }
         if (curve == null) {
             // one size, or sizes that give no curve: nothing tells whether it is latency- or bandwidth-bound
             out.add(new Finding(isReference ? Severity.WARN : Severity.INFO, "peak", null, at + "; the run gives no"
@@ -494,11 +500,13 @@ public final class HealthCheck {
 
     /**
      * The size below which a curve is latency-bound: where the line through its smallest and largest points,
-     * T = α + s·M, has its latency equal its bandwidth term (M* = α / s, α the smallest size's time).
+     * T = α + s·M, has its latency equal its bandwidth term (M* = α / s, α the line's intercept). A sweep from a
+     * few bytes has α about its smallest size's time; one that starts at 1 GiB does not (its smallest time is
+     * mostly bandwidth, and taking it as α called 1 GiB latency-bound).
      */
     static double crossoverBytes(double smallBytes, double smallUs, double largeBytes, double largeUs) {
         double slope = (largeUs - smallUs) / (largeBytes - smallBytes);
-        return slope > 0 ? smallUs / slope : 0;
+        return slope > 0 ? Math.max(0, smallUs - slope * smallBytes) / slope : 0;
     }
 
     /**

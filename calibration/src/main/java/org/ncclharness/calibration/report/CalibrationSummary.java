@@ -63,6 +63,10 @@ public final class CalibrationSummary {
             line(out, idWidth, HEADER);
             rows.forEach(r -> line(out, idWidth, r));
         }
+        if (afterDetail) {
+            // the detail above listed these under its own "not calibrated"
+            skipped.removeIf(d -> d.awaiting() == null);
+        }
         if (!skipped.isEmpty()) {
             out.println("# not calibrated:");
             for (DeferredCalibration d : skipped) {

@@ -295,6 +295,11 @@ public final class CalibrationInputs {
         List<String> missing = new ArrayList<>();
         if (ranks == null) {
             missing.add("how many GPUs ran (no '# Using devices' lines, and busbw/algbw does not tell): pass --gpus N");
+        } else if (ranks == 1) {
+            // before any fabric is asked for: no flag makes one rank communicate
+            throw new InputException(file, 0, "one rank (N = 1) communicates with nobody: its busbw is 0 by"
+                    + " definition and its times are a copy inside one GPU, so there is nothing to calibrate; run"
+                    + " nccl-tests on 2 or more GPUs (-g 2, or mpirun -np 2)");
         }
         String gpu = s.gpuName();
         Optional<String> named = GpuFabrics.bundled().intraFor(gpu);

@@ -271,7 +271,7 @@ class CalibrateCommandTest {
         assertThat(run("calibrate", good.toString(), empty.toString(), dir.resolve("gone.txt").toString(),
                 "--interconnect", "NVLink4", "--json", json.toString())).isEqualTo(ExitCode.USAGE);
         List<String> err = stderr().strip().lines().toList();
-        assertThat(err.get(0)).isEqualTo("2 of the 3 inputs could not be read; nothing was written:");
+        assertThat(err.get(0)).isEqualTo("2 of the 3 inputs could not be used (each line says why and what to pass); nothing was written:");
         assertThat(err.subList(1, err.size())).hasSize(2)
                 .anySatisfy(l -> assertThat(l).startsWith(empty.toString()))
                 .anySatisfy(l -> assertThat(l).startsWith(dir.resolve("gone.txt").toString()));

@@ -156,6 +156,23 @@ class CheckCommandTest {
         assertThat(degraded.exitCode()).as(degraded.out()).isEqualTo(1);
         assertThat(degraded.out()).contains("FAIL: busbw at the largest size (4 GiB): 2.82 GB/s = 11.3 % of the line"
                 + " rate").contains("is a fault, not tuning");
+        // against the healthy run, 1 GiB of a sweep that starts there is judged on busbw, not as latency
+        CliRun vsHealthy = CliRun.of("check", dir + "degraded_dgxspark.txt", "--baseline", dir + "healthy_dgxspark.txt");
+        assertThat(vsHealthy.exitCode()).isEqualTo(1);
+        assertThat(vsHealthy.out()).contains("1 GiB–4 GiB: busbw 2.8–2.82 GB/s is 12.7–14.2 % of the baseline")
+                .doesNotContain("latency");
+    }
+
+    /** One rank communicates with nobody: check says so, and calibrate refuses before asking for a fabric. */
+    @Test
+    void aSingleRankIsNamedAsTheReasonNothingWasTested() {
+        String log = "../calibration/src/test/resources/logs/real/onerank_a10g_1gpu_busbw0_awsbatch_errorcol.txt";
+        CliRun check = CliRun.of("check", log);
+        assertThat(check.out()).contains("one rank (N = 1) communicates with nobody").contains("Verdict: WARN");
+        CliRun calibrate = CliRun.of("calibrate", log);
+        assertThat(calibrate.exitCode()).isEqualTo(2);
+        assertThat(calibrate.err()).contains("one rank (N = 1) communicates with nobody")
+                .doesNotContain("--interconnect");
     }
 
     /** calibrate's two-tier flags work for check too, and clash with --interconnect as they do there. */

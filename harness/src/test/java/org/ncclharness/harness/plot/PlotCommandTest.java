@@ -59,7 +59,7 @@ class PlotCommandTest {
 
             assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
             assertThat(run.err().strip().lines()).containsExactly(
-                    "2 of the 3 inputs could not be read; nothing was written:",
+                    "2 of the 3 inputs could not be used (each line says why and what to pass); nothing was written:",
                     empty + ": empty file; expected an nccl-tests log, a CSV or a JSON file",
                     "no_such_dataset: neither a file nor a bundled dataset id; `harness.jar datasets` lists the ids");
             assertThat(svg).doesNotExist();
