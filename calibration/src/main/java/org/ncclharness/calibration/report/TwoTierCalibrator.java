@@ -284,6 +284,9 @@ public final class TwoTierCalibrator {
                     + " an algorithm NCCL picks");
         }
         protocol.forEach(fit -> EfficiencyNote.of(fit).ifPresent(allNotes::add));
+        if (members.size() > 1) {
+            protocol.forEach(fit -> jointMiss(members, f, fit).ifPresent(allNotes::add));
+        }
         List<String> oneDomain = members.stream().filter(m -> config(m.info().hardware()).domains() == 1)
                 .map(CalibrationInput::id).toList();
         if (members.size() > 1 && !oneDomain.isEmpty() && oneDomain.size() < members.size()
@@ -323,19 +326,12 @@ public final class TwoTierCalibrator {
      */
     private static List<Fit> protocolFits(List<CalibrationInput> members, Fabric f) {
         Collective collective = members.get(0).sweep().collective();
-        List<FitPoints> points = new ArrayList<>();
-        List<AlgorithmEnvelopeModel> models = new ArrayList<>();
-        for (CalibrationInput m : members) {
-            TwoTierConfig c = config(m.info().hardware());
-            FitPoints p = FitPoints.from(m.sweep(), c.ranks());
-            Identifiability id = Identifiability.of(p.timeUs(), p.busBwGBps());
-            if (!id.alpha() || !id.beta()) {
-                return List.of();
-            }
-            points.add(p);
-            models.add(new AlgorithmEnvelopeModel(collective, c, f.hops(), AlgorithmEnvelopeModel.ringForced(
-                    m.forcedAlgo())));
+        Optional<Runs> runs = Runs.of(members, f);
+        if (runs.isEmpty()) {
+            return List.of();
         }
+        List<FitPoints> points = runs.get().points();
+        List<AlgorithmEnvelopeModel> models = runs.get().models();
         // a joint fit counts the runs it fits (JointAlgorithmFit#fittedRuns), one run all of its points
         int n = JointAlgorithmFit.fittedRuns(models).stream().mapToInt(r -> points.get(r).size()).sum();
         if (n <= models.get(0).parameterNames().size()) {
@@ -352,6 +348,72 @@ public final class TwoTierCalibrator {
                 Fitter.fit(new AlgorithmEnvelopeEstimator(ALGORITHMS, ALGORITHMS_DESCRIPTION, models.get(0)),
                         points.get(0), List.of()));
     }
+
+    /** Each member's points and its algorithm envelope at its configuration; empty where one lacks α or β. */
+    private record Runs(List<AlgorithmEnvelopeModel> models, List<FitPoints> points) {
+        static Optional<Runs> of(List<CalibrationInput> members, Fabric f) {
+            Collective collective = members.get(0).sweep().collective();
+            List<FitPoints> points = new ArrayList<>();
+            List<AlgorithmEnvelopeModel> models = new ArrayList<>();
+            for (CalibrationInput m : members) {
+                TwoTierConfig c = config(m.info().hardware());
+                FitPoints p = FitPoints.from(m.sweep(), c.ranks());
+                Identifiability id = Identifiability.of(p.timeUs(), p.busBwGBps());
+                if (!id.alpha() || !id.beta()) {
+                    return Optional.empty();
+                }
+                points.add(p);
+                models.add(new AlgorithmEnvelopeModel(collective, c, f.hops(), AlgorithmEnvelopeModel.ringForced(
+                        m.forcedAlgo())));
+            }
+            return Optional.of(new Runs(models, points));
+        }
+    }
+
+    /**
+     * A joint fit's miss at each fitted run's largest size, where one exceeds {@value #JOINT_MISS_PCT} %: misses
+     * of both signs say one set of constants does not carry how the runs' bandwidth changes with scale (a 2-node
+     * GH200 run at 158 GB/s, its 4- and 8-node runs at 92), misses of one sign that the joint bandwidth is not
+     * what the largest sizes reach. A prediction beyond the runs inherits either, so it is said, with the runs.
+     */
+    private static Optional<String> jointMiss(List<CalibrationInput> members, Fabric f, Fit joint) {
+        Optional<Runs> runs = Runs.of(members, f);
+        if (runs.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> misses = new ArrayList<>();
+        boolean any = false;
+        int above = 0;
+        int below = 0;
+        for (int r : JointAlgorithmFit.fittedRuns(runs.get().models())) {
+            FitPoints p = runs.get().points().get(r);
+            int last = p.largest();
+            AlgorithmEnvelopeModel m = runs.get().models().get(r);
+            double predicted = m.collective().busBwGBps(p.bytes()[last], m.timeUs(p.bytes()[last], joint.theta()),
+                    m.config().ranks());
+            double pct = 100 * (predicted / p.busBwGBps()[last] - 1);
+            any |= Math.abs(pct) > JOINT_MISS_PCT;
+            above += pct > 0 ? 1 : 0;
+            below += pct < 0 ? 1 : 0;
+            misses.add(String.format(Locale.ROOT, "%s %+.0f %% (%.1f GB/s against %.1f)", m.config().domains() + "x"
+                    + m.config().gpusPerDomain(), pct, predicted, p.busBwGBps()[last]));
+        }
+        if (!any) {
+            return Optional.empty();
+        }
+        // misses of both signs: the runs' bandwidth changes with scale; of one sign: the joint bandwidth, fitted
+        // with every size of every run, is not what their largest sizes reach
+        String why = above > 0 && below > 0 ? "one set of constants does not carry how these runs' bandwidth changes"
+                + " with scale, and a prediction beyond them inherits it; join the scales nearest the target, or"
+                + " calibrate each run apart"
+                : "the joint bandwidth, fitted with every size of every run, is " + (above > 0 ? "above" : "below")
+                + " what their largest sizes reach, and predictions of large messages inherit it";
+        return Optional.of(String.format(Locale.ROOT, "%s (joint): at each run's largest size its busbw is off by %s:"
+                + " %s", joint.name(), String.join(", ", misses), why));
+    }
+
+    /** A joint fit's bandwidth miss on one of its own runs that is worth a note, in %. */
+    static final double JOINT_MISS_PCT = 15;
 
     /** One pick among every family fitted, by leave-one-out; the envelope where none could be scored so. */
     private static ModelChoice choose(List<TwoTierFit> fits, List<Fit> protocol) {

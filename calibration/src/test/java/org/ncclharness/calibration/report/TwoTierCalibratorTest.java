@@ -160,6 +160,29 @@ class TwoTierCalibratorTest {
         assertThat(joint.notes()).noneMatch(n -> n.contains("bandwidth from the sweep's end"));
     }
 
+    /**
+     * The GH200 Alps runs reach 158 GB/s at 2 nodes and 92 GB/s at 4 and 8: a joint fit cannot carry both, and
+     * says by how much it misses each run's largest size; a joint fit that carries its runs says nothing.
+     */
+    @Test
+    void aJointFitThatMissesItsOwnRunsAtTheirLargestSizeSaysByHowMuch() {
+        TwoTierCalibration alps = TWO.joint("alps", List.of(input("gh200_allreduce_8gpu_2node_slingshot_alps_tunedcxi"),
+                input("gh200_allreduce_16gpu_4node_slingshot_alps_tunedcxi"),
+                input("gh200_allreduce_32gpu_8node_slingshot_alps_tunedcxi")));
+        assertThat(alps.notes()).filteredOn(n -> n.startsWith("algorithms (joint): at each run's largest size"))
+                .singleElement().satisfies(n -> assertThat(n).contains("2x4 -").contains("4x4 +").contains("8x4 +")
+                        .contains("join the scales nearest the target"));
+        // Polaris at 2 and 8 nodes both reach 36.5 GB/s; the joint bandwidth stands above both
+        TwoTierCalibration polaris = TWO.joint("polaris", List.of(
+                input("a100_allreduce_8gpu_2node_slingshot_polaris_nccl2215"),
+                input("a100_allreduce_32gpu_8node_slingshot_polaris_nccl2215")));
+        assertThat(polaris.notes()).filteredOn(n -> n.startsWith("algorithms (joint):")).singleElement()
+                .satisfies(n -> assertThat(n).contains("is above what their largest sizes reach"));
+        TwoTierCalibration azure = TWO.joint("azure", List.of(input("a100_allreduce_8gpu_1node_azureml_ndv4_jzazure"),
+                input("a100_allreduce_16gpu_2node_ib_azureml_ndv4_jzazure")));
+        assertThat(azure.notes()).noneMatch(n -> n.contains("(joint): at each run's largest size"));
+    }
+
     @Test
     void aSweepCutAt256MiBIsNotHandedToTheOnlyFamilyWithEnoughPointsForLeaveOneOut() {
         // the 2-node AKS A100 run from 1 KiB to 256 MiB, as a user sweeping -b 1K -e 256M has it: 19 sizes, enough for
