@@ -1,5 +1,6 @@
 package org.ncclharness.calibration.predict;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -67,9 +68,9 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
         if (pm.model() instanceof AlgorithmEnvelopeModel a) {
             AlgorithmEnvelopeModel.Choice c = a.chosen(bytes, theta);
             double alpha = a.alphaUs(c.algorithm(), c.protocol(), theta);
-            // the envelope is already the fastest of every Ring/Tree x protocol combination: no alternative beside it
+            // the envelope is the fastest of Ring/Tree x protocols; beside its pick, the other algorithm's best
             return new Prediction(bytes, t, alpha, t - alpha, algorithm(a.collective(), c.algorithm().label()),
-                    Optional.of(c.protocol().label()), Optional.empty());
+                    Optional.of(c.protocol().label()), otherAlgorithm(a, c, bytes, theta));
         }
         // Any other model (two-tier): its latency term is its time at zero bytes.
         double latency = pm.timeUs(0);
@@ -118,6 +119,28 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
             return Optional.of(RingTree.besideRing(s.ranks(), s.alphaUs(theta), theta[1]));
         }
         return Optional.empty();
+    }
+
+    /** The algorithm the envelope did not pick, on its fastest protocol, and where the two change places. */
+    private static Optional<Alternative> otherAlgorithm(AlgorithmEnvelopeModel a, AlgorithmEnvelopeModel.Choice chosen,
+                                                        double bytes, double[] theta) {
+        Algorithm other = chosen.algorithm() == Algorithm.RING ? Algorithm.TREE : Algorithm.RING;
+        OptionalDouble otherUs = a.fastestUs(other, bytes, theta);
+        if (otherUs.isEmpty()) {
+            return Optional.empty();
+        }
+        List<Double> x = a.treeRingCrossovers(theta);
+        boolean treeFirst = a.fastestUs(Algorithm.TREE, 1, theta).getAsDouble()
+                < a.fastestUs(Algorithm.RING, 1, theta).getAsDouble();
+        String words = x.isEmpty() ? "in this model " + (treeFirst ? "Tree" : "Ring") + " is faster at every size from"
+                + " 1 B to 1 TiB"
+                : x.size() == 1 ? String.format(Locale.ROOT, "%s is faster below %s (%.0f bytes), %s above",
+                treeFirst ? "Tree" : "Ring", SizeText.approx(x.get(0)), x.get(0), treeFirst ? "Ring" : "Tree")
+                : "Ring and Tree change places at " + x.stream().map(b -> String.format(Locale.ROOT, "%s (%.0f bytes)",
+                SizeText.approx(b), b)).collect(java.util.stream.Collectors.joining(", "));
+        return Optional.of(new Alternative(other.label(), otherUs.getAsDouble(), x.isEmpty() ? OptionalDouble.empty()
+                : OptionalDouble.of(x.get(0)), "the algorithm envelope's " + other.label() + " on its fastest"
+                + " protocol, at this configuration", words));
     }
 
     private static Optional<Alternative> otherAlgorithm(NcclTunerModel n, NcclTunerModel.Choice chosen, double bytes) {

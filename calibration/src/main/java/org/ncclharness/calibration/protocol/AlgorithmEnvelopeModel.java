@@ -6,6 +6,7 @@ import java.util.Map;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.RingSteps;
+import org.ncclharness.calibration.model.RingTree;
 import org.ncclharness.calibration.nccl.Algorithm;
 import org.ncclharness.calibration.nccl.Protocol;
 import org.ncclharness.calibration.twotier.TwoTierConfig;
@@ -169,13 +170,13 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         return config.domains() > 1;
     }
 
-    /** Whether Tree is among the candidates: NCCL's tree AllReduce, across domains, where Ring was not forced. */
     /** Whether LL128 is a candidate (its latency and η enter the model). */
     public boolean ll128() {
         return ll128;
     }
 
-        public boolean treeApplies() {
+    /** Whether Tree is among the candidates: NCCL's tree AllReduce, across domains, where Ring was not forced. */
+    public boolean treeApplies() {
         return !ringOnly && collective == Collective.ALL_REDUCE && multiDomain();
     }
 
@@ -291,6 +292,43 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         }
         return best;
     }
+
+    /** The time of an algorithm on its fastest protocol; empty where the algorithm is not a candidate here. */
+    public java.util.OptionalDouble fastestUs(Algorithm a, double bytes, double[] theta) {
+        if (a.ordinal() < firstAlgorithm) {
+            return java.util.OptionalDouble.empty();
+        }
+        double t = Double.POSITIVE_INFINITY;
+        for (int p = 0; p < PROTOCOLS; p++) {
+            if (p != LL128_INDEX || ll128) {
+                t = Math.min(t, time(a.ordinal(), p, bytes, theta));
+            }
+        }
+        return java.util.OptionalDouble.of(t);
+    }
+
+    /**
+     * The sizes from 1 B to 1 TiB where Ring and Tree, each on its fastest protocol, change places (as NCCL's own
+     * tables' crossover is found); empty where Tree is no candidate.
+     */
+    public List<Double> treeRingCrossovers(double[] theta) {
+        if (!treeApplies()) {
+            return List.of();
+        }
+        int k = CROSSOVER_SCAN_POWERS + 1;
+        double[] bytes = new double[k];
+        double[] ring = new double[k];
+        double[] tree = new double[k];
+        for (int i = 0; i < k; i++) {
+            bytes[i] = Math.pow(2, i);
+            ring[i] = fastestUs(Algorithm.RING, bytes[i], theta).getAsDouble();
+            tree[i] = fastestUs(Algorithm.TREE, bytes[i], theta).getAsDouble();
+        }
+        return RingTree.measuredCrossovers(bytes, ring, tree);
+    }
+
+    /** 2^40 B: the crossover scan's end, as for NCCL's tables. */
+    private static final int CROSSOVER_SCAN_POWERS = 40;
 
     @Override
     public double timeUs(double bytes, double[] theta) {

@@ -88,11 +88,18 @@ class CalibrateTwoTierTest {
         assertThat(run("predict", "--calibration", json.toString(), "--model", "algorithms", "--gpus", "64",
                 "--nodes", "8", "-b", "1M", "-e", "1M")).as(last.err()).isZero();
         assertThat(last.out()).contains("8 domains of 8 GPUs lie outside what was calibrated (2x8)");
-        // one size: the algorithm and protocol the envelope takes there, and no "alternative" it already weighed
+        // one size: the algorithm and protocol the envelope takes there, the other algorithm's best beside it (not
+        // faster: the envelope already weighed it), and where the two change places in this model
         assertThat(run("predict", "--calibration", json.toString(), "--model", "algorithms", "--bytes", "64K"))
                 .as(last.err()).isZero();
         assertThat(last.out()).containsPattern("algorithm      : (Ring|Tree), protocol: (LL|LL128|Simple)\\n")
-                .contains("alternative    : none faster: the model takes the fastest of Ring/Tree x LL/LL128/Simple");
+                .containsPattern("alternative    : (Ring|Tree) would take .* \\(the algorithm envelope's (Ring|Tree) on"
+                        + " its fastest protocol, at this configuration\\)")
+                .containsPattern("Ring/Tree      : (Tree is faster below|Ring is faster below|in this model|Ring and Tree"
+                        + " change places)");
+        org.ncclharness.calibration.predict.Prediction p = org.ncclharness.calibration.predict.Prediction.of(
+                org.ncclharness.calibration.predict.PredictionSources.calibration(json, null, "algorithms"), 65536);
+        assertThat(p.alternative()).hasValueSatisfying(a -> assertThat(a.timeUs()).isGreaterThanOrEqualTo(p.timeUs()));
     }
 
     /**
