@@ -47,6 +47,16 @@ public final class CalibrationJson {
 
     private static ObjectNode entry(CalibrationEntry e) {
         ObjectNode n = header(e);
+        // the summary row as numbers, for a script that wants what the text table shows
+        CalibrationSummary.row(e).ifPresent(r -> {
+            ObjectNode sum = n.putObject("summary");
+            sum.put("model", r.model());
+            sum.put("ranks", r.ranks());
+            sum.put("scorePct", Double.isNaN(r.scorePct()) ? null : r.scorePct());
+            sum.put("alphaUs", r.alphaUs());
+            sum.put("busBwGBps", r.busBwGBps());
+            sum.put("flags", r.flags());
+        });
         if (e instanceof SingleTierCalibration s) {
             singleTier(n, s);
         } else if (e instanceof TwoTierCalibration t) {

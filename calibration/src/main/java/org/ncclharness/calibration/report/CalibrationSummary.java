@@ -38,6 +38,27 @@ public final class CalibrationSummary {
     private CalibrationSummary() {
     }
 
+    /**
+     * One entry as the summary shows it: the model picked, its score, its time as M -> 0 and its bus bandwidth as
+     * M -> inf (null where the data do not determine it), and the flags. The text table and the JSON's
+     * {@code summary} are both this.
+     *
+     * @param ranks N as shown ({@code 32+} for a joint fit's largest run)
+     */
+    public record Row(String id, String ranks, String model, double scorePct, Double alphaUs, Double busBwGBps,
+                      String flags) {
+        String[] cells() {
+            return new String[] {id, ranks, model, fmt("%.1f", scorePct), alphaUs == null ? NONE : fmt("%.1f", alphaUs),
+                busBwGBps == null ? NONE : fmt("%.1f", busBwGBps), flags};
+        }
+    }
+
+    /** The summary row of an entry that was calibrated; empty for one that was not. */
+    public static java.util.Optional<Row> row(CalibrationEntry e) {
+        return e instanceof SingleTierCalibration s ? java.util.Optional.of(row(s))
+                : e instanceof TwoTierCalibration t ? java.util.Optional.of(row(t)) : java.util.Optional.empty();
+    }
+
     public static void write(PrintWriter out, CalibrationReport report) {
         write(out, report, false);
     }
@@ -47,11 +68,8 @@ public final class CalibrationSummary {
         List<String[]> rows = new ArrayList<>();
         List<DeferredCalibration> skipped = new ArrayList<>();
         for (CalibrationEntry e : report.entries()) {
-            if (e instanceof SingleTierCalibration s) {
-                rows.add(row(s));
-            } else if (e instanceof TwoTierCalibration t) {
-                rows.add(row(t));
-            } else if (e instanceof DeferredCalibration d) {
+            row(e).ifPresent(r -> rows.add(r.cells()));
+            if (e instanceof DeferredCalibration d) {
                 skipped.add(d);
             }
         }
@@ -110,7 +128,7 @@ public final class CalibrationSummary {
         }
     }
 
-    private static String[] row(SingleTierCalibration s) {
+    private static Row row(SingleTierCalibration s) {
         Fit best = s.fit(s.best()).orElseThrow();
         boolean loo = SingleTierCalibration.BY_LEAVE_ONE_OUT.equals(s.bestBasis());
         boolean gcv = SingleTierCalibration.BY_GCV.equals(s.bestBasis());
@@ -125,12 +143,12 @@ public final class CalibrationSummary {
         flag(flags, WrongRows.noted(s.notes()), 'W');
         // Both single-tier families name the bandwidth term β_eff; the time at 0 bytes is α (the envelope: min α_p).
         Double beta = best.parameters().get(SingleTierModel.BETA);
-        return new String[] {s.dataset().id(), String.valueOf(s.ranks()), s.best(), fmt("%.1f", pct),
-            s.identifiability().alpha() ? fmt("%.1f", best.timeUs(0)) : NONE,
-            beta == null || !s.identifiability().beta() ? NONE : fmt("%.1f", beta), flags.toString()};
+        return new Row(s.dataset().id(), String.valueOf(s.ranks()), s.best(), pct,
+                s.identifiability().alpha() ? best.timeUs(0) : null,
+                beta == null || !s.identifiability().beta() ? null : beta, flags.toString());
     }
 
-    private static String[] row(TwoTierCalibration t) {
+    private static Row row(TwoTierCalibration t) {
         Optional<Fit> picked = t.protocolFit(t.choice().picked());
         if (picked.isPresent()) {
             return row(t, picked.get());
@@ -150,12 +168,12 @@ public final class CalibrationSummary {
         flag(flags, best.profiles().stream().anyMatch(p -> p.status() == Identifiability.UNDETERMINED), 'U');
         flag(flags, WrongRows.noted(t.notes()), 'W');
         String n = String.valueOf(at.config().ranks()) + (TwoTierCalibration.JOINT.equals(t.kind()) ? "+" : "");
-        return new String[] {t.dataset().id(), n, best.form().id(), fmt("%.1f", best.comparisonPct()),
-            fmt("%.1f", at.latencySumUs()), fmt("%.1f", at.busBwAsymptoteGBps()), flags.toString()};
+        return new Row(t.dataset().id(), n, best.form().id(), best.comparisonPct(), at.latencySumUs(),
+                at.busBwAsymptoteGBps(), flags.toString());
     }
 
     /** A protocol-aware family picked for a multi-domain entry: its score, time at 0 bytes, busbw at 1 PB. */
-    private static String[] row(TwoTierCalibration t, Fit f) {
+    private static Row row(TwoTierCalibration t, Fit f) {
         boolean loo = f.leaveOneOut() != null;
         // where the pick compared this family by its GCV estimate, the row shows that score, not the in-sample floor
         Double gcv = loo ? null : t.choice().estimates().get(f.name());
@@ -179,9 +197,9 @@ public final class CalibrationSummary {
         flag(flags, !seen, 'U');
         flag(flags, WrongRows.noted(t.notes()), 'W');
         String n = ranks + (TwoTierCalibration.JOINT.equals(t.kind()) ? "+" : "");
-        return new String[] {t.dataset().id(), n, f.name(),
-            fmt("%.1f", gcv != null ? gcv : (loo ? f.leaveOneOut() : f.inSample()).overallPct().orElse(Double.NaN)),
-            fmt("%.1f", m.timeUs(0, f.theta())), seen ? fmt("%.1f", busBw) : NONE, flags.toString()};
+        return new Row(t.dataset().id(), n, f.name(),
+                gcv != null ? gcv : (loo ? f.leaveOneOut() : f.inSample()).overallPct().orElse(Double.NaN),
+                m.timeUs(0, f.theta()), seen ? busBw : null, flags.toString());
     }
 
     /**

@@ -53,6 +53,26 @@ class CalibrationJsonTest {
         assertThat(two.reason()).contains("two-tier");
     }
 
+    /** The JSON's summary is the text summary's row as numbers: a script reads what a person reads. */
+    @Test
+    void theSummaryRowIsInTheJsonAsNumbers() throws Exception {
+        SingleTierCalibrator c = new SingleTierCalibrator(HardwareFacts.bundled(), CalibrationOptions.defaults());
+        Hardware h200 = SyntheticSweeps.singleNode("NVIDIA H200", 8, "NVLink4");
+        CalibrationReport report = new CalibrationReport(List.of(c.calibrate(CalibrationInput.of("one",
+                SyntheticSweeps.ring(Collective.ALL_REDUCE, h200, 30, 400, 1024, 1L << 30)))));
+        java.io.StringWriter text = new java.io.StringWriter();
+        CalibrationSummary.write(new java.io.PrintWriter(text), report);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        CalibrationJson.write(report, out);
+        var summary = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toByteArray()).get("datasets")
+                .get(0).get("summary");
+        String row = text.toString().lines().filter(l -> l.startsWith("one ")).findFirst().orElseThrow();
+        assertThat(row.split("\\s+")).containsSequence(summary.get("ranks").asText(), summary.get("model").asText(),
+                String.format(java.util.Locale.ROOT, "%.1f", summary.get("scorePct").asDouble()),
+                String.format(java.util.Locale.ROOT, "%.1f", summary.get("alphaUs").asDouble()),
+                String.format(java.util.Locale.ROOT, "%.1f", summary.get("busBwGBps").asDouble()));
+    }
+
     @Test
     void anEmptyBandIsNullWithZeroPointsNeverZeroPercent() throws Exception {
         SingleTierCalibrator c = new SingleTierCalibrator(HardwareFacts.bundled(), CalibrationOptions.defaults());
