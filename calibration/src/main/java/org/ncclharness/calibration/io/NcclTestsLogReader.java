@@ -71,6 +71,9 @@ public final class NcclTestsLogReader {
     private static final Pattern ALGO_SET = Pattern.compile("\\bNCCL_ALGO set by environment to ([^\\s,;]+)");
     private static final Pattern ALGO_ASSIGN = Pattern.compile("(?:^|[\\s\"'])NCCL_ALGO=[\"']?([^\\s\"',;]+)");
     /** nccl-tests lowers maxBytes to what the GPU's memory holds, and says so before its table. */
+    /** The configuration a predicted table's first line names ({@code PredictedSweep#heading}). */
+    private static final Pattern PREDICTED_FOR = Pattern.compile(", for (\\d{1,9}) GPUs(?: in (\\d{1,9}) domains of"
+            + " (\\d{1,9}))?$");
     private static final Pattern REDUCED_MAX_BYTES = Pattern.compile("^Reducing maxBytes to (\\d{1,18})");
     private static final Pattern N_THREAD = Pattern.compile(
             "nThread (\\d{1,9}) nGpus (\\d{1,9}) minBytes (\\d{1,18}) maxBytes (\\d{1,18}) step: (\\S+)"
@@ -621,12 +624,17 @@ public final class NcclTestsLogReader {
                     tableNotes.add("maxBytes " + SizeText.exact(reducedMaxBytes) + ", as nccl-tests lowered it for the"
                             + " GPUs' memory (started for " + SizeText.exact(Long.parseLong(nThread.group(4))) + ")");
                 }
-                // N: the device list where it shows every rank, else the launch line's processes x GPUs each
-                Integer known = listed != null ? listed : launch == null ? null : launch.ranks();
+                // N: the device list where it shows every rank, else the launch line's processes x GPUs each, else
+                // what a predicted table says it was predicted for
+                Matcher predictedFor = predictedBy == null ? null : PREDICTED_FOR.matcher(predictedBy);
+                boolean predictedScale = predictedFor != null && predictedFor.find();
+                Integer known = listed != null ? listed : launch != null && launch.ranks() != null ? launch.ranks()
+                        : predictedScale ? Integer.valueOf(predictedFor.group(1)) : null;
                 CollectiveEvidence e = CollectiveEvidence.decide(named(), given, known, group, layout.hasRedop(),
                         layout.hasRoot());
                 tableNotes.addAll(e.notes());
-                if (listed == null && known != null && known.equals(e.ranks())) {
+                if (listed == null && launch != null && known != null && known.equals(launch.ranks())
+                        && known.equals(e.ranks())) {
                     tableNotes.add("N = " + known + " ranks as the launch line states (" + launch.source() + ")"
                             + (devices.isEmpty() ? "" : ": the device list shows " + devices.size()));
                 }
@@ -639,6 +647,10 @@ public final class NcclTestsLogReader {
                             + " covers all " + byTypeOp.size() + " type/op groups of this table, not this one alone");
                 }
                 Hardware hw = hardware(e.ranks());
+                if (predictedScale && predictedFor.group(2) != null) {
+                    hw = new Hardware(hw.gpuModel(), hw.ranks(), hw.hosts(), Integer.valueOf(predictedFor.group(3)),
+                            Integer.valueOf(predictedFor.group(2)), hw.intra(), hw.inter());
+                }
                 if (hw.hosts() != null && launch != null && hw.hosts().equals(launch.hosts()) && !whole(e.ranks())) {
                     tableNotes.add(launch.hosts() + " hosts taken as the launch line states (" + launch.source()
                             + "): the device list does not show every rank");

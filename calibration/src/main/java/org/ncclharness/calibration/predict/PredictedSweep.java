@@ -2,6 +2,7 @@ package org.ncclharness.calibration.predict;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.ncclharness.calibration.io.NcclTestsLogReader;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Half;
@@ -26,8 +27,15 @@ public final class PredictedSweep {
     }
 
     /** The heading line every prediction output starts with. */
+    /**
+     * The line a predicted table starts with: the model, where it came from and the configuration predicted (N,
+     * and the domains of a model across domains), which the reader takes back as the table's hardware.
+     */
     public static String heading(PredictionModel pm) {
-        return "# " + NcclTestsLogReader.PREDICTED_BY + pm.name() + " from " + pm.source();
+        Map<String, Object> c = pm.model().configuration();
+        String scale = c.get("domains") instanceof Number d && d.intValue() > 1 && c.get("gpusPerDomain") instanceof Number g
+                ? ", for " + pm.ranks() + " GPUs in " + d + " domains of " + g : ", for " + pm.ranks() + " GPUs";
+        return "# " + NcclTestsLogReader.PREDICTED_BY + pm.name() + " from " + pm.source() + scale;
     }
 
     public static Sweep of(PredictionModel pm, List<Long> sizes, Hardware hw) {

@@ -87,7 +87,16 @@ class CalibrateTwoTierTest {
         assertThat(last.out()).startsWith("# predicted by " + e.best() + " from calibration " + json);
         assertThat(run("predict", "--calibration", json.toString(), "--model", "algorithms", "--gpus", "64",
                 "--nodes", "8", "-b", "1M", "-e", "1M")).as(last.err()).isZero();
-        assertThat(last.out()).contains("8 domains of 8 GPUs lie outside what was calibrated (2x8)");
+        assertThat(last.out()).contains("8 domains of 8 GPUs lie outside what was calibrated (2x8)")
+                .contains(", for 64 GPUs in 8 domains of 8\n");
+        // read back, the table keeps the configuration it was predicted for
+        Path table = json.resolveSibling("pred64.txt");
+        Files.writeString(table, last.out());
+        org.ncclharness.calibration.measure.Hardware back = org.ncclharness.calibration.io.Inputs.read(
+                table.toString()).get(0).hardware();
+        assertThat(back.ranks()).isEqualTo(64);
+        assertThat(back.domains()).isEqualTo(8);
+        assertThat(back.domainSize()).isEqualTo(8);
         // one size: the algorithm and protocol the envelope takes there, the other algorithm's best beside it (not
         // faster: the envelope already weighed it), and where the two change places in this model
         assertThat(run("predict", "--calibration", json.toString(), "--model", "algorithms", "--bytes", "64K"))
