@@ -68,7 +68,8 @@ public final class Inputs {
             if (first.isBlank() && head.length < PEEK_BYTES) {
                 throw empty(name);
             }
-            return new NcclTestsLogReader(name, given).read(new LineIterator(name, reader));
+            String firstLine = first.lines().findFirst().orElse("");
+            return asLog(name, firstLine, () -> new NcclTestsLogReader(name, given).read(new LineIterator(name, reader)));
         } catch (NoSuchFileException e) {
             throw new InputException(name, 0, "no such file");
         } catch (java.util.zip.ZipException | java.io.EOFException e) {
@@ -90,10 +91,31 @@ public final class Inputs {
         if (SweepJson.looksLikeJson(body)) {
             return SweepJson.readAll(name, body).stream().map(SweepJson.Read::sweep).toList();
         }
-        if (MeasurementCsv.looksLikeCsv(body.lines().findFirst().orElse(""))) {
+        String first = body.lines().findFirst().orElse("");
+        if (MeasurementCsv.looksLikeCsv(first)) {
             return csvSweeps(name, body, given);
         }
-        return new NcclTestsLogReader(name, given).read(body.lines().toList());
+        return asLog(name, first, () -> new NcclTestsLogReader(name, given).read(body.lines().toList()));
+    }
+
+    /** The log reader's tables; where it finds none in another tool's CSV, which CSV is read instead. */
+    private static List<Sweep> asLog(String name, String firstLine, java.util.function.Supplier<List<Sweep>> read) {
+        try {
+            return read.get();
+        } catch (InputException e) {
+            if (e.line() == 0 && otherCsvHeader(firstLine)) {
+                throw new InputException(name, 1, "a CSV header this tool does not read (" + Echo.quote(firstLine)
+                        + "): it reads nccl-tests/rccl-tests logs, nccl-tests' -J JSON and its own CSV, whose first"
+                        + " line is " + MeasurementCsv.HEADER + " (convert --csv writes it)");
+            }
+            throw e;
+        }
+    }
+
+    /** A first line of comma-separated names, as a CSV's header is, that is not this project's. */
+    private static boolean otherCsvHeader(String line) {
+        String[] cells = line.split(",", -1);
+        return cells.length >= 3 && java.util.Arrays.stream(cells).allMatch(c -> c.strip().matches("[A-Za-z_#%(). /-]+"));
     }
 
     private static InputException empty(String name) {

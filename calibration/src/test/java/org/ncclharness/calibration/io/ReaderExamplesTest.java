@@ -252,4 +252,15 @@ class ReaderExamplesTest {
         assertThat(p.size()).isEqualTo(2);
         assertThat(p.notes()).anyMatch(n -> n.startsWith("2 rows of 0 bytes not fitted"));
     }
+
+    /** Another tool's CSV is named as one, with the header this tool reads, not as a log without rows. */
+    @Test
+    void anotherToolsCsvIsToldWhichCsvIsRead() {
+        assertThatThrownBy(() -> Inputs.parse("other.csv", """
+                timestamp,host,test,size_bytes,time_ms,bandwidth_gbps
+                2024-01-01,node1,allreduce,1048576,0.12,8.7
+                """, null)).isInstanceOf(InputException.class)
+                .hasMessageStartingWith("other.csv:1: a CSV header this tool does not read ('timestamp,host,test,")
+                .hasMessageContaining(MeasurementCsv.HEADER);
+    }
 }
