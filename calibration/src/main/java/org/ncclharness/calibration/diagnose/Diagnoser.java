@@ -118,6 +118,8 @@ public final class Diagnoser {
         // per communicator size: the hosts its rank 0 printed from, and the first line from a second host
         TreeMap<Integer, Set<String>> rankZeroHosts = new TreeMap<>();
         Line rankZeroAgain = null;
+        Map<String, Set<String>> nicsByHost = new LinkedHashMap<>();
+        Map<String, Line> nicLineByHost = new LinkedHashMap<>();
         Line retryLine = null;
         int retries = 0;
         String retryOf = null;
@@ -160,6 +162,10 @@ public final class Diagnoser {
             if (!listed.isEmpty()) {
                 ibLine = ibLine == null ? l : ibLine;
                 nics.addAll(listed);
+                if (l.host() != null) {
+                    nicsByHost.computeIfAbsent(l.host(), k -> new LinkedHashSet<>()).addAll(listed);
+                    nicLineByHost.putIfAbsent(l.host(), l);
+                }
             }
             if (t.matches("^NET/IB ?: No device found\\.?.*")) {
                 noIb = noIb == null ? l : noIb;
@@ -269,6 +275,7 @@ public final class Diagnoser {
                     + " NCCL_IB_HCA=mlx5_0,mlx5_1), or the rings mix two networks");
         }
         separateJobs(rankZeroHosts, rankZeroAgain);
+        nicsDiffer(nicsByHost, nicLineByHost);
         if (lines.stream().allMatch(l -> !l.warn() && VERSION.matcher(l.text()).find())) {
             noNcclLines("only NCCL's version line: NCCL_DEBUG was VERSION or WARN, which print nothing more"
                     + " where nothing failed");
@@ -515,6 +522,38 @@ public final class Diagnoser {
                     "fix peer access (ACS/IOMMU, a VM without P2P), or set NCCL_P2P_DISABLE=1 to use SHM");
         } else {
             add("NCCL_WARN", Severity.WARN, t, l, "read the NCCL warning; search it in github.com/NVIDIA/nccl/issues");
+        }
+    }
+
+    /**
+     * Hosts whose NCCL found fewer NICs than another's: a port down or flapping there (ibstat on that host). NCCL
+     * builds its rings and rails from what each host sees, so the job slows to the host with fewer, or hangs at
+     * init (ROCm/rccl#1423: 7 NICs on one VM, 8 on the other, a flapping mlx5_7).
+     */
+    private void nicsDiffer(Map<String, Set<String>> nicsByHost, Map<String, Line> lines) {
+        if (nicsByHost.size() < 2) {
+            return;
+        }
+        int most = nicsByHost.values().stream().mapToInt(Set::size).max().orElse(0);
+        Set<String> all = new LinkedHashSet<>();
+        nicsByHost.values().forEach(all::addAll);
+        List<String> fewer = new ArrayList<>();
+        Line evidence = null;
+        for (Map.Entry<String, Set<String>> h : nicsByHost.entrySet()) {
+            if (h.getValue().size() < most) {
+                Set<String> missing = new LinkedHashSet<>(all);
+                missing.removeAll(h.getValue());
+                fewer.add(h.getKey() + " uses " + h.getValue().size() + (missing.isEmpty() ? "" : " (not "
+                        + String.join(", ", missing) + ")"));
+                evidence = evidence == null ? lines.get(h.getKey()) : evidence;
+            }
+        }
+        if (!fewer.isEmpty()) {
+            add("NIC_COUNT_DIFFERS", Severity.FAIL, "hosts see different NICs: " + String.join("; ", fewer)
+                    + ", where another uses " + most + ": NCCL builds its rails from what each host sees, so the job"
+                    + " runs at the slower host's pace or hangs at init", evidence, "on that host check the missing"
+                    + " port (ibstat / ibv_devinfo: state ACTIVE, not DOWN or POLLING; a flapping link; the VF or"
+                    + " cable), or pin NCCL_IB_HCA to the ports every host has");
         }
     }
 
