@@ -34,9 +34,11 @@ public final class Diagnoser {
             + "(?=/))?)*)");
     private static final Pattern CONNECT_RETRY = Pattern.compile(
             "socketStartConnect: connect (?:to \\S+ )?returned ([^,]+), retrying \\((\\d+)/(\\d+)\\)");
+    private static final Pattern FAILING_HOST = Pattern.compile("^\\s*([\\w.-]+): Test (?:NCCL|CUDA) failure");
     private static final Pattern TEST_FAILURE = Pattern.compile(
             "\\bTest (?:NCCL|CUDA) failure \\S+:\\d+|\\bFailed: (?:NCCL|Cuda) error \\S+:\\d+");
-    private static final Pattern VERSION = Pattern.compile("^NCCL version (\\d+\\.\\d+\\.\\d+)");
+    /** NCCL's, or RCCL's (AMD's fork numbers its releases as NCCL's API it follows). */
+    private static final Pattern VERSION = Pattern.compile("^[NR]CCL version (\\d+\\.\\d+\\.\\d+)");
     private static final Pattern NRANKS = Pattern.compile("\\bn[Rr]anks (\\d+)");
     private static final Pattern NNODES = Pattern.compile("\\bnNodes (\\d+)");
     private static final Pattern LOCAL = Pattern.compile("\\blocalRanks (\\d+)");
@@ -118,6 +120,7 @@ public final class Diagnoser {
         // per communicator size: the hosts its rank 0 printed from, and the first line from a second host
         TreeMap<Integer, Set<String>> rankZeroHosts = new TreeMap<>();
         Line rankZeroAgain = null;
+        Line rankZeroFirst = null;
         Map<String, Set<String>> nicsByHost = new LinkedHashMap<>();
         Map<String, Line> nicLineByHost = new LinkedHashMap<>();
         Line retryLine = null;
@@ -139,6 +142,7 @@ public final class Diagnoser {
                 firstVersion = firstVersion == null ? l : firstVersion;
             }
             if (l.host() != null && (m = COMM_RANK.matcher(t)).find() && m.group(1).equals("0")) {
+                rankZeroFirst = rankZeroFirst == null ? l : rankZeroFirst;
                 Set<String> h = rankZeroHosts.computeIfAbsent(Integer.valueOf(m.group(2)), k -> new LinkedHashSet<>());
                 if (h.add(l.host()) && h.size() == 2 && rankZeroAgain == null) {
                     rankZeroAgain = l;
@@ -274,7 +278,7 @@ public final class Diagnoser {
                     + " " + String.join(" ", nics), ibLine, "pin NCCL_IB_HCA to the ports of one fabric (e.g."
                     + " NCCL_IB_HCA=mlx5_0,mlx5_1), or the rings mix two networks");
         }
-        separateJobs(rankZeroHosts, rankZeroAgain);
+        separateJobs(rankZeroHosts, rankZeroAgain, rankZeroFirst);
         nicsDiffer(nicsByHost, nicLineByHost);
         if (lines.stream().allMatch(l -> !l.warn() && VERSION.matcher(l.text()).find())) {
             noNcclLines("only NCCL's version line: NCCL_DEBUG was VERSION or WARN, which print nothing more"
@@ -296,7 +300,7 @@ public final class Diagnoser {
      * MPI=1 runs one in every process, NVIDIA/nccl-tests#182). Smaller communicators may each have a rank 0 per
      * host (a training job's groups inside a node) beside a larger one that spans them; the largest cannot.
      */
-    private void separateJobs(TreeMap<Integer, Set<String>> rankZeroHosts, Line again) {
+    private void separateJobs(TreeMap<Integer, Set<String>> rankZeroHosts, Line again, Line first) {
         if (rankZeroHosts.isEmpty()) {
             return;
         }
@@ -304,9 +308,11 @@ public final class Diagnoser {
         if (largest.getKey() > 1 && largest.getValue().size() > 1) {
             add("SEPARATE_JOBS", Severity.WARN, "rank 0 of the largest communicator (" + largest.getKey() + " ranks)"
                     + " is on " + largest.getValue().size() + " hosts (" + String.join(", ", largest.getValue())
-                    + "): each ran a job of its own, and no rank talked to another host", again, "for one run across"
-                    + " hosts, build nccl-tests with MPI=1 (make clean && make MPI=1) and launch it once with mpirun"
-                    + " or srun; a job started by torchrun: give every host the same --rdzv-endpoint");
+                    + "): each ran a job of its own, and no rank talked to another host", again, SEPARATE_JOBS_FIX);
+        } else if (largest.getKey() == 1) {
+            add("ONE_RANK", Severity.WARN, "the largest communicator has 1 rank (nranks 1): no rank talked to another;"
+                    + " under mpirun this is nccl-tests built without MPI=1, every process a job of its own", first,
+                    SEPARATE_JOBS_FIX);
         }
     }
 
@@ -593,15 +599,29 @@ public final class Diagnoser {
         List<Device> devices = new ArrayList<>();
         Map<String, Integer> models = new LinkedHashMap<>();
         int secondModelAt = -1;
+        int again = -1;
         for (int i = 0; i < text.size(); i++) {
             java.util.Optional<Device> d = DeviceLine.parse(text.get(i));
             if (d.isEmpty()) {
                 continue;
             }
+            // the same rank from another process: a second job's list (nccl-tests without MPI=1)
+            boolean repeated = devices.stream().anyMatch(x -> x.rank() == d.get().rank()
+                    && (!x.host().equals(d.get().host()) || x.pid() != d.get().pid()));
+            again = again < 0 && repeated ? i : again;
             devices.add(d.get());
             if (models.merge(d.get().name(), 1, Integer::sum) == 1 && models.size() == 2) {
                 secondModelAt = i;
             }
+        }
+        if (again >= 0) {
+            Device twice = DeviceLine.parse(text.get(again)).orElseThrow();
+            List<String> hosts = devices.stream().filter(d -> d.rank() == twice.rank()).map(Device::host).distinct()
+                    .toList();
+            issues.add(new Issue("SEPARATE_JOBS", Severity.WARN, "the device list shows rank " + twice.rank() + " "
+                    + devices.stream().filter(d -> d.rank() == twice.rank()).count() + " times (on " + String.join(", ",
+                    hosts) + "): each process ran a job of its own, and no rank talked to another",
+                    file + ":" + (again + 1) + ": " + text.get(again).strip(), SEPARATE_JOBS_FIX));
         }
         if (models.size() > 1) {
             List<String> counts = new ArrayList<>();
@@ -622,23 +642,38 @@ public final class Diagnoser {
     private void testFailures() {
         int count = 0;
         int first = -1;
+        Set<String> hosts = new LinkedHashSet<>();
         for (int i = 0; i < text.size(); i++) {
-            if (TEST_FAILURE.matcher(text.get(i)).find()) {
+            Matcher m = TEST_FAILURE.matcher(text.get(i));
+            if (m.find()) {
                 count++;
                 first = first < 0 ? i : first;
+                // nccl-tests prints the failing host first ("h100-4: Test NCCL failure ...")
+                Matcher h = FAILING_HOST.matcher(text.get(i));
+                hosts.add(h.find() ? h.group(1) : "?");
             }
         }
         if (count > 0) {
             String line = text.get(first).strip();
+            String where = hosts.contains("?") ? "" : hosts.size() == 1 ? ", all on " + hosts.iterator().next()
+                    : ", on " + String.join(", ", hosts);
             issues.add(new Issue("TEST_FAILED", Severity.FAIL, "nccl-tests reported " + count + " failure line"
-                    + (count == 1 ? "" : "s") + " (a rank's NCCL or CUDA call failed): the run did not complete",
-                    file + ":" + (first + 1) + ": " + line, "rerun with NCCL_DEBUG=INFO and read the first rank's"
-                    + " error; search the error string in github.com/NVIDIA/nccl-tests/issues"));
+                    + (count == 1 ? "" : "s") + where + " (a rank's NCCL or CUDA call failed): the run did not complete",
+                    file + ":" + (first + 1) + ": " + line, (lines.isEmpty() ? "rerun with NCCL_DEBUG=INFO and read"
+                    + " the first rank's error" : "read the NCCL WARN lines of " + (hosts.size() == 1 && !hosts
+                    .contains("?") ? hosts.iterator().next() : "the failing ranks") + " before the failure (a binary"
+                    + " or NCCL that differs there, a NIC or driver of its own)") + "; search the error string in"
+                    + " github.com/NVIDIA/nccl-tests/issues"));
         }
     }
 
+    private static final String SEPARATE_JOBS_FIX = "for one run across hosts, build nccl-tests with MPI=1 (make clean"
+            + " && make MPI=1) and launch it once with mpirun or srun; a job started by torchrun: give every host the"
+            + " same --rdzv-endpoint";
+
     /** Codes whose every WARN line tells one story: the first line is the evidence, the rest add nothing. */
-    private static final Set<String> ONCE = Set.of("NET_PLUGIN_FAILED", "CONNECT_FAILED", "IB_COMPLETION_ERROR");
+    private static final Set<String> ONCE = Set.of("NET_PLUGIN_FAILED", "CONNECT_FAILED", "IB_COMPLETION_ERROR",
+            "SEPARATE_JOBS");
 
     private void add(String code, Severity s, String message, Line evidence, String fix) {
         String where = evidence == null ? null : file + ":" + evidence.lineNo() + ": " + evidence.raw().strip();

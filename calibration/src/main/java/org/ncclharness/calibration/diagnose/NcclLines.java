@@ -29,12 +29,12 @@ public final class NcclLines {
     private static final Pattern MESSAGE = Pattern.compile("NCCL (INFO|WARN) ?");
     private static final Pattern HOST = Pattern.compile("([A-Za-z0-9][\\w.-]*):(\\d+):\\d+ \\[(\\d+)\\] ?$");
     /** Messages posters kept without any prefix: what NCCL's INFO lines begin with. */
-    private static final Pattern BARE = Pattern.compile("^(?:NCCL version|NET/|Bootstrap|Channel \\d|comm 0x|Using (?:internal )?"
+    private static final Pattern BARE = Pattern.compile("^(?:[NR]CCL version|NET/|Bootstrap|Channel \\d|comm 0x|Using (?:internal )?"
             + "[Nn]etwork|NVLS|Connected all|ncclCommInitRank|Init COMPLETE|NCCL_[A-Z_]+ set by|CollNet|Ring \\d|Trees|"
             + "\\d+ coll channels|cudaDriverVersion|P2P plugin|Plugin|Setting affinity|MNNVL|DMA-BUF)");
 
     /** NCCL's version line where it stands alone: at the start, or after a launcher's tag. */
-    private static final Pattern VERSION_LINE = Pattern.compile("(?:^\\s*|[>:\\]]\\s*)(NCCL version \\d+\\.\\d+\\.\\d+)");
+    private static final Pattern VERSION_LINE = Pattern.compile("(?:^\\s*|[>:\\]]\\s*)([NR]CCL version \\d+\\.\\d+\\.\\d+)");
 
     private NcclLines() {
     }

@@ -117,6 +117,8 @@ class DiagnoserTest {
                     assertThat(i.severity()).isEqualTo(Severity.FAIL);
                     assertThat(i.evidence()).startsWith("f.txt:3: HCA-128: Test NCCL failure");
                 });
+        assertThat(failed.findings()).filteredOn(i -> i.code().equals("TEST_FAILED")).singleElement()
+                .satisfies(i -> assertThat(i.message()).contains("1 failure line, all on HCA-128"));
         assertThat(failed.findings()).filteredOn(i -> i.code().equals("NO_NCCL_LINES")).singleElement()
                 .satisfies(i -> assertThat(i.fix()).contains("NCCL_DEBUG_FILE=/tmp/nccl.%h.log"));
         Diagnosis versionOnly = Diagnoser.diagnose("v.txt", List.of("#  Rank  0 Group  0 Pid 1 on a device  0"
@@ -125,6 +127,29 @@ class DiagnoserTest {
         assertThat(versionOnly.codes()).containsExactly("NO_NCCL_LINES");
         assertThat(versionOnly.ranks()).isEqualTo(2);
         assertThat(versionOnly.nodes()).isEqualTo(2);
+    }
+
+    /**
+     * Jobs that never talked to each other: two device lists with their own rank 0 (nccl-tests#306, two hosts
+     * without MPI=1), or every communicator of one rank (nccl-tests#294, 16 processes); RCCL's version line read.
+     */
+    @Test
+    void separateJobsShowInTheDeviceListAndOneRankCommunicatorsAndRcclIsRead() {
+        Diagnosis two = Diagnoser.diagnose("306.txt", List.of(
+                "#  Rank  0 Group  0 Pid 1528921 on      node3 device  0 [0000:0f:00] NVIDIA H20",
+                "#  Rank  1 Group  0 Pid 1528921 on      node3 device  1 [0000:10:00] NVIDIA H20",
+                "#  Rank  0 Group  0 Pid 2171626 on      node2 device  0 [0000:0f:00] NVIDIA H20",
+                "#  Rank  1 Group  0 Pid 2171626 on      node2 device  1 [0000:10:00] NVIDIA H20"));
+        assertThat(two.findings()).filteredOn(i -> i.code().equals("SEPARATE_JOBS")).singleElement()
+                .satisfies(i -> {
+                    assertThat(i.message()).startsWith("the device list shows rank 0 2 times (on node3, node2)");
+                    assertThat(i.evidence()).startsWith("306.txt:3: ");
+                });
+        Diagnosis alone = Diagnoser.diagnose("294.txt", List.of("h100-test-rg-1:19570:19570 [0] NCCL INFO comm"
+                + " 0x55ba38f2abd0 rank 0 nranks 1 cudaDev 0 busId 200010 - Destroy COMPLETE"));
+        assertThat(alone.codes()).contains("ONE_RANK");
+        assertThat(Diagnoser.diagnose("r.txt", List.of("RCCL version 2.16.5+hip5.6 HEAD:3dcebc7+",
+                "g1064:11143:11194 [0] NCCL INFO NET/IB : No device found.")).ncclVersions()).containsExactly("2.16.5");
     }
 
     @Test
