@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.ncclharness.calibration.check.Severity;
 
 /**
- * Every real NCCL_DEBUG=INFO excerpt of {@code logs/ncclinfo/} (35 runs, sources in their headers) against the
+ * Every real NCCL_DEBUG=INFO excerpt of {@code logs/ncclinfo/} (36 runs, sources in their headers) against the
  * diagnosis an expert gave in its {@code # expect:} line: the WARN and FAIL codes found, nothing more, and the
  * transports where the excerpt shows them. Only the RAW block is read: the header describes, the tool must not.
  */
@@ -74,6 +74,7 @@ class DiagnoserTest {
         "separate_jobs_rank0_on_two_hosts_nomp1_issue182 | SEPARATE_JOBS | - | -",
         "mixed_gpus_socket_connect_timeout_h100nvl_a100_2node_nccl2262 | MIXED_GPUS CONNECT_RETRY SOCKET_FALLBACK NO_IB_DEVICE | - | -",
         "nic_count_differs_7vs8_mi300x_vf_rccl_issue1423 | NIC_COUNT_DIFFERS | - | -",
+        "test_failed_bootstrap_af_family_h100_2x8_nccltests294 | TEST_FAILED NCCL_WARN | - | -",
         "roce_bridge_oob_partial_gdr_shm_cross_socket_nccl257_issue392 | GDR_OFF P2P_OFF | SHM/direct | NET/IB",
         "roce_gdr_disabled_despite_peermem_16rank_issue1537 | GDR_OFF | - | -",
         "roce_gdr_ofiplugin_fallback_2node_nccl2275 | NET_PLUGIN_FAILED | - | NET/IB/GDRDMA",

@@ -167,6 +167,8 @@ public final class CheckCommand implements Callable<Integer> {
         List<Judged> judged;
         try {
             judged = perIteration ? List.of(perIterationReport()) : healthReports();
+        } catch (InputException e) {
+            return perIteration ? rethrow(e) : failedBeforeATable(e);
         } catch (IllegalArgumentException e) {
             throw new HarnessException(ExitCode.USAGE, e.getMessage());
         }
@@ -219,6 +221,32 @@ public final class CheckCommand implements Callable<Integer> {
             out.println("# report written to " + markdown);
         }
         return worst == Verdict.FAIL ? ExitCode.FAIL : ExitCode.OK;
+    }
+
+    private static Integer rethrow(InputException e) {
+        throw e;
+    }
+
+    /**
+     * A log with no result table whose own lines say the run failed (a rank's 'Test NCCL failure', an IB
+     * completion error, a socket that could not connect) is a failed run, not bad input: a script gets FAIL (exit
+     * 1) with the reasons, not the usage error (exit 2) a typo gets. Anything else stays the input error.
+     */
+    private Integer failedBeforeATable(InputException e) {
+        List<String> lines = e.getMessage().contains("no nccl-tests result table found") ? logLines() : List.of();
+        List<Diagnosis.Issue> fails = lines.isEmpty() ? List.of() : Diagnoser.diagnose(run, lines).findings().stream()
+                .filter(i -> i.severity() == Severity.FAIL).toList();
+        if (fails.isEmpty()) {
+            throw e;
+        }
+        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        out.println("# check: " + run);
+        out.println("FAIL: no result table: the run stopped before its first size, and its lines say why");
+        fails.forEach(i -> out.println("FAIL: diagnosis " + i.code() + ": " + i.message() + " (" + i.evidence()
+                + "); fix: " + i.fix()));
+        out.println("Verdict: FAIL (" + (fails.size() + 1) + " reasons)");
+        out.flush();
+        return ExitCode.FAIL;
     }
 
     /** The figure file a Markdown record links to: {@code bringup.md} → {@code bringup.png}. */

@@ -175,6 +175,26 @@ class CheckCommandTest {
                 .doesNotContain("--interconnect");
     }
 
+    /**
+     * A log with no table whose ranks failed (nccl-tests#294: every rank of one host in bootstrap) is a failed run,
+     * FAIL with exit 1, not an input error; a log with no table and no failure stays exit 2.
+     */
+    @Test
+    void aRunThatFailedBeforeItsFirstSizeFailsRatherThanBeingBadInput(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        List<String> all = Files.readAllLines(Path.of("../calibration/src/test/resources/logs/ncclinfo/"
+                + "test_failed_bootstrap_af_family_h100_2x8_nccltests294.txt"));
+        Path log = dir.resolve("294.log");
+        Files.write(log, all.subList(all.indexOf("=== RAW") + 1, all.indexOf("=== END RAW")));
+        CliRun r = CliRun.of("check", log.toString());
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("FAIL: no result table: the run stopped before its first size")
+                .contains("FAIL: diagnosis TEST_FAILED: nccl-tests reported 8 failure lines, all on h100-4");
+        Path empty = dir.resolve("prose.txt");
+        Files.writeString(empty, "nothing here\n");
+        assertThat(CliRun.of("check", empty.toString()).exitCode()).isEqualTo(2);
+    }
+
     /** calibrate's two-tier flags work for check too, and clash with --interconnect as they do there. */
     @Test
     void calibratesTierFlagsNameTheRunsTiers() {
