@@ -11,9 +11,29 @@ package org.ncclharness.calibration.check;
  *                          value; null = not checked
  * @param failOnWrong       FAIL on any #wrong &gt; 0 (default true)
  * @param latencyWarnFactor WARN when a latency-bound size takes more than this × the reference's time (default 1.5)
+ * @param lineRateWarnPct   where the line rate is the reference, WARN below this % of it; null: the default
+ *                          ({@link HealthCheck#HEALTHY_SHARE_OF_LINE_RATE_PCT})
+ * @param lineRateFailPct   where the line rate is the reference, FAIL below this % of it; null: the default, across
+ *                          hosts only ({@link HealthCheck#BROKEN_SHARE_OF_LINE_RATE_PCT})
  */
 public record CheckRules(double warnBelowPct, double failBelowPct, double dipPct, Double minBusBwGBps,
-                         boolean failOnWrong, double latencyWarnFactor) {
+                         boolean failOnWrong, double latencyWarnFactor, Double lineRateWarnPct,
+                         Double lineRateFailPct) {
+
+    /** Rules whose line-rate thresholds are the defaults. */
+    public CheckRules(double warnBelowPct, double failBelowPct, double dipPct, Double minBusBwGBps,
+                      boolean failOnWrong, double latencyWarnFactor) {
+        this(warnBelowPct, failBelowPct, dipPct, minBusBwGBps, failOnWrong, latencyWarnFactor, null, null);
+    }
+
+    /**
+     * The --warn-below / --fail-below a user gave, applied to the line rate too where it is the reference: a
+     * threshold the user stated is not overruled by the default's.
+     */
+    public CheckRules withLineRate(Double warnPct, Double failPct) {
+        return new CheckRules(warnBelowPct, failBelowPct, dipPct, minBusBwGBps, failOnWrong, latencyWarnFactor,
+                warnPct, failPct);
+    }
 
     /** nccl-tests fails a run whose average busbw is below 0.9 × NCCL_TESTS_MIN_BW (common.cu). */
     public static final double NCCL_TESTS_MIN_BW_MARGIN = 0.9;
@@ -24,6 +44,7 @@ public record CheckRules(double warnBelowPct, double failBelowPct, double dipPct
     }
 
     public CheckRules withMinBusBw(Double gbps) {
-        return new CheckRules(warnBelowPct, failBelowPct, dipPct, gbps, failOnWrong, latencyWarnFactor);
+        return new CheckRules(warnBelowPct, failBelowPct, dipPct, gbps, failOnWrong, latencyWarnFactor,
+                lineRateWarnPct, lineRateFailPct);
     }
 }

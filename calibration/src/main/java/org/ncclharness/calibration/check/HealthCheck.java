@@ -225,17 +225,23 @@ public final class HealthCheck {
                 run.collective());
         // across hosts, NICs whose count and speed are known reach 0.8-0.95 of their line rate with RDMA: a
         // quarter of it is no tuning matter but a fault (a port trained at a lower speed, a NIC missing, TCP)
-        // only where the sweep reached its bandwidth-bound end: a sweep that stops small is slow by latency
-        boolean broken = isReference && network && pct < BROKEN_SHARE_OF_LINE_RATE_PCT && run.collective().known()
-                && TailBandwidth.of(curve.points(), run.collective().busFactor(curve.ranks())).isPresent();
-        boolean low = isReference && pct < HEALTHY_SHARE_OF_LINE_RATE_PCT;
+        // a FAIL threshold the user gave holds for any line rate; the default one across hosts only
+        boolean stated = rules.lineRateFailPct() != null;
+        double failPct = stated ? rules.lineRateFailPct() : BROKEN_SHARE_OF_LINE_RATE_PCT;
+        double warnPct = rules.lineRateWarnPct() != null ? rules.lineRateWarnPct() : HEALTHY_SHARE_OF_LINE_RATE_PCT;
+        // the default only where the sweep reached its bandwidth-bound end (a sweep that stops small is slow by
+        // latency); a threshold the user stated holds at the largest size, as against a baseline
+        boolean broken = isReference && pct < failPct && (stated || network && run.collective().known()
+                && TailBandwidth.of(curve.points(), run.collective().busFactor(curve.ranks())).isPresent());
+        boolean low = isReference && pct < warnPct;
         String text = String.format(Locale.ROOT, "%s = %.1f %% of %s%s", at, pct, of, above)
-                + (broken ? String.format(Locale.ROOT, "; below %s %% of the line rate across hosts is a fault, not"
+                + (broken && stated ? String.format(Locale.ROOT, "; below --fail-below %s %% of the line rate",
+                num(failPct))
+                : broken ? String.format(Locale.ROOT, "; below %s %% of the line rate across hosts is a fault, not"
                 + " tuning: a port that trained at a lower speed (ibstat, ethtool), a NIC or GPUDirect path missing,"
-                + " or NCCL on TCP sockets (diagnose the log of a NCCL_DEBUG=INFO run)",
-                num(BROKEN_SHARE_OF_LINE_RATE_PCT))
+                + " or NCCL on TCP sockets (diagnose the log of a NCCL_DEBUG=INFO run)", num(failPct))
                 : low ? String.format(Locale.ROOT, "; a healthy run reaches %s %% or more (no baseline given: the"
-                + " line rate is the reference)", num(HEALTHY_SHARE_OF_LINE_RATE_PCT)) : "");
+                + " line rate is the reference)", num(warnPct)) : "");
         out.add(new Finding(broken ? Severity.FAIL : low ? Severity.WARN : Severity.INFO, "peak",
                 low ? largest.sizeBytes() : null, text));
     }

@@ -122,10 +122,12 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--warn-latency", paramLabel = "X", description = "WARN where a latency-bound size (below the"
             + " reference's latency/bandwidth crossover) takes more than X times the reference's time (default 1.5)")
     double warnLatency = CheckRules.DEFAULT_LATENCY_WARN_FACTOR;
-    @Option(names = "--warn-below", paramLabel = "PCT", description = "WARN below this %% of the reference at any bandwidth-bound size (default 90)")
+    @Option(names = "--warn-below", paramLabel = "PCT", description = "WARN below this %% of the reference at any bandwidth-bound size (default 90; against the line rate 80 unless given)")
     double warnBelow = 90;
-    @Option(names = "--fail-below", paramLabel = "PCT", description = "FAIL below this %% of the reference at the largest common size (default 75)")
+    @Option(names = "--fail-below", paramLabel = "PCT", description = "FAIL below this %% of the reference at the largest common size (default 75; against the line rate, where it is the reference, only when given: else 25 %% across hosts)")
     double failBelow = 75;
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
     @Option(names = "--dip", paramLabel = "PCT", description = "a dip is busbw below this %% of its neighbours' mean (default 70)")
     double dip = 70;
     @Option(names = "--min-busbw", paramLabel = "GB/s", converter = BandwidthConverter.GBpsByDefault.class,
@@ -319,7 +321,11 @@ public final class CheckCommand implements Callable<Integer> {
         if (expectBusBw != null && !(expectBusBw > 0)) {
             throw new HarnessException(ExitCode.USAGE, "--expect-busbw takes GB/s above 0, got " + expectBusBw);
         }
-        CheckRules rules = new CheckRules(warnBelow, failBelow, dip, minBusBw(), failOnWrong, warnLatency);
+        // a --warn-below / --fail-below the user typed holds against the line rate too
+        var parsed = spec.commandLine().getParseResult();
+        CheckRules rules = new CheckRules(warnBelow, failBelow, dip, minBusBw(), failOnWrong, warnLatency)
+                .withLineRate(parsed.hasMatchedOption("--warn-below") ? warnBelow : null,
+                        parsed.hasMatchedOption("--fail-below") ? failBelow : null);
         List<String> logLines = logLines();
         LogFacts log = LogFacts.of(logLines);
         List<Finding> diagnosis = diagnosis(logLines);

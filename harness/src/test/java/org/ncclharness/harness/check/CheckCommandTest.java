@@ -156,6 +156,11 @@ class CheckCommandTest {
         assertThat(degraded.exitCode()).as(degraded.out()).isEqualTo(1);
         assertThat(degraded.out()).contains("FAIL: busbw at the largest size (4 GiB): 2.82 GB/s = 11.3 % of the line"
                 + " rate").contains("is a fault, not tuning");
+        // a --fail-below the user types holds against the line rate too: 88.6 % fails a gate of 90
+        CliRun strict = CliRun.of("check", dir + "healthy_dgxspark.txt", "--interconnect", "RoCE-200G",
+                "--nics-per-host", "1", "--fail-below", "90", "--warn-below", "95");
+        assertThat(strict.exitCode()).as(strict.out()).isEqualTo(1);
+        assertThat(strict.out()).contains("88.6 % of the line rate").contains("below --fail-below 90 % of the line rate");
         // against the healthy run, 1 GiB of a sweep that starts there is judged on busbw, not as latency
         CliRun vsHealthy = CliRun.of("check", dir + "degraded_dgxspark.txt", "--baseline", dir + "healthy_dgxspark.txt");
         assertThat(vsHealthy.exitCode()).isEqualTo(1);
