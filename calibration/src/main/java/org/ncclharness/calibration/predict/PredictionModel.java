@@ -114,6 +114,7 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
         } else if (model instanceof TwoTierCostModel t) {
             TwoTierConfig c = domainsAt(ranks, nodes, t.config(), calibratedDomains, n);
             moved = t.at(c);
+            aboveLineRate(moved, c).ifPresent(n::add);
         } else if (model instanceof AlgorithmEnvelopeModel a) {
             AlgorithmEnvelopeModel m = a.at(domainsAt(ranks, nodes, a.config(), calibratedDomains, n));
             if (a.multiDomain() && !m.multiDomain()) {
@@ -155,6 +156,27 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
         }
         return new PredictionModel(name, moved, movedTheta, source, calibratedRanks, d == null ? calibratedNodes : d,
                 minBytes, maxBytes, calibratedDomains, n, networkLineRateGBps);
+    }
+
+    /**
+     * A two-tier form moved to more domains than it was fitted on, whose bandwidth far out stands above the
+     * network's line rate: the calibrated runs went above it too (a tree or NVLS/SHARP, flag R), and the ring form
+     * carries that to any scale, where NCCL's rings cross the network (nccl-tests#294's 2-node H100 fit predicted
+     * 462 GB/s at 8 nodes over 8 x 400G). Said, as an upper bound; not held, since the form has no term for it.
+     */
+    private java.util.Optional<String> aboveLineRate(CostModel moved, TwoTierConfig c) {
+        int fitted = calibratedDomains.stream().mapToInt(TwoTierConfig::domains).max().orElse(c.domains());
+        if (networkLineRateGBps == null || c.domains() <= fitted) {
+            return java.util.Optional.empty();
+        }
+        double far = 1e15;
+        double busBw = collective().busBwGBps(far, moved.timeUs(far, theta), c.ranks());
+        return busBw <= networkLineRateGBps ? java.util.Optional.empty() : java.util.Optional.of(String.format(
+                Locale.ROOT, "at %d domains the model's busbw far out, %.1f GB/s, stands above the network's line"
+                + " rate, %.1f GB/s per domain: the calibrated runs went above it too (a tree or NVLS/SHARP), which"
+                + " this ring form carries to any scale; an upper bound where NCCL's rings cross the network (the"
+                + " algorithm envelope holds its bandwidth to the line rate)", c.domains(), busBw,
+                networkLineRateGBps));
     }
 
     /** θ as {@link NetworkCeiling} moves it, its note added; this model's θ where it does not apply. */

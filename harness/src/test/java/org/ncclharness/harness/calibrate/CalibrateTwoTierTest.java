@@ -191,6 +191,16 @@ class CalibrateTwoTierTest {
                 + " domains (8 IB-NDR NICs per domain, 400 GB/s): a tree or an in-network reduction (NVLS, SHARP) moved"
                 + " the data");
         assertThat(CalibrationFile.read(json).dataset(log.toString()).nicsPerDomain()).isEqualTo(8);
+        // a two-tier form moved to 8 domains keeps the busbw a 2-node NVLSTree run reached (nccl-tests#294):
+        // said, as an upper bound
+        Path nvlsTree = dir.resolve("nvlstree.json");
+        assertThat(run("calibrate", "../calibration/src/test/resources/logs/real/"
+                + "rowsonly_h100_2x8_ib_after_mpi1_nccltests294.txt", "--intra", "NVLink4", "--inter", "IB-NDR",
+                "--nodes", "2", "--nics-per-host", "8", "--json", nvlsTree.toString())).as(last.err()).isZero();
+        assertThat(run("predict", "--calibration", nvlsTree.toString(), "--gpus", "64", "--nodes", "8", "-b", "1G",
+                "-e", "1G")).as(last.err()).isZero();
+        assertThat(last.out()).containsPattern("# at 8 domains the model's busbw far out, [0-9.]+ GB/s, stands above"
+                + " the network's line rate, 400.0 GB/s per domain");
         // the same NICs named by the log itself (planted NCCL INFO lines, the format NCCL 2.x prints)
         Path withInfo = dir.resolve("info.txt");
         StringBuilder info = new StringBuilder();
