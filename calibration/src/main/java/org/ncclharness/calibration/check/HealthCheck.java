@@ -519,13 +519,18 @@ public final class HealthCheck {
      * Every common size against the reference: latency-bound sizes (below the reference's crossover) on time,
      * the others on busbw; consecutive sizes with one cause are one finding. Returns the latency-bound sizes.
      */
-    private Set<Long> compare(String runName, Sweep run, List<Measurement> rows, Reference ref, List<Finding> out) {
-        List<Measurement> common = rows.stream().filter(r -> comparable(r, ref)).toList();
+    private Set<Long> compare(String runName, Sweep run, List<Measurement> rows, Reference measured,
+                              List<Finding> out) {
+        List<Measurement> shared = rows.stream().filter(r -> comparable(r, measured)).toList();
+        // no size in common (another -f or -b): the reference read between its own sizes
+        Reference ref = shared.isEmpty() && !measured.predicted()
+                ? measured.interpolatedAt(rows.stream().map(Measurement::sizeBytes).toList()) : measured;
+        List<Measurement> common = shared.isEmpty() ? rows.stream().filter(r -> comparable(r, ref)).toList() : shared;
         if (common.isEmpty()) {
             throw new IllegalArgumentException(runName + " and " + ref.label() + " have no size in common (run: "
                     + SizeText.exact(rows.get(0).sizeBytes()) + " .. " + SizeText.exact(rows.get(rows.size() - 1).sizeBytes())
-                    + ", reference: " + SizeText.exact(ref.busBwGBps().firstKey()) + " .. "
-                    + SizeText.exact(ref.busBwGBps().lastKey()) + ")");
+                    + ", reference: " + SizeText.exact(measured.busBwGBps().firstKey()) + " .. "
+                    + SizeText.exact(measured.busBwGBps().lastKey()) + ")");
         }
         out.add(Finding.info("reference", "compared with " + (ref.predicted() ? "a prediction (not a measurement): "
                 : ref.role().equals(Reference.BASELINE) ? "baseline " : "") + ref.label() + " at " + common.size()

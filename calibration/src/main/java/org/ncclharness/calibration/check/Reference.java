@@ -73,6 +73,35 @@ public record Reference(String label, String role, boolean predicted, NavigableM
         return new Reference(label, MODEL, true, bus, time, List.of());
     }
 
+    /**
+     * This reference read at sizes it did not measure, each strictly between two of its own: time and busbw
+     * interpolated in log-size (a -f 3 baseline against a -f 2 run share no size); sizes outside its range are left
+     * out, never extrapolated. Said in the notes.
+     */
+    public Reference interpolatedAt(List<Long> sizes) {
+        NavigableMap<Long, Double> bus = new TreeMap<>();
+        NavigableMap<Long, Double> time = new TreeMap<>();
+        for (long s : sizes) {
+            between(busBwGBps, s).ifPresent(v -> bus.put(s, v));
+            between(timeUs, s).ifPresent(v -> time.put(s, v));
+        }
+        List<String> more = new java.util.ArrayList<>(notes);
+        more.add(label + " measured none of the run's sizes: its busbw and time are read between its neighbouring"
+                + " sizes (interpolated in log-size), not measured there");
+        return new Reference(label, role, predicted, bus, time, more);
+    }
+
+    private static java.util.OptionalDouble between(NavigableMap<Long, Double> m, long size) {
+        var lo = m.lowerEntry(size);
+        var hi = m.higherEntry(size);
+        if (lo == null || hi == null) {
+            return java.util.OptionalDouble.empty();
+        }
+        double w = Math.log((double) size / lo.getKey()) / Math.log((double) hi.getKey() / lo.getKey());
+        return java.util.OptionalDouble.of(Math.exp(Math.log(lo.getValue()) + w * (Math.log(hi.getValue())
+                - Math.log(lo.getValue()))));
+    }
+
     public Reference as(String newRole, String newLabel) {
         return new Reference(newLabel, newRole, predicted, busBwGBps, timeUs, notes);
     }

@@ -205,6 +205,34 @@ class HealthCheckTest {
         assertThat(r.reasons()).anyMatch(f -> f.rule().equals("wrong") && f.message().contains("in-place"));
     }
 
+    /**
+     * A baseline swept with another step (every other size of the run's grid) shares no size with the run: it is
+     * read between its own sizes, said so, and never beyond them; the run against its own odd sizes passes.
+     */
+    @Test
+    void aBaselineOnAnotherSizeGridIsReadBetweenItsSizes() {
+        List<Measurement> all = oci().rows();
+        List<Measurement> even = new ArrayList<>();
+        List<Measurement> odd = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            (i % 2 == 0 ? even : odd).add(all.get(i));
+        }
+        CheckReport r = check.check("odd", oci().withRows(odd), Reference.baseline("even", oci().withRows(even)));
+        assertThat(r.findings()).anyMatch(f -> f.message().startsWith("even measured none of the run's sizes: its"
+                + " busbw and time are read between its neighbouring sizes"));
+        assertThat(r.verdict()).isNotEqualTo(Verdict.FAIL);
+        // a run at a third of the bandwidth is still caught through the interpolated baseline
+        List<Measurement> slow = odd.stream().map(m -> new Measurement(m.sizeBytes(), m.count(), m.type(), m.redop(),
+                m.root(), thirds(m.outOfPlace()), thirds(m.inPlace()))).toList();
+        assertThat(check.check("slow", oci().withRows(slow), Reference.baseline("even", oci().withRows(even)))
+                .verdict()).isEqualTo(Verdict.FAIL);
+    }
+
+    private static Half thirds(Half h) {
+        return new Half(h.timeUs() == null ? null : h.timeUs() * 3, h.algBwGBps() == null ? null : h.algBwGBps() / 3,
+                h.busBwGBps() == null ? null : h.busBwGBps() / 3, h.wrong());
+    }
+
     @Test
     void noSizeInCommonIsBadInput() {
         Sweep small = oci().withRows(oci().rows().subList(0, 3));
