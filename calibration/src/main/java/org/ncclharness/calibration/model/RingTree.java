@@ -86,6 +86,30 @@ public record RingTree(int ranks, int arity, double bwGBps, double rootGBps, dou
      * Where measured Ring and Tree times of one sweep change places: for each pair of adjacent sizes where the
      * faster algorithm changes, the size where the two lines cross, interpolated in log-size. Sizes ascending.
      */
+    /**
+     * Where two algorithms' times, each a function of the size (NaN where it has no time there), change places
+     * from 1 B to 1 TiB: {@link #measuredCrossovers} of a power-of-two scan; empty where either has no time.
+     */
+    public static List<Double> scannedCrossovers(java.util.function.DoubleUnaryOperator ringUs,
+                                                 java.util.function.DoubleUnaryOperator treeUs) {
+        int k = SCAN_POWERS + 1;
+        double[] bytes = new double[k];
+        double[] ring = new double[k];
+        double[] tree = new double[k];
+        for (int i = 0; i < k; i++) {
+            bytes[i] = Math.pow(2, i);
+            ring[i] = ringUs.applyAsDouble(bytes[i]);
+            tree[i] = treeUs.applyAsDouble(bytes[i]);
+            if (Double.isNaN(ring[i]) || Double.isNaN(tree[i])) {
+                return List.of();
+            }
+        }
+        return measuredCrossovers(bytes, ring, tree);
+    }
+
+    /** The scan of {@link #scannedCrossovers}: 1 B to 2^40 B (1 TiB), every power of two. */
+    private static final int SCAN_POWERS = 40;
+
     public static List<Double> measuredCrossovers(double[] bytes, double[] ringUs, double[] treeUs) {
         List<Double> out = new ArrayList<>();
         for (int i = 1; i < bytes.length; i++) {

@@ -33,8 +33,6 @@ public record NcclTunerModel(Collective collective, int ranks, int nodes, int sm
 
     public static final String FORM = "nccl-tuner";
     private static final String NET = "NET";
-    /** The Ring/Tree crossover is searched over 1 B .. 2^40 B. */
-    private static final int SCAN_POWERS = 40;
 
     public NcclTunerModel {
         if (ranks < 2 || nodes < 1 || ranks % nodes != 0) {
@@ -215,21 +213,8 @@ public record NcclTunerModel(Collective collective, int ranks, int nodes, int sm
      * there is none or the collective has no Tree.
      */
     public OptionalDouble treeRingCrossoverBytes() {
-        int k = SCAN_POWERS + 1;
-        double[] bytes = new double[k];
-        double[] ring = new double[k];
-        double[] tree = new double[k];
-        for (int i = 0; i < k; i++) {
-            bytes[i] = Math.pow(2, i);
-            Optional<Candidate> r = fastest(Algorithm.RING, bytes[i]);
-            Optional<Candidate> t = fastest(Algorithm.TREE, bytes[i]);
-            if (r.isEmpty() || t.isEmpty()) {
-                return OptionalDouble.empty();
-            }
-            ring[i] = time(r.get(), bytes[i]);
-            tree[i] = time(t.get(), bytes[i]);
-        }
-        List<Double> x = RingTree.measuredCrossovers(bytes, ring, tree);
+        List<Double> x = RingTree.scannedCrossovers(b -> fastest(Algorithm.RING, b).map(c -> time(c, b))
+                .orElse(Double.NaN), b -> fastest(Algorithm.TREE, b).map(c -> time(c, b)).orElse(Double.NaN));
         return x.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(x.get(0));
     }
 

@@ -315,20 +315,9 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         if (!treeApplies()) {
             return List.of();
         }
-        int k = CROSSOVER_SCAN_POWERS + 1;
-        double[] bytes = new double[k];
-        double[] ring = new double[k];
-        double[] tree = new double[k];
-        for (int i = 0; i < k; i++) {
-            bytes[i] = Math.pow(2, i);
-            ring[i] = fastestUs(Algorithm.RING, bytes[i], theta).getAsDouble();
-            tree[i] = fastestUs(Algorithm.TREE, bytes[i], theta).getAsDouble();
-        }
-        return RingTree.measuredCrossovers(bytes, ring, tree);
+        return RingTree.scannedCrossovers(b -> fastestUs(Algorithm.RING, b, theta).getAsDouble(),
+                b -> fastestUs(Algorithm.TREE, b, theta).getAsDouble());
     }
-
-    /** 2^40 B: the crossover scan's end, as for NCCL's tables. */
-    private static final int CROSSOVER_SCAN_POWERS = 40;
 
     @Override
     public double timeUs(double bytes, double[] theta) {
