@@ -34,6 +34,8 @@ public final class Diagnoser {
             + "(?=/))?)*)");
     private static final Pattern CONNECT_RETRY = Pattern.compile(
             "socketStartConnect: connect (?:to \\S+ )?returned ([^,]+), retrying \\((\\d+)/(\\d+)\\)");
+    /** The end of one nccl-tests run: its trailer, or the next test's start. */
+    private static final Pattern RUN_END = Pattern.compile("Avg bus bandwidth|Collective test (?:concluded|starting)");
     private static final Pattern FAILING_HOST = Pattern.compile("^\\s*([\\w.-]+): Test (?:NCCL|CUDA) failure");
     private static final Pattern TEST_FAILURE = Pattern.compile(
             "\\bTest (?:NCCL|CUDA) failure \\S+:\\d+|\\bFailed: (?:NCCL|Cuda) error \\S+:\\d+");
@@ -596,11 +598,18 @@ public final class Diagnoser {
      * link's pace, and NCCL's topology and tuning assume one model (its graph search may fail outright).
      */
     private DeviceList deviceList() {
+        // one run's list at a time: a script that runs several tests prints a list per test, each closed by its
+        // trailer; a second list inside one run (before its trailer) is a second job's
         List<Device> devices = new ArrayList<>();
+        List<Device> longest = new ArrayList<>();
         Map<String, Integer> models = new LinkedHashMap<>();
         int secondModelAt = -1;
         int again = -1;
         for (int i = 0; i < text.size(); i++) {
+            if (RUN_END.matcher(text.get(i)).find()) {
+                devices = new ArrayList<>();
+                continue;
+            }
             java.util.Optional<Device> d = DeviceLine.parse(text.get(i));
             if (d.isEmpty()) {
                 continue;
@@ -610,18 +619,17 @@ public final class Diagnoser {
                     && (!x.host().equals(d.get().host()) || x.pid() != d.get().pid()));
             again = again < 0 && repeated ? i : again;
             devices.add(d.get());
+            longest = devices.size() > longest.size() ? devices : longest;
             if (models.merge(d.get().name(), 1, Integer::sum) == 1 && models.size() == 2) {
                 secondModelAt = i;
             }
         }
         if (again >= 0) {
             Device twice = DeviceLine.parse(text.get(again)).orElseThrow();
-            List<String> hosts = devices.stream().filter(d -> d.rank() == twice.rank()).map(Device::host).distinct()
-                    .toList();
-            issues.add(new Issue("SEPARATE_JOBS", Severity.WARN, "the device list shows rank " + twice.rank() + " "
-                    + devices.stream().filter(d -> d.rank() == twice.rank()).count() + " times (on " + String.join(", ",
-                    hosts) + "): each process ran a job of its own, and no rank talked to another",
-                    file + ":" + (again + 1) + ": " + text.get(again).strip(), SEPARATE_JOBS_FIX));
+            issues.add(new Issue("SEPARATE_JOBS", Severity.WARN, "the device list of one run shows rank "
+                    + twice.rank() + " again (on " + twice.host() + "): each process ran a job of its own, and no rank"
+                    + " talked to another", file + ":" + (again + 1) + ": " + text.get(again).strip(),
+                    SEPARATE_JOBS_FIX));
         }
         if (models.size() > 1) {
             List<String> counts = new ArrayList<>();
@@ -631,7 +639,7 @@ public final class Diagnoser {
                     file + ":" + (secondModelAt + 1) + ": " + text.get(secondModelAt).strip(),
                     "benchmark each model's hosts as a job of their own; mix them only to measure the mix"));
         }
-        return new DeviceList(devices);
+        return new DeviceList(longest);
     }
 
     /**
