@@ -44,6 +44,10 @@ public final class NcclLines {
         boolean prefixed = false;
         for (int i = 0; i < lines.size(); i++) {
             String raw = lines.get(i);
+            if (raw.stripLeading().startsWith("#")) {
+                // nccl-tests' own comment lines (and prose quoted behind '#') are never NCCL's
+                continue;
+            }
             Matcher m = MESSAGE.matcher(raw);
             List<int[]> at = new ArrayList<>();
             while (m.find()) {

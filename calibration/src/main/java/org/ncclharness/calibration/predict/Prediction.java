@@ -149,7 +149,7 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
         OptionalDouble x = n.treeRingCrossoverBytes();
         String words = x.isPresent() ? String.format(Locale.ROOT, "NCCL's best Ring and best Tree change places at"
                 + " %s (%.0f bytes)", SizeText.approx(x.getAsDouble()), x.getAsDouble())
-                : "in NCCL's tables one of Ring and Tree is faster at every size from 1 B to 1 TiB";
+                : "in NCCL's tables " + chosen.algorithm().label() + " is faster at every size from 1 B to 1 TiB";
         return best.map(c -> new Alternative(other.label() + "/" + c.protocol().label(), n.time(c, bytes), x,
                 "NCCL's tuner tables, fastest protocol of " + other.label(), words));
     }

@@ -21,6 +21,7 @@ import org.ncclharness.calibration.io.NicCount;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationInput;
 import org.ncclharness.harness.InputErrors;
@@ -142,6 +143,11 @@ public final class CalibrationInputs {
         for (Path p : files) {
             Flags fileFlags = configuration(configs.get(p.toString()), flags);
             List<Sweep> sweeps = Inputs.read(p.toString(), flags.collective());
+            if (sweeps.stream().anyMatch(s -> s.provenance().kind() == SourceKind.PREDICTED)) {
+                // a model fitted to a model's own numbers scores 0 % and says nothing of the hardware
+                throw new InputException(p.toString(), 0, "this is a prediction, not a measurement ("
+                        + sweeps.get(0).provenance().label() + "); calibrate fits measured runs");
+            }
             List<String> skipped = new ArrayList<>();
             Nics nics = flags.nics();
             boolean nicsLooked = nics.perHost() != null;

@@ -31,9 +31,11 @@ import picocli.CommandLine.Parameters;
             "Run the job with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV so that these lines are there."},
         footer = {"%nCodes: SOCKET_FALLBACK, NO_IB_DEVICE, SOCKET_ON_LOOPBACK, SOCKET_ON_VIRTUAL_IFACE, GDR_OFF, P2P_OFF,"
                 + " NET_PLUGIN_FAILED, IB_COMPLETION_ERROR, CONNECT_FAILED, COLLNET_UNSUPPORTED, VERSION_MISMATCH,"
-                + " IB_LIST_MIXES_LINK_LAYERS, ONE_RANK_PER_NODE, SEPARATE_JOBS, NCCL_WARN, NO_NCCL_LINES.",
+                + " IB_LIST_MIXES_LINK_LAYERS, ONE_RANK_PER_NODE, SEPARATE_JOBS, ONE_RANK, CONNECT_RETRY, MIXED_GPUS,"
+                + " NIC_COUNT_DIFFERS, TEST_FAILED, NCCL_WARN, NO_NCCL_LINES; as INFO FORCED_ALGO, FORCED_PROTO.",
             "Exit: 0 without a FAIL finding, 1 with one (a failed connection, an IB completion error, mixed NCCL"
-                    + " versions), 2 bad usage or input, 3 an output that cannot be written."})
+                    + " versions, a host with fewer NICs, a rank's 'Test NCCL failure'), 2 bad usage or input, 3 an"
+                    + " output that cannot be written."})
 public final class DiagnoseCommand implements Callable<Integer> {
 
     @Mixin

@@ -78,6 +78,10 @@ class PredictCommandTest {
         assertThat(s.trailer().outOfBounds()).isEqualTo("N/A (a prediction: no data was checked)");
         CliRun checked = CliRun.of("check", table.toString(), "--interconnect", "NVLink4");
         assertThat(checked.out()).doesNotContain("the data check failed");
+        // a model fitted to a model's own numbers would score 0 %: calibrate refuses it, as check does
+        CliRun refit = CliRun.of("calibrate", table.toString(), "--interconnect", "NVLink4");
+        assertThat(refit.exitCode()).isEqualTo(2);
+        assertThat(refit.err()).contains("this is a prediction, not a measurement");
         // a CSV has no column for "predicted": only a file whose name says so gets the rows
         Path plain = dir.resolve("rows.csv");
         CliRun unnamed = CliRun.of("convert", table.toString(), "--csv", plain.toString());
