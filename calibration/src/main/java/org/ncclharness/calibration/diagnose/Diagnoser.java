@@ -68,6 +68,15 @@ public final class Diagnoser {
     private final List<String> text;
     private final List<Issue> issues = new ArrayList<>();
     private final List<Line> pluginFailures = new ArrayList<>();
+    private Map<String, String> launchEnv;
+
+    /** NCCL_* set on the log's launch or export lines: read once, for the forced algorithm and the debug file. */
+    private Map<String, String> launchEnvironment() {
+        if (launchEnv == null) {
+            launchEnv = LogFacts.of(text).environment();
+        }
+        return launchEnv;
+    }
 
     private Diagnoser(String file, List<Line> lines, List<String> text) {
         this.file = file;
@@ -397,7 +406,7 @@ public final class Diagnoser {
      * mpirun line); the evidence is the first line that assigns it.
      */
     private void setOnLaunchLines(Map<String, String> env, Map<String, Line> envLines) {
-        Map<String, String> launched = LogFacts.of(text).environment();
+        Map<String, String> launched = launchEnvironment();
         for (String var : FORCING) {
             if (env.containsKey(var) || !launched.containsKey(var)) {
                 continue;
@@ -570,7 +579,7 @@ public final class Diagnoser {
      * the fix is to read that file rather than to rerun.
      */
     private void noNcclLines(String message) {
-        String redirected = LogFacts.of(text).environment().get("NCCL_DEBUG_FILE");
+        String redirected = launchEnvironment().get("NCCL_DEBUG_FILE");
         issues.add(new Issue("NO_NCCL_LINES", Severity.WARN, message, null, redirected != null
                 ? "NCCL_DEBUG_FILE=" + redirected + " sent NCCL's lines to that file (one per host or process where"
                 + " its name has %h or %p): run diagnose on it"

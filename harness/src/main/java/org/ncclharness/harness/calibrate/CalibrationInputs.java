@@ -260,16 +260,27 @@ public final class CalibrationInputs {
         return n == 0 || s.devices().size() < ranks ? null : (int) n;
     }
 
+    /** The network a file's own lines name ({@link LogNetwork}); empty for stdin, which cannot be read twice. */
+    private static Optional<LogNetwork.Named> networkNamedIn(String file) {
+        return RunInputs.isFile(file) && !file.equals("-")
+                ? LogNetwork.of(Inputs.text(file).lines()::iterator, HardwareFacts.bundled()) : Optional.empty();
+    }
+
+    /** The flags with the log's network as --interconnect, said as taken from the log. */
+    private static Flags withNetworkOf(Flags flags, LogNetwork.Named net) {
+        return flags.withInterconnect(net.interconnect(), net.interconnect() + " (from " + net.where() + ": '"
+                + net.evidence() + "'; --interconnect overrides it)");
+    }
+
     /**
      * Where the user's --interconnect names another network than the log's own lines (NCCL's, or the job's
      * environment), a note saying the flag won over them: a flag given for a folder may not fit every log in it.
      */
     private static Optional<String> flagAgainstLog(String file, Flags flags) {
-        if (flags.interconnect() == null || flags.interconnectFrom() != null || !RunInputs.isFile(file)
-                || file.equals("-")) {
+        if (flags.interconnect() == null || flags.interconnectFrom() != null) {
             return Optional.empty();
         }
-        return LogNetwork.of(Inputs.text(file).lines()::iterator, HardwareFacts.bundled())
+        return networkNamedIn(file)
                 .filter(n -> !n.interconnect().equals(flags.interconnect()))
                 .map(n -> "the log says " + n.interconnect() + " (" + n.where() + ": '" + n.evidence() + "'), and --interconnect "
                         + flags.interconnect() + " overrides it: drop the flag for this file if the log is right");
@@ -314,12 +325,10 @@ public final class CalibrationInputs {
             // one GPU per host: the network is the only tier, and a log that names it (sockets, EFA, CXI) needs no
             // fabric inside a host, whatever the GPU
             Integer seen = flags.nodes() != null ? flags.nodes() : h.hosts() != null ? h.hosts() : hostsNamed(s, ranks);
-            Optional<LogNetwork.Named> net = seen != null && seen > 1 && seen.equals(ranks) && RunInputs.isFile(file)
-                    && !file.equals("-") ? LogNetwork.of(Inputs.text(file).lines()::iterator, HardwareFacts.bundled()) : Optional.empty();
+            Optional<LogNetwork.Named> net = seen != null && seen > 1 && seen.equals(ranks) ? networkNamedIn(file)
+                    : Optional.empty();
             if (net.isPresent()) {
-                String name = net.get().interconnect();
-                return complete(file, s, flags.withInterconnect(name, name + " (from " + net.get().where() + ": '"
-                        + net.get().evidence() + "'; --interconnect overrides it)"), network);
+                return complete(file, s, withNetworkOf(flags, net.get()), network);
             }
         }
         if (noFlag && named.isEmpty()) {
@@ -355,13 +364,10 @@ public final class CalibrationInputs {
                         + " ranks and no launch line states the hosts: pass --nodes N and, across hosts,"
                         + " --interconnect NAME for the network");
             }
-            Optional<LogNetwork.Named> net = hosts > 1 && RunInputs.isFile(file) && !file.equals("-")
-                    ? LogNetwork.of(Inputs.text(file).lines()::iterator, HardwareFacts.bundled()) : Optional.empty();
+            Optional<LogNetwork.Named> net = hosts > 1 ? networkNamedIn(file) : Optional.empty();
             if (net.isPresent()) {
                 // the log names the network (NCCL lines: EFA, Slingshot, sockets; or its environment): read as --interconnect
-                String name = net.get().interconnect();
-                return complete(file, s, flags.withInterconnect(name, name + " (from " + net.get().where() + ": '"
-                        + net.get().evidence() + "'; --interconnect overrides it)"), network);
+                return complete(file, s, withNetworkOf(flags, net.get()), network);
             }
             if (hosts > 1) {
                 throw new InputException(file, 0, "the run spans " + hosts + " hosts" + (perHost > 1 ? ": inside a"
