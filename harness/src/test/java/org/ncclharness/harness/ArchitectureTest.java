@@ -38,4 +38,13 @@ class ArchitectureTest {
                         "org.ncclharness.calibration.io..", "org.ncclharness.harness..", "picocli..")
                 .check(CLASSES);
     }
+
+    @Test
+    void noCommandDependsOnTheBenchmarks() {
+        // calibrate drew its grid progress bar from bench once; shared pieces live in neutral packages
+        noClasses().that().resideInAPackage("org.ncclharness.harness..")
+                .and().resideOutsideOfPackages("org.ncclharness.harness.bench..", "org.ncclharness.harness")
+                .should().dependOnClassesThat().resideInAPackage("org.ncclharness.harness.bench..")
+                .check(CLASSES);
+    }
 }

@@ -16,6 +16,8 @@ import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierProblem;
 import org.ncclharness.calibration.twotier.TwoTierRuns;
 import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.options.GridRangeOptions;
+import org.ncclharness.harness.progress.GridProgressBar;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

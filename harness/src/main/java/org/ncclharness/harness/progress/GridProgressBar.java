@@ -1,4 +1,4 @@
-package org.ncclharness.harness.bench;
+package org.ncclharness.harness.progress;
 
 import java.io.PrintStream;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;

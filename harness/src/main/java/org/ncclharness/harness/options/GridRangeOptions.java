@@ -1,4 +1,4 @@
-package org.ncclharness.harness.bench;
+package org.ncclharness.harness.options;
 
 import java.util.EnumMap;
 import java.util.Map;
