@@ -17,7 +17,6 @@ import org.ncclharness.gpu.GpuEnvironmentException;
 import org.ncclharness.gpu.GpuJobException;
 import org.ncclharness.harness.accuracy.AccuracyCommand;
 import org.ncclharness.harness.bench.BenchCommand;
-import org.ncclharness.harness.bench.FuzzBench;
 import org.ncclharness.harness.check.CheckCommand;
 import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.convert.ConvertCommand;
@@ -187,8 +186,6 @@ public final class Main implements Runnable {
             err.flush();
             return ExitCode.USAGE;
         });
-        cl.getSubcommands().get("bench").getSubcommands().get("fuzz").getCommandSpec().usageMessage()
-                .footer(FuzzBench.kinds());
         cl.getCommandSpec().exitCodeOnInvalidInput(ExitCode.USAGE);
         cl.getCommandSpec().exitCodeOnExecutionException(ExitCode.USAGE);
         return cl;

@@ -11,7 +11,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 
-/** The shaded harness.jar, after packaging: small, with exactly the natives it needs, and they load. */
+/**
+ * The shaded harness.jar, after packaging: small, with exactly the natives it needs, and they load; no developer
+ * tool (fuzzer, synthetic-data generator) inside.
+ */
 class SlimJarIT {
     private static final Path JAR = Path.of("target", "harness.jar");
 
@@ -25,6 +28,9 @@ class SlimJarIT {
                     "org/bytedeco/cuda/linux-x86_64/libjninccl.so", "org/bytedeco/javacpp/linux-x86_64/libjnijavacpp.so");
             assertThat(jar.getEntry("org/bytedeco/cuda/global/nccl.class")).isNotNull();
             assertThat(jar.getEntry("org/bytedeco/cuda/global/cublas.class")).isNull();
+            // code that exists only to test the product lives in devtools/, never here
+            assertThat(jar.stream().map(e -> e.getName()).filter(n -> n.startsWith("org/ncclharness/")))
+                    .isNotEmpty().noneMatch(n -> n.matches("(?i).*(fuzz|synthetic|devtools).*"));
         }
     }
 

@@ -64,7 +64,7 @@ import picocli.CommandLine.Spec;
             "--joint [ID|FILE...]: one two-tier fit across runs of the same hardware at different configurations (bundled"
                 + " ids or files); without arguments, the bundled joint groups.",
             "--grid: the reference grid search too, beside every two-tier fit (box: --grid-points and the --grid-*"
-                + " MIN:MAX:POINTS ranges, as in bench two-tier)."})
+                + " MIN:MAX:POINTS ranges)."})
 public final class CalibrateCommand implements Callable<Integer> {
 
     @Mixin

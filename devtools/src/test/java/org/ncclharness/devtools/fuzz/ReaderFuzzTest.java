@@ -1,16 +1,13 @@
-package org.ncclharness.calibration.io;
+package org.ncclharness.devtools.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import org.ncclharness.calibration.fuzz.FuzzOracle;
-import org.ncclharness.calibration.fuzz.FuzzRun;
-import org.ncclharness.calibration.fuzz.Mutation;
 
 /**
- * The fuzz of {@code bench fuzz}, bounded for {@code mvn verify}: every mutation kind on fresh random tables,
+ * The fuzz of {@code devtools.jar fuzz}, bounded for {@code mvn verify}: every mutation kind on fresh random tables,
  * each case parsed exactly or refused naming its damaged line, never a defect.
  */
 class ReaderFuzzTest {

@@ -1,4 +1,4 @@
-package org.ncclharness.calibration.fuzz;
+package org.ncclharness.devtools.fuzz;
 
 import java.util.ArrayList;
 import java.util.Arrays;

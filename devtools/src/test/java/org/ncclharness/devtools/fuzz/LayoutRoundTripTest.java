@@ -1,4 +1,4 @@
-package org.ncclharness.calibration.io;
+package org.ncclharness.devtools.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import org.ncclharness.calibration.fuzz.FuzzTable;
+import org.ncclharness.calibration.io.NcclTestsLogReader;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
 

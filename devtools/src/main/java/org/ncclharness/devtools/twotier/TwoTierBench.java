@@ -1,19 +1,30 @@
-package org.ncclharness.calibration.twotier;
+package org.ncclharness.devtools.twotier;
 
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntFunction;
+import org.ncclharness.calibration.twotier.FastResult;
+import org.ncclharness.calibration.twotier.GridProgress;
+import org.ncclharness.calibration.twotier.GridResult;
+import org.ncclharness.calibration.twotier.GridSearch;
+import org.ncclharness.calibration.twotier.ParamRange;
+import org.ncclharness.calibration.twotier.ParamRanges;
+import org.ncclharness.calibration.twotier.TwoTierConfig;
+import org.ncclharness.calibration.twotier.TwoTierFitter;
+import org.ncclharness.calibration.twotier.TwoTierForm;
+import org.ncclharness.calibration.twotier.TwoTierParam;
+import org.ncclharness.calibration.twotier.TwoTierParams;
+import org.ncclharness.calibration.twotier.TwoTierProblem;
+import org.ncclharness.calibration.twotier.TwoTierSynthetic;
 
 /**
  * The benchmark of issue 4 (a benchmark, not a timed test): the faithful grid and the exact fitter side by side
  * on the same synthetic two-tier run and the same box, at several points per axis. The grid is timed once per
  * R (after a warm-up search); the fitter, which takes well under a millisecond, is timed as the mean over
  * repeated calls for at least {@link #FAST_MIN_SECONDS} (after a warm-up), so the JIT has compiled both.
- * Run it: {@code java -jar harness.jar bench two-tier}, or {@code java -cp harness.jar
- * org.ncclharness.calibration.twotier.TwoTierBench}.
+ * Run it: {@code java -jar devtools/target/devtools.jar two-tier} ({@link TwoTierBenchCommand}).
  */
 public final class TwoTierBench {
 
@@ -131,17 +142,5 @@ public final class TwoTierBench {
                     r.speedup(), r.fastNoWorse() ? "yes" : "NO"));
         }
         return sb.toString();
-    }
-
-    /** {@code TwoTierBench [hierarchical|flat-ring]}: R = 10, 20, 30 on all cores, no progress bar. */
-    public static void main(String[] args) {
-        TwoTierForm form = args.length > 0 ? TwoTierForm.byId(args[0]).orElseThrow(
-                () -> new IllegalArgumentException("form: hierarchical or flat-ring, got " + args[0]))
-                : TwoTierForm.HIERARCHICAL;
-        int threads = Runtime.getRuntime().availableProcessors();
-        TwoTierProblem p = syntheticProblem(form);
-        List<Row> rows = run(p, form, new int[] {10, 20, 30}, threads, r -> GridProgress.NONE);
-        PrintStream out = System.out;
-        out.print(format(p, form, threads, rows));
     }
 }

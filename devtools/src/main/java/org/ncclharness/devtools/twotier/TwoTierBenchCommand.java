@@ -1,4 +1,4 @@
-package org.ncclharness.harness.bench;
+package org.ncclharness.devtools.twotier;
 
 import org.ncclharness.harness.HelpOptions;
 import java.io.PrintStream;
@@ -11,7 +11,6 @@ import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.report.TwoTierCalibrator;
 import org.ncclharness.calibration.twotier.Fabric;
-import org.ncclharness.calibration.twotier.TwoTierBench;
 import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierProblem;
 import org.ncclharness.calibration.twotier.TwoTierRuns;
@@ -25,7 +24,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code harness.jar bench two-tier}: the faithful grid against the exact fitter (issue 4). */
+/** {@code devtools.jar two-tier}: the faithful grid against the exact fitter (docs/two-tier.md, "Benchmark"). */
 @Command(name = "two-tier",
         description = {
             "Fits one synthetic two-tier run (a model prediction with 0.5%% noise, not a measurement) with the "

@@ -1,22 +1,19 @@
-package org.ncclharness.harness.bench;
+package org.ncclharness.devtools.fuzz;
 
 import org.ncclharness.harness.HelpOptions;
 import picocli.CommandLine.Mixin;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.ncclharness.calibration.fuzz.FuzzOracle;
-import org.ncclharness.calibration.fuzz.FuzzRun;
-import org.ncclharness.calibration.fuzz.Mutation;
 import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.HarnessException;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code bench fuzz}: damages or disguises random tables in every layout the reader knows, 28 ways, and counts
+ * {@code devtools.jar fuzz}: damages or disguises random tables in every layout the reader knows, 28 ways, and counts
  * how each case came out: parsed exactly, refused cleanly (naming the damaged line), or a defect. Exit 1 when
  * any case is a defect.
  */
@@ -53,12 +50,12 @@ public final class FuzzBench implements Callable<Integer> {
     @Override
     public Integer call() {
         if (cases < 1) {
-            throw new HarnessException(ExitCode.USAGE, "--cases must be at least 1, got " + cases);
+            throw new CommandLine.ParameterException(spec.commandLine(), "--cases must be at least 1, got " + cases);
         }
         long start = System.nanoTime();
         FuzzRun run = FuzzRun.of(seed, cases);
         double seconds = (System.nanoTime() - start) / 1e9;
-        PrintStream out = System.out;
+        PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "# fuzz: %d cases, seed %d, %.1f s%n", cases, seed, seconds);
         out.printf("%-21s %8s %8s %8s%n", "# kind", "exact", "refused", "defect");
         for (Mutation m : Mutation.values()) {
@@ -72,6 +69,7 @@ public final class FuzzBench implements Callable<Integer> {
                 run.total(FuzzOracle.Verdict.CLEAN_REFUSAL), defects);
         out.printf("defects: %d, of which silent drops: %d%n", defects, run.silent());
         run.defects().forEach(d -> out.println("  " + d.kind().name().toLowerCase(Locale.ROOT) + ": " + d.detail()));
+        out.flush();
         return defects == 0 ? ExitCode.OK : ExitCode.FAIL;
     }
 }
