@@ -1,6 +1,6 @@
 package org.ncclharness.harness;
 
-/** The exit codes every command shares (SPEC §5). */
+/** The exit codes every command shares (README, "Exit codes"). */
 public final class ExitCode {
     /** Success, or a {@code check} verdict of PASS or WARN. */
     public static final int OK = 0;

@@ -1,6 +1,6 @@
 package org.ncclharness.harness;
 
-/** A failure with the exit code it maps to (SPEC §5); its message is the one line the user sees. */
+/** A failure with the exit code it maps to (README, "Exit codes"); its message is the one line the user sees. */
 public class HarnessException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

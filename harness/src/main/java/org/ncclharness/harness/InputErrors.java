@@ -8,8 +8,8 @@ import java.util.stream.Stream;
 import org.ncclharness.calibration.io.InputException;
 
 /**
- * Several inputs that could not be read, found in one pass so that a folder of logs names all its bad files at
- * once: a heading line, then each input's own one-line message on a line of its own. Exit code 2 (SPEC §5).
+ * Several inputs that could not be read, found in one pass so that a folder of logs names all its bad files at once: a
+ * heading line, then each input's own one-line message on a line of its own. Exit code 2 (README, "Exit codes").
  */
 public final class InputErrors extends HarnessException {
     private static final long serialVersionUID = 1L;

@@ -13,7 +13,7 @@ import org.ncclharness.gpu.ProbeProblem;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The bridge's two exception types reach the user as one line with SPEC §5's exit codes 3 and 4. */
+/** The bridge's two exception types reach the user as one line with exit codes 3 and 4 (README, "Exit codes"). */
 class GpuExceptionExitCodeTest {
     @Command(name = "throws")
     static final class Throws implements Callable<Integer> {

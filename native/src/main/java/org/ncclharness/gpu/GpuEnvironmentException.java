@@ -1,6 +1,8 @@
 package org.ncclharness.gpu;
 
-/** The machine lacks a piece the run needs (SPEC §5 exit code 3); the message is the problem's one line. */
+/**
+ * The machine lacks a piece the run needs (exit code 3; README, "Exit codes"); the message is the problem's one line.
+ */
 public class GpuEnvironmentException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

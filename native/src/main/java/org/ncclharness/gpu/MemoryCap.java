@@ -3,7 +3,7 @@ package org.ncclharness.gpu;
 import java.util.OptionalLong;
 
 /**
- * nccl-tests' device-memory cap on {@code -e} (reference A.2, the v2.16.6+ formula): with the smallest GPU's
+ * nccl-tests' device-memory cap on {@code -e} (src/common.cu, the v2.16.6+ formula): with the smallest GPU's
  * total memory M, reserve = min(ceil(M / 16 GiB) GiB, 4 GiB) and the largest size is
  * (M − reserve − 1 GiB) / (3 with a data check, else 2).
  */

@@ -7,7 +7,7 @@ import java.util.List;
  * Which NCCL release first exports each entry point (or accepts each enum value) this bridge may use. The
  * JavaCPP bindings are compiled against NCCL 2.30.7 headers, but their JNI library binds lazily: calling a
  * function the loaded {@code libnccl.so.2} lacks kills the JVM with {@code symbol lookup error} and no Java
- * exception (reference javacpp.md §4). So every call below the bindings' version goes through
+ * exception (docs/gpu-bridge.md). So every call below the bindings' version goes through
  * {@link #isAvailable(NcclVersion)} with the version {@code ncclGetVersion} reported at run time.
  *
  * <p>Versions come from NCCL's release notes and nccl-tests' own {@code NCCL_VERSION(...)} guards: nccl-tests

@@ -24,7 +24,7 @@ import java.util.stream.Stream;
 public final class NcclLibrary {
     static final String PRELOAD_PATH = "org.bytedeco.javacpp.platform.preloadpath";
     static final String CACHE_DIR = "org.bytedeco.javacpp.cachedir";
-    /** The soname the JNI library links against (javacpp.md §1: {@code link = "nccl@.2"}). */
+    /** The soname the JNI library links against (the JavaCPP preset presets/nccl.java: {@code link = "nccl@.2"}). */
     public static final String SONAME = "libnccl.so.2";
 
     private static boolean loaderPrepared;

@@ -3,10 +3,10 @@ package org.ncclharness.gpu;
 import org.ncclharness.calibration.measure.Collective;
 
 /**
- * nccl-tests' {@code setupArgs} for one size: the per-rank element counts from {@link Collective#counts},
- * byte sizes, and where an in-place operation's pointers go inside the receive buffer (reference A.3):
- * AllGather sends from {@code recvbuf + rank·sendBytes}; ReduceScatter receives into
- * {@code recvbuf + rank·recvBytes}; every other collective uses the buffer start for both.
+ * nccl-tests' {@code setupArgs} for one size: the per-rank element counts from {@link Collective#counts}, byte sizes,
+ * and where an in-place operation's pointers go inside the receive buffer (each collective's GetCollByteCount):
+ * AllGather sends from {@code recvbuf + rank·sendBytes}; ReduceScatter receives into {@code recvbuf + rank·recvBytes};
+ * every other collective uses the buffer start for both.
  *
  * @param sizeBytes    the requested size (the {@code -b..-e} value)
  * @param counts       per-rank counts and the printed size

@@ -8,7 +8,7 @@ import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.SizeList;
 
 /**
- * The one timed loop, for every collective, in nccl-tests' order (reference A.3; common.cu's TimeTest,
+ * The one timed loop, for every collective, in nccl-tests' order (src/common.cu's TimeTest,
  * BenchTime, startColl and completeColl):
  *
  * <ol>

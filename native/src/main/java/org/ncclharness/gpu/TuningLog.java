@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 import org.ncclharness.calibration.measure.Collective;
 
 /**
- * Reads what NCCL actually ran from an NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING log (reference §F), in every
+ * Reads what NCCL actually ran from an NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING log (src/enqueue.cc), in every
  * format NCCL has used:
  *
  * <ul>
@@ -25,7 +25,7 @@ import org.ncclharness.calibration.measure.Collective;
  * reports the actual algorithm as unknown rather than assuming the requested one.
  */
 public final class TuningLog {
-    /** Algorithm and protocol names by NCCL's numeric id (reference D.1), for the 2.20–2.23 formats. */
+    /** Algorithm and protocol names by NCCL's numeric id (nccl_tuner.h), for the 2.20–2.23 formats. */
     private static final String[] ALGOS = {"TREE", "RING", "COLLNET_DIRECT", "COLLNET_CHAIN", "NVLS", "NVLS_TREE", "PAT"};
     private static final String[] PROTOS = {"LL", "LL128", "SIMPLE"};
 
@@ -84,7 +84,7 @@ public final class TuningLog {
 
     /**
      * Whether a logged pair is one NCCL_ALGO / NCCL_PROTO allow for {@code collective}, per their syntax
-     * (reference D.6): comma lists, a leading {@code ^} for "all except", and from 2.24 {@code ;func:LIST}
+     * (NCCL src/graph/tuning.cc): comma lists, a leading {@code ^} for "all except", and from 2.24 {@code ;func:LIST}
      * sections. A null or blank request allows everything.
      */
     public static boolean allowed(String request, String name, Collective collective) {

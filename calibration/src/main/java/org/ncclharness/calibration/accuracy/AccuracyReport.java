@@ -54,7 +54,7 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
                              List<Crossover> crossovers, Map<String, List<Long>> glitches) {
 
     /**
-     * Ring against Tree for one system and N (SPEC §3): the ideal forms with method B's per-step latency
+     * Ring against Tree for one system and N (docs/calibration.md): the ideal forms with method B's per-step latency
      * L = α/(2(N−1)) and β_eff, binary tree, root links as fast as the ring's; and NCCL's own tables' crossover.
      */
     public record Crossover(String id, int ranks, double stepUs, double betaGBps, OptionalDouble idealBytes,

@@ -122,7 +122,10 @@ public record Dataset(DatasetMetadata metadata, Supplier<List<Measurement>> rowS
                 RunInfo.unknown(), hardware(), List.of(), out, notes);
     }
 
-    /** t = S / algbw, algbw = busbw / factor(N): nccl-tests' own definitions solved for time (SPEC §2). */
+    /**
+     * t = S / algbw, algbw = busbw / factor(N): nccl-tests' own definitions solved for time (nccl-tests
+     * doc/PERFORMANCE.md).
+     */
     private Measurement withDerivedTime(Measurement r, int ranks) {
         return new Measurement(r.sizeBytes(), r.count(), r.type(), r.redop(), r.root(),
                 derive(r.outOfPlace(), r.sizeBytes(), ranks), derive(r.inPlace(), r.sizeBytes(), ranks));

@@ -19,8 +19,8 @@ public interface Estimator {
     CostModel model();
 
     /**
-     * The quantities estimated from the data, one per free parameter (SPEC §3's k, which decides whether
-     * leave-one-out is scored): fitted parameters and data-derived ones such as u_r.
+     * The quantities estimated from the data, one per free parameter (the k of docs/calibration.md's 3k + 3, which
+     * decides whether leave-one-out is scored): fitted parameters and data-derived ones such as u_r.
      */
     List<String> freeParameters();
 

@@ -12,9 +12,9 @@ import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.measure.Sweep;
 
 /**
- * The points a fit uses: one half of a sweep (out-of-place, or in-place where that is all the source has, SPEC
- * §3), sorted by size, as flat arrays. Where a row has a bus bandwidth but no time (busbw-only summary tables)
- * the time is derived from busbw, size and N (t = f·M/busbw) and {@link #timeDerived} says so.
+ * The points a fit uses: one half of a sweep (out-of-place, or in-place where that is all the source has:
+ * docs/calibration.md), sorted by size, as flat arrays. Where a row has a bus bandwidth but no time (busbw-only summary
+ * tables) the time is derived from busbw, size and N (t = f·M/busbw) and {@link #timeDerived} says so.
  *
  * @param bytes       message sizes (the nccl-tests {@code size} column), ascending
  * @param timeUs      time per iteration, µs

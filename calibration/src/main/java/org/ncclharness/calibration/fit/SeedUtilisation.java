@@ -1,10 +1,10 @@
 package org.ncclharness.calibration.fit;
 
 /**
- * The seed method's β (SPEC §3): u_r = BusBW_peak/β_phys with BusBW_peak the busbw at the largest measured size,
- * β_eff = β_phys·u_r. When BusBW_peak exceeds β_phys the α-β ring cannot represent the run (NVLS, SHARP): that
- * is flagged, and on topologies with a conservative in-network u_r (0.92 for NVSwitch-class systems) that value
- * replaces the one above 1.
+ * The seed method's β (docs/calibration.md): u_r = BusBW_peak/β_phys with BusBW_peak the busbw at the largest measured
+ * size, β_eff = β_phys·u_r. When BusBW_peak exceeds β_phys the α-β ring cannot represent the run (NVLS, SHARP): that is
+ * flagged, and on topologies with a conservative in-network u_r (0.92 for NVSwitch-class systems) that value replaces
+ * the one above 1.
  *
  * <p>The estimate is biased low wherever α matters at the largest size: with T = α + f·M/β,
  * busbw(M) = β/(1 + α·β/(f·M)), so u_r = (β/β_phys)/(1 + α·β/(f·M_max)) (see {@link #expectedBias}).

@@ -5,7 +5,7 @@ import java.util.List;
 import org.ncclharness.calibration.model.SingleTierModel;
 
 /**
- * The single-tier estimators of SPEC §3, one record for all of them: the latency parameter is fixed (a chip
+ * The single-tier estimators of docs/calibration.md, one record for all of them: the latency parameter is fixed (a chip
  * profile, a user's ℓ_link, 0) or fitted; β_eff is the seed's peak-based value, a fixed value (the naive
  * 0.95·β_phys, a stand-in) or fitted jointly with the latency. Whatever is fitted is fitted by
  * {@link RelativeLeastSquares}.

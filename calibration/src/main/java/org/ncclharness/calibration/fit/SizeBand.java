@@ -1,6 +1,6 @@
 package org.ncclharness.calibration.fit;
 
-/** The message-size bands RMSPE is reported in (SPEC §3). */
+/** The message-size bands RMSPE is reported in (docs/calibration.md). */
 public enum SizeBand {
     SMALL("< 1 MiB"),
     MEDIUM("1-128 MiB"),

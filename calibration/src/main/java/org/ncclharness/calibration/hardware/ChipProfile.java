@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A chip profile for α method A (SPEC §3): α_step = 2c_c2c + c_ddr_r + c_ddr_w + c_noc + 2c_d2d, in µs.
+ * A chip profile for α method A (docs/calibration.md): α_step = 2c_c2c + c_ddr_r + c_ddr_w + c_noc + 2c_d2d, in µs.
  *
  * @param chip        chip name ({@code H200})
  * @param match       substrings that identify the chip in a GPU model string, case-insensitive

@@ -177,7 +177,7 @@ public final class HardwareFacts {
         return List.copyOf(topologies.keySet());
     }
 
-    /** The flat default utilisation naive models use (0.95, SPEC §3). */
+    /** The flat default utilisation naive models use (0.95, docs/calibration.md). */
     public double naiveUr() {
         return naiveUr;
     }

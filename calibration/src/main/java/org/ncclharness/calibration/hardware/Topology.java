@@ -7,7 +7,8 @@ package org.ncclharness.calibration.hardware;
  * @param betweenHosts whether it is a network that joins hosts (IB, RoCE, ...), not a fabric inside one
  * @param hopsPerStep physical hops a ring step crosses (method B: α = 2(N−1)·hops·ℓ_link)
  * @param inNetworkUr the conservative u_r used instead of a value above 1 when busbw exceeds the physical peak on
- *                    this topology (0.92 for NVSwitch-class systems, SPEC §3); null: keep the measured value
+ *                    this topology (0.92 for NVSwitch-class systems, docs/calibration.md); null: keep the measured
+ *                    value
  * @param source      where the figures come from
  */
 public record Topology(String name, boolean betweenHosts, int hopsPerStep, Double inNetworkUr, String source) {

@@ -2,7 +2,7 @@ package org.ncclharness.calibration.io;
 
 /**
  * Bad input: the message is the one line the user sees, naming the file, the line and what was expected.
- * Commands map it to exit code 2 (SPEC §5).
+ * Commands map it to exit code 2 (README, "Exit codes").
  */
 public class InputException extends RuntimeException {
     private static final long serialVersionUID = 1L;

@@ -140,7 +140,7 @@ record LogLine(int number, String text) {
         return s.startsWith("#") ? s.substring(1) : s;
     }
 
-    /** NCCL's own debug output, which nccl-tests lets through to stdout (reference B). */
+    /** NCCL's own debug output, which nccl-tests lets through to stdout (NCCL src/debug.cc). */
     boolean isNcclDebug() {
         return text.contains(" NCCL INFO ") || text.contains(" NCCL WARN ") || text.contains(" NCCL TRACE ");
     }

@@ -24,10 +24,10 @@ import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.measure.Trailer;
 
 /**
- * Reads nccl-tests and rccl-tests stdout of every generation (reference B): preambles, {@code # Using devices}
- * lines, any number of result tables (one run after another, as scripts that run several {@code *_perf}
- * binaries write them), NCCL INFO and launcher noise between them, and launcher labels in front of every line
- * ({@link LogLine}). Each table, and within it each datatype and op, becomes one {@link Sweep} with its own
+ * Reads nccl-tests and rccl-tests stdout of every generation (nccl-tests src/util.cu prints it): preambles,
+ * {@code # Using devices} lines, any number of result tables (one run after another, as scripts that run several
+ * {@code *_perf} binaries write them), NCCL INFO and launcher noise between them, and launcher labels in front of
+ * every line ({@link LogLine}). Each table, and within it each datatype and op, becomes one {@link Sweep} with its own
  * collective, layout and trailer.
  *
  * <p>A result row is a non-comment line whose first two tokens are numbers and whose third is a datatype name.

@@ -13,7 +13,7 @@ import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.measure.Trailer;
 
 /**
- * Prints a sweep as nccl-tests 2.19.6 prints its table (reference B.1–B.4): the tools people already point at
+ * Prints a sweep as nccl-tests 2.19.6 prints its table (src/util.cu): the tools people already point at
  * nccl-tests output keep working on ours. A value the source lacks prints as {@code N/A}, which our reader
  * reads back as absent. The lines before the table say where the numbers came from.
  */
@@ -113,7 +113,7 @@ public final class NcclTestsTableWriter {
     }
 
     private static String halfRow(Half h, boolean error) {
-        // nccl-tests prints "    N/A" for an unchecked #wrong: one column narrower than "  %6g" (reference B.3).
+        // nccl-tests prints "    N/A" for an unchecked #wrong: one column narrower than "  %6g" (src/util.cu).
         Double check = error ? h.maxError() : h.wrong();
         String shown = check == null ? null : error ? String.format(Locale.ROOT, "%.0e", check) : CFormat.g(check);
         return "  " + value(h.timeUs(), 7) + "  " + value(h.algBwGBps(), 6) + "  " + value(h.busBwGBps(), 6)

@@ -2,7 +2,7 @@ package org.ncclharness.calibration.io;
 
 /**
  * An output that could not be written: a full disk, a permission, a closed standard output. The message names
- * the file and the real cause; commands map it to exit code 3 (environment, SPEC §5).
+ * the file and the real cause; commands map it to exit code 3 (environment; README, "Exit codes").
  */
 public class OutputException extends RuntimeException {
     private static final long serialVersionUID = 1L;

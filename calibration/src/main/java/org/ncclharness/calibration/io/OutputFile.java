@@ -13,7 +13,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Writes an output file the safe way (SPEC §5): into a temporary file beside the target, then one move. A
+ * Writes an output file the safe way (README, "Exit codes"): into a temporary file beside the target, then one move. A
  * failure part-way leaves nothing behind, and an existing file is never replaced unless {@code force} is set.
  */
 public final class OutputFile {

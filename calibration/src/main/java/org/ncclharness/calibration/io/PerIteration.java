@@ -4,7 +4,7 @@ import java.util.List;
 import org.ncclharness.calibration.measure.Placement;
 
 /**
- * Per-iteration timing of one row and placement, as nccl-tests {@code -I 1 -J} writes it (reference B.6).
+ * Per-iteration timing of one row and placement, as nccl-tests {@code -I 1 -J} writes it (nccl-tests src/util.cu).
  *
  * @param row                   index of the row in its sweep
  * @param timesUs               the per-iteration times (max over the process's GPUs)

@@ -22,7 +22,7 @@ import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 
 /**
- * Sweep JSON: nccl-tests' {@code -J} layout (reference B.6, file version 3) wherever it has a field, so tools
+ * Sweep JSON: nccl-tests' {@code -J} layout (src/util.cu, file version 3) wherever it has a field, so tools
  * written for nccl-tests' JSON read ours, plus an {@code nccl_harness} object with what nccl-tests does not
  * record (provenance, collective, hardware, notes). Reads both nccl-tests' own files and ours.
  */

@@ -8,7 +8,7 @@ import java.util.Set;
 
 /**
  * The column layout of one nccl-tests/rccl-tests result table, read from the table's own column-header line
- * (reference B.2, B.3) or, for an excerpt without one, from the shape of its first row. Every generation is
+ * (nccl-tests src/util.cu) or, for an excerpt without one, from the shape of its first row. Every generation is
  * one of these: the leading columns ({@code size count type}, then {@code redop} and {@code root} where that
  * version prints them, or {@code root} alone in the ≤ 2.11 broadcast/reduce tables), two halves of
  * {@code time algbw busbw} plus {@code #wrong} or the older {@code error} and any per-iteration columns, and

@@ -8,7 +8,7 @@ import java.util.Optional;
  * One value per collective, described the way nccl-tests describes it: how many elements each rank sends and
  * receives for a given size, which size column nccl-tests prints, and the bus-bandwidth factor that turns
  * algorithm bandwidth into a per-link figure comparable across N. The timing loop never needs to know more.
- * (nccl-tests, reference A.2 and A.5.)
+ * (nccl-tests: each collective's GetCollByteCount and GetBw in src/*.cu; doc/PERFORMANCE.md.)
  */
 public enum Collective {
     ALL_REDUCE("all_reduce", "allreduce", "AllReduce", false, true, BusFactor.TWO_N_MINUS_1_OVER_N, Split.NONE),

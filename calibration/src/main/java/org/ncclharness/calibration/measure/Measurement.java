@@ -18,7 +18,7 @@ public record Measurement(long sizeBytes, long count, String type, String redop,
         inPlace = inPlace == null ? Half.empty() : inPlace;
     }
 
-    /** The half the calibration uses: out-of-place when it has data, else in-place (SPEC §3). */
+    /** The half the calibration uses: out-of-place when it has data, else in-place (docs/calibration.md). */
     public Half preferred(Placement placement) {
         return placement == Placement.IN_PLACE ? inPlace : outOfPlace;
     }

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * nccl-tests' size arithmetic (reference A.2): the {@code -b/-e} parser with binary K/M/G suffixes, the
+ * nccl-tests' size arithmetic (src/common.cu): the {@code -b/-e} parser with binary K/M/G suffixes, the
  * benchmark size list for {@code -f} (multiplicative) or {@code -i} (additive), and the warm-up list, which
  * always doubles from the minimum. Pure arithmetic, so the live sweep (native), its replay and {@code predict}
  * all expand the same list.

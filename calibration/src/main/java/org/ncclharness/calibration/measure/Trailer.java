@@ -1,7 +1,7 @@
 package org.ncclharness.calibration.measure;
 
 /**
- * The lines nccl-tests prints after a table, as the source states them (reference B.4). A log whose author
+ * The lines nccl-tests prints after a table (src/util.cu), as the source states them. A log whose author
  * trimmed rows keeps the average nccl-tests computed over every row it ran, which the remaining rows cannot
  * reproduce, so a reader carries what it read and a writer prints that, not a recomputation.
  *

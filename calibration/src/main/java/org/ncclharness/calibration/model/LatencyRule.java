@@ -1,8 +1,8 @@
 package org.ncclharness.calibration.model;
 
 /**
- * How the single-tier latency α scales with the configuration (SPEC §3). Both rules multiply one latency
- * parameter by a step count, so a parameter calibrated at one N predicts another.
+ * How the single-tier latency α scales with the configuration (docs/calibration.md, "The model"). Both rules multiply
+ * one latency parameter by a step count, so a parameter calibrated at one N predicts another.
  */
 public enum LatencyRule {
     /**

@@ -5,8 +5,8 @@ import java.util.Map;
 import org.ncclharness.calibration.measure.Collective;
 
 /**
- * Sequential steps of the ring algorithm per collective (NCCL's nsteps, reference D.1; ASTRA-sim ring,
- * reference E.3): AllReduce 2(N−1) (reduce-scatter then all-gather), AllGather, ReduceScatter and AllToAll N−1,
+ * Sequential steps of the ring algorithm per collective (NCCL's nsteps in src/graph/tuning.cc; ASTRA-sim's
+ * astraccl Ring.cc): AllReduce 2(N−1) (reduce-scatter then all-gather), AllGather, ReduceScatter and AllToAll N−1,
  * the pipelined Broadcast and Reduce N−1, SendRecv one.
  */
 public final class RingSteps {

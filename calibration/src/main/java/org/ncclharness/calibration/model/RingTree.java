@@ -6,7 +6,7 @@ import java.util.OptionalDouble;
 import org.ncclharness.calibration.measure.Collective;
 
 /**
- * Ring against Tree AllReduce in the ideal forms of SPEC §3: T_ring = 2(N−1)·(D/(N·B) + L) and
+ * Ring against Tree AllReduce in their ideal forms (docs/calibration.md): T_ring = 2(N−1)·(D/(N·B) + L) and
  * T_tree = 2D/B_root + 2h·L with h = ⌈log_k N⌉ (a k-ary tree, reduce up then broadcast down). Ring's latency
  * grows linearly in N and Tree's logarithmically, while Tree's bandwidth term is bounded by the root's links, so
  * Tree wins below a crossover size and Ring above it.

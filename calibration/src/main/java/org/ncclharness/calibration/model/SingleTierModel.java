@@ -5,8 +5,8 @@ import java.util.Map;
 import org.ncclharness.calibration.measure.Collective;
 
 /**
- * The single-tier α-β ring model (SPEC §3): T(M) = α + f·M/β_eff, f the collective's bus factor
- * (2(N−1)/N for AllReduce), so busbw → β_eff as M → ∞. θ = (latency parameter, β_eff in GB/s); α follows from
+ * The single-tier α-β ring model (docs/calibration.md, "The model"): T(M) = α + f·M/β_eff, f the collective's bus
+ * factor (2(N−1)/N for AllReduce), so busbw → β_eff as M → ∞. θ = (latency parameter, β_eff in GB/s); α follows from
  * the latency parameter by the {@link LatencyRule}, so the same θ predicts any N.
  *
  * @param collective the collective timed

@@ -1,7 +1,7 @@
 package org.ncclharness.calibration.nccl;
 
 /**
- * NCCL's compute-capability index (reference D.1): Volta below SM80, Ampere SM80–89, Hopper SM90–99, Blackwell
+ * NCCL's compute-capability index (src/graph/tuning.cc): Volta below SM80, Ampere SM80–89, Hopper SM90–99, Blackwell
  * SM100 and up. The tuner's bandwidth caps are tabled by it.
  */
 public enum GpuClass {

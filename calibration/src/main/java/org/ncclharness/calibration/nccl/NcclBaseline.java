@@ -8,7 +8,7 @@ import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
 
 /**
- * Sets up {@link NcclTunerModel} for a run from what its metadata states, and the reference's defaults for what
+ * Sets up {@link NcclTunerModel} for a run from what its metadata states, and {@code nccl/graph-defaults.json} for what
  * it does not (every default is named in {@link #notes}). An estimate of NCCL's own prediction, never fitted.
  *
  * @param model the estimate, empty when NCCL's tables do not cover the run

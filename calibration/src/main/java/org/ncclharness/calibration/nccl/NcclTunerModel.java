@@ -12,11 +12,11 @@ import org.ncclharness.calibration.model.RingSteps;
 import org.ncclharness.calibration.model.RingTree;
 
 /**
- * What NCCL's own tuner would predict (reference D.3–D.5): per (algorithm, protocol) a latency from the
- * baseLat/hwLat tables and a bandwidth from the channel count, per-channel bandwidth and the protocol caps, and
+ * What NCCL's own tuner would predict (NCCL src/graph/tuning.cc, enqueue.cc): per (algorithm, protocol) a latency from
+ * the baseLat/hwLat tables and a bandwidth from the channel count, per-channel bandwidth and the protocol caps, and
  * time = lat + nBytes/(1000·bw); the tuner takes the fastest. Ring for every collective the tables cover, Tree for
- * AllReduce; NVLS, CollNet and PAT are not estimated (they need graph facts no dataset states). θ is empty: this
- * is an estimate from NCCL's constants, never fitted.
+ * AllReduce; NVLS, CollNet and PAT are not estimated (they need graph facts no dataset states). θ is empty: this is an
+ * estimate from NCCL's constants, never fitted.
  *
  * @param collective  the collective
  * @param ranks       N
@@ -167,7 +167,7 @@ public record NcclTunerModel(Collective collective, int ranks, int nodes, int sm
                 + 2 * ((ranks / nodes - 1) * intra + log2Nodes * inter);
     }
 
-    /** The candidate NCCL would choose at this size and its predicted time (reference D.5). */
+    /** The candidate NCCL would choose at this size and its predicted time (NCCL src/enqueue.cc, topoGetAlgoInfo). */
     public Choice choose(double bytes) {
         NcclTuning t = tuning();
         Choice best = null;

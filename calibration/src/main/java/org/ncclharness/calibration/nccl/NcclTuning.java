@@ -6,9 +6,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * NCCL's default tuner constants for one range of NCCL versions, loaded from {@code nccl/tuning-<v>.json}
- * (reference D.2, D.7). Protocol arrays are [LL, LL128, Simple]; bandwidth-cap arrays are [1 node, 2 nodes,
- * ≥ 3 nodes]. The constants only feed the estimate of what NCCL's tuner would predict; they are never fitted.
+ * NCCL's default tuner constants for one range of NCCL versions, loaded from {@code nccl/tuning-<v>.json} (NCCL
+ * src/graph/tuning.cc of each release). Protocol arrays are [LL, LL128, Simple]; bandwidth-cap arrays are [1 node, 2
+ * nodes, ≥ 3 nodes]. The constants only feed the estimate of what NCCL's tuner would predict; they are never fitted.
  */
 public record NcclTuning(String version, List<String> appliesTo, String notes, String about, String source,
                          Map<String, double[]> baseLatUs, Map<String, Map<String, double[]>> hwLatUs,
@@ -25,7 +25,7 @@ public record NcclTuning(String version, List<String> appliesTo, String notes, S
     private static final List<String> FILES = List.of("2.18", "2.22", "2.27", "2.30");
     private static final Pattern MAJOR_MINOR = Pattern.compile("(\\d+)\\.(\\d+)");
 
-    /** llMaxBws (reference D.2 note): one node by GPU class; several nodes by CPU vendor, [2 nodes, ≥ 3]. */
+    /** llMaxBws (tuning.cc): one node by GPU class; several nodes by CPU vendor, [2 nodes, ≥ 3]. */
     public record LlMaxBw(Map<String, Double> singleNode, double[] multiNodeIntelOrOther,
                           double[] multiNodeAmdOrMixed) {
     }
@@ -72,7 +72,7 @@ public record NcclTuning(String version, List<String> appliesTo, String notes, S
         return NcclResource.read("/nccl/tuning-" + file + ".json", NcclTuning.class, "NCCL constants");
     }
 
-    /** The treeCorrectionFactor of a protocol at nBytes, 1 outside the table (reference D.5). */
+    /** The treeCorrectionFactor of a protocol at nBytes, 1 outside the table (tuning.cc). */
     public double treeCorrection(String protocol, double bytes) {
         double[] t = treeCorrectionFactor.get(protocol);
         double ratio = bytes / 64;

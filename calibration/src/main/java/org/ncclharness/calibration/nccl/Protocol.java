@@ -2,7 +2,10 @@ package org.ncclharness.calibration.nccl;
 
 import org.ncclharness.calibration.measure.Collective;
 
-/** NCCL's three wire protocols (reference D.1), in NCCL's index order (the order its tuner breaks ties in). */
+/**
+ * NCCL's three wire protocols (src/include/plugin/nccl_tuner.h), in NCCL's index order (the order its tuner breaks ties
+ * in).
+ */
 public enum Protocol {
     LL("LL"),
     LL128("LL128"),

@@ -89,9 +89,9 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
     }
 
     /**
-     * Tree in SPEC §3's ideal form with the ring's own per-step latency and bandwidth (root links as fast as the
-     * ring's, binary tree): AllReduce only. {@code basis} prefixes the crossover: the envelope's ring differs per
-     * protocol, so its crossover holds for the protocol of this size only.
+     * Tree in its ideal form (docs/calibration.md) with the ring's own per-step latency and bandwidth (root links as
+     * fast as the ring's, binary tree): AllReduce only. {@code basis} prefixes the crossover: the envelope's ring
+     * differs per protocol, so its crossover holds for the protocol of this size only.
      */
     private static Optional<Alternative> tree(Collective c, int ranks, double alphaUs, double betaGBps, double bytes,
                                               String basis) {
@@ -110,8 +110,9 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
     }
 
     /**
-     * Ring and Tree in SPEC §3's ideal forms for a single-tier α-β AllReduce model (the ring formula, A, B, B+beta,
-     * naive, datasheet), Tree {@link RingTree#besideRing beside the ring}; empty for any other model or collective.
+     * Ring and Tree in their ideal forms (docs/calibration.md) for a single-tier α-β AllReduce model (the ring formula,
+     * A, B, B+beta, naive, datasheet), Tree {@link RingTree#besideRing beside the ring}; empty for any other model or
+     * collective.
      */
     public static Optional<RingTree> ringTree(PredictionModel pm) {
         if (pm.model() instanceof SingleTierModel s && s.collective() == Collective.ALL_REDUCE) {

@@ -60,7 +60,7 @@ public final class Sizes {
     }
 
     /**
-     * nccl-tests' size list (reference A.2): from min by factor f up to max inclusive. {@code predict} has no
+     * nccl-tests' size list (src/common.cu): from min by factor f up to max inclusive. {@code predict} has no
      * {@code -i}, so it asks for a factor, and says so in its own words.
      */
     public static List<Long> series(long min, long max, long factor) {

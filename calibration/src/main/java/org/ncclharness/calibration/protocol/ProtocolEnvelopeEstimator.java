@@ -90,7 +90,7 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
         int ll128 = ProtocolEnvelopeModel.efficiencyIndex(Protocol.LL128);
         lower[ll] = EFFICIENCY_FLOOR;
         lower[ll128] = EFFICIENCY_FLOOR;
-        // Start η from NCCL's own ring LL and LL128 shares of the bus bandwidth (reference D.3).
+        // Start η from NCCL's own ring LL and LL128 shares of the bus bandwidth (NCCL's src/graph/tuning.cc).
         NcclTuning nccl = NcclTuning.forVersion(null).tuning();
         boolean[] free = free(betaFree);
         List<double[]> starts = new java.util.ArrayList<>();

@@ -20,9 +20,9 @@ import org.ncclharness.calibration.nccl.Protocol;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 
 /**
- * Writes a {@link CalibrationReport} as the versioned JSON document of SPEC §5 ({@value CalibrationReport#SCHEMA}).
- * Every model carries its form, configuration and parameters, which is all {@link CalibrationFile} needs to
- * rebuild it exactly; doubles are written in their shortest round-tripping form.
+ * Writes a {@link CalibrationReport} as the versioned JSON document of docs/calibration.md
+ * ({@value CalibrationReport#SCHEMA}). Every model carries its form, configuration and parameters, which is all
+ * {@link CalibrationFile} needs to rebuild it exactly; doubles are written in their shortest round-tripping form.
  */
 public final class CalibrationJson {
 

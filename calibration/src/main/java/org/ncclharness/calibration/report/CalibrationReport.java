@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * The calibration of one or more datasets, in input order: what {@code calibrate} prints and writes as JSON
- * (SPEC §5, schema {@value #SCHEMA}).
+ * (docs/calibration.md, schema {@value #SCHEMA}).
  */
 public record CalibrationReport(List<CalibrationEntry> entries) {
 

@@ -11,9 +11,9 @@ import org.ncclharness.calibration.fit.SizeBand;
 import org.ncclharness.calibration.model.SingleTierModel;
 
 /**
- * The text form of a {@link CalibrationReport}: one row per single-tier dataset (SPEC §3's list: interconnect,
- * β_phys, BusBW_peak, u_r, fitted β, ℓ_link, α by methods A and B, the NVLS flag, RMSPE per band per model, the
- * best model), then the deferred datasets with their reason, then per-dataset notes.
+ * The text form of a {@link CalibrationReport}: one row per single-tier dataset (the README's `calibrate` list:
+ * interconnect, β_phys, BusBW_peak, u_r, fitted β, ℓ_link, α by methods A and B, the NVLS flag, RMSPE per band per
+ * model, the best model), then the deferred datasets with their reason, then per-dataset notes.
  */
 public final class CalibrationTable {
 

@@ -11,8 +11,8 @@ import org.ncclharness.calibration.twotier.TwoTierParam;
 import org.ncclharness.calibration.twotier.TwoTierProblem;
 
 /**
- * {@code calibrate --grid}: run the faithful reference grid search (SPEC §3) beside the exact fit of every two-tier
- * entry. The box is the data's default ({@link ParamRanges#defaultsFor}) at {@code pointsPerAxis}, with the
+ * {@code calibrate --grid}: run the faithful reference grid search (docs/two-tier.md) beside the exact fit of every
+ * two-tier entry. The box is the data's default ({@link ParamRanges#defaultsFor}) at {@code pointsPerAxis}, with the
  * ranges the user gave (each with its own points) in place of the default ones.
  *
  * @param pointsPerAxis points on every axis the user gave no range for (at least 2)

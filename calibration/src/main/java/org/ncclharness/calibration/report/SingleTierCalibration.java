@@ -11,7 +11,7 @@ import org.ncclharness.calibration.fit.SeedUtilisation;
 import org.ncclharness.calibration.measure.Placement;
 
 /**
- * The single-tier calibration of one dataset (SPEC §3): the hardware facts it was compared with, the seed's
+ * The single-tier calibration of one dataset (docs/calibration.md): the hardware facts it was compared with, the seed's
  * utilisation, the in-network-reduction flag, and one {@link Fit} per model, with the best one named.
  *
  * @param interconnect    the interconnect calibrated (vocabulary name)

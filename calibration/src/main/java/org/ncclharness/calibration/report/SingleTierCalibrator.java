@@ -34,11 +34,11 @@ import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 
 /**
- * The single-tier calibration method of SPEC §3, applied to one sweep: α by method A (chip profile) and method B
- * (fitted or user-fixed ℓ_link), β the seed's way (u_r from the peak busbw) and fitted jointly with α, the naive
- * u_r = 0.95 beside them, NVLS/SHARP detected from the data, RMSPE per band in-sample and leave-one-out.
- * Multi-domain runs are deferred to {@link TwoTierCalibrator}, which fits the families that apply across domains
- * (the envelope among them, as an effective single tier): one line with one β would hide the slower tier.
+ * The single-tier calibration method of docs/calibration.md, applied to one sweep: α by method A (chip profile) and
+ * method B (fitted or user-fixed ℓ_link), β the seed's way (u_r from the peak busbw) and fitted jointly with α, the
+ * naive u_r = 0.95 beside them, NVLS/SHARP detected from the data, RMSPE per band in-sample and leave-one-out.
+ * Multi-domain runs are deferred to {@link TwoTierCalibrator}, which fits the families that apply across domains (the
+ * envelope among them, as an effective single tier): one line with one β would hide the slower tier.
  */
 public final class SingleTierCalibrator {
 

@@ -474,7 +474,7 @@ public final class TwoTierCalibrator {
         List<Prior> out = new ArrayList<>();
         for (Prior p : priors) {
             // Above the line rate the single-domain run used in-network reduction (NVLS), which a ring across
-            // domains does not get: SPEC §3's conservative utilisation stands in for it.
+            // domains does not get: the topology's conservative utilisation stands in (docs/calibration.md).
             boolean aboveLineRate = p.param() == TwoTierParam.U_NV && p.value() > 1 && inNetworkUr != null;
             out.add(aboveLineRate ? new Prior(p.param(), inNetworkUr, SingleDomainPrior.MIN_RELATIVE_SIGMA * inNetworkUr,
                     p.source() + " (u_NV " + String.format(Locale.ROOT, "%.3f", p.value()) + " > 1 there: NVLS; "

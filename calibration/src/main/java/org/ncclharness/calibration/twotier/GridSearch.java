@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
 /**
- * The reference method of SPEC §3, faithfully: enumerate every combination of the five parameters on the
+ * The reference method (docs/two-tier.md), faithfully: enumerate every combination of the five parameters on the
  * user's grid, score each by overall RMSPE against every measured point, keep the best.
  *
  * <p>Written for speed without changing what is computed: the per-point data are flat {@code double[]}s; the

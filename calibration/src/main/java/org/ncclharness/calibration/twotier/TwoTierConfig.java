@@ -4,7 +4,7 @@ import org.ncclharness.calibration.io.InputException;
 
 /**
  * One two-tier configuration: {@code domains} NVLink domains of {@code gpusPerDomain} GPUs each, N = d·g ranks.
- * The tier-1 unit is the NVLink domain, not the host (SPEC §3): 8 GPUs for an HGX node, 72 for an NVL72 rack.
+ * The tier-1 unit is the NVLink domain, not the host (docs/two-tier.md): 8 GPUs for an HGX node, 72 for an NVL72 rack.
  *
  * @param domains        d ≥ 1
  * @param gpusPerDomain  g ≥ 1

@@ -9,7 +9,7 @@ import org.ncclharness.calibration.fit.Rmspe;
  *
  * @param rmspe            against the measured points (priors not included), overall and per band
  * @param looRmspePct      leave-one-out RMSPE (each point predicted by a fit without it); empty when there
- *                         are fewer than 3k + 3 = 18 points (SPEC §3)
+ *                         are fewer than 3k + 3 = 18 points (docs/calibration.md)
  * @param profiles         one per parameter, in {@link TwoTierParam} order
  * @param configurations   the fit read at each configuration in the data
  * @param bottleneck       flat ring only: {@code nvlink} or {@code inter-domain}, the link the fit says limits

@@ -55,7 +55,7 @@ public final class TwoTierFitter {
     public static final double PROFILE_RELATIVE = 0.01;
     /** ...or within 0.001 percentage points of it, so that noise-free data do not give zero-width profiles. */
     public static final double PROFILE_ABSOLUTE_PCT = 1e-3;
-    /** Leave-one-out needs 3k + 3 points for k = 5 parameters (SPEC §3). */
+    /** Leave-one-out needs 3k + 3 points for k = 5 parameters (docs/calibration.md). */
     public static final int LOO_MIN_POINTS = 18;
 
     /** Profile ends to 2⁻²⁴ of the search range: beyond the four digits a report prints. */

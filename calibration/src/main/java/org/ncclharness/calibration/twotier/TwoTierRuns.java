@@ -11,8 +11,8 @@ import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.measure.Sweep;
 
 /**
- * Turns a sweep into the two-tier fit's input: the configuration from its hardware (domains × GPUs per
- * domain), the sizes, and the times of one half (out-of-place where the sweep has it, else in-place, SPEC §3).
+ * Turns a sweep into the two-tier fit's input: the configuration from its hardware (domains × GPUs per domain), the
+ * sizes, and the times of one half (out-of-place where the sweep has it, else in-place: docs/calibration.md).
  */
 public final class TwoTierRuns {
 

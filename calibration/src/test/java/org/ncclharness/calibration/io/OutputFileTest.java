@@ -12,7 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** SPEC §5's output rules: all or nothing, regular files only, no directory the user did not name. */
+/** The output rules (README, "Exit codes"): all or nothing, regular files only, no directory the user did not name. */
 class OutputFileTest {
 
     @TempDir

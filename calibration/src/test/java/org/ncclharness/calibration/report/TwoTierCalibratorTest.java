@@ -55,7 +55,7 @@ class TwoTierCalibratorTest {
         assertThat(t.fits()).extracting(TwoTierFit::form).containsExactly(TwoTierForm.values());
         assertThat(t.fit(TwoTierForm.HIERARCHICAL).orElseThrow().priors()).isNotEmpty()
                 .allSatisfy(p -> assertThat(p.source()).startsWith(single.id()));
-        // The single-node H100 run reads above the NVLink line rate (NVLS): SPEC's 0.92 stands in for its u_NV.
+        // The single-node H100 run reads above the NVLink line rate (NVLS): NVSwitch's 0.92 stands in for its u_NV.
         assertThat(t.fit(TwoTierForm.HIERARCHICAL).orElseThrow().priors()).filteredOn(p -> p.param() == TwoTierParam.U_NV)
                 .singleElement().satisfies(p -> {
                     assertThat(p.value()).isEqualTo(0.92);

@@ -48,7 +48,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code calibrate [FILE...]}: fits the α-β model of SPEC §3 to every bundled dataset, or to the files given. */
+/**
+ * {@code calibrate [FILE...]}: fits the α-β model of docs/calibration.md to every bundled dataset, or to the files
+ * given.
+ */
 @Command(name = "calibrate", sortOptions = false,
         description = {"Fit the alpha-beta model (README, `calibrate`) to nccl-tests measurements: one tier,"
                 + " T(M) = alpha + f*M/beta_eff, saying how wrong each way of choosing alpha and beta is; two tiers"

@@ -67,7 +67,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code check RUN}: the bring-up verdict, PASS / WARN / FAIL with its reasons (SPEC §5: FAIL exits 1). */
+/**
+ * {@code check RUN}: the bring-up verdict, PASS / WARN / FAIL with its reasons (FAIL exits 1: README, "Exit codes").
+ */
 @Command(name = "check", sortOptions = false,
         description = {"Judge a run: busbw at the largest size against beta_phys, any #wrong, the average busbw"
                 + " against --min-busbw (nccl-tests' NCCL_TESTS_MIN_BW rule: below 0.9 x the value fails), dips,"

@@ -3,7 +3,7 @@ package org.ncclharness.harness.doctor;
 /**
  * One thing that stands between the user and a GPU sweep, with its fix.
  *
- * @param exitCode the code it maps to (SPEC §5); 0 for a warning that does not stop a sweep
+ * @param exitCode the code it maps to (README, "Exit codes"); 0 for a warning that does not stop a sweep
  * @param what     what is wrong, without the rank (the summary groups ranks with the same problem)
  * @param fix      what to do about it
  */

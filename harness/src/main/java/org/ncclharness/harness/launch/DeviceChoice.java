@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Which GPU a rank drives: {@code localRank % visibleDevices} (reference launch.md §4). Right both when the
+ * Which GPU a rank drives: {@code localRank % visibleDevices} (docs/launch.md, "GPU choice"). Right both when the
  * launcher gives each task one GPU (device 0 of 1) and when every GPU is visible. Two ranks of one host on one
  * physical GPU are refused before NCCL sees them (it would fail later with "Duplicate GPU detected", or on 2.30
  * ask for NCCL_MULTI_RANK_GPU_ENABLE).

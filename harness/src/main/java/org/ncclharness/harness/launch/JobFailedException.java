@@ -3,7 +3,7 @@ package org.ncclharness.harness.launch;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 
-/** The job cannot go on: a rank was lost, refused, timed out or diverged. Exit code 4 (SPEC §5). */
+/** The job cannot go on: a rank was lost, refused, timed out or diverged. Exit code 4 (README, "Exit codes"). */
 public final class JobFailedException extends HarnessException {
     private static final long serialVersionUID = 1L;
 

@@ -7,7 +7,7 @@ import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 
 /**
- * Where am I in the job: a pure function of the environment and the flags (reference: launch.md §1, §4).
+ * Where am I in the job: a pure function of the environment and the flags (docs/launch.md, "Where am I").
  *
  * <p>Precedence: flags, torchrun/env:// ({@code RANK}+{@code WORLD_SIZE}), Open MPI
  * ({@code OMPI_COMM_WORLD_*}), PMI ({@code PMI_RANK}, Hydra's {@code MPI_LOCALRANKID}), Slurm only inside a job
@@ -90,7 +90,7 @@ public final class PlaceDetector {
     private record JobId(String id, boolean shared) {
     }
 
-    /** The launcher's job id (reference §4), the same on every rank where the launcher has one. */
+    /** The launcher's job id (docs/launch.md's table), the same on every rank where the launcher has one. */
     private static JobId jobId(Map<String, String> env, long parentPid) {
         // The user's own name for the job beats every guess: two jobs started by hand on one MASTER_PORT
         // would otherwise share the token "env-ADDR:PORT" and could take each other's ranks

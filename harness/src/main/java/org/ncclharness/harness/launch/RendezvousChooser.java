@@ -9,7 +9,7 @@ import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 
 /**
- * Picks the rendezvous (reference launch.md §2a, §4), a pure function: {@code --rendezvous} (or
+ * Picks the rendezvous (docs/launch.md, "Rendezvous"), a pure function: {@code --rendezvous} (or
  * {@code HARNESS_RENDEZVOUS}); MASTER_ADDR/MASTER_PORT, +1 under torchrun's agent store, which already owns
  * MASTER_PORT (measured: "Address already in use"); a file named by the job id in TMPDIR when every rank is on
  * this host; the first node of the Slurm step, port derived from the job and step id; otherwise a clear error

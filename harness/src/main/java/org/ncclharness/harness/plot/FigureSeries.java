@@ -115,7 +115,7 @@ public record FigureSeries(String label, SourceKind kind, String source, String 
         return collective.busBwGBps(bytes, model.timeUs().applyAsDouble(bytes), ranks);
     }
 
-    /** Out-of-place, the half fits use, unless the source has no out-of-place numbers at all (SPEC §3). */
+    /** Out-of-place, the half fits use, unless the source has no out-of-place numbers at all (docs/calibration.md). */
     private static Placement preferredHalf(List<Measurement> rows) {
         boolean anyOut = rows.stream().map(Measurement::outOfPlace)
                 .anyMatch(h -> h.busBwGBps() != null || h.timeUs() != null);

@@ -15,8 +15,8 @@ import org.ncclharness.calibration.measure.SizeText;
 
 /**
  * The series {@code plot --predict} draws: a prediction model's own curve, or its Ring and Tree forms
- * ({@link RingTree}, SPEC §3) from the model's ring latency and bandwidth. Both are {@link FigureSeries#predicted}
- * series, labelled as predictions.
+ * ({@link RingTree}, docs/calibration.md) from the model's ring latency and bandwidth. Both are
+ * {@link FigureSeries#predicted} series, labelled as predictions.
  */
 final class RingTreeFigure {
 

@@ -10,7 +10,7 @@ import org.ncclharness.harness.HarnessException;
 
 /**
  * One NCCL_ALGO × NCCL_PROTO pair of a {@code --algo/--proto} matrix; a null side leaves NCCL's own choice.
- * Names are NCCL's (reference D.6), matched case-insensitively and printed in NCCL's spelling.
+ * Names are NCCL's (src/graph/tuning.cc), matched case-insensitively and printed in NCCL's spelling.
  */
 public record Combination(String algo, String proto) {
 

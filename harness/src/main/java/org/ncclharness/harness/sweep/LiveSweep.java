@@ -260,7 +260,7 @@ final class LiveSweep {
         }
     }
 
-    /** nccl-tests' memory cap (reference A.2), announced as it announces it. */
+    /** nccl-tests' memory cap (src/common.cu), announced as it announces it. */
     private static List<Long> capped(List<Long> sizes, OptionalLong cap, List<String> heading) {
         if (cap.isEmpty()) {
             return sizes;

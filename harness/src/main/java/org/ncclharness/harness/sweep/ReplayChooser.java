@@ -10,10 +10,10 @@ import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Measurement;
 
 /**
- * Which bundled dataset a GPU-less sweep replays (SPEC §2): among the datasets of the requested collective
- * that cover the most requested sizes, the one whose GPU count is closest to the job's — the same count if
- * any, then the nearest larger, then the nearest smaller — and on a tie the one with the most rows.
- * Datasets mixing several configurations, or not stating their GPU count, are never chosen automatically.
+ * Which bundled dataset a GPU-less sweep replays (docs/sweep-and-check.md): among the datasets of the requested
+ * collective that cover the most requested sizes, the one whose GPU count is closest to the job's — the same count if
+ * any, then the nearest larger, then the nearest smaller — and on a tie the one with the most rows. Datasets mixing
+ * several configurations, or not stating their GPU count, are never chosen automatically.
  */
 public final class ReplayChooser {
 

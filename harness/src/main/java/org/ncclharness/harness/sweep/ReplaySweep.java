@@ -17,8 +17,8 @@ import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 
 /**
- * A sweep on a machine without a GPU (SPEC §2): the reason in one line, then a bundled dataset, restricted to
- * the requested sizes, through the very writers a live sweep uses — labelled as a replay in every output.
+ * A sweep on a machine without a GPU (docs/sweep-and-check.md): the reason in one line, then a bundled dataset,
+ * restricted to the requested sizes, through the very writers a live sweep uses — labelled as a replay in every output.
  *
  * <p>The CSV has fixed columns and no room for provenance, and a CSV travels without the JSON beside it; so a
  * replay writes {@code --csv} only to a file whose name says {@code replay}. Anything else would let stored

@@ -8,7 +8,7 @@ import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 
 /**
- * nccl-tests' NCCL_TESTS_SPLIT / NCCL_TESTS_SPLIT_MASK (reference A.1): the colour of a world rank, which splits
+ * nccl-tests' NCCL_TESTS_SPLIT / NCCL_TESTS_SPLIT_MASK (src/common.cu): the colour of a world rank, which splits
  * the job into independent communicators. SPLIT is {@code AND|&, OR||, MOD|%, DIV|/} then a value in decimal,
  * {@code 0x} hex or {@code 0b} binary; SPLIT_MASK is a hex mask, the same as {@code AND mask}.
  */

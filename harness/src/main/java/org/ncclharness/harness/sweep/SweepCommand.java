@@ -36,7 +36,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code sweep}: nccl-tests' flags, its table on stdout, our JSON/CSV and the calibration after it; without a
- * GPU, a labelled replay of a bundled dataset through the same writers (SPEC §2).
+ * GPU, a labelled replay of a bundled dataset through the same writers (docs/sweep-and-check.md).
  */
 @Command(name = "sweep", versionProvider = VersionInfo.class, sortOptions = false,
         description = {"Run an nccl-tests style sweep of one collective and print the nccl-tests 2.19.6 table,"

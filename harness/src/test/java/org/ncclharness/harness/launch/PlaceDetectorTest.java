@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 
-/** Every launcher row of reference/launch.md §1, with the environment each one was measured to set. */
+/** Every launcher row of docs/launch.md's "Where am I" table, with the environment each one was measured to set. */
 class PlaceDetectorTest {
 
     private static Map<String, String> env(String... kv) {

@@ -9,7 +9,10 @@ import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.SizeList;
 
-/** SPEC §2's choice among the bundled datasets: most sizes covered, then GPU count, then rows. */
+/**
+ * The replay's choice among the bundled datasets (docs/sweep-and-check.md): most sizes covered, then GPU count, then
+ * rows.
+ */
 class ReplayChooserTest {
 
     private final List<Dataset> all = DatasetCatalog.bundled().all();
