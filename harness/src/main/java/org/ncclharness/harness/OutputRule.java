@@ -21,8 +21,8 @@ public final class OutputRule {
         FOLDER("writes a folder of files, and standard output is one stream: name the folder", "out"),
         IMAGE("writes a picture (PNG or SVG bytes), which standard output is no place for: name the file",
                 "figure.png"),
-        NAMED_DASH("would make a file named '-', which every command reads as standard output: choose another"
-                + " name", null);
+        NAMED_DASH("names a file or folder '-', which every command takes for standard output: choose"
+                + " another name", null);
 
         private final String why;
         private final String example;
