@@ -2,7 +2,9 @@ package org.ncclharness.harness;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -36,7 +38,7 @@ public final class OutputRule {
     /** A converter's refusal; {@link #line} turns it into the one line the user sees. */
     static final class Refused extends CommandLine.TypeConversionException {
         private static final long serialVersionUID = 1L;
-        private final transient Refusal refusal;
+        private final Refusal refusal;
         private final String value;
 
         Refused(Refusal refusal, String value) {
@@ -76,12 +78,12 @@ public final class OutputRule {
      * The line for a refused argument, or empty when picocli's own message is the one to show: {@code --report -:
      * writes a folder of files, ...; name the folder (--report out)}.
      */
-    static java.util.Optional<String> line(CommandLine.ParameterException e) {
+    static Optional<String> line(CommandLine.ParameterException e) {
         if (!(e.getCause() instanceof Refused r) || !(e.getArgSpec() instanceof OptionSpec o)) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         String name = nameOf(o);
-        return java.util.Optional.of(name + " " + r.value + ": " + r.refusal.why + (r.refusal.example == null ? ""
+        return Optional.of(name + " " + r.value + ": " + r.refusal.why + (r.refusal.example == null ? ""
                 : " (" + name + " " + r.refusal.example + ")"));
     }
 
@@ -110,6 +112,6 @@ public final class OutputRule {
         if (!(spec instanceof OptionSpec o)) {
             return spec.paramLabel();
         }
-        return java.util.Arrays.stream(o.names()).filter(n -> n.startsWith("--")).findFirst().orElse(o.longestName());
+        return Arrays.stream(o.names()).filter(n -> n.startsWith("--")).findFirst().orElse(o.longestName());
     }
 }
