@@ -176,6 +176,13 @@ public final class Main implements Runnable {
         // Bad flags: the one line that says what is wrong and where the options are, not the whole usage text.
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
+            java.util.Optional<String> refused = OutputRule.line(ex);
+            if (refused.isPresent()) {
+                // an output's argument it cannot take: the line says why and what to give instead
+                err.println(refused.get());
+                err.flush();
+                return ExitCode.USAGE;
+            }
             String suggestion = "";
             if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
                 suggestion = "; did you mean " + String.join(" or ", u.getSuggestions().subList(0,
@@ -186,9 +193,25 @@ public final class Main implements Runnable {
             err.flush();
             return ExitCode.USAGE;
         });
+        // two outputs on standard output are refused before any command runs, whichever command it is
+        cl.setExecutionStrategy(parsed -> {
+            if (!helpRequested(parsed)) {
+                OutputRule.oneOnStdout(parsed);
+            }
+            return new CommandLine.RunLast().execute(parsed);
+        });
         cl.getCommandSpec().exitCodeOnInvalidInput(ExitCode.USAGE);
         cl.getCommandSpec().exitCodeOnExecutionException(ExitCode.USAGE);
         return cl;
+    }
+
+    private static boolean helpRequested(CommandLine.ParseResult parsed) {
+        for (CommandLine.ParseResult p = parsed; p != null; p = p.hasSubcommand() ? p.subcommand() : null) {
+            if (p.isUsageHelpRequested() || p.isVersionHelpRequested()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

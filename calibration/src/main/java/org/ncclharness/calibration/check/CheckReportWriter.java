@@ -48,9 +48,10 @@ public final class CheckReportWriter {
     /**
      * The bring-up record: the verdict, the run's context, the findings, the per-size table and the figure.
      *
-     * @param figure the figure's file name beside the record, null for none
+     * @param figure   the figure's path as the record links it (beside the record: its file name), null for none
+     * @param noFigure without a figure: why none was written and how to get one (null: the record says nothing)
      */
-    public static String markdown(CheckReport r, RunContext context, String figure) {
+    public static String markdown(CheckReport r, RunContext context, String figure, String noFigure) {
         StringBuilder b = new StringBuilder();
         b.append("# Bring-up check: ").append(r.run()).append("\n\n");
         b.append("**Verdict: ").append(r.verdict()).append("**");
@@ -74,6 +75,8 @@ public final class CheckReportWriter {
         }
         if (figure != null) {
             b.append("\n## Figure\n\n![busbw per size](").append(figure).append(")\n");
+        } else if (noFigure != null) {
+            b.append("\n## Figure\n\n").append(noFigure).append('\n');
         }
         boolean ref = r.reference() != null;
         b.append("\n## Per size\n\n| size (B) | busbw (GB/s) |");

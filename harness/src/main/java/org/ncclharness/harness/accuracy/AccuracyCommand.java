@@ -2,14 +2,12 @@ package org.ncclharness.harness.accuracy;
 
 import org.ncclharness.harness.HelpOptions;
 import picocli.CommandLine.Mixin;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.accuracy.AccuracyMarkdown;
 import org.ncclharness.calibration.accuracy.AccuracyReport;
-import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.OutputTarget;
+import org.ncclharness.harness.Outputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -26,25 +24,20 @@ public final class AccuracyCommand implements Callable<Integer> {
     @Mixin
     HelpOptions helpOptions;
 
-    @Option(names = "--markdown", paramLabel = "OUT", description = "write the Markdown to OUT instead of stdout")
-    Path markdown;
+    @Option(names = "--markdown", paramLabel = "OUT", converter = OutputTarget.Converter.class,
+            description = "write the Markdown to OUT (- or no --markdown: standard output)")
+    OutputTarget markdown = new OutputTarget.ToStdout();
 
     @Option(names = "--force", description = "overwrite an existing --markdown file")
     boolean force;
 
     @Override
     public Integer call() {
-        if (markdown != null) {
-            OutputFile.checkWritable(markdown, force);
-        }
+        markdown.checkWritable(force);
         String text = AccuracyMarkdown.render(AccuracyReport.bundled());
-        if (markdown != null) {
-            OutputFile.write(markdown, force, o -> o.write(text.getBytes(StandardCharsets.UTF_8)));
+        new Outputs().add(markdown, Outputs.utf8(text)).commit(force);
+        if (!markdown.isStdout()) {
             System.err.println("wrote " + markdown);
-        } else {
-            PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
-            out.print(text);
-            out.flush();
         }
         return ExitCode.OK;
     }

@@ -21,6 +21,7 @@ import org.ncclharness.harness.HelpOptions;
 import org.ncclharness.harness.Main;
 import org.ncclharness.harness.diagnose.NcclDebugChild;
 import org.ncclharness.harness.NcclLibOption;
+import org.ncclharness.harness.OutputFolder;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.check.JudgedReference;
 import org.ncclharness.harness.launch.LaunchOptions;
@@ -104,9 +105,9 @@ public final class BringupCommand implements Callable<Integer> {
     boolean allowMismatch;
     @Option(names = "--pairs", description = "measure pairs of hosts and name the slow ones, instead of the four steps")
     boolean pairs;
-    @Option(names = {"-o", "--out"}, paramLabel = "DIR", description = "where the page and the baseline go"
-            + " (default bringup)")
-    Path out = Path.of("bringup");
+    @Option(names = {"-o", "--out"}, paramLabel = "DIR", converter = OutputFolder.Converter.class,
+            description = "where the page and the baseline go (default bringup)")
+    OutputFolder out = new OutputFolder(Path.of("bringup"));
     @Option(names = "--force", description = "overwrite the files of an earlier bring-up in DIR")
     boolean force;
     @Option(names = "--replay", description = "with no GPU: replay bundled runs through the steps, labelled as"
@@ -146,8 +147,8 @@ public final class BringupCommand implements Callable<Integer> {
             throw new HarnessException(ExitCode.USAGE, "--pairs and --baseline contradict: --baseline is compared"
                     + " with step 4, which --pairs does not run");
         }
-        ReportPage.checkWritable(out, force, "-o/--out");
-        if (Files.isDirectory(out)) {
+        ReportPage.checkWritable(out.path(), force, "-o/--out");
+        if (Files.isDirectory(out.path())) {
             FILES.forEach(f -> OutputFile.checkWritable(out.resolve(f), force)); // DIR is made when missing
         }
         StepJudge.Baseline base = baseline == null ? null : readBaseline(baseline);
@@ -160,7 +161,7 @@ public final class BringupCommand implements Callable<Integer> {
                 d.latencyWarnFactor());
         ncclLib.apply();
         GpuProbe probe = Gpus.probe();
-        BringupOutputs outputs = new BringupOutputs(out, force);
+        BringupOutputs outputs = new BringupOutputs(out.path(), force);
         if (!probe.ok()) {
             Place place = PlaceDetector.detect(System.getenv(), launchOptions.placeFlags(),
                     ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L));

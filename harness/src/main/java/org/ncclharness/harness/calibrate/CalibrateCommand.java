@@ -13,7 +13,6 @@ import java.util.concurrent.Callable;
 import org.ncclharness.calibration.fit.FitProgress;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
-import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.calibration.report.DeferredCalibration;
 import org.ncclharness.calibration.report.CalibrationEntry;
 import org.ncclharness.calibration.report.CalibrationInput;
@@ -32,6 +31,9 @@ import org.ncclharness.calibration.twotier.ParamRange;
 import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierParam;
 import org.ncclharness.harness.NicOptions;
+import org.ncclharness.harness.OutputFolder;
+import org.ncclharness.harness.OutputTarget;
+import org.ncclharness.harness.Outputs;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.HelpOptions;
@@ -109,13 +111,15 @@ public final class CalibrateCommand implements Callable<Integer> {
             description = "fix l_link for method B instead of fitting it, e.g. 0.936us")
     Double linkLatencyUs;
 
-    @Option(names = "--json", paramLabel = "OUT", description = "also write the report as JSON (schema "
-            + CalibrationReport.SCHEMA + ")")
-    Path json;
+    @Option(names = "--json", paramLabel = "OUT", converter = OutputTarget.Converter.class,
+            description = "also write the report as JSON (schema " + CalibrationReport.SCHEMA + "); - for standard"
+                    + " output (the text report then goes to standard error)")
+    OutputTarget json;
 
-    @Option(names = "--report", paramLabel = "DIR", description = "also write a page that opens from disk:"
-            + " DIR/index.html with the verdicts, the table and one figure per dataset (DIR/<id>.png)")
-    Path report;
+    @Option(names = "--report", paramLabel = "DIR", converter = OutputFolder.Converter.class,
+            description = "also write a page that opens from disk: DIR/index.html with the verdicts, the table and"
+                    + " one figure per dataset (DIR/<id>.png)")
+    OutputFolder report;
 
     @Option(names = {"-v", "--verbose"}, description = "print every model's RMSPE per size band, its parameters, the"
             + " two-tier profiles and the notes (default: one summary row per dataset)")
@@ -152,14 +156,10 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (json != null) {
-            if (json.toString().equals("-")) {
-                throw new HarnessException(ExitCode.USAGE, "--json - would mix the JSON report with the text one on "
-                        + "standard output; name a file (--json cal.json)");
-            }
-            OutputFile.checkWritable(json, force);
+            json.checkWritable(force);
         }
         if (report != null) {
-            ReportPage.checkWritable(report, force);
+            ReportPage.checkWritable(report.path(), force);
         }
         HardwareFacts facts = HardwareFacts.bundled();
         if (topology != null && facts.topology(topology).isEmpty()) {
@@ -181,7 +181,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         StringWriter table = new StringWriter();
         CalibrationTable.write(new PrintWriter(table), calibration);
-        PrintWriter out = new PrintWriter(System.out, true);
+        PrintWriter out = new PrintWriter(OutputTarget.reportStream(json), true);
         if (verbose) {
             // the detail, then the one row per dataset the short form gives (a multi-host run's detail has none)
             out.print(table);
@@ -193,17 +193,17 @@ public final class CalibrateCommand implements Callable<Integer> {
             throw new HarnessException(ExitCode.USAGE, "no table could be calibrated (each one's reason is above);"
                     + " nothing was written");
         }
-        // The JSON and the page are written together, or neither
-        Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
-        if (json != null) {
-            files.put(json, o -> CalibrationJson.write(calibration, o));
-        }
+        // The JSON and the page are written together, or neither; a JSON on standard output after the page
+        Outputs outputs = new Outputs();
         if (report != null) {
             List<GlitchExclusion> shown = joint ? firstMembers(calibration, glitches) : glitches;
-            files.putAll(CalibrationReportPage.of(shown, calibration, table.toString()).files(report));
+            outputs.addAll(CalibrationReportPage.of(shown, calibration, table.toString()).files(report.path()));
         }
-        OutputFile.writeAll(files, force);
         if (json != null) {
+            outputs.add(json, o -> CalibrationJson.write(calibration, o));
+        }
+        outputs.commit(force);
+        if (json != null && !json.isStdout()) {
             out.println("# report written to " + json);
         }
         if (report != null) {

@@ -8,8 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.Objects;
@@ -52,6 +50,12 @@ import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationFile;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.LogCollectiveOption;
+import org.ncclharness.harness.OutputFolder;
+import org.ncclharness.harness.OutputImage;
+import org.ncclharness.harness.OutputTarget;
+import org.ncclharness.harness.Outputs;
+import org.ncclharness.harness.plot.ChartFile;
+import org.ncclharness.harness.plot.Figure;
 import org.ncclharness.harness.TableName;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.predict.BandwidthConverter;
@@ -144,16 +148,22 @@ public final class CheckCommand implements Callable<Integer> {
     double spikeFactor = 2;
     @Option(names = "--straggler-pct", paramLabel = "PCT", description = "with --per-iteration: WARN when a process or host is this %% above the median (default 10)")
     double stragglerPct = 10;
-    @Option(names = "--markdown", paramLabel = "OUT", description = "also write the bring-up record as Markdown: the"
-            + " verdict and its reasons, the run (hosts, GPUs, NCCL and nccl-tests versions, CUDA, driver, date, command"
-            + " line, NCCL_* environment, as far as stated), the findings, the per-size table, and the figure beside it"
-            + " (OUT with .png for .md)")
-    Path markdown;
-    @Option(names = "--report", paramLabel = "DIR", description = "also write a page that opens from disk:"
-            + " DIR/index.html with the verdict, the findings, the per-size table and the figure of the run (and the"
-            + " reference)")
-    Path page;
-    @Option(names = "--force", description = "overwrite an existing --markdown file or --report page")
+    @Option(names = "--markdown", paramLabel = "OUT", converter = OutputTarget.Converter.class,
+            description = "also write the bring-up record as Markdown: the verdict and its reasons, the run (hosts,"
+            + " GPUs, NCCL and nccl-tests versions, CUDA, driver, date, command line, NCCL_* environment, as far as"
+            + " stated), the findings, the per-size table, and the figure (beside OUT: OUT with .png for .md, unless"
+            + " --figure says); - for standard output (the text report then goes to standard error, and the figure"
+            + " only where --figure or --report says)")
+    OutputTarget markdown;
+    @Option(names = "--figure", paramLabel = "FILE", converter = OutputImage.Converter.class,
+            description = "also write the figure of the run (and the reference) as PNG to FILE, which the --markdown"
+            + " record links")
+    OutputImage figure;
+    @Option(names = "--report", paramLabel = "DIR", converter = OutputFolder.Converter.class,
+            description = "also write a page that opens from disk: DIR/index.html with the verdict, the findings,"
+            + " the per-size table and the figure of the run (and the reference)")
+    OutputFolder page;
+    @Option(names = "--force", description = "overwrite an existing --markdown file, --figure or --report page")
     boolean force;
 
     /** A report and what its page draws: the run's rows and the reference as a series (null without one). */
@@ -161,12 +171,18 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (figure != null && ChartFile.Format.of(figure.path()) != ChartFile.Format.PNG) {
+            throw new InputException(figure.toString(), 0, "check draws its figure as PNG: name the file .png");
+        }
+        Path figureFile = figureFile();
         if (markdown != null) {
-            OutputFile.checkWritable(markdown, force);
-            OutputFile.checkWritable(figureBeside(markdown), force);
+            markdown.checkWritable(force);
+        }
+        if (figureFile != null) {
+            OutputFile.checkWritable(figureFile, force);
         }
         if (page != null) {
-            ReportPage.checkWritable(page, force);
+            ReportPage.checkWritable(page.path(), force);
         }
         List<Judged> judged;
         try {
@@ -182,49 +198,90 @@ public final class CheckCommand implements Callable<Integer> {
         }
         StringWriter printed = new StringWriter();
         PrintWriter text = new PrintWriter(printed);
-        StringBuilder md = new StringBuilder();
         Verdict worst = Verdict.PASS;
         for (int i = 0; i < judged.size(); i++) {
             CheckReport report = judged.get(i).report();
             if (judged.size() > 1) {
                 text.println("# table " + (i + 1) + " of " + judged.size() + ": " + TableName.of(judged.get(i).run()));
-                md.append(i == 0 ? "" : "\n").append("<!-- table ").append(i + 1).append(" of ").append(judged.size())
-                        .append(": ").append(TableName.of(judged.get(i).run())).append(" -->\n");
             }
             CheckReportWriter.text(text, report);
-            md.append(CheckReportWriter.markdown(report, judged.get(i).context(), i == 0 && markdown != null
-                    ? figureBeside(markdown).getFileName().toString() : null));
             worst = report.verdict().compareTo(worst) > 0 ? report.verdict() : worst;
         }
         if (judged.size() > 1) {
             text.println("Verdict over all " + judged.size() + " tables: " + worst);
         }
         text.flush();
-        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        PrintWriter out = new PrintWriter(OutputTarget.reportStream(markdown), true, StandardCharsets.UTF_8);
         out.print(printed);
         out.flush();
-        // The page and the Markdown record are written together, or neither
-        Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
+        // The page, the figure and the Markdown record are written together, or none; a record on standard
+        // output after them
+        Judged first = judged.get(0);
+        Optional<Figure> drawn = CheckReportPage.figure(first.run(), first.reference());
+        Outputs outputs = new Outputs();
+        ReportPage pageDoc = null;
         if (page != null) {
-            Judged one = judged.get(0);
-            files.putAll(CheckReportPage.of(one.report(), one.context(), one.run(), one.reference(), printed.toString())
-                    .files(page));
+            pageDoc = CheckReportPage.of(first.report(), first.context(), first.run(), first.reference(),
+                    printed.toString());
+            outputs.addAll(pageDoc.files(page.path()));
+        }
+        if (figureFile != null) {
+            drawn.ifPresent(f -> outputs.add(figureFile, ReportPage.png(f)));
         }
         if (markdown != null) {
-            String mdText = md.toString();
-            files.put(markdown, o -> o.write(mdText.getBytes(StandardCharsets.UTF_8)));
-            Judged first = judged.get(0);
-            CheckReportPage.figure(first.run(), first.reference())
-                    .ifPresent(f -> files.put(figureBeside(markdown), ReportPage.png(f)));
+            outputs.add(markdown, Outputs.utf8(markdown(judged, drawn.isPresent(), figureFile, pageDoc)));
         }
-        OutputFile.writeAll(files, force);
+        outputs.commit(force);
         if (page != null) {
             out.println("# page written to " + page.resolve("index.html"));
         }
-        if (markdown != null) {
+        if (figure != null) {
+            out.println(drawn.isPresent() ? "# figure written to " + figure : "# no figure: the run has no point to"
+                    + " draw");
+        }
+        if (markdown != null && !markdown.isStdout()) {
             out.println("# report written to " + markdown);
         }
+        out.flush();
         return worst == Verdict.FAIL ? ExitCode.FAIL : ExitCode.OK;
+    }
+
+    /** Where the first table's figure goes as a file of its own: --figure, else beside a --markdown file. */
+    private Path figureFile() {
+        if (figure != null) {
+            return figure.path();
+        }
+        return markdown == null ? null : markdown.file().map(CheckCommand::figureBeside).orElse(null);
+    }
+
+    /**
+     * The Markdown record of every table; the first links the figure where it was written (a path relative to a
+     * record file, as given for a record on standard output), or says why there is none.
+     */
+    private String markdown(List<Judged> judged, boolean drawn, Path figureFile, ReportPage pageDoc) {
+        String link = null;
+        String none = null;
+        if (!drawn) {
+            none = "No figure: the run has no point to draw.";
+        } else if (figureFile != null) {
+            link = markdown.file().map(md -> md.toAbsolutePath().getParent().relativize(figureFile.toAbsolutePath())
+                    .normalize()).orElse(figureFile).toString();
+        } else if (pageDoc != null) {
+            link = page.resolve(pageDoc.fileNames().get(0)).toString();
+        } else {
+            none = "No figure was written: with the record on standard output (--markdown -) the figure goes only"
+                    + " where --figure FILE or --report DIR says.";
+        }
+        StringBuilder md = new StringBuilder();
+        for (int i = 0; i < judged.size(); i++) {
+            if (judged.size() > 1) {
+                md.append(i == 0 ? "" : "\n").append("<!-- table ").append(i + 1).append(" of ").append(judged.size())
+                        .append(": ").append(TableName.of(judged.get(i).run())).append(" -->\n");
+            }
+            md.append(CheckReportWriter.markdown(judged.get(i).report(), judged.get(i).context(), i == 0 ? link : null,
+                    i == 0 ? none : null));
+        }
+        return md.toString();
     }
 
     private static Integer rethrow(InputException e) {
@@ -243,7 +300,7 @@ public final class CheckCommand implements Callable<Integer> {
         if (fails.isEmpty()) {
             throw e;
         }
-        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        PrintWriter out = new PrintWriter(OutputTarget.reportStream(markdown), true, StandardCharsets.UTF_8);
         out.println("# check: " + run);
         out.println("FAIL: no result table: the run stopped before its first size, and its lines say why");
         fails.forEach(i -> out.println("FAIL: diagnosis " + i.code() + ": " + i.message() + " (" + i.evidence()

@@ -4,18 +4,14 @@ import org.ncclharness.harness.HelpOptions;
 import picocli.CommandLine.Mixin;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.io.MeasurementCsv;
 import org.ncclharness.calibration.io.NcclTestsTableWriter;
-import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.SourceKind;
@@ -25,6 +21,8 @@ import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.LogCollectiveOption;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.OutputTarget;
+import org.ncclharness.harness.Outputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -42,11 +40,14 @@ public final class ConvertCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", description = "input file, - for standard input, or a bundled dataset id")
     String input;
 
-    @Option(names = "--csv", paramLabel = "OUT", description = "write the CSV (collective,size_bytes,count,...,ip_error), every table's rows")
-    String csv;
+    @Option(names = "--csv", paramLabel = "OUT", converter = OutputTarget.Converter.class,
+            description = "write the CSV (collective,size_bytes,count,...,ip_error), every table's rows; - for"
+                    + " standard output")
+    OutputTarget csv;
 
-    @Option(names = {"--json", "-J"}, paramLabel = "OUT", description = "write nccl-tests -J style JSON (several tables: one sweep each)")
-    String json;
+    @Option(names = {"--json", "-J"}, paramLabel = "OUT", converter = OutputTarget.Converter.class,
+            description = "write nccl-tests -J style JSON (several tables: one sweep each); - for standard output")
+    OutputTarget json;
 
     @Mixin
     LogCollectiveOption collective;
@@ -56,30 +57,24 @@ public final class ConvertCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if ("-".equals(csv) && "-".equals(json)) {
-            throw new HarnessException(ExitCode.USAGE, "--csv - and --json - would mix two formats on standard "
-                    + "output; send one of them to a file");
+        for (OutputTarget o : new OutputTarget[] {csv, json}) {
+            if (o != null) {
+                o.checkWritable(force);
+            }
         }
         List<Sweep> sweeps = RunInputs.read(input, collective.value());
         if (csv != null) {
             unlabelledCsv(sweeps);
         }
         // Every table stays its own: the CSV names each row's collective, the JSON holds one sweep per table.
-        Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
-        List<String> toStdout = new ArrayList<>();
-        for (String[] out : new String[][] {{csv, MeasurementCsv.toString(sweeps)}, {json, SweepJson.writeAll(sweeps)}}) {
-            if (out[0] == null) {
-                continue;
-            }
-            if (out[0].equals("-")) {
-                toStdout.add(out[1]);
-            } else {
-                String text = out[1];
-                files.put(Path.of(out[0]), o -> o.write(text.getBytes(StandardCharsets.UTF_8)));
-            }
+        Outputs outputs = new Outputs();
+        if (csv != null) {
+            outputs.add(csv, Outputs.utf8(MeasurementCsv.toString(sweeps)));
         }
-        OutputFile.writeAll(files, force);
-        toStdout.forEach(System.out::print);
+        if (json != null) {
+            outputs.add(json, Outputs.utf8(SweepJson.writeAll(sweeps)));
+        }
+        outputs.commit(force);
         if (csv != null) {
             lostInCsv(sweeps).ifPresent(System.err::println);
         }
@@ -91,8 +86,8 @@ public final class ConvertCommand implements Callable<Integer> {
                 s.notes().forEach(n -> heading.add("# note: " + n));
                 NcclTestsTableWriter.write(out, s, heading);
             }
+            out.flush();
         }
-        System.out.flush();
         return ExitCode.OK;
     }
 
@@ -106,14 +101,14 @@ public final class ConvertCommand implements Callable<Integer> {
             if (!CsvName.needsLabel(kind)) {
                 continue;
             }
-            String name = csv.equals("-") ? null : Path.of(csv).getFileName().toString();
+            String name = csv.file().map(f -> f.getFileName().toString()).orElse(null);
             if (name != null && CsvName.states(name, kind)) {
                 return;
             }
             throw new HarnessException(ExitCode.USAGE, input + " holds " + kind.label() + " rows (" + s.provenance()
                     .label() + "), and a CSV has no column to say so: " + (name == null ? "write it to a file"
                     + " named so (e.g. --csv rows." + kind.label() + ".csv)" : "name the file so it does (e.g. --csv "
-                    + Path.of(csv).resolveSibling(CsvName.suggestion(name, kind)) + ")") + ", or use --json, which"
+                    + csv.file().orElseThrow().resolveSibling(CsvName.suggestion(name, kind)) + ")") + ", or use --json, which"
                     + " keeps the label");
         }
     }

@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.ncclharness.calibration.datasets.DatasetImporter;
 import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.OutputFolder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -27,8 +28,9 @@ public final class DatasetsImportCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "RAW", description = "raw dataset texts (datasets/raw/*.txt)")
     List<Path> raws;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "folder for the CSVs (default: the current folder)")
-    Path out = Path.of(".");
+    @Option(names = "--out", paramLabel = "DIR", converter = OutputFolder.Converter.class,
+            description = "folder for the CSVs (default: the current folder)")
+    OutputFolder out = new OutputFolder(Path.of("."));
 
     @Option(names = "--force", description = "overwrite existing CSVs")
     boolean force;

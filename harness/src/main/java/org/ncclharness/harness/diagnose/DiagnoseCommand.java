@@ -2,10 +2,8 @@ package org.ncclharness.harness.diagnose;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.check.Severity;
 import org.ncclharness.calibration.datasets.Dataset;
@@ -13,9 +11,10 @@ import org.ncclharness.calibration.diagnose.Diagnoser;
 import org.ncclharness.calibration.diagnose.Diagnosis;
 import org.ncclharness.calibration.diagnose.DiagnosisWriter;
 import org.ncclharness.calibration.io.Inputs;
-import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HelpOptions;
+import org.ncclharness.harness.OutputTarget;
+import org.ncclharness.harness.Outputs;
 import org.ncclharness.harness.RunInputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -45,35 +44,33 @@ public final class DiagnoseCommand implements Callable<Integer> {
             + " ids (their raw source)")
     List<String> logs = new ArrayList<>();
 
-    @Option(names = "--json", paramLabel = "OUT", description = "write the diagnosis as JSON (schema "
-            + Diagnosis.SCHEMA + "); - prints it instead of the text")
-    Path json;
+    @Option(names = "--json", paramLabel = "OUT", converter = OutputTarget.Converter.class,
+            description = "write the diagnosis as JSON (schema " + Diagnosis.SCHEMA + "); - for standard output"
+                    + " (the text then goes to standard error)")
+    OutputTarget json;
 
     @Option(names = "--force", description = "overwrite an existing --json file")
     boolean force;
 
     @Override
     public Integer call() {
-        boolean jsonOut = json != null && json.toString().equals("-");
-        if (json != null && !jsonOut) {
-            OutputFile.checkWritable(json, force);
+        if (json != null) {
+            json.checkWritable(force);
         }
         List<Diagnosis> all = new ArrayList<>();
         for (String log : logs) {
             all.add(Diagnoser.diagnose(log, lines(log)));
         }
-        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
-        if (jsonOut) {
-            out.print(DiagnosisWriter.json(all));
-        } else {
-            all.forEach(d -> DiagnosisWriter.text(out, d));
+        PrintWriter report = new PrintWriter(OutputTarget.reportStream(json), true, StandardCharsets.UTF_8);
+        all.forEach(d -> DiagnosisWriter.text(report, d));
+        report.flush();
+        if (json != null) {
+            new Outputs().add(json, Outputs.utf8(DiagnosisWriter.json(all))).commit(force);
+            if (!json.isStdout()) {
+                report.println("# diagnosis written to " + json);
+            }
         }
-        out.flush();
-        if (json != null && !jsonOut) {
-            byte[] text = DiagnosisWriter.json(all).getBytes(StandardCharsets.UTF_8);
-            OutputFile.writeAll(Map.of(json, o -> o.write(text)), force);
-            out.println("# diagnosis written to " + json);
-        }
+        report.flush();
         boolean failed = all.stream().flatMap(d -> d.findings().stream()).anyMatch(i -> i.severity() == Severity.FAIL);
         return failed ? ExitCode.FAIL : ExitCode.OK;
     }

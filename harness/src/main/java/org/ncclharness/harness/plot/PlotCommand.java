@@ -15,6 +15,7 @@ import org.ncclharness.calibration.predict.PredictionModel;
 import org.ncclharness.calibration.report.TwoTierCalibrator;
 import org.ncclharness.harness.LogCollectiveOption;
 import org.ncclharness.harness.InputErrors;
+import org.ncclharness.harness.OutputImage;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.TableName;
 import org.ncclharness.harness.calibrate.CalibrateCommand;
@@ -65,9 +66,9 @@ public final class PlotCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT", arity = "0..*", description = "dataset id or file; - for standard input")
     List<String> inputs = new ArrayList<>();
 
-    @Option(names = "--out", required = true, paramLabel = "FILE",
-            description = "image to write; the format follows the name: .png or .svg")
-    Path out;
+    @Option(names = "--out", required = true, paramLabel = "FILE", converter = OutputImage.Converter.class,
+            description = "image to write; the format follows the name: .png or .svg (a file: not -)")
+    OutputImage out;
 
     @Option(names = "--model", split = ",", paramLabel = "NAME", arity = "0..1", fallbackValue = FITTED,
             description = "models to draw over the points; alone (or 'fitted'): every model calibrate fits to the"
@@ -132,7 +133,7 @@ public final class PlotCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         int h = height != null ? height : residuals ? DEFAULT_HEIGHT_WITH_RESIDUALS_PX : DEFAULT_HEIGHT_PX;
-        ChartFile.Format.of(out);
+        ChartFile.Format.of(out.path());
         ChartFile.checkSize(width, h);
         if (predict) {
             return predicted(h);
@@ -154,7 +155,7 @@ public final class PlotCommand implements Callable<Integer> {
         if (residuals && models.isEmpty()) {
             throw new InputException("--residuals", 0, "residuals are a model's errors: add --model");
         }
-        OutputFile.checkWritable(out, force);
+        OutputFile.checkWritable(out.path(), force);
         List<FigureSeries> series = models.isEmpty() ? measuredSeries() : calibratedSeries();
         Figure figure = Figure.of(series);
         if (residuals) {
@@ -167,7 +168,7 @@ public final class PlotCommand implements Callable<Integer> {
     }
 
     private int write(Figure figure, int h) {
-        ChartFile.write(figure, out, width, h, force);
+        ChartFile.write(figure, out.path(), width, h, force);
         System.out.println("wrote " + out + " (" + figure.series().size() + " series: "
                 + String.join("; ", figure.series().stream().map(FigureSeries::legendLabel).toList()) + ")");
         return ExitCode.OK;
@@ -184,7 +185,7 @@ public final class PlotCommand implements Callable<Integer> {
         List<RingTreeFigure.Algorithm> algorithms = RingTreeFigure.algorithms(algos);
         String model = models.isEmpty() || models.contains(FITTED) ? algorithms.isEmpty()
                 || !source.namesAModel() ? null : RingTreeFigure.DEFAULT_MODEL : models.get(0);
-        OutputFile.checkWritable(out, force);
+        OutputFile.checkWritable(out.path(), force);
         PredictionModel pm = source.resolve("plot", model, gpus, nodes);
         List<FigureSeries> series = new ArrayList<>(measuredSeries());
         series.add(0, algorithms.isEmpty() ? RingTreeFigure.modelSeries(pm) : RingTreeFigure.series(pm, algorithms));

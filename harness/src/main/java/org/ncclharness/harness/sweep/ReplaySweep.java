@@ -39,11 +39,13 @@ final class ReplaySweep {
     }
 
     int run(ProbeProblem why) {
-        if (plan.csv() != null && !CsvName.states(plan.csv().getFileName().toString(), SourceKind.REPLAY)) {
+        String csvName = plan.csv() == null ? null : plan.csv().file().map(f -> f.getFileName().toString())
+                .orElse("sweep.csv");
+        if (csvName != null && (plan.csv().isStdout() || !CsvName.states(csvName, SourceKind.REPLAY))) {
             throw new HarnessException(ExitCode.USAGE, "no GPU, so this sweep is a replay of stored measurements, and"
-                    + " a CSV has no column to say so: name the file so it does (e.g. --csv "
-                    + CsvName.suggestion(plan.csv().getFileName().toString(), SourceKind.REPLAY) + "), or drop --csv and"
-                    + " use --json");
+                    + " a CSV has no column to say so: " + (plan.csv().isStdout() ? "write it to a file named so" : "name the"
+                    + " file so it does") + " (e.g. --csv " + CsvName.suggestion(csvName, SourceKind.REPLAY) + "), or"
+                    + " drop --csv and use --json");
         }
         Dataset d;
         String reason;

@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
-import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.SizeList;
 import org.ncclharness.gpu.DataType;
@@ -23,6 +22,8 @@ import org.ncclharness.harness.diagnose.NcclDebugChild;
 import org.ncclharness.harness.VersionInfo;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.NcclLibOption;
+import org.ncclharness.harness.OutputFolder;
+import org.ncclharness.harness.OutputTarget;
 import org.ncclharness.harness.launch.Launch;
 import org.ncclharness.harness.launch.LaunchOptions;
 import org.ncclharness.harness.launch.Place;
@@ -131,8 +132,10 @@ public final class SweepCommand implements Callable<Integer> {
     int perIter;
     @Option(names = {"-K", "--per_iter_skip"}, paramLabel = "N", description = "drop the first N samples from the -I summary")
     int perIterSkip;
-    @Option(names = {"-J", "--json", "--output_file"}, paramLabel = "OUT", description = "write the sweep as JSON (nccl-tests -J layout plus ours)")
-    Path json;
+    @Option(names = {"-J", "--json", "--output_file"}, paramLabel = "OUT", converter = OutputTarget.Converter.class,
+            description = "write the sweep as JSON (nccl-tests -J layout plus ours); - for standard output (the"
+                    + " table then goes to standard error)")
+    OutputTarget json;
 
     @Option(names = "--collective", paramLabel = "NAME",
             description = "allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv (default allreduce)")
@@ -141,8 +144,9 @@ public final class SweepCommand implements Callable<Integer> {
     String algo;
     @Option(names = "--proto", paramLabel = "LIST", description = "NCCL_PROTO values to sweep, e.g. LL,LL128,Simple")
     String proto;
-    @Option(names = "--csv", paramLabel = "OUT", description = "write the rows as CSV (a replay's file name must contain 'replay')")
-    Path csv;
+    @Option(names = "--csv", paramLabel = "OUT", converter = OutputTarget.Converter.class,
+            description = "write the rows as CSV (a replay's file name must contain 'replay'); - for standard output")
+    OutputTarget csv;
     @Option(names = "--no-calibrate", description = "skip the calibration after the table")
     boolean noCalibrate;
     @Option(names = "--no-replay", description = "with no GPU, exit 3 after the reason instead of replaying bundled"
@@ -159,9 +163,10 @@ public final class SweepCommand implements Callable<Integer> {
                     + "the network between them (e.g. NVLink4, IB-NDR; see hardware/interconnects.json). Without it the "
                     + "NVLink generation comes from the GPU name where the name tells it (hardware/gpu-fabrics.json)")
     String interconnect;
-    @Option(names = "--report", paramLabel = "DIR", description = "also write a page that opens from disk:"
-            + " DIR/index.html with the verdicts, the results table and the busbw figure with the calibrated models")
-    Path report;
+    @Option(names = "--report", paramLabel = "DIR", converter = OutputFolder.Converter.class,
+            description = "also write a page that opens from disk: DIR/index.html with the verdicts, the results"
+                    + " table and the busbw figure with the calibrated models")
+    OutputFolder report;
     @Option(names = "--force", description = "overwrite existing output files")
     boolean force;
     @Option(names = "--no-diagnose", description = "do not run NCCL with NCCL_DEBUG=INFO (to files) and diagnose"
@@ -197,7 +202,8 @@ public final class SweepCommand implements Callable<Integer> {
             throw usage("--no-replay and --dataset " + dataset + " contradict: --dataset names what to replay; give"
                     + " one");
         }
-        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        // with -J - or --csv -, standard output holds that file alone: the table goes to standard error
+        PrintWriter out = new PrintWriter(OutputTarget.reportStream(json, csv), true, StandardCharsets.UTF_8);
         ncclLib.apply();
         GpuProbe probe = Gpus.probe();
         if (!probe.ok()) {
@@ -334,14 +340,17 @@ public final class SweepCommand implements Callable<Integer> {
         if (minBw != null && !(minBw >= 0)) {
             throw usage("invalid --min-busbw " + minBw + ": expected a bandwidth of 0 GB/s or more");
         }
-        if (json != null) {
-            OutputFile.checkWritable(json, force);
-        }
-        if (csv != null) {
-            OutputFile.checkWritable(csv, force);
+        for (OutputTarget o : new OutputTarget[] {json, csv}) {
+            if (o != null && o.isStdout() && (combinations.size() > 1 || !combinations.get(0).isAuto())) {
+                throw usage("--algo/--proto write one file per combination, and standard output holds one: give"
+                        + " " + (o == json ? "-J" : "--csv") + " a file name (out.json gives out.ring-ll.json, ...)");
+            }
+            if (o != null) {
+                o.checkWritable(force);
+            }
         }
         if (report != null) {
-            ReportPage.checkWritable(report, force);
+            ReportPage.checkWritable(report.path(), force);
         }
         // The parse result holds the whole command line when sweep ran under the top command, its own otherwise
         List<String> given = spec.commandLine().getParseResult().originalArgs();
@@ -353,7 +362,7 @@ public final class SweepCommand implements Callable<Integer> {
         return new SweepPlan(sizes, min, max, stepText, coll, collective != null, types, ops, root, combinations,
                 threads, gpus, warmup, iters, agg, cycles, check, blocking, streamNull == 1, timeout, graph,
                 cpuTime == 1, average, localRegister, timestamps == 1, parallelInit, memory == 1, perIter == 1, perIterSkip,
-                device, SplitRule.fromEnvironment(env), csv, json, report, force, !noCalibrate, dataset, minBw, interconnect,
+                device, SplitRule.fromEnvironment(env), csv, json, report == null ? null : report.path(), force, !noCalibrate, dataset, minBw, interconnect,
                 args);
     }
 

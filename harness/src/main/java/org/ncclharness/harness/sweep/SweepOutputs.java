@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,7 +18,6 @@ import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.CFormat;
 import org.ncclharness.calibration.io.MeasurementCsv;
 import org.ncclharness.calibration.io.NcclTestsTableWriter;
-import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
@@ -32,6 +30,8 @@ import org.ncclharness.calibration.report.CalibrationSummary;
 import org.ncclharness.calibration.report.CalibrationTable;
 import org.ncclharness.calibration.report.GlitchExclusion;
 import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.OutputTarget;
+import org.ncclharness.harness.Outputs;
 import org.ncclharness.harness.VersionInfo;
 
 /**
@@ -56,8 +56,9 @@ final class SweepOutputs {
 
     int emit(List<SweepResult> results, List<String> heading, RunFacts facts) {
         if (plan.json() != null) {
-            out.println("# Writing JSON output to " + plan.json() + (results.size() > 1
-                    ? " (one file per combination: " + String.join(", ", names(plan.json(), results)) + ")" : ""));
+            out.println("# Writing JSON output to " + (plan.json().isStdout() ? "standard output"
+                    : plan.json()) + (results.size() > 1
+                    ? " (one file per combination: " + String.join(", ", names(plan.json().file().orElseThrow(), results)) + ")" : ""));
         }
         boolean anyFailed = false;
         for (SweepResult r : results) {
@@ -91,26 +92,22 @@ final class SweepOutputs {
             // The terminal gets the short form; the page keeps the detail.
             CalibrationSummary.write(out, report);
         }
-        // The page, the JSON and the CSV files are written together, or none of them
-        Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
+        // The page, the JSON and the CSV files are written together, or none of them; standard output after them
+        Outputs outputs = new Outputs();
         if (plan.report() != null) {
-            files.putAll(SweepReportPage.of(plan, results, inputs, report, calibrationText).files(plan.report()));
+            outputs.addAll(SweepReportPage.of(plan, results, inputs, report, calibrationText).files(plan.report()));
         }
-        List<String> jsonNames = plan.json() == null ? List.of() : names(plan.json(), results);
-        List<String> csvNames = plan.csv() == null ? List.of() : names(plan.csv(), results);
         for (int i = 0; i < results.size(); i++) {
             SweepResult r = results.get(i);
             if (plan.json() != null) {
-                byte[] text = SweepJson.write(r.sweep(), r.perIteration(), r.rankTimes(), context(r, facts, report, i))
-                        .getBytes(StandardCharsets.UTF_8);
-                files.put(Path.of(jsonNames.get(i)), o -> o.write(text));
+                outputs.add(target(plan.json(), results, i), Outputs.utf8(SweepJson.write(r.sweep(), r.perIteration(),
+                        r.rankTimes(), context(r, facts, report, i))));
             }
             if (plan.csv() != null) {
-                byte[] text = MeasurementCsv.toString(List.of(r.sweep())).getBytes(StandardCharsets.UTF_8);
-                files.put(Path.of(csvNames.get(i)), o -> o.write(text));
+                outputs.add(target(plan.csv(), results, i), Outputs.utf8(MeasurementCsv.toString(List.of(r.sweep()))));
             }
         }
-        OutputFile.writeAll(files, plan.force());
+        outputs.commit(plan.force());
         if (plan.report() != null) {
             out.println("# page written to " + plan.report().resolve("index.html"));
         }
@@ -131,6 +128,12 @@ final class SweepOutputs {
     /** nccl-tests prints OK/FAILED after the average only when NCCL_TESTS_MIN_BW is set. */
     private String status(boolean failed) {
         return plan.minBusBwGBps() == null ? "" : failed ? "FAILED" : "OK";
+    }
+
+    /** Where combination i goes: standard output (one combination only), or its file of {@link #names}. */
+    private static OutputTarget target(OutputTarget base, List<SweepResult> results, int i) {
+        return base.file().<OutputTarget>map(f -> new OutputTarget.ToFile(Path.of(names(f, results).get(i))))
+                .orElse(base);
     }
 
     /** The file for combination i: the name itself for one, {@code out.ring-ll.json} for a matrix. */

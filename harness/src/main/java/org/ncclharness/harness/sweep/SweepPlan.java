@@ -5,6 +5,7 @@ import java.util.List;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.gpu.DataType;
 import org.ncclharness.gpu.ReduceOp;
+import org.ncclharness.harness.OutputTarget;
 
 /**
  * A validated sweep request: the nccl-tests flags with their meanings resolved, and ours.
@@ -15,6 +16,8 @@ import org.ncclharness.gpu.ReduceOp;
  * @param cycles        {@code -N}
  * @param minBusBwGBps  {@code --min-busbw} or NCCL_TESTS_MIN_BW; null = not checked
  * @param interconnect  what the GPUs are connected by, for the calibration of a live run (null: not stated)
+ * @param csv           {@code --csv}, a file or standard output, null without
+ * @param json          {@code -J}, a file or standard output, null without
  * @param report        {@code --report DIR}, null without
  * @param args          the full command line, for the JSON
  */
@@ -24,7 +27,7 @@ public record SweepPlan(List<Long> sizes, long minBytes, long maxBytes, String s
                         int aggIters, int cycles, int check, int blocking, boolean streamNull, int timeoutS,
                         int graph, boolean cpuTime, int average, int localRegister, boolean timestamps, int parallelInit,
                         boolean memory, boolean perIter, int perIterSkip, Integer testsDevice, SplitRule split,
-                        Path csv, Path json, Path report, boolean force, boolean calibrate, String datasetId,
+                        OutputTarget csv, OutputTarget json, Path report, boolean force, boolean calibrate, String datasetId,
                         Double minBusBwGBps, String interconnect, List<String> args) {
 
     public SweepPlan {

@@ -3,6 +3,8 @@ package org.ncclharness.harness.calibrate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -214,6 +216,17 @@ class CalibrateCommandTest {
         Path log = log("nodevices.txt", 8, "NVIDIA H100", 30, 400, false);
         assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink4")).as(this::stderr).isEqualTo(ExitCode.OK);
         assertThat(stdout()).contains("N = 8 ranks, inferred from busbw/algbw");
+        // the JSON report on standard output, the text on stderr: this command once wrote a file named '-' into
+        // the module folder (committed as harness/-); '-' is standard output for every output now
+        assertThat(Path.of("-")).doesNotExist();
+        assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink4", "--json", "-")).as(this::stderr)
+                .isEqualTo(ExitCode.OK);
+        assertThat(Path.of("-")).doesNotExist();
+        JsonNode json = new ObjectMapper().readTree(stdout());
+        assertThat(json.path("schema").asText()).isEqualTo("nccl-harness/calibration/1");
+        assertThat(json.path("datasets").get(0).path("notes").toString())
+                .contains("N = 8 ranks, inferred from busbw/algbw");
+        assertThat(stderr()).contains("N = 8 ranks, inferred from busbw/algbw");
     }
 
     @Test

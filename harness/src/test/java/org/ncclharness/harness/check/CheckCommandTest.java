@@ -23,6 +23,7 @@ import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.harness.CliRun;
+import org.ncclharness.harness.ExitCode;
 
 /** The done-means of issue 8 for {@code check}, on bundled runs and on doctored copies written by our writer. */
 class CheckCommandTest {
@@ -293,6 +294,53 @@ class CheckCommandTest {
         CliRun again = CliRun.of("check", OCI, "--markdown", md.toString());
         assertThat(again.exitCode()).isEqualTo(2);
         assertThat(again.err()).contains("--force");
+    }
+
+    @Test
+    void aMarkdownRecordOnStandardOutputLinksTheFigureOnlyWhereFigureOrReportPutIt(@TempDir Path dir)
+            throws IOException {
+        // alone: the record is stdout, the text report stderr, and the record says no figure was written
+        CliRun alone = CliRun.of("check", OCI, "--markdown", "-");
+        assertThat(alone.exitCode()).as(alone.err()).isZero();
+        assertThat(alone.out()).startsWith("# Bring-up check: " + OCI).contains("\n## Figure\n\nNo figure was"
+                + " written: with the record on standard output (--markdown -) the figure goes only where --figure"
+                + " FILE or --report DIR says.\n").doesNotContain("![");
+        assertThat(alone.err()).contains("Verdict: WARN").doesNotContain("written to");
+        // --figure: the PNG there, and the record links it as given
+        Path png = dir.resolve("fig.png");
+        CliRun figure = CliRun.of("check", OCI, "--markdown", "-", "--figure", png.toString());
+        assertThat(figure.exitCode()).as(figure.err()).isZero();
+        assertThat(figure.out()).contains("![busbw per size](" + png + ")");
+        assertThat(Files.readAllBytes(png)).startsWith(0x89, 'P', 'N', 'G');
+        assertThat(figure.err()).contains("# figure written to " + png);
+        // --report DIR: the page's own figure
+        Path site = dir.resolve("site");
+        CliRun page = CliRun.of("check", OCI, "--markdown", "-", "--report", site.toString());
+        assertThat(page.exitCode()).as(page.err()).isZero();
+        assertThat(page.out()).contains("![busbw per size](" + site.resolve(OCI + ".png") + ")");
+        assertThat(site.resolve(OCI + ".png")).isRegularFile();
+        // a record in a file links a --figure elsewhere by its path from the record's folder
+        Path md = Files.createDirectories(dir.resolve("tickets")).resolve("t.md");
+        Path other = dir.resolve("other.png");
+        assertThat(CliRun.of("check", OCI, "--markdown", md.toString(), "--figure", other.toString()).exitCode())
+                .isZero();
+        assertThat(Files.readString(md)).contains("![busbw per size](../other.png)");
+        assertThat(dir.resolve("tickets/t.png")).doesNotExist();
+        // a figure is a PNG
+        CliRun svg = CliRun.of("check", OCI, "--figure", dir.resolve("f.svg").toString());
+        assertThat(svg.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(svg.err().strip()).isEqualTo(dir.resolve("f.svg") + ": check draws its figure as PNG: name the"
+                + " file .png");
+    }
+
+    @Test
+    void aFailedMarkdownOrFigureLeavesStandardOutputEmpty(@TempDir Path dir) throws IOException {
+        Path png = Files.writeString(dir.resolve("fig.png"), "mine");
+        CliRun r = CliRun.of("check", OCI, "--markdown", "-", "--figure", png.toString());
+        assertThat(r.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).contains("already exists; pass --force");
+        assertThat(Files.readString(png)).isEqualTo("mine");
     }
 
     @Test

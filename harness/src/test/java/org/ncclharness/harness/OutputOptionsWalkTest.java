@@ -1,0 +1,250 @@
+package org.ncclharness.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * The rule for {@code -} (README, "Conventions"), for every output option of every command, found by its type in
+ * picocli's model of {@link Main}: with {@code -}, run as a user runs it in an empty working directory, a command
+ * either writes that output alone to standard output (the same bytes as to a file) or refuses in one line with exit
+ * 2; no file or folder named {@code -} (or {@code -.png}, ...) appears.
+ */
+class OutputOptionsWalkTest {
+
+    /** One empty working directory per run below it, and the runs' captured streams. */
+    @TempDir
+    static Path root;
+
+    private static final String DATASET = "h100_allreduce_8gpu_azure_ndv5";
+    private static final Path RAW = Path.of("../datasets/raw/" + DATASET + ".txt").toAbsolutePath().normalize();
+
+    /** A command line on which each command with an output succeeds; every such command must have one. */
+    private static final Map<String, List<String>> BASE = Map.of(
+            "sweep", List.of("sweep", "-b", "1K", "-e", "4K", "--no-calibrate"), // a replay where there is no GPU
+            "check", List.of("check", DATASET),
+            "diagnose", List.of("diagnose", DATASET),
+            "bringup", List.of("bringup", "--replay", "-N", "1"),
+            "calibrate", List.of("calibrate", DATASET),
+            "plot", List.of("plot", DATASET),
+            "accuracy", List.of("accuracy"),
+            "datasets import", List.of("datasets", "import", RAW.toString()),
+            "convert", List.of("convert", DATASET));
+
+    /**
+     * Options and parameters whose label or type looks like a file or folder but that name no output, each with
+     * why; anything else that looks so must be an output type, or this test fails.
+     */
+    private static final Map<String, String> NOT_OUTPUTS = Map.ofEntries(
+            Map.entry("sweep --nccl-lib", "a folder read: where libnccl.so is"),
+            Map.entry("bringup --nccl-lib", "a folder read: where libnccl.so is"),
+            Map.entry("doctor --nccl-lib", "a folder read: where libnccl.so is"),
+            Map.entry("gpus --nccl-lib", "a folder read: where libnccl.so is"),
+            Map.entry("bench launch --nccl-lib", "a folder read: where libnccl.so is"),
+            Map.entry("sweep --rendezvous", "the job's meeting point, shared by its processes and removed at exit"),
+            Map.entry("bringup --rendezvous", "the job's meeting point, shared by its processes and removed at exit"),
+            Map.entry("doctor --rendezvous", "the job's meeting point, shared by its processes and removed at exit"),
+            Map.entry("bench barrier --rendezvous", "the job's meeting point, shared by its processes and removed at"
+                    + " exit"),
+            Map.entry("check --baseline", "a run read"),
+            Map.entry("bringup --baseline", "a run read"),
+            Map.entry("check --calibration", "a calibrate --json report read"),
+            Map.entry("predict --calibration", "a calibrate --json report read"),
+            Map.entry("plot --calibration", "a calibrate --json report read"),
+            Map.entry("calibrate --config", "the configuration of an input file"),
+            Map.entry("calibrate <FILE>", "the inputs"),
+            Map.entry("convert <FILE>", "the input"),
+            Map.entry("datasets import <RAW>", "the raw dataset texts read"));
+
+    /**
+     * Where the bytes on standard output may differ from the file's, and why: a record on standard output has no
+     * folder to put its figure beside, so it says that none was written (CheckCommandTest holds what it says).
+     */
+    private static final Map<String, UnaryOperator<String>> DIFFERS = Map.of(
+            "check --markdown", s -> s.replaceAll("\n## Figure\n\n[^\n]*\n", ""));
+
+    /** Each output type with the one converter that makes it. */
+    private static final Map<Class<?>, Class<?>> CONVERTERS = Map.of(
+            OutputTarget.class, OutputTarget.Converter.class,
+            OutputFolder.class, OutputFolder.Converter.class,
+            OutputImage.class, OutputImage.Converter.class);
+
+    private record Found(String command, OptionSpec option) {
+        String name() {
+            return command + " " + OutputRule.nameOf(option);
+        }
+    }
+
+    /** Every option of every command below the top, the top's too. */
+    private static List<Found> allOptions() {
+        List<Found> all = new ArrayList<>();
+        walk(Main.commandLine(), all);
+        return all;
+    }
+
+    private static void walk(CommandLine cl, List<Found> into) {
+        CommandSpec spec = cl.getCommandSpec();
+        String command = spec.qualifiedName(" ").substring(spec.root().name().length()).strip();
+        spec.options().forEach(o -> into.add(new Found(command, o)));
+        cl.getSubcommands().forEach((name, sub) -> {
+            if (name.equals(sub.getCommandName())) { // an alias is the same command again
+                walk(sub, into);
+            }
+        });
+    }
+
+    private static List<Found> outputOptions() {
+        return allOptions().stream().filter(f -> CONVERTERS.containsKey(f.option().type())).toList();
+    }
+
+    /** A label or a type that says file or folder: FILE, DIR, OUT, PATH, or a Path. */
+    private static boolean looksLikeAPath(ArgSpec a) {
+        boolean pathType = a.type() == Path.class || a.type() == java.io.File.class
+                || Stream.of(a.auxiliaryTypes()).anyMatch(t -> t == Path.class || t == java.io.File.class);
+        return pathType || a.paramLabel().matches("(?i).*\\b(FILE|DIR|OUT|PATH)\\b.*");
+    }
+
+    @Test
+    void everyOptionThatLooksLikeAFileOrFolderIsAnOutputTypeOrAKnownInput() {
+        Set<String> seen = new TreeSet<>();
+        List<String> unclassified = new ArrayList<>();
+        CommandLine top = Main.commandLine();
+        List<CommandSpec> specs = new ArrayList<>();
+        collect(top, specs);
+        for (CommandSpec spec : specs) {
+            String command = spec.qualifiedName(" ").substring(spec.root().name().length()).strip();
+            List<ArgSpec> args = new ArrayList<>(spec.options());
+            args.addAll(spec.positionalParameters());
+            for (ArgSpec a : args) {
+                String name = command + " " + (a instanceof OptionSpec o ? OutputRule.nameOf(o)
+                        : "<" + a.paramLabel() + ">");
+                if (CONVERTERS.containsKey(a.type()) || !looksLikeAPath(a)) {
+                    continue;
+                }
+                seen.add(name);
+                if (!NOT_OUTPUTS.containsKey(name)) {
+                    unclassified.add(name + " (" + a.paramLabel() + ", " + a.type().getSimpleName() + ")");
+                }
+            }
+        }
+        assertThat(unclassified).as("options that look like a file or folder: make each an OutputTarget,"
+                + " OutputFolder or OutputImage, or list it in NOT_OUTPUTS saying what it reads").isEmpty();
+        assertThat(seen).as("NOT_OUTPUTS entries that match no option any more").containsAll(NOT_OUTPUTS.keySet());
+    }
+
+    private static void collect(CommandLine cl, List<CommandSpec> into) {
+        into.add(cl.getCommandSpec());
+        cl.getSubcommands().forEach((name, sub) -> {
+            if (name.equals(sub.getCommandName())) {
+                collect(sub, into);
+            }
+        });
+    }
+
+    @Test
+    void everyOutputOptionIsMadeByItsTypesOneConverterAndItsCommandHasACommandLineHere() {
+        List<Found> outputs = outputOptions();
+        assertThat(outputs).extracting(Found::name).contains("convert --csv", "check --markdown", "check --figure",
+                "check --report", "sweep --json", "bringup --out", "plot --out", "datasets import --out");
+        for (Found f : outputs) {
+            assertThat(f.option().converters()).as(f.name()).hasSize(1);
+            assertThat(f.option().converters()[0].getClass()).as(f.name()).isEqualTo(CONVERTERS.get(f.option().type()));
+            assertThat(BASE).as("a command line for " + f.command()).containsKey(f.command());
+        }
+        assertThat(outputs.stream().map(Found::command).distinct().toList()).as("BASE entries of no output command")
+                .containsExactlyInAnyOrderElementsOf(BASE.keySet());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyOutputOptionTakesDashForStandardOutputOrRefusesInOneLine() {
+        return outputOptions().stream().map(f -> DynamicTest.dynamicTest(f.name() + " -", () -> {
+            String option = OutputRule.nameOf(f.option());
+            List<String> args = new ArrayList<>(BASE.get(f.command()));
+            args.addAll(List.of(option, "-"));
+            Run dash = Run.in(Files.createTempDirectory(root, "dash"), args);
+            assertThat(dash.dashNamed()).as("%s: files or folders named '-'", args).isEmpty();
+            if (dash.rc() == ExitCode.USAGE) {
+                assertThat(dash.err().strip().lines()).as("%s: one line on stderr", args).hasSize(1);
+                assertThat(dash.out()).as("%s: nothing on stdout", args).isEmpty();
+                assertThat(dash.err()).as("%s names the option", args).contains(option);
+                return;
+            }
+            assertThat(dash.rc()).as("%s: exit 0 or exit 2; stderr: %s", args, dash.err()).isZero();
+            assertThat(f.option().type()).as("%s: only a one-file text output takes -", args)
+                    .isEqualTo(OutputTarget.class);
+            assertThat(dash.out()).as("%s wrote nothing on stdout", args).isNotEmpty();
+            assertThat(normal(f, dash.out())).as("%s: stdout holds the output alone, as a file gets it", args)
+                    .isEqualTo(normal(f, asAFile(f, option)));
+        }));
+    }
+
+    /** The same output written to a file: accuracy's is docs/model-accuracy.md, which AccuracyCommandTest holds. */
+    private static String asAFile(Found f, String option) throws IOException, InterruptedException {
+        if (f.command().equals("accuracy")) {
+            return Files.readString(Path.of("../docs/model-accuracy.md"), StandardCharsets.UTF_8);
+        }
+        Path dir = Files.createTempDirectory(root, "file");
+        String name = "out." + option.replace("--", "").replace("-", "");
+        List<String> args = new ArrayList<>(BASE.get(f.command()));
+        args.addAll(List.of(option, name));
+        Run file = Run.in(dir, args);
+        assertThat(file.rc()).as("%s: %s", args, file.err()).isZero();
+        // the command line in the file names the file where standard output's names '-'
+        return Files.readString(dir.resolve(name), StandardCharsets.UTF_8).replace(name, "-");
+    }
+
+    private static String normal(Found f, String text) {
+        return DIFFERS.getOrDefault(f.command() + " " + OutputRule.nameOf(f.option()), s -> s).apply(text);
+    }
+
+    /** One command line run as a user runs it: the real entry point in a JVM of its own, in {@code dir}. */
+    private record Run(int rc, String out, String err, List<String> dashNamed) {
+
+        static Run in(Path dir, List<String> args) throws IOException, InterruptedException {
+            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                    .toString(), "-XX:+UseSerialGC", "-Djava.awt.headless=true", "-cp",
+                    System.getProperty("java.class.path"), Main.class.getName()));
+            cmd.addAll(args);
+            Path out = Files.createTempFile(root, "walk", ".out");
+            Path err = Files.createTempFile(root, "walk", ".err");
+            ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
+                    .redirectError(err.toFile());
+            // a clean environment: no launcher of the build's own, no HARNESS_NO_REPLAY
+            pb.environment().keySet().removeIf(k -> k.startsWith("OMPI_") || k.startsWith("PMIX_")
+                    || k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("HARNESS_")
+                    || k.startsWith("NCCL_") || List.of("RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE",
+                    "MASTER_ADDR", "MASTER_PORT").contains(k));
+            Process p = pb.start();
+            if (!p.waitFor(10, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new AssertionError(args + " ran over 10 minutes");
+            }
+            List<String> dashed;
+            try (Stream<Path> s = Files.walk(dir)) {
+                dashed = s.map(x -> x.getFileName().toString()).filter(n -> n.equals("-") || n.startsWith("-."))
+                        .toList();
+            }
+            return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8), dashed);
+        }
+    }
+}
