@@ -13,7 +13,7 @@ import org.ncclharness.calibration.measure.Sweep;
  * two commands cannot read one input two ways.
  *
  * @param name       the input as the user named it: a path, {@code -} for standard input, or a dataset id
- * @param format     what the input was read as
+ * @param format     what the input was read as ({@link Format#LIVE}: measured by this harness now)
  * @param sweeps     its tables; empty where {@code sweepError} says why
  * @param sweepError why the text gave no tables (none found, a damaged row), or null: commands that need tables
  *                   throw it ({@link #requireSweeps()}), those that read the other lines go on
@@ -29,7 +29,7 @@ public record RunDocument(String name, Format format, List<Sweep> sweeps, InputE
                           Stated stated) {
 
     /** What an input was read as. */
-    public enum Format { LOG, CSV, JSON, DATASET }
+    public enum Format { LOG, CSV, JSON, DATASET, LIVE }
 
     /**
      * What a bundled dataset's metadata states beside its rows; every field null (flags empty) for a file.
@@ -63,6 +63,11 @@ public record RunDocument(String name, Format format, List<Sweep> sweeps, InputE
         return new RunDocument(name, format, sweeps, sweepError, text, json, text.isEmpty() ? LogFacts.none()
                 : LogFacts.of(lines), text.isEmpty() ? null : LogNetwork.of(lines, HardwareFacts.bundled()).orElse(null),
                 NicCount.devicesIn(lines), stated);
+    }
+
+    /** A sweep this harness measured now: its facts are the ones the job saw, it has no text. */
+    public static RunDocument live(String name, Sweep sweep) {
+        return ofText(name, Format.LIVE, List.of(sweep), null, LogText.EMPTY, List.of(), null);
     }
 
     /** The tables, or the reason the text has none. */

@@ -13,10 +13,13 @@ import org.ncclharness.calibration.measure.Sweep;
  * @param source  the input as the user named it
  * @param sweep   the table, its {@link Sweep#hardware()} filled in
  * @param nics    the hosts' NICs: the hints', else the input's (a dataset's metadata, NCCL's NET/IB lines)
+ * @param forcedAlgo the NCCL_ALGO the run forced: a dataset's metadata says, else the log's lines; null for NCCL's
+ *                choice
  * @param notes   what was decided for the user to see
  * @param missing what the input and the hints leave unknown, in the order a user would state it
  */
-public record ResolvedRun(String source, Sweep sweep, Nics nics, List<ResolveNote> notes, List<Missing> missing) {
+public record ResolvedRun(String source, Sweep sweep, Nics nics, String forcedAlgo, List<ResolveNote> notes,
+                          List<Missing> missing) {
 
     public ResolvedRun {
         notes = List.copyOf(notes);

@@ -87,7 +87,9 @@ public final class RunResolver {
             Hardware hw = stated.intra() != null || stated.inter() != null ? asStated()
                     : hints.intra() != null ? twoTiers() : oneFabric();
             Nics nics = hints.nics().orElse(doc.nics());
-            return new ResolvedRun(doc.name(), table.withHardware(hw), nics, notes, missing);
+            String algo = doc.stated().datasetId() != null ? doc.stated().forcedAlgo()
+                    : table.run() == null ? null : table.run().forcedAlgo();
+            return new ResolvedRun(doc.name(), table.withHardware(hw), nics, algo, notes, missing);
         }
 
         /** A count the input states, else the hint's; both and different is a contradiction. */

@@ -328,7 +328,7 @@ public final class CheckCommand implements Callable<Integer> {
             FactAdvice.notes(table.notes()).forEach(n -> context.add(Finding.info("fabric", n)));
             Sweep sweep = table.sweep();
             Nics tableNics = entry == null ? table.nics() : table.nics().orElse(calibratedNics(sweep, entry));
-            JudgedReference ref = reference(doc, sweep, facts, tableNics.perHost(), entry);
+            JudgedReference ref = reference(table, facts, tableNics.perHost(), entry);
             HealthCheck.Against against = new HealthCheck.Against(ref == null ? null : ref.rule(), expectBusBw,
                     tableNics);
             CheckReport report = new HealthCheck(facts, rules).check(run, sweep, against);
@@ -357,8 +357,9 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
-    private JudgedReference reference(RunDocument doc, Sweep sweep, HardwareFacts facts, Integer nics,
+    private JudgedReference reference(ResolvedRun resolved, HardwareFacts facts, Integer nics,
                                       CalibrationFile.Entry entry) {
+        Sweep sweep = resolved.sweep();
         if (reference.baseline != null) {
             Sweep base = RunSource.baselineFor(reference.baseline, sweep);
             List<String> differ = Comparability.differences(Comparability.Side.of(sweep), Comparability.Side.of(base));
@@ -376,10 +377,7 @@ public final class CheckCommand implements Callable<Integer> {
         if (expectBusBw != null) {
             return null;
         }
-        // a bundled run's metadata, else what the log says was forced
-        String algo = doc.isDataset() ? doc.stated().forcedAlgo() : sweep.run() == null ? null
-                : sweep.run().forcedAlgo();
-        return JudgedReference.expected(sweep, run, nics, algo, facts);
+        return JudgedReference.expected(sweep, run, nics, resolved.forcedAlgo(), facts);
     }
 
     /**
@@ -459,7 +457,8 @@ public final class CheckCommand implements Callable<Integer> {
                     + entry.id() + "'s (" + (now.intra() == null ? "" : now.intra() + " inside a host")
                     + (now.intra() != null && now.inter() != null ? ", " : "")
                     + (now.inter() == null ? "" : now.inter() + " between hosts") + "); --interconnect overrides it"));
-            return new ResolvedRun(again.source(), again.sweep(), again.nics(), List.of(), again.missing());
+            return new ResolvedRun(again.source(), again.sweep(), again.nics(), again.forcedAlgo(), List.of(),
+                    again.missing());
         }
         return again;
     }

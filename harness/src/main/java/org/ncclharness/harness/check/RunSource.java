@@ -20,7 +20,7 @@ import org.ncclharness.harness.TableName;
  * ({@link RunInputs#resolve}), and the baseline table it is compared with. A run that does not state its hosts is
  * left so (a verdict compares runs of the same shape only); a network named while the hosts are unknown is refused.
  */
-final class RunSource {
+public final class RunSource {
 
     private RunSource() {
     }
@@ -50,7 +50,7 @@ final class RunSource {
     }
 
     /** One table resolved for a verdict: only a network named for unknown hosts stops it. */
-    static ResolvedRun judged(RunDocument doc, Sweep table, Hints hints) {
+    public static ResolvedRun judged(RunDocument doc, Sweep table, Hints hints) {
         ResolvedRun run = RunInputs.resolve(doc, table, hints, RunResolver.UnstatedHosts.LEAVE_UNKNOWN);
         for (Missing m : run.missing()) {
             if (m instanceof Missing.HostCount h && h.why() == Missing.HostCount.Why.NETWORK_NAMED) {
