@@ -9,7 +9,12 @@ import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.Inputs;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.io.RunDocument;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.resolve.Hints;
+import org.ncclharness.calibration.resolve.ResolveException;
+import org.ncclharness.calibration.resolve.ResolvedRun;
+import org.ncclharness.calibration.resolve.RunResolver;
 
 /**
  * What every command that reads a run accepts: a file (a log, our CSV, a JSON; {@code -} for standard input),
@@ -37,10 +42,35 @@ public final class RunInputs {
 
     /** @param given {@code --collective}: the collective of tables the file does not name, or null */
     public static List<Sweep> read(String nameOrId, Collective given) {
+        return document(nameOrId, given).requireSweeps();
+    }
+
+    /**
+     * The input read once, whole: a file's (or stdin's) document, or a bundled dataset's (its table as published,
+     * its raw source's lines and its metadata).
+     */
+    public static RunDocument document(String nameOrId, Collective given) {
         if (isFile(nameOrId)) {
-            return Inputs.read(nameOrId, given);
+            return Inputs.document(nameOrId, given);
         }
-        return List.of(dataset(nameOrId).orElseThrow(() -> notFound(nameOrId)).published());
+        return dataset(nameOrId).orElseThrow(() -> notFound(nameOrId)).document();
+    }
+
+    /**
+     * Every table of an input with its facts resolved once ({@link RunResolver}); a contradiction between the
+     * input and the flags is the one-line input error naming the flag.
+     */
+    public static List<ResolvedRun> resolve(RunDocument doc, Hints hints, RunResolver.UnstatedHosts unstated) {
+        return doc.requireSweeps().stream().map(t -> resolve(doc, t, hints, unstated)).toList();
+    }
+
+    /** One table of an input, resolved. */
+    public static ResolvedRun resolve(RunDocument doc, Sweep table, Hints hints, RunResolver.UnstatedHosts unstated) {
+        try {
+            return RunResolver.bundled().resolve(doc, table, hints, unstated);
+        } catch (ResolveException e) {
+            throw FactAdvice.error(e);
+        }
     }
 
     /** {@code --collective NAME} as the user typed it: a collective the reader knows, or a usage error. */

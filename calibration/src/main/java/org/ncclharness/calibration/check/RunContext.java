@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.ncclharness.calibration.datasets.DatasetMetadata;
 import org.ncclharness.calibration.io.LogFacts;
+import org.ncclharness.calibration.io.RunDocument;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.Sweep;
@@ -27,11 +27,10 @@ public record RunContext(List<Map.Entry<String, String>> facts) {
         facts = List.copyOf(facts);
     }
 
-    /**
-     * @param log  what the log says besides its table ({@link LogFacts#none()} for a CSV, a JSON or a dataset)
-     * @param meta the bundled dataset's metadata, null for a file
-     */
-    public static RunContext of(Sweep run, LogFacts log, DatasetMetadata meta) {
+    /** @param input the input the run was read from: its lines' facts, and a bundled dataset's metadata */
+    public static RunContext of(Sweep run, RunDocument input) {
+        LogFacts log = input.facts();
+        RunDocument.Stated meta = input.stated();
         List<Map.Entry<String, String>> f = new ArrayList<>();
         Set<String> hosts = run.devices().stream().map(Device::host).filter(h -> h != null && !h.isBlank())
                 .collect(Collectors.toCollection(LinkedHashSet::new));
@@ -45,18 +44,18 @@ public record RunContext(List<Map.Entry<String, String>> facts) {
         RunInfo info = run.run() == null ? RunInfo.unknown() : run.run();
         String nccl = !log.ncclVersions().isEmpty() ? String.join(", ", log.ncclVersions())
                 + (log.ncclVersions().size() > 1 ? " (ranks differ)" : "")
-                : meta != null && meta.ncclVersion() != null ? meta.ncclVersion()
+                : meta.ncclVersion() != null ? meta.ncclVersion()
                 : info.libraryVersion() != null ? info.libraryVersion() + " (as nccl-tests prints its code)" : null;
         f.add(Map.entry("NCCL", or(nccl)));
         f.add(Map.entry(info.library() == null ? "nccl-tests" : info.library(), or(info.testsVersion())));
         f.add(Map.entry("CUDA (NCCL built for)", or(log.ncclCuda())));
         f.add(Map.entry("driver", or(log.driverVersion())));
-        f.add(Map.entry("date", or(log.date() != null ? log.date() : meta == null ? null : meta.date())));
+        f.add(Map.entry("date", or(log.date() != null ? log.date() : meta.date())));
         f.add(Map.entry("command line", log.commandLine() != null ? log.commandLine() : preamble(info)));
         f.add(Map.entry("NCCL_* environment", log.environment().isEmpty() ? NOT_STATED
                 : log.environment().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                         .collect(Collectors.joining(" "))));
-        if (meta != null && meta.sourceUrl() != null) {
+        if (meta.sourceUrl() != null) {
             f.add(Map.entry("source", meta.sourceUrl()));
         }
         return new RunContext(f);

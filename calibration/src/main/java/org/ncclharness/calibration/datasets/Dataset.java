@@ -3,7 +3,12 @@ package org.ncclharness.calibration.datasets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.io.Inputs;
+import org.ncclharness.calibration.io.LogText;
+import org.ncclharness.calibration.io.RunDocument;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
@@ -95,6 +100,34 @@ public record Dataset(DatasetMetadata metadata, Supplier<List<Measurement>> rowS
         List<String> notes = metadata.notes() == null ? List.of() : List.of(metadata.notes());
         return new Sweep(sweep().provenance(), collective(), RunInfo.unknown(), hardware(), List.of(), rows(), notes,
                 trailer());
+    }
+
+    /**
+     * The dataset as one input, read once: its table as published, with the devices and hosts its raw source
+     * lists (the CSV has no device lines), the raw text for the lines besides the table, and what the metadata
+     * states.
+     */
+    public RunDocument document() {
+        List<String> raw = rawLines();
+        Sweep table = published();
+        if (!raw.isEmpty()) {
+            table = table.withDevices(rawDevices(raw));
+        }
+        RunDocument.Stated stated = new RunDocument.Stated(id(), metadata.nics(), metadata.algo(),
+                metadata.ncclVersion(), metadata.date(), metadata.sourceUrl(), metadata.flags());
+        return RunDocument.ofText(id(), RunDocument.Format.DATASET, List.of(table), null,
+                LogText.of(String.join("\n", raw)), List.of(), stated);
+    }
+
+    /** The devices the raw source's own lines list; none where its text reads as no log (a summary table). */
+    private List<Device> rawDevices(List<String> raw) {
+        try {
+            List<Sweep> parsed = Inputs.parse(id() + ".txt", String.join("\n", RawDataset.parse(id() + ".txt", raw)
+                    .raw()));
+            return parsed.isEmpty() ? List.of() : parsed.get(0).devices();
+        } catch (InputException | IllegalArgumentException e) {
+            return List.of();
+        }
     }
 
     /** The dataset replayed by {@code sweep} on a machine without a GPU: labelled as a replay, never a measurement. */

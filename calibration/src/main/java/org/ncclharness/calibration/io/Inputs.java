@@ -33,6 +33,8 @@ public final class Inputs {
     private static final int PEEK_BYTES = 1 << 20;
     /** The largest JSON or CSV read whole. */
     private static final int WHOLE_LIMIT = 512 << 20;
+    /** The most characters of a log one string holds (a Java string's limit, less headroom). */
+    private static final int LOG_LIMIT = Integer.MAX_VALUE - 64;
 
     private Inputs() {
     }
@@ -42,15 +44,21 @@ public final class Inputs {
         return read(name, null);
     }
 
+    /** @param given the collective the user states for tables the file does not name; null to decide from the rows */
+    public static List<Sweep> read(String name, Collective given) {
+        return document(name, given).requireSweeps();
+    }
+
     /**
-     * Reads a file as a stream: a log of any size is read line by line, keeping only its rows, so memory
-     * stays bounded by the rows, not the file (a 10 GB log of NCCL INFO lines reads like a small one). JSON and
-     * CSV, which the project writes itself, are read whole up to {@link #WHOLE_LIMIT}.
+     * Reads a file (or stdin) once, whole: its tables and the facts of its other lines ({@link RunDocument}). A
+     * log is held as one text ({@link LogText}); JSON and CSV, which the project writes itself, are read up to
+     * {@link #WHOLE_LIMIT}. A text with no readable table still gives its document, with the reason
+     * ({@link RunDocument#sweepError()}): its NCCL lines may say why the run stopped.
      *
      * @param given the collective the user states ({@code --collective}) for tables the file does not name;
      *              null to decide from the rows
      */
-    public static List<Sweep> read(String name, Collective given) {
+    public static RunDocument document(String name, Collective given) {
         try (BufferedInputStream in = openDecompressed(name)) {
             in.mark(PEEK_BYTES);
             byte[] head = in.readNBytes(PEEK_BYTES);
@@ -63,13 +71,12 @@ public final class Inputs {
                 first = first.substring(1);
             }
             if (SweepJson.looksLikeJson(first) || MeasurementCsv.looksLikeCsv(first.lines().findFirst().orElse(""))) {
-                return parse(name, whole(name, reader), given);
+                return parseDocument(name, whole(name, reader), given);
             }
             if (first.isBlank() && head.length < PEEK_BYTES) {
                 throw empty(name);
             }
-            String firstLine = first.lines().findFirst().orElse("");
-            return asLog(name, firstLine, () -> new NcclTestsLogReader(name, given).read(new LineIterator(name, reader)));
+            return logDocument(name, logText(name, reader), given);
         } catch (NoSuchFileException e) {
             throw new InputException(name, 0, "no such file");
         } catch (java.util.zip.ZipException | java.io.EOFException e) {
@@ -84,18 +91,58 @@ public final class Inputs {
     }
 
     public static List<Sweep> parse(String name, String text, Collective given) {
+        return parseDocument(name, text, given).requireSweeps();
+    }
+
+    /** The document of a text already in memory (a bundled dataset's raw source, a test's). */
+    public static RunDocument parseDocument(String name, String text, Collective given) {
         String body = text.startsWith("\uFEFF") ? text.substring(1) : text;
         if (body.isBlank()) {
             throw empty(name);
         }
         if (SweepJson.looksLikeJson(body)) {
-            return SweepJson.readAll(name, body).stream().map(SweepJson.Read::sweep).toList();
+            List<SweepJson.Read> runs = SweepJson.readAll(name, body);
+            return RunDocument.ofText(name, RunDocument.Format.JSON, runs.stream().map(SweepJson.Read::sweep).toList(),
+                    null, LogText.EMPTY, runs, null);
         }
         String first = body.lines().findFirst().orElse("");
         if (MeasurementCsv.looksLikeCsv(first)) {
-            return csvSweeps(name, body, given);
+            return RunDocument.ofText(name, RunDocument.Format.CSV, csvSweeps(name, body, given), null, LogText.EMPTY,
+                    List.of(), null);
         }
-        return asLog(name, first, () -> new NcclTestsLogReader(name, given).read(body.lines().toList()));
+        return logDocument(name, LogText.of(body), given);
+    }
+
+    /** A log's document: its tables, or why it has none, and the facts of its lines. */
+    private static RunDocument logDocument(String name, LogText text, Collective given) {
+        List<String> lines = text.lines();
+        String firstLine = lines.isEmpty() ? "" : lines.get(0);
+        List<Sweep> sweeps = List.of();
+        InputException error = null;
+        try {
+            sweeps = asLog(name, firstLine, () -> new NcclTestsLogReader(name, given).read(lines));
+        } catch (InputException e) {
+            error = e;
+        }
+        return RunDocument.ofText(name, RunDocument.Format.LOG, sweeps, error, text, List.of(), null);
+    }
+
+    /**
+     * A log's whole text, line by line so that a byte that is not UTF-8 is named with its line. Logs of NCCL INFO
+     * lines run to gigabytes; one string holds up to {@link #LOG_LIMIT} characters.
+     */
+    private static LogText logText(String name, BufferedReader reader) {
+        StringBuilder b = new StringBuilder();
+        for (LineIterator it = new LineIterator(name, reader); it.hasNext(); ) {
+            String line = it.next();
+            if (b.length() + (long) line.length() + 1 > LOG_LIMIT) {
+                throw new InputException(name, it.number, "a log of over " + LOG_LIMIT / (1 << 20) + " Mi characters,"
+                        + " more than one reading holds; cut what is not needed (grep -v 'NCCL INFO' keeps the tables,"
+                        + " grep 'NCCL' the lines diagnose reads)");
+            }
+            b.append(line).append('\n');
+        }
+        return LogText.of(b.toString());
     }
 
     /** The log reader's tables; where it finds none in another tool's CSV, which CSV is read instead. */
@@ -255,20 +302,5 @@ public final class Inputs {
             throw new InputException(name, 1, "the CSV has a header and no rows");
         }
         return out;
-    }
-
-    /** The whole text of a file or stdin (JSON the project reads whole); binary content is refused in one line. */
-    public static String text(String name) {
-        try (BufferedInputStream in = openDecompressed(name)) {
-            in.mark(PEEK_BYTES);
-            refuseBinary(name, in.readNBytes(PEEK_BYTES));
-            in.reset();
-            return whole(name, new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT))));
-        } catch (NoSuchFileException e) {
-            throw new InputException(name, 0, "no such file");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + name + ": " + OutputFile.reason(e), e);
-        }
     }
 }

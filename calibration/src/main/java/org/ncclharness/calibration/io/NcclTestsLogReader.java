@@ -128,7 +128,7 @@ public final class NcclTestsLogReader {
         s.endOfText();
         if (s.sweeps.isEmpty()) {
             // a log pasted with every line behind '#' (a notes file, a Makefile) has its rows as comments
-            throw new InputException(file, firstCommentedRow, "no nccl-tests result table found (expected rows such as "
+            throw new NoTableException(file, firstCommentedRow, "no nccl-tests result table found (expected rows such as "
                     + "'   1048576   262144   float   sum   -1   21.87   47.95   83.91   0 ...')" + (commentedRows == 0
                     ? "" : "; " + commentedRows + " line" + (commentedRows == 1 ? " is" : "s are") + " shaped like"
                     + " result rows behind a '#': remove the '#' in front of them to read them")

@@ -37,6 +37,15 @@ public final class NicCount {
         return out;
     }
 
+    /** The distinct device:port/link entries every NET/IB device list of the lines names, in order seen. */
+    public static List<String> devicesIn(Iterable<String> lines) {
+        Set<String> all = new LinkedHashSet<>();
+        for (String line : lines) {
+            all.addAll(devices(line));
+        }
+        return List.copyOf(all);
+    }
+
     /**
      * NICs per host: the distinct devices the log's NET/IB lines name (every host of a job lists the same), else
      * the count aws-ofi-nccl says it found.

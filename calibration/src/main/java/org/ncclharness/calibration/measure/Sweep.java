@@ -33,6 +33,14 @@ public record Sweep(Provenance provenance, Collective collective, RunInfo run, H
         return new Sweep(provenance, collective, run, h, devices, rows, notes, trailer);
     }
 
+    public Sweep withDevices(List<Device> d) {
+        return new Sweep(provenance, collective, run, hardware, d, rows, notes, trailer);
+    }
+
+    public Sweep withNotes(List<String> n) {
+        return new Sweep(provenance, collective, run, hardware, devices, rows, n, trailer);
+    }
+
     /** Other rows: the stated trailer described the old ones, so it is dropped. */
     public Sweep withRows(List<Measurement> r) {
         return new Sweep(provenance, collective, run, hardware, devices, r, notes, Trailer.NONE);

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.check.CheckRules;
 import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.resolve.Hints;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.calibration.measure.Collective;
@@ -192,7 +193,8 @@ public final class BringupCommand implements Callable<Integer> {
     }
 
     private StepJudge judge(CheckRules rules, StepJudge.Baseline base) {
-        return new StepJudge(HardwareFacts.bundled(), rules, base, allowMismatch, nicOptions.nics());
+        return new StepJudge(HardwareFacts.bundled(), rules, base, allowMismatch, new Hints(null, null, interconnect,
+                null, null, null, nicOptions.nics()));
     }
 
     /** A step's sweep, in nccl-tests' flags; step 3 starts {@code networkFrom} (its largest sizes). */

@@ -116,7 +116,7 @@ final class BringupRun {
                 }
                 byte[] stop = {0};
                 if (job.rank() == 0) {
-                    StepOutcome o = judge.judge(step, subjects, sweeps);
+                    StepOutcome o = judge.judgeLive(step, subjects, sweeps);
                     outcomes.add(o);
                     stop[0] = (byte) (o.verdict() == Verdict.FAIL ? 1 : 0);
                 }

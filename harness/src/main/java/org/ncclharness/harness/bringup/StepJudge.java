@@ -17,7 +17,12 @@ import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.datasets.Dataset;
+import org.ncclharness.calibration.io.RunDocument;
+import org.ncclharness.calibration.resolve.Hints;
+import org.ncclharness.calibration.resolve.ResolvedRun;
 import org.ncclharness.harness.check.JudgedReference;
+import org.ncclharness.harness.check.RunSource;
 
 /**
  * Judges one step as {@code check} judges a run: each subject's kept run against the expected curve (step 4
@@ -35,7 +40,7 @@ final class StepJudge {
     private final CheckRules rules;
     private final Baseline baseline;
     private final boolean allowMismatch;
-    private final Nics nics;
+    private final Hints hints;
 
     /** bringup's reference a user vouches for, as check's messages name theirs. */
     static final String REFERENCES = "--baseline (an earlier bring-up, for step 4)";
@@ -45,23 +50,40 @@ final class StepJudge {
 
     /**
      * @param allowMismatch compare step 4 with a baseline of other hardware or shape anyway (check's flag)
-     * @param nics          {@code --nics-per-host}, {@code --nic-speed}: the network's line rate is all of a host's NICs
+     * @param hints         what the flags state ({@code --interconnect}, {@code --nics-per-host}, {@code --nic-speed}),
+     *                      for what a run does not
      */
-    StepJudge(HardwareFacts facts, CheckRules rules, Baseline baseline, boolean allowMismatch, Nics nics) {
+    StepJudge(HardwareFacts facts, CheckRules rules, Baseline baseline, boolean allowMismatch, Hints hints) {
         this.facts = facts;
         this.rules = rules;
         this.baseline = baseline;
         this.allowMismatch = allowMismatch;
-        this.nics = nics;
+        this.hints = hints;
     }
 
-    /** @param measured each subject's name and its rows, every run in turn */
-    StepOutcome judge(BringupStep step, List<String> names, List<Sweep> measured) {
+    /** A bundled run replayed as a step's subject: its facts resolved as {@code check} resolves them. */
+    ResolvedRun replayed(Dataset d, Sweep rows) {
+        return RunSource.judged(d.document(), rows, hints);
+    }
+
+    /** Each subject's sweeps measured now, resolved with the flags' hints (the job states the rest). */
+    StepOutcome judgeLive(BringupStep step, List<String> names, List<Sweep> measured) {
+        List<ResolvedRun> runs = new ArrayList<>();
+        for (int i = 0; i < measured.size(); i++) {
+            runs.add(RunSource.judged(RunDocument.live(names.get(i), measured.get(i)), measured.get(i), hints));
+        }
+        return judge(step, names, runs);
+    }
+
+    /** @param measured each subject's name and its rows, every run in turn, with their facts */
+    StepOutcome judge(BringupStep step, List<String> names, List<ResolvedRun> measured) {
         List<StepOutcome.Subject> subjects = new ArrayList<>();
         List<PeerComparison.Peer> peers = new ArrayList<>();
         List<Finding> stepFindings = new ArrayList<>();
         for (int i = 0; i < measured.size(); i++) {
-            Sweep raw = measured.get(i);
+            Sweep raw = measured.get(i).sweep();
+            Nics nics = measured.get(i).nics();
+            String algo = measured.get(i).forcedAlgo();
             RepeatedRuns runs = RepeatedRuns.of(raw.rows());
             Sweep kept = new Sweep(raw.provenance(), raw.collective(), raw.run(), raw.hardware(), raw.devices(),
                     runs.median(), List.of("median of " + runs.atLargest().runs() + " runs per size (-N)"));
@@ -72,7 +94,7 @@ final class StepJudge {
                 report = dataCheckOnly(name, kept);
             } else {
                 List<Finding> first = new ArrayList<>();
-                ref = reference(step, kept, name, first);
+                ref = reference(step, kept, name, nics.perHost(), algo, first);
                 report = new HealthCheck(facts, rules, REFERENCES).check(name, kept, new HealthCheck.Against(
                         ref.rule(), null, nics));
                 if (ref.why() != null) {
@@ -108,9 +130,10 @@ final class StepJudge {
      * against the expected curve; a baseline of other hardware or shape is said, and used only with
      * {@code --allow-mismatch}, marked NOT COMPARABLE.
      */
-    private JudgedReference reference(BringupStep step, Sweep kept, String name, List<Finding> notes) {
+    private JudgedReference reference(BringupStep step, Sweep kept, String name, Integer nicsPerHost, String algo,
+                                      List<Finding> notes) {
         if (step != BringupStep.BASELINE || baseline == null) {
-            return JudgedReference.expected(kept, name, nics.perHost(), null, facts);
+            return JudgedReference.expected(kept, name, nicsPerHost, algo, facts);
         }
         List<String> differ = Comparability.differences(Comparability.Side.of(kept),
                 Comparability.Side.of(baseline.sweep()));
@@ -125,7 +148,7 @@ final class StepJudge {
         notes.add(new Finding(Severity.WARN, "baseline", null, "baseline " + baseline.label() + " is not comparable ("
                 + String.join(", ", differ) + "): step 4 is judged against the expected curve instead;"
                 + " --allow-mismatch compares them anyway"));
-        return JudgedReference.expected(kept, name, nics.perHost(), null, facts);
+        return JudgedReference.expected(kept, name, nicsPerHost, algo, facts);
     }
 
     /** One GPU alone: every #wrong fails, nothing else can be judged. */

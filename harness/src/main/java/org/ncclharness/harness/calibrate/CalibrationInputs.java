@@ -2,32 +2,29 @@ package org.ncclharness.harness.calibrate;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.Set;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
-import org.ncclharness.calibration.hardware.GpuFabrics;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Nics;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.Inputs;
-import org.ncclharness.calibration.io.LogNetwork;
-import org.ncclharness.calibration.io.NicCount;
+import org.ncclharness.calibration.io.RunDocument;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.measure.Device;
-import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationInput;
+import org.ncclharness.calibration.resolve.Hints;
+import org.ncclharness.calibration.resolve.ResolvedRun;
+import org.ncclharness.calibration.resolve.RunResolver;
+import org.ncclharness.harness.FactAdvice;
 import org.ncclharness.harness.InputErrors;
 import org.ncclharness.harness.RunInputs;
-import org.ncclharness.harness.RunMetadataOptions;
 import org.ncclharness.harness.TableName;
+
 
 /**
  * Turns what {@code calibrate} was given into {@link CalibrationInput}s: every bundled dataset, or files (an
@@ -36,9 +33,6 @@ import org.ncclharness.harness.TableName;
  */
 public final class CalibrationInputs {
 
-    /** The networks a message asking for one names as examples (the vocabulary is in the error for a wrong name). */
-    private static final String NETWORK_EXAMPLES = "IB-NDR, RoCE-400G, EFA, Slingshot11, ...";
-
     /**
      * What the flags say about files that do not say it themselves: one tier ({@code interconnect}) or two
      * ({@code intra}, {@code inter}, {@code domainSize}), and {@code collective} for tables whose log does not
@@ -46,16 +40,10 @@ public final class CalibrationInputs {
      * {@code NET/IB : Using} lines or networks with no fixed NIC rate.
      */
     public record Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter,
-                        Integer domainSize, Collective collective, Nics nics, String interconnectFrom) {
+                        Integer domainSize, Collective collective, Nics nics) {
 
         public Flags {
             nics = nics == null ? Nics.UNKNOWN : nics;
-        }
-
-        /** What the command line says; {@code interconnectFrom} is for an interconnect read from the file. */
-        public Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter, Integer domainSize,
-                     Collective collective, Nics nics) {
-            this(gpus, nodes, interconnect, intra, inter, domainSize, collective, nics, null);
         }
 
         /** One tier: what {@code --gpus}, {@code --nodes}, {@code --interconnect} say. */
@@ -64,17 +52,12 @@ public final class CalibrationInputs {
         }
 
         Flags withConfiguration(Integer g, Integer n) {
-            return new Flags(g, n, interconnect, intra, inter, domainSize, collective, nics, interconnectFrom);
+            return new Flags(g, n, interconnect, intra, inter, domainSize, collective, nics);
         }
 
-        /** The interconnect as if given, {@code from} saying where it came from (for notes and messages). */
-        Flags withInterconnect(String name, String from) {
-            return new Flags(gpus, nodes, name, intra, inter, domainSize, collective, nics, from);
-        }
-
-        /** The interconnect in a note's words: the flag, or where it was read. */
-        String interconnectSaid() {
-            return interconnectFrom != null ? interconnectFrom : "--interconnect " + interconnect;
+        /** What the flags state of a run, for what its file does not. */
+        public Hints hints() {
+            return new Hints(gpus, nodes, interconnect, intra, inter, domainSize, nics);
         }
     }
 
@@ -105,7 +88,7 @@ public final class CalibrationInputs {
     static List<CalibrationInput> files(List<Path> files, Flags flags, Map<String, String> configs, HardwareFacts facts) {
         checkFlags(flags, facts);
         checkConfigs(files, configs);
-        return read(files, flags, configs, RunMetadataOptions.networkFlag(flags.interconnect(), flags.inter(), facts));
+        return read(files, flags, configs);
     }
 
     private static void checkFlags(Flags flags, HardwareFacts facts) {
@@ -137,20 +120,18 @@ public final class CalibrationInputs {
         }
     }
 
-    private static List<CalibrationInput> read(List<Path> files, Flags flags, Map<String, String> configs,
-                                               Optional<String> network) {
+    private static List<CalibrationInput> read(List<Path> files, Flags flags, Map<String, String> configs) {
         List<CalibrationInput> out = new ArrayList<>();
         for (Path p : files) {
             Flags fileFlags = configuration(configs.get(p.toString()), flags);
-            List<Sweep> sweeps = Inputs.read(p.toString(), flags.collective());
+            RunDocument doc = Inputs.document(p.toString(), flags.collective());
+            List<Sweep> sweeps = doc.requireSweeps();
             if (sweeps.stream().anyMatch(s -> s.provenance().kind() == SourceKind.PREDICTED)) {
                 // a model fitted to a model's own numbers scores 0 % and says nothing of the hardware
                 throw new InputException(p.toString(), 0, "this is a prediction, not a measurement ("
                         + sweeps.get(0).provenance().label() + "); calibrate fits measured runs");
             }
             List<String> skipped = new ArrayList<>();
-            Nics nics = flags.nics();
-            boolean nicsLooked = nics.perHost() != null;
             for (int i = 0; i < sweeps.size(); i++) {
                 String id = sweeps.size() == 1 ? p.toString() : p + "#" + (i + 1);
                 Sweep s = sweeps.get(i);
@@ -161,14 +142,8 @@ public final class CalibrationInputs {
                     skipped.add(id + " (" + TableName.of(s) + "): " + why);
                     continue;
                 }
-                Sweep table = complete(p.toString(), s, fileFlags, network);
-                if (!nicsLooked && table.hardware().hosts() > 1) {
-                    // read again only where a network tier needs them, once per file
-                    nics = nics.orElse(new Nics(nicsPrinted(p), null));
-                    nicsLooked = true;
-                }
-                out.add(new CalibrationInput(id, table, table.run() == null ? null : table.run().forcedAlgo(),
-                        List.of(), nics));
+                ResolvedRun run = RunInputs.resolve(doc, s, fileFlags.hints(), RunResolver.UnstatedHosts.ASSUME_ONE);
+                out.add(new CalibrationInput(id, fitted(p.toString(), run), run.forcedAlgo(), List.of(), run.nics()));
             }
             if (!skipped.isEmpty() && out.stream().noneMatch(c -> c.id().startsWith(p.toString()))) {
                 // every missing fact in one message: a file read here takes its interconnect from the flags
@@ -184,34 +159,21 @@ public final class CalibrationInputs {
     }
 
     /**
-     * What a log's NET/IB lines show of the network, for the message that asks for it: the NICs and their link
-     * layer, not their speed (NCCL prints none), with the names that layer can take; empty where they show none.
+     * A resolved table as the fit takes it: every fact known, its resolution's notes beside the reader's. One rank
+     * is refused before any fabric is asked for: no flag makes one rank communicate.
      */
-    private static String networkSeen(String file) {
-        if (!RunInputs.isFile(file) || file.equals("-")) {
-            return "";
+    private static Sweep fitted(String file, ResolvedRun run) {
+        if (Integer.valueOf(1).equals(run.hardware().ranks())) {
+            throw new InputException(file, 0, "one rank (N = 1) communicates with nobody: its busbw is 0 by"
+                    + " definition and its times are a copy inside one GPU, so there is nothing to calibrate; run"
+                    + " nccl-tests on 2 or more GPUs (-g 2, or mpirun -np 2)");
         }
-        Set<String> devices = new LinkedHashSet<>();
-        Inputs.text(file).lines().forEach(l -> devices.addAll(NicCount.devices(l)));
-        if (devices.isEmpty()) {
-            return "";
+        if (!run.complete()) {
+            throw new InputException(file, 0, FactAdvice.missing(run.missing()));
         }
-        boolean ib = devices.stream().anyMatch(d -> d.endsWith("/IB") || d.contains("/IB/"));
-        boolean roce = devices.stream().anyMatch(d -> d.contains("/RoCE"));
-        String layer = ib && roce ? "InfiniBand and RoCE" : ib ? "InfiniBand" : roce ? "RoCE" : "RDMA";
-        List<String> names = HardwareFacts.bundled().vocabulary().stream()
-                .filter(n -> ib && n.startsWith("IB-") || roce && n.startsWith("RoCE-")).toList();
-        return " (its NET/IB lines name " + devices.size() + " " + layer + " NICs per host, not their speed"
-                + (names.isEmpty() ? "" : ": one of " + String.join(", ", names)) + ")";
-    }
-
-    /** The NICs a log's NCCL INFO lines say each host used; null for stdin, which cannot be read twice. */
-    private static Integer nicsPrinted(Path p) {
-        if (!RunInputs.isFile(p.toString()) || p.toString().equals("-")) {
-            return null;
-        }
-        OptionalInt n = NicCount.fromLines(Inputs.text(p.toString()).lines()::iterator);
-        return n.isPresent() ? n.getAsInt() : null;
+        List<String> notes = new ArrayList<>(run.sweep().notes());
+        notes.addAll(FactAdvice.notes(run.notes()));
+        return run.sweep().withNotes(notes);
     }
 
     /**
@@ -222,7 +184,6 @@ public final class CalibrationInputs {
                                                  HardwareFacts facts) {
         checkFlags(flags, facts);
         checkConfigs(args, configs);
-        Optional<String> network = RunMetadataOptions.networkFlag(flags.interconnect(), flags.inter(), facts);
         return InputErrors.readEach(args, p -> {
             Optional<Dataset> d = RunInputs.dataset(p.toString());
             if (d.isPresent()) {
@@ -231,7 +192,7 @@ public final class CalibrationInputs {
             if (!RunInputs.isFile(p.toString()) && !p.toString().equals("-")) {
                 throw RunInputs.notFound(p.toString());
             }
-            return read(List.of(p), flags, configs, network);
+            return read(List.of(p), flags, configs);
         }).stream().flatMap(List::stream).toList();
     }
 
@@ -249,186 +210,5 @@ public final class CalibrationInputs {
             // falls through to the error below
         }
         throw new InputException("--config", 0, "'" + text + "': expected GPUSxHOSTS, e.g. run.txt=16x2");
-    }
-
-    /**
-     * The hosts the device lines name, where they list every rank; a list that shows fewer ranks than ran (one
-     * process's devices) proves only a lower bound, and says nothing of the count.
-     */
-    private static Integer hostsNamed(Sweep s, int ranks) {
-        long n = s.devices().stream().map(Device::host).filter(x -> x != null && !x.isBlank()).distinct().count();
-        return n == 0 || s.devices().size() < ranks ? null : (int) n;
-    }
-
-    /** The network a file's own lines name ({@link LogNetwork}); empty for stdin, which cannot be read twice. */
-    private static Optional<LogNetwork.Named> networkNamedIn(String file) {
-        return RunInputs.isFile(file) && !file.equals("-")
-                ? LogNetwork.of(Inputs.text(file).lines()::iterator, HardwareFacts.bundled()) : Optional.empty();
-    }
-
-    /** The flags with the log's network as --interconnect, said as taken from the log. */
-    private static Flags withNetworkOf(Flags flags, LogNetwork.Named net) {
-        return flags.withInterconnect(net.interconnect(), net.interconnect() + " (from " + net.where() + ": '"
-                + net.evidence() + "'; --interconnect overrides it)");
-    }
-
-    /**
-     * Where the user's --interconnect names another network than the log's own lines (NCCL's, or the job's
-     * environment), a note saying the flag won over them: a flag given for a folder may not fit every log in it.
-     */
-    private static Optional<String> flagAgainstLog(String file, Flags flags) {
-        if (flags.interconnect() == null || flags.interconnectFrom() != null) {
-            return Optional.empty();
-        }
-        return networkNamedIn(file)
-                .filter(n -> !n.interconnect().equals(flags.interconnect()))
-                .map(n -> "the log says " + n.interconnect() + " (" + n.where() + ": '" + n.evidence() + "'), and --interconnect "
-                        + flags.interconnect() + " overrides it: drop the flag for this file if the log is right");
-    }
-
-    /**
-     * What to ask for when neither a flag nor the GPU name gives the interconnect: across hosts the fabric inside
-     * one and the network between them are two facts, and --interconnect alone would be refused there.
-     */
-    private static String interconnectsMissing(Sweep s, Integer ranks, Integer nodesFlag, String gpu) {
-        Integer hosts = nodesFlag != null ? nodesFlag : s.hardware() != null && s.hardware().hosts() != null
-                ? s.hardware().hosts() : ranks == null ? null : hostsNamed(s, ranks);
-        if (hosts == null || hosts <= 1 || ranks == null) {
-            return "its interconnect: pass --interconnect NAME (one tier) or --intra NAME [--inter NAME] (two tiers)";
-        }
-        if (ranks / hosts == 1) {
-            return "the network between its " + hosts + " hosts (one GPU each): pass --interconnect NAME ("
-                    + NETWORK_EXAMPLES + ")";
-        }
-        return "the fabric inside a host (the GPU name " + (gpu == null ? "is not stated" : gpu + " is not one"
-                + " hardware/gpu-fabrics.json knows") + "), nor the network between its " + hosts + " hosts: pass"
-                + " --intra NAME (NVLink4, PCIe5, ...) --inter NAME (" + NETWORK_EXAMPLES + ")";
-    }
-
-    /** Fills N, hosts, domains and the interconnect from the flags where the file does not say them. */
-    private static Sweep complete(String file, Sweep s, Flags flags, Optional<String> network) {
-        Hardware h = s.hardware() == null ? Hardware.unknown() : s.hardware();
-        Integer ranks = RunMetadataOptions.reconcile(file, "GPU count", h.ranks(), flags.gpus(), "--gpus");
-        List<String> missing = new ArrayList<>();
-        if (ranks == null) {
-            missing.add("how many GPUs ran (no '# Using devices' lines, and busbw/algbw does not tell): pass --gpus N");
-        } else if (ranks == 1) {
-            // before any fabric is asked for: no flag makes one rank communicate
-            throw new InputException(file, 0, "one rank (N = 1) communicates with nobody: its busbw is 0 by"
-                    + " definition and its times are a copy inside one GPU, so there is nothing to calibrate; run"
-                    + " nccl-tests on 2 or more GPUs (-g 2, or mpirun -np 2)");
-        }
-        String gpu = s.gpuName();
-        Optional<String> named = GpuFabrics.bundled().intraFor(gpu);
-        boolean noFlag = flags.interconnect() == null && flags.intra() == null;
-        if (noFlag && named.isEmpty() && ranks != null) {
-            // one GPU per host: the network is the only tier, and a log that names it (sockets, EFA, CXI) needs no
-            // fabric inside a host, whatever the GPU
-            Integer seen = flags.nodes() != null ? flags.nodes() : h.hosts() != null ? h.hosts() : hostsNamed(s, ranks);
-            Optional<LogNetwork.Named> net = seen != null && seen > 1 && seen.equals(ranks) ? networkNamedIn(file)
-                    : Optional.empty();
-            if (net.isPresent()) {
-                return complete(file, s, withNetworkOf(flags, net.get()), network);
-            }
-        }
-        if (noFlag && named.isEmpty()) {
-            missing.add(interconnectsMissing(s, ranks, flags.nodes(), gpu));
-        }
-        if (!missing.isEmpty()) {
-            throw new InputException(file, 0, "the file does not say " + String.join("; nor ", missing));
-        }
-        Integer hosts = RunMetadataOptions.reconcile(file, "node count", h.hosts() != null ? h.hosts()
-                : hostsNamed(s, ranks), flags.nodes(), "--nodes");
-        List<String> notes = new ArrayList<>(s.notes());
-        RunMetadataOptions.requireHosts(file, hosts, network);
-        long hostsListed = s.devices().stream().map(Device::host).distinct().count();
-        if (hosts == null && hostsListed > 1) {
-            // a device list cut short (an elided '...' in a README) shows some of the hosts: at least these
-            throw new InputException(file, 0, "the device list shows " + s.devices().size() + " of the " + ranks
-                    + " ranks, on " + hostsListed + " hosts, so the host count is not known: pass --nodes N");
-        }
-        if (hosts == null) {
-            hosts = 1;
-            notes.add("the file does not say how many nodes ran: 1 assumed (pass --nodes N)");
-        }
-        if (ranks % hosts != 0) {
-            throw new InputException(file, 0, ranks + " GPUs do not split evenly over " + hosts
-                    + " nodes; check --gpus and --nodes");
-        }
-        int perHost = ranks / hosts;
-        if (noFlag) {
-            // the GPU name tells the fabric inside a host (an SXM A100 is on NVLink3); nothing tells the network,
-            // nor how many hosts a device list of one process's GPUs (and no launch line) left unsaid
-            if (h.hosts() == null && flags.nodes() == null && !s.devices().isEmpty() && s.devices().size() < ranks) {
-                throw new InputException(file, 0, "the device list shows " + s.devices().size() + " of the " + ranks
-                        + " ranks and no launch line states the hosts: pass --nodes N and, across hosts,"
-                        + " --interconnect NAME for the network");
-            }
-            Optional<LogNetwork.Named> net = hosts > 1 ? networkNamedIn(file) : Optional.empty();
-            if (net.isPresent()) {
-                // the log names the network (NCCL lines: EFA, Slingshot, sockets; or its environment): read as --interconnect
-                return complete(file, s, withNetworkOf(flags, net.get()), network);
-            }
-            if (hosts > 1) {
-                throw new InputException(file, 0, "the run spans " + hosts + " hosts" + (perHost > 1 ? ": inside a"
-                        + " host " + named.get() + " (from the GPU name " + gpu + "), but" : ", and") + " the network"
-                        + " between them is not stated" + networkSeen(file) + ": pass --interconnect NAME ("
-                        + NETWORK_EXAMPLES + ")");
-            }
-            notes.add("interconnect " + named.get() + " taken from the GPU name " + gpu + " (--interconnect"
-                    + " overrides it)");
-            return new Sweep(s.provenance(), s.collective(), s.run(),
-                    new Hardware(gpu, ranks, hosts, ranks, 1, named.get(), null), s.devices(), s.rows(), notes,
-                    s.trailer());
-        }
-        if (flags.intra() == null && hosts > 1 && perHost > 1) {
-            // Across hosts --interconnect names the network between them (as check reads it); the tier inside a
-            // host comes from the GPU name, never from the network's name.
-            int spanned = hosts;
-            String intra = GpuFabrics.bundled().intraFor(gpu).orElseThrow(() -> new InputException(file, 0,
-                    "the run spans " + spanned + " hosts, so " + flags.interconnectSaid() + " names the"
-                            + " network between them; the fabric inside a host is not known from the GPU name ("
-                            + (gpu == null ? "not stated" : gpu) + "): pass --intra NAME --inter "
-                            + flags.interconnect() + (flags.interconnectFrom() == null ? " instead of --interconnect"
-                            : "")));
-            notes.add(flags.interconnectSaid() + " taken as the network between the " + hosts
-                    + " hosts; inside a host " + intra + " (from the GPU name " + gpu + ")");
-            flagAgainstLog(file, flags).ifPresent(notes::add);
-            return new Sweep(s.provenance(), s.collective(), s.run(),
-                    new Hardware(gpu, ranks, hosts, perHost, hosts, intra, flags.interconnect()),
-                    s.devices(), s.rows(), notes, s.trailer());
-        }
-        if (flags.intra() != null) {
-            int g = flags.domainSize() == null ? perHost : flags.domainSize();
-            if (ranks % g != 0) {
-                throw new InputException(file, 0, ranks + " GPUs do not split into domains of " + g
-                        + "; check --domain-size");
-            }
-            return new Sweep(s.provenance(), s.collective(), s.run(),
-                    new Hardware(h.gpuModel(), ranks, hosts, g, ranks / g, flags.intra(), flags.inter()),
-                    s.devices(), s.rows(), notes, s.trailer());
-        }
-        if (hosts == 1 && named.isPresent() && network.isPresent() && flags.interconnectFrom() == null) {
-            // a network named for a run on one host (one --interconnect over a folder of one- and many-host logs):
-            // the GPUs of one host talk over their own fabric, which the GPU name gives
-            notes.add(network.get() + " names a network between hosts, and this run is on one host: inside it "
-                    + named.get() + " is taken (from the GPU name " + gpu + "; --intra NAME where its GPUs did talk"
-                    + " over the network)");
-            return new Sweep(s.provenance(), s.collective(), s.run(),
-                    new Hardware(gpu, ranks, hosts, ranks, 1, named.get(), null), s.devices(), s.rows(), notes,
-                    s.trailer());
-        }
-        if (hosts > 1) {
-            flagAgainstLog(file, flags).ifPresent(notes::add);
-        }
-        // One NVLink domain per host; with one GPU per host the only tier is the network between them.
-        if (flags.interconnectFrom() != null) {
-            notes.add(flags.interconnectSaid() + " taken as the " + (hosts > 1 ? "network between the hosts"
-                    : "interconnect"));
-        }
-        Hardware filled = perHost == 1 && hosts > 1
-                ? new Hardware(h.gpuModel(), ranks, hosts, 1, hosts, null, flags.interconnect())
-                : new Hardware(h.gpuModel(), ranks, hosts, perHost, hosts, flags.interconnect(), null);
-        return new Sweep(s.provenance(), s.collective(), s.run(), filled, s.devices(), s.rows(), notes, s.trailer());
     }
 }

@@ -43,7 +43,12 @@ import org.ncclharness.calibration.check.Verdict;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
-import org.ncclharness.calibration.io.Inputs;
+import org.ncclharness.calibration.io.NoTableException;
+import org.ncclharness.calibration.io.RunDocument;
+import org.ncclharness.calibration.resolve.Hints;
+import org.ncclharness.calibration.resolve.ResolveNote;
+import org.ncclharness.calibration.resolve.ResolvedRun;
+import org.ncclharness.harness.FactAdvice;
 import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Sweep;
@@ -184,11 +189,13 @@ public final class CheckCommand implements Callable<Integer> {
         if (page != null) {
             ReportPage.checkWritable(page.path(), force);
         }
+        RunDocument doc = RunInputs.document(run, collective.value());
+        if (!perIteration && doc.sweepError() instanceof NoTableException) {
+            return failedBeforeATable(doc);
+        }
         List<Judged> judged;
         try {
-            judged = perIteration ? List.of(perIterationReport()) : healthReports();
-        } catch (InputException e) {
-            return perIteration ? rethrow(e) : failedBeforeATable(e);
+            judged = perIteration ? List.of(perIterationReport(doc)) : healthReports(doc);
         } catch (IllegalArgumentException e) {
             throw new HarnessException(ExitCode.USAGE, e.getMessage());
         }
@@ -284,21 +291,16 @@ public final class CheckCommand implements Callable<Integer> {
         return md.toString();
     }
 
-    private static Integer rethrow(InputException e) {
-        throw e;
-    }
-
     /**
      * A log with no result table whose own lines say the run failed (a rank's 'Test NCCL failure', an IB
      * completion error, a socket that could not connect) is a failed run, not bad input: a script gets FAIL (exit
      * 1) with the reasons, not the usage error (exit 2) a typo gets. Anything else stays the input error.
      */
-    private Integer failedBeforeATable(InputException e) {
-        List<String> lines = e.getMessage().contains("no nccl-tests result table found") ? logLines() : List.of();
-        List<Diagnosis.Issue> fails = lines.isEmpty() ? List.of() : Diagnoser.diagnose(run, lines).findings().stream()
-                .filter(i -> i.severity() == Severity.FAIL).toList();
+    private Integer failedBeforeATable(RunDocument doc) {
+        List<Diagnosis.Issue> fails = doc.lines().isEmpty() ? List.of() : Diagnoser.diagnose(run, doc.lines())
+                .findings().stream().filter(i -> i.severity() == Severity.FAIL).toList();
         if (fails.isEmpty()) {
-            throw e;
+            throw doc.sweepError();
         }
         PrintWriter out = new PrintWriter(OutputTarget.reportStream(markdown), true, StandardCharsets.UTF_8);
         out.println("# check: " + run);
@@ -315,18 +317,6 @@ public final class CheckCommand implements Callable<Integer> {
         String name = md.getFileName().toString();
         String stem = name.endsWith(".md") ? name.substring(0, name.length() - 3) : name;
         return md.resolveSibling(stem + ".png");
-    }
-
-    /** The log's lines besides its tables: a file's, a bundled dataset's raw source; none for stdin. */
-    private List<String> logLines() {
-        Optional<Dataset> bundled = DatasetCatalog.bundled().find(run);
-        if (bundled.isPresent()) {
-            return bundled.get().rawLines();
-        }
-        if (!RunInputs.isFile(run) || run.equals("-")) {
-            return List.of(); // stdin was read for the tables and cannot be read again
-        }
-        return Inputs.text(run).lines().toList();
     }
 
     /**
@@ -349,7 +339,7 @@ public final class CheckCommand implements Callable<Integer> {
     }
 
     /** One report per table of the run: a multi-table log is judged table by table. */
-    private List<Judged> healthReports() {
+    private List<Judged> healthReports(RunDocument doc) {
         HardwareFacts facts = HardwareFacts.bundled();
         for (String[] f : new String[][] {{"--interconnect", runMetadata.interconnect()}, {"--intra", tiers.intra()},
             {"--inter", tiers.inter()}}) {
@@ -364,8 +354,9 @@ public final class CheckCommand implements Callable<Integer> {
                         + " above 0 and at most 100, got " + pct[0]);
             }
         }
-        List<Sweep> sweeps = RunSource.readAll(run, new RunSource.Flags(runMetadata.gpus(), runMetadata.nodes(),
-                runMetadata.interconnect(), tiers.intra(), tiers.inter()), collective.value());
+        Hints hints = new Hints(runMetadata.gpus(), runMetadata.nodes(), runMetadata.interconnect(), tiers.intra(),
+                tiers.inter(), null, nicOptions.nics());
+        List<Sweep> tables = RunSource.judgeable(doc, collective.value());
         if (failBelow > warnBelow) {
             throw new HarnessException(ExitCode.USAGE, "--fail-below " + failBelow + " is above --warn-below "
                     + warnBelow + ": a size that fails must also warn; give a FAIL threshold at or below the WARN one");
@@ -385,20 +376,18 @@ public final class CheckCommand implements Callable<Integer> {
         CheckRules rules = new CheckRules(warnBelow, failBelow, dip, minBusBw(), failOnWrong, warnLatency)
                 .withLineRate(parsed.hasMatchedOption("--warn-below") ? warnBelow : null,
                         parsed.hasMatchedOption("--fail-below") ? failBelow : null);
-        List<String> logLines = logLines();
-        LogFacts log = LogFacts.of(logLines);
-        List<Finding> diagnosis = diagnosis(logLines);
-        Nics nics = nics(log);
-        DatasetMetadata meta = DatasetCatalog.bundled().find(run).map(Dataset::metadata).orElse(null);
+        List<Finding> diagnosis = diagnosis(doc.lines());
         List<Judged> out = new ArrayList<>();
-        for (Sweep table : sweeps) {
+        for (Sweep input : tables) {
             List<Finding> context = new ArrayList<>();
+            ResolvedRun resolved = RunSource.judged(doc, input, hints);
             // the --calibration entry is resolved once per table: its fabric, its NICs and its model
-            CalibrationFile.Entry entry = reference.calibration == null ? null : calibrationEntry(table);
-            Sweep sweep = withNamedFabric(entry == null ? table : withCalibratedFabric(table, entry, context),
-                    context);
-            Nics tableNics = entry == null ? nics : nics.orElse(calibratedNics(sweep, entry));
-            JudgedReference ref = reference(sweep, facts, tableNics.perHost(), entry);
+            CalibrationFile.Entry entry = reference.calibration == null ? null : calibrationEntry(resolved.sweep());
+            ResolvedRun table = entry == null ? resolved : withCalibrated(doc, input, resolved, hints, entry, context);
+            FactAdvice.notes(table.notes()).forEach(n -> context.add(Finding.info("fabric", n)));
+            Sweep sweep = table.sweep();
+            Nics tableNics = entry == null ? table.nics() : table.nics().orElse(calibratedNics(sweep, entry));
+            JudgedReference ref = reference(table, facts, tableNics.perHost(), entry);
             HealthCheck.Against against = new HealthCheck.Against(ref == null ? null : ref.rule(), expectBusBw,
                     tableNics);
             CheckReport report = new HealthCheck(facts, rules).check(run, sweep, against);
@@ -407,37 +396,9 @@ public final class CheckCommand implements Callable<Integer> {
             }
             HealthCheck.replay(sweep).ifPresent(context::add);
             report = report.withFindings(context, diagnosis);
-            out.add(new Judged(report, RunContext.of(withRawDevices(sweep, meta, logLines), log, meta), sweep, ref == null ? null : ref.series()));
+            out.add(new Judged(report, RunContext.of(sweep, doc), sweep, ref == null ? null : ref.series()));
         }
         return out;
-    }
-
-    /**
-     * A bundled dataset's table comes from its CSV, which has no device lines; its raw source has them, and the
-     * ticket names the hosts from them. Unreadable raw text leaves the table as it is.
-     */
-    private static Sweep withRawDevices(Sweep sweep, DatasetMetadata meta, List<String> raw) {
-        if (meta == null || !sweep.devices().isEmpty() || raw.isEmpty()) {
-            return sweep;
-        }
-        try {
-            List<Sweep> parsed = Inputs.parse(meta.id() + ".txt", String.join("\n",
-                    RawDataset.parse(meta.id() + ".txt", raw).raw()));
-            List<Device> devices = parsed.isEmpty() ? List.of() : parsed.get(0).devices();
-            return new Sweep(sweep.provenance(), sweep.collective(), sweep.run(), sweep.hardware(), devices,
-                    sweep.rows(), sweep.notes(), sweep.trailer());
-        } catch (InputException | IllegalArgumentException e) {
-            return sweep;
-        }
-    }
-
-    /**
-     * The flags, else a bundled dataset's metadata, else the log's own {@code NET/IB : Using} lines (a count, no
-     * speed).
-     */
-    private Nics nics(LogFacts log) {
-        Nics bundled = DatasetCatalog.bundled().find(run).map(d -> d.metadata().nics()).orElse(Nics.UNKNOWN);
-        return nicOptions.nics().orElse(bundled).orElse(new Nics(log.nicsPerHost(), null));
     }
 
     private Double minBusBw() {
@@ -455,7 +416,9 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
-    private JudgedReference reference(Sweep sweep, HardwareFacts facts, Integer nics, CalibrationFile.Entry entry) {
+    private JudgedReference reference(ResolvedRun resolved, HardwareFacts facts, Integer nics,
+                                      CalibrationFile.Entry entry) {
+        Sweep sweep = resolved.sweep();
         if (reference.baseline != null) {
             Sweep base = RunSource.baselineFor(reference.baseline, sweep);
             List<String> differ = Comparability.differences(Comparability.Side.of(sweep), Comparability.Side.of(base));
@@ -473,10 +436,7 @@ public final class CheckCommand implements Callable<Integer> {
         if (expectBusBw != null) {
             return null;
         }
-        // a bundled run's metadata, else what the log says was forced
-        String algo = DatasetCatalog.bundled().find(run).map(d -> d.metadata().algo())
-                .orElse(sweep.run() == null ? null : sweep.run().forcedAlgo());
-        return JudgedReference.expected(sweep, run, nics, algo, facts);
+        return JudgedReference.expected(sweep, run, nics, resolved.forcedAlgo(), facts);
     }
 
     /**
@@ -526,61 +486,40 @@ public final class CheckCommand implements Callable<Integer> {
     }
 
     /**
-     * A run that does not state its fabric is judged on the one its calibration was fitted on (the line-rate rule
-     * needs it), and the report says where the fabric came from.
+     * A run judged against a calibration entry takes from the entry what it does not state itself, as if given:
+     * the hosts, where it ran at the entry's GPU count (else its busbw would be judged against the tier inside one
+     * host), and the fabric the entry was fitted on (the line-rate rule needs it). The report says which; a flag
+     * overrides either.
      */
-    private Sweep withCalibratedFabric(Sweep sweep, CalibrationFile.Entry entry, List<Finding> context) {
-        Hardware was = sweep.hardware() == null ? Hardware.unknown() : sweep.hardware();
-        Sweep filled = RunSource.withFabric(run, withCalibratedHosts(sweep, entry, context), entry.intra(),
-                entry.inter(), entry.interconnect());
-        Hardware now = filled.hardware();
-        if (!Objects.equals(was.intra(), now.intra()) || !Objects.equals(was.inter(), now.inter())) {
+    private static ResolvedRun withCalibrated(RunDocument doc, Sweep input, ResolvedRun resolved, Hints hints,
+                                              CalibrationFile.Entry entry, List<Finding> context) {
+        Hardware h = resolved.hardware();
+        Integer nodes = entry.nodes();
+        Integer hosts = hints.nodes();
+        if (h.hosts() == null && h.ranks() != null && nodes != null && nodes > 1 && h.ranks().equals(entry.ranks())
+                && h.ranks() % nodes == 0) {
+            hosts = nodes;
+            context.add(Finding.info("hosts", "the run does not state its hosts: taken as the " + nodes + " hosts its"
+                    + " calibration entry " + entry.id() + " ran at the same " + h.ranks() + " GPUs; --nodes overrides"
+                    + " it"));
+        }
+        // stated by the input, a flag or the log's lines; a GPU name's fabric gives way to the entry's
+        boolean statesFabric = (h.intra() != null || h.inter() != null)
+                && resolved.notes().stream().noneMatch(n -> n instanceof ResolveNote.FabricFromGpuName);
+        Hints filled = new Hints(hints.gpus(), hosts, statesFabric || entry.intra() != null || entry.inter() != null
+                ? hints.interconnect() : entry.interconnect(), statesFabric ? hints.intra() : entry.intra(),
+                statesFabric ? hints.inter() : entry.inter(), hints.domainSize(), hints.nics());
+        ResolvedRun again = RunSource.judged(doc, input, filled);
+        Hardware now = again.hardware();
+        if (!statesFabric && (now.intra() != null || now.inter() != null)) {
             context.add(Finding.info("fabric", "the run does not state its interconnect: judged on calibration entry "
                     + entry.id() + "'s (" + (now.intra() == null ? "" : now.intra() + " inside a host")
                     + (now.intra() != null && now.inter() != null ? ", " : "")
                     + (now.inter() == null ? "" : now.inter() + " between hosts") + "); --interconnect overrides it"));
+            return new ResolvedRun(again.source(), again.sweep(), again.nics(), again.forcedAlgo(), List.of(),
+                    again.missing());
         }
-        return filled;
-    }
-
-    /**
-     * A one-host run that states no fabric is judged on the one its GPU name tells (an SXM A100 is on NVLink3,
-     * hardware/gpu-fabrics.json), as its expected curve is chosen, and the report says so; across hosts the name
-     * says nothing of the network, and a PCIe card's nothing of its links.
-     */
-    private static Sweep withNamedFabric(Sweep sweep, List<Finding> context) {
-        Hardware h = sweep.hardware() == null ? Hardware.unknown() : sweep.hardware();
-        // one host known, not assumed: a list of one process's GPUs leaves the host count open
-        if (h.intra() != null || h.inter() != null || !Objects.equals(h.hosts(), 1)) {
-            return sweep;
-        }
-        String gpu = sweep.gpuName();
-        Optional<String> named = GpuFabrics.bundled().intraFor(gpu);
-        if (named.isEmpty()) {
-            return sweep;
-        }
-        context.add(Finding.info("fabric", "the run does not state its interconnect: " + named.get() + " from the GPU"
-                + " name " + gpu + "; --interconnect overrides it"));
-        return sweep.withHardware(new Hardware(gpu, h.ranks(), h.hosts(), h.domainSize(), h.domains(), named.get(),
-                null));
-    }
-
-    /**
-     * A run that does not state its hosts, at the GPU count its multi-host calibration entry ran, is taken to
-     * have run on that entry's hosts (else its busbw would be judged against the tier inside one host); the
-     * report says so, and --nodes overrides it.
-     */
-    private static Sweep withCalibratedHosts(Sweep sweep, CalibrationFile.Entry entry, List<Finding> context) {
-        Hardware h = sweep.hardware() == null ? Hardware.unknown() : sweep.hardware();
-        Integer nodes = entry.nodes();
-        if (h.hosts() != null || h.ranks() == null || nodes == null || nodes < 2 || !h.ranks().equals(entry.ranks())
-                || h.ranks() % nodes != 0) {
-            return sweep;
-        }
-        context.add(Finding.info("hosts", "the run does not state its hosts: taken as the " + nodes + " hosts its"
-                + " calibration entry " + entry.id() + " ran at the same " + h.ranks() + " GPUs; --nodes overrides it"));
-        return sweep.withHardware(new Hardware(h.gpuModel(), h.ranks(), nodes, h.ranks() / nodes, nodes, h.intra(),
-                h.inter()));
+        return again;
     }
 
     /**
@@ -652,7 +591,7 @@ public final class CheckCommand implements Callable<Integer> {
                 List.of(new ModelCurve(m.name(), at::timeUs))), null);
     }
 
-    private Judged perIterationReport() {
+    private Judged perIterationReport(RunDocument doc) {
         if (reference.baseline != null || reference.calibration != null) {
             throw new HarnessException(ExitCode.USAGE, "--per-iteration compares a run's own iterations;"
                     + " drop --baseline/--calibration");
@@ -660,13 +599,12 @@ public final class CheckCommand implements Callable<Integer> {
         if (!(spikeFactor > 1) || !(stragglerPct > 0)) {
             throw new HarnessException(ExitCode.USAGE, "--spike-factor must be above 1 and --straggler-pct above 0");
         }
-        String text = Inputs.text(run);
-        if (!SweepJson.looksLikeJson(text)) {
+        if (doc.format() != RunDocument.Format.JSON) {
             throw new InputException(run, 1, "--per-iteration reads JSON with per-iteration objects (a sweep's"
                     + " -I 1 -J FILE, ours or nccl-tests'), not a table");
         }
-        SweepJson.Read read = SweepJson.read(run, text);
+        SweepJson.Read read = doc.onlyJsonRun();
         return new Judged(new PerIterationCheck(spikeFactor, stragglerPct).check(run, read),
-                RunContext.of(read.sweep(), LogFacts.none(), null), read.sweep(), null);
+                RunContext.of(read.sweep(), doc), read.sweep(), null);
     }
 }

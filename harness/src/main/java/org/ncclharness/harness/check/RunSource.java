@@ -1,48 +1,37 @@
 package org.ncclharness.harness.check;
 
 import java.util.List;
-import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
-import org.ncclharness.calibration.io.Inputs;
-import org.ncclharness.calibration.io.LogNetwork;
-import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.io.RunDocument;
+import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.SourceKind;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.resolve.Hints;
+import org.ncclharness.calibration.resolve.Missing;
+import org.ncclharness.calibration.resolve.ResolvedRun;
+import org.ncclharness.calibration.resolve.RunResolver;
+import org.ncclharness.harness.FactAdvice;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.TableName;
-import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.measure.Sweep;
-import org.ncclharness.harness.RunMetadataOptions;
 
 /**
- * What {@code check} reads as a run or a baseline: a bundled dataset id, a sweep JSON (ours or nccl-tests'),
- * the project CSV or any readable nccl-tests log. What a file does not say about its configuration comes from
- * the flags {@code calibrate} uses (--gpus, --nodes, --interconnect); a flag never overrides what the file
- * says differently.
+ * What {@code check} (and each step of {@code bringup}) judges: a run's tables with their facts resolved once
+ * ({@link RunInputs#resolve}), and the baseline table it is compared with. A run that does not state its hosts is
+ * left so (a verdict compares runs of the same shape only); a network named while the hosts are unknown is refused.
  */
-final class RunSource {
-
-    /** --gpus, --nodes, --interconnect and calibrate's --intra/--inter: null where not given. */
-    record Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter) {
-        Flags(Integer gpus, Integer nodes, String interconnect) {
-            this(gpus, nodes, interconnect, null, null);
-        }
-
-        static Flags none() {
-            return new Flags(null, null, null);
-        }
-    }
+public final class RunSource {
 
     private RunSource() {
     }
 
-    /** Every table of the run, each completed from the flags. */
-    static List<Sweep> readAll(String nameOrId, Flags flags, Collective given) {
-        List<Sweep> tables = RunInputs.read(nameOrId, given);
+    /** Every table of the run, refused where none can be judged: a prediction, a table of unknown collective. */
+    static List<Sweep> judgeable(RunDocument doc, Collective given) {
+        List<Sweep> tables = doc.requireSweeps();
         for (Sweep s : tables) {
             if (s.provenance().kind() == SourceKind.PREDICTED) {
                 // A verdict on a model's own numbers would always pass: check judges measurements
-                throw new InputException(nameOrId, 0, "this is a prediction, not a measurement (" + s.provenance()
+                throw new InputException(doc.name(), 0, "this is a prediction, not a measurement (" + s.provenance()
                         .label() + "); check judges measured runs, and compares them with a model via --calibration");
             }
         }
@@ -51,21 +40,24 @@ final class RunSource {
                 // Every rule reads busbw through the collective's bus factor: no verdict without it
                 String why = String.join("; ", s.notes().stream().filter(n -> n.contains("--collective"))
                         .map(n -> n.replaceAll("[;,]? ?pass --collective NAME\\)?", "")).toList());
-                throw new InputException(nameOrId, 0, TableName.of(s) + ": the collective is not known (" + why + ")"
+                throw new InputException(doc.name(), 0, TableName.of(s) + ": the collective is not known (" + why + ")"
                         + (given != null ? "; the rows contradict --collective " + given.testName() + " too: their"
                         + " time and busbw columns disagree (the table was edited, or mixes runs)"
                         : "; pass --collective NAME (all_reduce, all_gather, ...)"));
             }
         }
-        List<Sweep> completed = tables.stream().map(s -> complete(nameOrId, s, flags)).toList();
-        for (int i = 0; i < tables.size(); i++) {
-            Hardware h = tables.get(i).hardware() == null ? Hardware.unknown() : tables.get(i).hardware();
-            if (h.intra() == null && h.inter() == null) {
-                RunMetadataOptions.requireHosts(nameOrId, completed.get(i).hardware().hosts(),
-                        RunMetadataOptions.networkFlag(flags.interconnect(), flags.inter(), HardwareFacts.bundled()));
+        return tables;
+    }
+
+    /** One table resolved for a verdict: only a network named for unknown hosts stops it. */
+    public static ResolvedRun judged(RunDocument doc, Sweep table, Hints hints) {
+        ResolvedRun run = RunInputs.resolve(doc, table, hints, RunResolver.UnstatedHosts.LEAVE_UNKNOWN);
+        for (Missing m : run.missing()) {
+            if (m instanceof Missing.HostCount h && h.why() == Missing.HostCount.Why.NETWORK_NAMED) {
+                throw new InputException(doc.name(), 0, FactAdvice.one(m));
             }
         }
-        return completed;
+        return run;
     }
 
     /**
@@ -73,7 +65,8 @@ final class RunSource {
      * (its only table when it has one). A baseline of another collective is not comparable: refused.
      */
     static Sweep baselineFor(String nameOrId, Sweep run) {
-        List<Sweep> tables = RunInputs.read(JudgedReference.baselineFile(nameOrId));
+        RunDocument doc = RunInputs.document(JudgedReference.baselineFile(nameOrId), null);
+        List<Sweep> tables = doc.requireSweeps();
         Measurement first = run.rows().get(0);
         List<Sweep> same = tables.stream().filter(t -> t.collective() == run.collective()).toList();
         if (same.isEmpty()) {
@@ -83,52 +76,6 @@ final class RunSource {
         }
         Sweep base = same.stream().filter(t -> t.rows().get(0).type().equals(first.type())
                 && t.rows().get(0).redop().equals(first.redop())).findFirst().orElse(same.get(0));
-        return complete(nameOrId, base, Flags.none());
-    }
-
-    /**
-     * A run that states no fabric, given the one a calibration entry was fitted on: a two-tier entry's both tiers,
-     * a one-tier entry's interconnect as --interconnect would be read. A run that states its own keeps it.
-     */
-    static Sweep withFabric(String file, Sweep s, String intra, String inter, String oneTier) {
-        Hardware h = s.hardware() == null ? Hardware.unknown() : s.hardware();
-        if (h.intra() != null || h.inter() != null) {
-            return s;
-        }
-        if (intra == null && inter == null) {
-            return complete(file, s, new Flags(null, null, oneTier));
-        }
-        return s.withHardware(new Hardware(h.gpuModel(), h.ranks(), h.hosts(), h.domainSize(), h.domains(), intra,
-                inter));
-    }
-
-    private static Sweep complete(String file, Sweep s, Flags f) {
-        Hardware h = s.hardware() == null ? Hardware.unknown() : s.hardware();
-        Integer ranks = RunMetadataOptions.reconcile(file, "GPU count", h.ranks() != null ? h.ranks() : s.devices().isEmpty() ? null
-                : s.devices().size(), f.gpus(), "--gpus");
-        Integer hosts = RunMetadataOptions.reconcile(file, "node count", h.hosts(), f.nodes(), "--nodes");
-        String intra = h.intra();
-        String inter = h.inter();
-        if (intra == null && inter == null && (f.intra() != null || f.inter() != null)) {
-            // calibrate's two-tier flags name each tier
-            intra = f.intra();
-            inter = f.inter();
-        }
-        if (intra == null && inter == null && f.interconnect() == null && hosts != null && hosts > 1
-                && RunInputs.isFile(file) && !file.equals("-")) {
-            // the log's NCCL lines may name the network exactly (EFA, Slingshot, sockets), as calibrate reads them
-            inter = LogNetwork.of(Inputs.text(file).lines()::iterator, HardwareFacts.bundled()).map(LogNetwork.Named::interconnect)
-                    .orElse(null);
-        }
-        if (intra == null && inter == null && f.interconnect() != null) {
-            // Across nodes the network bounds a ring's busbw, so that is what the one flag names there.
-            boolean network = hosts != null && hosts > 1;
-            intra = network ? null : f.interconnect();
-            inter = network ? f.interconnect() : null;
-        }
-        Integer domains = h.domains() != null ? h.domains() : hosts;
-        Integer domainSize = h.domainSize() != null ? h.domainSize()
-                : ranks != null && hosts != null && ranks % hosts == 0 ? ranks / hosts : null;
-        return s.withHardware(new Hardware(h.gpuModel(), ranks, hosts, domainSize, domains, intra, inter));
+        return judged(doc, base, Hints.NONE).sweep();
     }
 }

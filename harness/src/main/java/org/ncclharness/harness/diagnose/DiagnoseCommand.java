@@ -75,11 +75,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
         return failed ? ExitCode.FAIL : ExitCode.OK;
     }
 
+    /** The log's lines: a file's (or stdin's), a bundled dataset's raw source. */
     private static List<String> lines(String log) {
-        if (RunInputs.isFile(log)) {
-            return Inputs.text(log).lines().toList();
-        }
-        Dataset d = RunInputs.dataset(log).orElseThrow(() -> RunInputs.notFound(log));
-        return d.rawLines();
+        return RunInputs.document(log, null).lines();
     }
 }

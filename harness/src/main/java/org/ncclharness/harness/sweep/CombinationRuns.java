@@ -59,7 +59,7 @@ final class CombinationRuns {
             List<String> args = new ArrayList<>(base);
             args.addAll(List.of("--no-calibrate", "--no-diagnose", "-J", json.toString()));
             child(c, tag, args, NcclEnvironment.forCombination(c.algo(), c.proto()));
-            SweepJson.Read read = SweepJson.read(json.toString(), Inputs.text(json.toString()));
+            SweepJson.Read read = Inputs.document(json.toString(), null).onlyJsonRun();
             Path prefix = work.resolve(tag + "-tuning");
             List<String> targs = new ArrayList<>(tuning);
             targs.add("--no-calibrate");

@@ -203,8 +203,9 @@ class CalibrateCommandTest {
                 + " states the hosts: pass --nodes N and, across hosts, --interconnect NAME for the network");
         assertThat(CliRun.of("check", partial.toString()).out()).doesNotContain("from the GPU name");
         CliRun check = CliRun.of("check", sxm.toString());
-        assertThat(check.out()).contains("INFO: the run does not state its interconnect: NVLink3 from the GPU name"
-                + " NVIDIA A100-SXM4-40GB; --interconnect overrides it").contains("of the line rate of NVLink3");
+        // check says what calibrate says of the same run: one resolution, one note
+        assertThat(check.out()).contains("INFO: interconnect NVLink3 taken from the GPU name NVIDIA A100-SXM4-40GB"
+                + " (--interconnect overrides it)").contains("of the line rate of NVLink3");
         CliRun csv = CliRun.of("convert", sxm.toString(), "--csv", dir.resolve("sxm.csv").toString());
         assertThat(csv.exitCode()).isZero();
         assertThat(csv.err()).startsWith("# note: the CSV holds the rows only, not the GPU model, the GPU count")

@@ -75,7 +75,7 @@ class CheckReportTest {
         FigureSeries base = FigureSeries.of(run).withLabel("baseline copy");
         CheckReport report = new CheckReport(HEALTHY, run.provenance(), Reference.baseline("copy", run), List.of(),
                 List.of(new Finding(Severity.INFO, "peak", null, "peak 1 GB/s")), Verdict.PASS);
-        ReportPage page = CheckReportPage.of(report, RunContext.of(run, LogFacts.none(), null), run, base, "printed");
+        ReportPage page = CheckReportPage.of(report, RunContext.of(run, DatasetCatalog.bundled().get(HEALTHY).document()), run, base, "printed");
         assertThat(page.figures()).singleElement().satisfies(f -> assertThat(((Figure) f.figure()).series())
                 .extracting(FigureSeries::label).containsExactly(FigureSeries.of(run).label(), "baseline copy"));
         assertThat(page.verdicts()).extracting(ReportPage.Verdict::level)
