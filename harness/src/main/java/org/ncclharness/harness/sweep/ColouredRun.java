@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.LongUnaryOperator;
-import org.ncclharness.calibration.hardware.GpuFabrics;
 import org.ncclharness.calibration.io.MeasurementCsv;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
@@ -96,7 +95,7 @@ public final class ColouredRun {
             }
             int n = procs.size() * local;
             Hardware hw = LiveHardware.of(text.substring(0, nl), n, hosts.size(), plan.interconnect(),
-                    GpuFabrics.bundled(), new ArrayList<>());
+                    new ArrayList<>());
             Sweep sweep = new Sweep(new Provenance(SourceKind.MEASURED, String.join(",", hosts), null, "measured now ("
                     + what + ": " + n + " GPU" + (n == 1 ? "" : "s") + " on " + String.join(", ", hosts)
                     + ") by nccl-harness"), plan.collective(), LiveSweep.runInfo(plan, probe, cap.sizes()), hw, List.of(),

@@ -1,35 +1,35 @@
 package org.ncclharness.harness.sweep;
 
 import java.util.List;
-import java.util.Optional;
-import org.ncclharness.calibration.hardware.GpuFabrics;
+import org.ncclharness.calibration.hardware.Nics;
+import org.ncclharness.calibration.io.RunDocument;
 import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.measure.RunInfo;
+import org.ncclharness.calibration.measure.SourceKind;
+import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.resolve.Hints;
+import org.ncclharness.calibration.resolve.ResolvedRun;
+import org.ncclharness.calibration.resolve.RunResolver;
+import org.ncclharness.harness.FactAdvice;
+import org.ncclharness.harness.RunInputs;
 
 /**
- * What a live sweep knows of its hardware: the GPUs and hosts it ran on, the interconnect the user named, and,
- * when they named none, the NVLink generation the device name tells (said in a heading line, never silently).
- * On one host the named interconnect is the one inside it; across hosts it is the network between them.
+ * What a live sweep knows of its hardware: the GPUs and hosts it ran on, resolved as any run's facts are
+ * ({@link RunInputs#resolve}) with the interconnect the user named; what the resolution decided (the GPU name's
+ * fabric, the named network between hosts) is said in a heading line, never silently.
  */
 final class LiveHardware {
 
     private LiveHardware() {
     }
 
-    static Hardware of(String gpuName, int ranks, int hosts, String named, GpuFabrics fabrics, List<String> heading) {
-        Optional<String> fromName = fabrics.intraFor(gpuName);
-        if (hosts == 1) {
-            String intra = named != null ? named : fromName.orElse(null);
-            if (named == null && intra != null) {
-                heading.add("# interconnect " + intra + " taken from the GPU name '" + gpuName
-                        + "' (hardware/gpu-fabrics.json); pass --interconnect to name another");
-            }
-            return new Hardware(gpuName, ranks, 1, ranks, 1, intra, null);
-        }
-        String intra = fromName.orElse(null);
-        if (intra != null) {
-            heading.add("# NVLink domain interconnect " + intra + " taken from the GPU name '" + gpuName
-                    + "' (hardware/gpu-fabrics.json)");
-        }
-        return new Hardware(gpuName, ranks, hosts, ranks % hosts == 0 ? ranks / hosts : null, hosts, intra, named);
+    static Hardware of(String gpuName, int ranks, int hosts, String named, List<String> heading) {
+        Sweep measured = new Sweep(new Provenance(SourceKind.MEASURED, "this job", null, "measured now"), null, RunInfo.unknown(),
+                new Hardware(gpuName, ranks, hosts, null, null, null, null), List.of(), List.of(), List.of());
+        ResolvedRun run = RunInputs.resolve(RunDocument.live("this job", measured), measured, new Hints(null, null,
+                named, null, null, null, Nics.UNKNOWN), RunResolver.UnstatedHosts.LEAVE_UNKNOWN);
+        run.notes().forEach(n -> heading.add("# " + FactAdvice.note(n)));
+        return run.hardware();
     }
 }

@@ -20,7 +20,6 @@ import org.ncclharness.calibration.io.PerIteration;
 import org.ncclharness.calibration.io.RankTimes;
 import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Device;
-import org.ncclharness.calibration.hardware.GpuFabrics;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Placement;
@@ -127,8 +126,7 @@ final class LiveSweep {
             String host = hostname();
             RunInfo run = runInfo(plan, probe, sizes);
             int n = split.nranks(local); // a split run's rows are of one colour's communicator
-            Hardware hw = LiveHardware.of(gpus.get(0).name(), n, hosts, plan.interconnect(), GpuFabrics.bundled(),
-                    heading);
+            Hardware hw = LiveHardware.of(gpus.get(0).name(), n, hosts, plan.interconnect(), heading);
             Sweep sweep = new Sweep(new Provenance(SourceKind.MEASURED, host, null, "measured now on " + hosts
                     + " host(s) from " + host + " by nccl-harness"), plan.collective(), run, hw, devs, m.rows(),
                     List.of());
