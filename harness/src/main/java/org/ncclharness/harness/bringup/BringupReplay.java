@@ -41,8 +41,12 @@ final class BringupReplay {
         this.maxBytes = maxBytes;
     }
 
-    /** The replayed rows within -b/-e, as a sweep of those sizes would have measured them. */
     private Sweep inRange(Sweep s) {
+        return inRange(s, minBytes, maxBytes);
+    }
+
+    /** The replayed rows within -b/-e, as a sweep of those sizes would have measured them. */
+    static Sweep inRange(Sweep s, long minBytes, long maxBytes) {
         List<Measurement> rows = s.rows().stream().filter(r -> r.sizeBytes() >= minBytes && r.sizeBytes() <= maxBytes)
                 .toList();
         if (rows.isEmpty()) {

@@ -3,7 +3,6 @@ package org.ncclharness.harness.bringup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.ncclharness.calibration.hardware.Nics;
 import org.ncclharness.calibration.check.CheckReport;
 import org.ncclharness.calibration.check.CheckRules;
 import org.ncclharness.calibration.check.Comparability;
@@ -82,8 +81,7 @@ final class StepJudge {
         List<Finding> stepFindings = new ArrayList<>();
         for (int i = 0; i < measured.size(); i++) {
             Sweep raw = measured.get(i).sweep();
-            Nics nics = measured.get(i).nics();
-            String algo = measured.get(i).forcedAlgo();
+            ResolvedRun resolved = measured.get(i);
             RepeatedRuns runs = RepeatedRuns.of(raw.rows());
             Sweep kept = new Sweep(raw.provenance(), raw.collective(), raw.run(), raw.hardware(), raw.devices(),
                     runs.median(), List.of("median of " + runs.atLargest().runs() + " runs per size (-N)"));
@@ -94,9 +92,9 @@ final class StepJudge {
                 report = dataCheckOnly(name, kept);
             } else {
                 List<Finding> first = new ArrayList<>();
-                ref = reference(step, kept, name, nics.perHost(), algo, first);
+                ref = reference(step, resolved, kept, name, first);
                 report = new HealthCheck(facts, rules, REFERENCES).check(name, kept, new HealthCheck.Against(
-                        ref.rule(), null, nics));
+                        ref.rule(), null, resolved.nics()));
                 if (ref.why() != null) {
                     first.add(Finding.info("reference", ref.why()));
                 }
@@ -130,10 +128,10 @@ final class StepJudge {
      * against the expected curve; a baseline of other hardware or shape is said, and used only with
      * {@code --allow-mismatch}, marked NOT COMPARABLE.
      */
-    private JudgedReference reference(BringupStep step, Sweep kept, String name, Integer nicsPerHost, String algo,
+    private JudgedReference reference(BringupStep step, ResolvedRun run, Sweep kept, String name,
                                       List<Finding> notes) {
         if (step != BringupStep.BASELINE || baseline == null) {
-            return JudgedReference.expected(kept, name, nicsPerHost, algo, facts);
+            return JudgedReference.expected(run, kept, name);
         }
         List<String> differ = Comparability.differences(Comparability.Side.of(kept),
                 Comparability.Side.of(baseline.sweep()));
@@ -148,7 +146,7 @@ final class StepJudge {
         notes.add(new Finding(Severity.WARN, "baseline", null, "baseline " + baseline.label() + " is not comparable ("
                 + String.join(", ", differ) + "): step 4 is judged against the expected curve instead;"
                 + " --allow-mismatch compares them anyway"));
-        return JudgedReference.expected(kept, name, nicsPerHost, algo, facts);
+        return JudgedReference.expected(run, kept, name);
     }
 
     /** One GPU alone: every #wrong fails, nothing else can be judged. */

@@ -436,7 +436,7 @@ public final class CheckCommand implements Callable<Integer> {
         if (expectBusBw != null) {
             return null;
         }
-        return JudgedReference.expected(sweep, run, nics, resolved.forcedAlgo(), facts);
+        return JudgedReference.expected(resolved, sweep, run);
     }
 
     /**

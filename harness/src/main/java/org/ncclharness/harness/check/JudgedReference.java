@@ -9,6 +9,7 @@ import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.resolve.ResolvedRun;
 import org.ncclharness.harness.plot.FigureSeries;
 import org.ncclharness.harness.plot.ModelCurve;
 
@@ -23,9 +24,17 @@ import org.ncclharness.harness.plot.ModelCurve;
  */
 public record JudgedReference(Reference rule, FigureSeries series, String why) {
 
+    /**
+     * The expected curve for a run's rows (its table, or a step's kept median) from the bundled runs of its resolved
+     * hardware, NICs and forced algorithm: the one choice {@code check} and every {@code bringup} step make.
+     */
+    public static JudgedReference expected(ResolvedRun run, Sweep rows, String runId) {
+        return expected(rows, runId, run.nics().perHost(), run.forcedAlgo(), HardwareFacts.bundled());
+    }
+
     /** The expected curve for {@code sweep} from the bundled runs, or the reason there is none. */
-    public static JudgedReference expected(Sweep sweep, String runId, Integer nicsPerHost, String algo,
-                                           HardwareFacts facts) {
+    private static JudgedReference expected(Sweep sweep, String runId, Integer nicsPerHost, String algo,
+                                            HardwareFacts facts) {
         ExpectedCurves.Outcome o = ExpectedCurves.forRun(sweep, runId, nicsPerHost, algo,
                 DatasetCatalog.bundled().all(), facts);
         if (o.reference() == null) {
