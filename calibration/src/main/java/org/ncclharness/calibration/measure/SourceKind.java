@@ -26,6 +26,16 @@ public enum SourceKind {
         return label;
     }
 
+    /** The kind whose {@link #label()} this is (the project CSV's {@code provenance} column), if one is. */
+    public static java.util.Optional<SourceKind> byLabel(String label) {
+        return java.util.Arrays.stream(values()).filter(k -> k.label.equals(label)).findFirst();
+    }
+
+    /** The labels, in order, as a message lists them: {@code measured, stored, dataset, replay, predicted}. */
+    public static String labels() {
+        return String.join(", ", java.util.Arrays.stream(values()).map(SourceKind::label).toList());
+    }
+
     /** True for the kinds whose numbers were not measured in this run. */
     public boolean isMeasuredNow() {
         return this == MEASURED;
