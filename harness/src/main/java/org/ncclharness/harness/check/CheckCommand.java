@@ -124,7 +124,7 @@ public final class CheckCommand implements Callable<Integer> {
     double warnLatency = CheckRules.DEFAULT_LATENCY_WARN_FACTOR;
     @Option(names = "--warn-below", paramLabel = "PCT", description = "WARN below this %% of the reference at any bandwidth-bound size (default 90; against the line rate 80 unless given)")
     double warnBelow = 90;
-    @Option(names = "--fail-below", paramLabel = "PCT", description = "FAIL below this %% of the reference at the largest common size (default 75; against the line rate, where it is the reference, only when given: else 25 %% across hosts)")
+    @Option(names = "--fail-below", paramLabel = "PCT", description = "FAIL below this %% of the reference at the largest common size (default 75; against the line rate, where it is the reference, only when given). Across hosts, below 25 %% of the line rate FAILs whatever the reference")
     double failBelow = 75;
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
