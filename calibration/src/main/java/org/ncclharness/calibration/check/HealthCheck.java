@@ -344,17 +344,25 @@ public final class HealthCheck {
     }
 
     /**
-     * For {@code check} of a file: a replay's numbers are a bundled run of another machine, shown where no GPU was,
-     * and a PASS on them would pass a node that measured nothing, so the verdict is at least this WARN. (A
-     * bring-up replay, asked for by name and labelled in its heading, judges its steps without it.)
+     * Numbers that were not measured on the machine being judged, whatever format they were read from: a replay
+     * (a bundled run of another machine, shown where no GPU was) or a prediction (a model's own curve, judged only
+     * where the user asked for it). A PASS on them would pass a node that measured nothing, so the verdict is at
+     * least this WARN, and it says why; a bring-up replay's steps get it too.
      */
-    public static Optional<Finding> replay(Sweep run) {
-        if (run.provenance() == null || run.provenance().kind() != SourceKind.REPLAY) {
-            return Optional.empty();
+    public static Optional<Finding> notMeasured(Sweep run) {
+        SourceKind kind = run.provenance() == null ? null : run.provenance().kind();
+        if (kind == SourceKind.REPLAY) {
+            return Optional.of(new Finding(Severity.WARN, "replay", null, "these numbers are a replay (" + run
+                    .provenance().label() + "): another machine's stored measurements, not this one's; the rules"
+                    + " judge them, not this machine. Measure on the GPU node (sweep --no-replay, or bringup without"
+                    + " --replay)"));
         }
-        return Optional.of(new Finding(Severity.WARN, "replay", null, "these numbers are a replay (" + run.provenance()
-                .label() + "): another machine's stored measurements, not this one's; the rules judge them, not this"
-                + " machine. Measure with sweep --no-replay on the GPU node"));
+        if (kind == SourceKind.PREDICTED) {
+            return Optional.of(new Finding(Severity.WARN, "predicted", null, "these numbers are a prediction ("
+                    + run.provenance().label() + "), not a measurement: the rules judge the model's curve, not any"
+                    + " hardware"));
+        }
+        return Optional.empty();
     }
 
     /** A table whose times were changed after the run tells two stories: which one to check is not known. */

@@ -133,11 +133,22 @@ class HealthCheckTest {
                 org.ncclharness.calibration.measure.SourceKind.REPLAY, OCI, OCI, "replay of stored measurements: " + OCI));
         CheckReport r = check.check(OCI, stored, Reference.baseline(OCI, stored));
         assertThat(r.verdict()).isEqualTo(Verdict.PASS);
-        assertThat(HealthCheck.replay(stored)).isEmpty();
-        Finding f = HealthCheck.replay(replay).orElseThrow();
+        assertThat(HealthCheck.notMeasured(stored)).isEmpty();
+        Finding f = HealthCheck.notMeasured(replay).orElseThrow();
         assertThat(f.severity()).isEqualTo(Severity.WARN);
         assertThat(f.message()).startsWith("these numbers are a replay (replay of stored");
         assertThat(r.withFindings(List.of(f), List.of()).verdict()).isEqualTo(Verdict.WARN);
+    }
+
+    /** A prediction read back, judged only where the user asked: the verdict is at least a WARN saying so. */
+    @Test
+    void aPredictionIsAtLeastAWarnSayingSo() {
+        Sweep predicted = oci().withProvenance(new org.ncclharness.calibration.measure.Provenance(
+                org.ncclharness.calibration.measure.SourceKind.PREDICTED, "m", null, "predicted by envelope from x"));
+        Finding f = HealthCheck.notMeasured(predicted).orElseThrow();
+        assertThat(f.severity()).isEqualTo(Severity.WARN);
+        assertThat(f.message()).startsWith("these numbers are a prediction (predicted by envelope from x), not a"
+                + " measurement");
     }
 
     /**

@@ -21,10 +21,10 @@ import org.ncclharness.calibration.io.NicCount;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Hardware;
-import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationInput;
 import org.ncclharness.harness.InputErrors;
+import org.ncclharness.harness.PredictedRows;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.RunMetadataOptions;
 import org.ncclharness.harness.TableName;
@@ -46,16 +46,23 @@ public final class CalibrationInputs {
      * {@code NET/IB : Using} lines or networks with no fixed NIC rate.
      */
     public record Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter,
-                        Integer domainSize, Collective collective, Nics nics, String interconnectFrom) {
+                        Integer domainSize, Collective collective, Nics nics, String interconnectFrom,
+                        PredictedRows predicted) {
 
         public Flags {
             nics = nics == null ? Nics.UNKNOWN : nics;
+            predicted = predicted == null ? PredictedRows.REFUSED : predicted;
         }
 
         /** What the command line says; {@code interconnectFrom} is for an interconnect read from the file. */
         public Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter, Integer domainSize,
                      Collective collective, Nics nics) {
-            this(gpus, nodes, interconnect, intra, inter, domainSize, collective, nics, null);
+            this(gpus, nodes, interconnect, intra, inter, domainSize, collective, nics, null, null);
+        }
+
+        /** What --allow-predicted says of predicted tables (refused without it). */
+        public Flags withPredicted(PredictedRows p) {
+            return new Flags(gpus, nodes, interconnect, intra, inter, domainSize, collective, nics, interconnectFrom, p);
         }
 
         /** One tier: what {@code --gpus}, {@code --nodes}, {@code --interconnect} say. */
@@ -64,12 +71,13 @@ public final class CalibrationInputs {
         }
 
         Flags withConfiguration(Integer g, Integer n) {
-            return new Flags(g, n, interconnect, intra, inter, domainSize, collective, nics, interconnectFrom);
+            return new Flags(g, n, interconnect, intra, inter, domainSize, collective, nics, interconnectFrom,
+                    predicted);
         }
 
         /** The interconnect as if given, {@code from} saying where it came from (for notes and messages). */
         Flags withInterconnect(String name, String from) {
-            return new Flags(gpus, nodes, name, intra, inter, domainSize, collective, nics, from);
+            return new Flags(gpus, nodes, name, intra, inter, domainSize, collective, nics, from, predicted);
         }
 
         /** The interconnect in a note's words: the flag, or where it was read. */
@@ -142,12 +150,8 @@ public final class CalibrationInputs {
         List<CalibrationInput> out = new ArrayList<>();
         for (Path p : files) {
             Flags fileFlags = configuration(configs.get(p.toString()), flags);
-            List<Sweep> sweeps = Inputs.read(p.toString(), flags.collective());
-            if (sweeps.stream().anyMatch(s -> s.provenance().kind() == SourceKind.PREDICTED)) {
-                // a model fitted to a model's own numbers scores 0 % and says nothing of the hardware
-                throw new InputException(p.toString(), 0, "this is a prediction, not a measurement ("
-                        + sweeps.get(0).provenance().label() + "); calibrate fits measured runs");
-            }
+            List<Sweep> sweeps = flags.predicted().admit(p.toString(), Inputs.read(p.toString(), flags.collective()),
+                    PredictedRows.Command.CALIBRATE);
             List<String> skipped = new ArrayList<>();
             Nics nics = flags.nics();
             boolean nicsLooked = nics.perHost() != null;

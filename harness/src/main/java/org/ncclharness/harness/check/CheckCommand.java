@@ -50,6 +50,7 @@ import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationFile;
+import org.ncclharness.harness.AllowPredictedOption;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.LogCollectiveOption;
 import org.ncclharness.harness.TableName;
@@ -111,6 +112,8 @@ public final class CheckCommand implements Callable<Integer> {
     private CalibrationFile calibrationFile;
     @Mixin
     LogCollectiveOption collective;
+    @Mixin
+    AllowPredictedOption allowPredicted;
     @Option(names = "--allow-mismatch", description = "compare with a baseline or calibration of another collective,"
             + " data type, GPU count, host count or GPU model anyway; the report's first lines say what differs")
     boolean allowMismatch;
@@ -306,7 +309,7 @@ public final class CheckCommand implements Callable<Integer> {
             }
         }
         List<Sweep> sweeps = RunSource.readAll(run, new RunSource.Flags(runMetadata.gpus(), runMetadata.nodes(),
-                runMetadata.interconnect(), tiers.intra(), tiers.inter()), collective.value());
+                runMetadata.interconnect(), tiers.intra(), tiers.inter(), allowPredicted.rows()), collective.value());
         if (failBelow > warnBelow) {
             throw new HarnessException(ExitCode.USAGE, "--fail-below " + failBelow + " is above --warn-below "
                     + warnBelow + ": a size that fails must also warn; give a FAIL threshold at or below the WARN one");
@@ -346,7 +349,7 @@ public final class CheckCommand implements Callable<Integer> {
             if (ref != null && ref.why() != null) {
                 context.add(Finding.info("reference", ref.why()));
             }
-            HealthCheck.replay(sweep).ifPresent(context::add);
+            HealthCheck.notMeasured(sweep).ifPresent(context::add);
             report = report.withFindings(context, diagnosis);
             out.add(new Judged(report, RunContext.of(withRawDevices(sweep, meta, logLines), log, meta), sweep, ref == null ? null : ref.series()));
         }

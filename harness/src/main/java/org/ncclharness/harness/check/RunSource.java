@@ -7,7 +7,7 @@ import org.ncclharness.calibration.io.Inputs;
 import org.ncclharness.calibration.io.LogNetwork;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
-import org.ncclharness.calibration.measure.SourceKind;
+import org.ncclharness.harness.PredictedRows;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.TableName;
 import org.ncclharness.calibration.measure.Collective;
@@ -22,10 +22,14 @@ import org.ncclharness.harness.RunMetadataOptions;
  */
 final class RunSource {
 
-    /** --gpus, --nodes, --interconnect and calibrate's --intra/--inter: null where not given. */
-    record Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter) {
+    /**
+     * --gpus, --nodes, --interconnect and calibrate's --intra/--inter: null where not given; {@code predicted}:
+     * what --allow-predicted says of predicted tables.
+     */
+    record Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter,
+                 PredictedRows predicted) {
         Flags(Integer gpus, Integer nodes, String interconnect) {
-            this(gpus, nodes, interconnect, null, null);
+            this(gpus, nodes, interconnect, null, null, PredictedRows.REFUSED);
         }
 
         static Flags none() {
@@ -38,14 +42,8 @@ final class RunSource {
 
     /** Every table of the run, each completed from the flags. */
     static List<Sweep> readAll(String nameOrId, Flags flags, Collective given) {
-        List<Sweep> tables = RunInputs.read(nameOrId, given);
-        for (Sweep s : tables) {
-            if (s.provenance().kind() == SourceKind.PREDICTED) {
-                // A verdict on a model's own numbers would always pass: check judges measurements
-                throw new InputException(nameOrId, 0, "this is a prediction, not a measurement (" + s.provenance()
-                        .label() + "); check judges measured runs, and compares them with a model via --calibration");
-            }
-        }
+        List<Sweep> tables = flags.predicted().admit(nameOrId, RunInputs.read(nameOrId, given),
+                PredictedRows.Command.CHECK);
         for (Sweep s : tables) {
             if (!s.collective().known()) {
                 // Every rule reads busbw through the collective's bus factor: no verdict without it

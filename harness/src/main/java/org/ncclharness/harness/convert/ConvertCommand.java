@@ -20,7 +20,6 @@ import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
-import org.ncclharness.harness.CsvName;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.LogCollectiveOption;
 import org.ncclharness.harness.RunInputs;
@@ -42,7 +41,8 @@ public final class ConvertCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", description = "input file, - for standard input, or a bundled dataset id")
     String input;
 
-    @Option(names = "--csv", paramLabel = "OUT", description = "write the CSV (collective,size_bytes,count,...,ip_error), every table's rows")
+    @Option(names = "--csv", paramLabel = "OUT", description = "write the CSV (collective,size_bytes,count,...,ip_error,provenance,provenance_label), every"
+            + " table's rows, each saying where it came from")
     String csv;
 
     @Option(names = {"--json", "-J"}, paramLabel = "OUT", description = "write nccl-tests -J style JSON (several tables: one sweep each)")
@@ -61,9 +61,6 @@ public final class ConvertCommand implements Callable<Integer> {
                     + "output; send one of them to a file");
         }
         List<Sweep> sweeps = RunInputs.read(input, collective.value());
-        if (csv != null) {
-            unlabelledCsv(sweeps);
-        }
         // Every table stays its own: the CSV names each row's collective, the JSON holds one sweep per table.
         Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
         List<String> toStdout = new ArrayList<>();
@@ -97,28 +94,6 @@ public final class ConvertCommand implements Callable<Integer> {
     }
 
     /**
-     * Rows that were not measured (a prediction read back, a replay) go to a CSV only under a name that says so:
-     * the CSV has no column for it, and a CSV named like a measurement would pass for one.
-     */
-    private void unlabelledCsv(List<Sweep> sweeps) {
-        for (Sweep s : sweeps) {
-            SourceKind kind = s.provenance().kind();
-            if (!CsvName.needsLabel(kind)) {
-                continue;
-            }
-            String name = csv.equals("-") ? null : Path.of(csv).getFileName().toString();
-            if (name != null && CsvName.states(name, kind)) {
-                return;
-            }
-            throw new HarnessException(ExitCode.USAGE, input + " holds " + kind.label() + " rows (" + s.provenance()
-                    .label() + "), and a CSV has no column to say so: " + (name == null ? "write it to a file"
-                    + " named so (e.g. --csv rows." + kind.label() + ".csv)" : "name the file so it does (e.g. --csv "
-                    + Path.of(csv).resolveSibling(CsvName.suggestion(name, kind)) + ")") + ", or use --json, which"
-                    + " keeps the label");
-        }
-    }
-
-    /**
      * The CSV holds the rows only: what else the input said of its run (the GPU, the hosts, the device list) is
      * named, so that a calibration of the CSV is not silently another one (one tier where the log had two).
      */
@@ -129,7 +104,8 @@ public final class ConvertCommand implements Callable<Integer> {
             if (h.gpuModel() != null || !s.devices().isEmpty()) {
                 lost.add("the GPU model");
             }
-            if (h.ranks() != null) {
+            // a prediction's provenance label names the N it was predicted for, and is read back from the CSV
+            if (h.ranks() != null && s.provenance().kind() != SourceKind.PREDICTED) {
                 lost.add("the GPU count");
             }
             if (h.hosts() != null) {
