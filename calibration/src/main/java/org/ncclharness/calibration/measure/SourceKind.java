@@ -1,5 +1,8 @@
 package org.ncclharness.calibration.measure;
 
+import java.util.Arrays;
+import java.util.Optional;
+
 /**
  * Where a sweep's numbers came from. Every writer prints it, so a replay or a prediction can never pass for a
  * new measurement.
@@ -27,13 +30,13 @@ public enum SourceKind {
     }
 
     /** The kind whose {@link #label()} this is (the project CSV's {@code provenance} column), if one is. */
-    public static java.util.Optional<SourceKind> byLabel(String label) {
-        return java.util.Arrays.stream(values()).filter(k -> k.label.equals(label)).findFirst();
+    public static Optional<SourceKind> byLabel(String label) {
+        return Arrays.stream(values()).filter(k -> k.label.equals(label)).findFirst();
     }
 
     /** The labels, in order, as a message lists them: {@code measured, stored, dataset, replay, predicted}. */
     public static String labels() {
-        return String.join(", ", java.util.Arrays.stream(values()).map(SourceKind::label).toList());
+        return String.join(", ", Arrays.stream(values()).map(SourceKind::label).toList());
     }
 
     /** True for the kinds whose numbers were not measured in this run. */
