@@ -14,7 +14,8 @@ package org.ncclharness.calibration.check;
  * @param lineRateWarnPct   where the line rate is the reference, WARN below this % of it; null: the default
  *                          ({@link HealthCheck#HEALTHY_SHARE_OF_LINE_RATE_PCT})
  * @param lineRateFailPct   where the line rate is the reference, FAIL below this % of it; null: the default, across
- *                          hosts only ({@link HealthCheck#BROKEN_SHARE_OF_LINE_RATE_PCT})
+ *                          hosts only ({@link HealthCheck#BROKEN_SHARE_OF_LINE_RATE_PCT}), which holds whatever
+ *                          the reference
  */
 public record CheckRules(double warnBelowPct, double failBelowPct, double dipPct, Double minBusBwGBps,
                          boolean failOnWrong, double latencyWarnFactor, Double lineRateWarnPct,

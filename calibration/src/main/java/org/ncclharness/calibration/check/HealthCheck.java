@@ -44,9 +44,11 @@ public final class HealthCheck {
     /** Practitioners call a run healthy when the largest size reaches 80-90 % of what the hardware allows. */
     public static final double HEALTHY_SHARE_OF_LINE_RATE_PCT = 80;
     /**
-     * Across hosts, with the NICs' count and speed known and no other reference, a busbw below this share of their
-     * line rate FAILs where the sweep reached its bandwidth-bound end: RDMA NICs reach 0.8-0.95 of it, a run
-     * without GPUDirect RDMA still about half, and no bundled run checked alone FAILs on it ({@code CheckGateTest}).
+     * Across hosts, with the NICs' count and speed known, a busbw below this share of their line rate FAILs where
+     * the sweep reached its bandwidth-bound end, whatever else the run is compared with: RDMA NICs reach 0.8-0.95
+     * of it, a run without GPUDirect RDMA still about half, and no bundled run checked alone FAILs on it
+     * ({@code CheckGateTest}). A reference found for the run (a bundled curve of the same GPU) adds rules; it must
+     * not turn this fault into a WARN, or more reference data would make a verdict more lenient.
      */
     public static final double BROKEN_SHARE_OF_LINE_RATE_PCT = 25;
 
@@ -150,7 +152,8 @@ public final class HealthCheck {
      * The busbw at the largest size against the bottleneck's line rate. Across hosts a ring's busbw can use every
      * NIC of a host at once, so the line rate is NICs per host × one NIC's rate, and without the NIC count there
      * is nothing to compare with. As the reference (no other given) it warns below
-     * {@value #HEALTHY_SHARE_OF_LINE_RATE_PCT} %; otherwise it informs.
+     * {@value #HEALTHY_SHARE_OF_LINE_RATE_PCT} %; otherwise it informs, except that across hosts below
+     * {@value #BROKEN_SHARE_OF_LINE_RATE_PCT} % it FAILs whatever the reference.
      */
     private void peak(Sweep run, Curve curve, Measurement largest, Nics nics, boolean isReference,
                       List<Finding> out) {
@@ -224,14 +227,15 @@ public final class HealthCheck {
         String above = b <= line ? "" : "; above the line rate: " + LineRate.whyAbove(ic.get(), network,
                 run.collective());
         // across hosts, NICs whose count and speed are known reach 0.8-0.95 of their line rate with RDMA: a
-        // quarter of it is no tuning matter but a fault (a port trained at a lower speed, a NIC missing, TCP)
-        // a FAIL threshold the user gave holds for any line rate; the default one across hosts only
-        boolean stated = rules.lineRateFailPct() != null;
+        // quarter of it is no tuning matter but a fault (a port trained at a lower speed, a NIC missing, TCP),
+        // whatever else the run is compared with. A FAIL threshold the user gave holds for any line rate where the
+        // line rate is the reference (with another reference, --fail-below is that reference's)
+        boolean stated = isReference && rules.lineRateFailPct() != null;
         double failPct = stated ? rules.lineRateFailPct() : BROKEN_SHARE_OF_LINE_RATE_PCT;
         double warnPct = rules.lineRateWarnPct() != null ? rules.lineRateWarnPct() : HEALTHY_SHARE_OF_LINE_RATE_PCT;
         // the default only where the sweep reached its bandwidth-bound end (a sweep that stops small is slow by
         // latency); a threshold the user stated holds at the largest size, as against a baseline
-        boolean broken = isReference && pct < failPct && (stated || network && run.collective().known()
+        boolean broken = pct < failPct && (stated || network && run.collective().known()
                 && TailBandwidth.of(curve.points(), run.collective().busFactor(curve.ranks())).isPresent());
         boolean low = isReference && pct < warnPct;
         String text = String.format(Locale.ROOT, "%s = %.1f %% of %s%s", at, pct, of, above)
@@ -340,17 +344,25 @@ public final class HealthCheck {
     }
 
     /**
-     * For {@code check} of a file: a replay's numbers are a bundled run of another machine, shown where no GPU was,
-     * and a PASS on them would pass a node that measured nothing, so the verdict is at least this WARN. (A
-     * bring-up replay, asked for by name and labelled in its heading, judges its steps without it.)
+     * Numbers that were not measured on the machine being judged, whatever format they were read from: a replay
+     * (a bundled run of another machine, shown where no GPU was) or a prediction (a model's own curve, judged only
+     * where the user asked for it). A PASS on them would pass a node that measured nothing, so the verdict is at
+     * least this WARN, and it says why; a bring-up replay's steps get it too.
      */
-    public static Optional<Finding> replay(Sweep run) {
-        if (run.provenance() == null || run.provenance().kind() != SourceKind.REPLAY) {
-            return Optional.empty();
+    public static Optional<Finding> notMeasured(Sweep run) {
+        SourceKind kind = run.provenance() == null ? null : run.provenance().kind();
+        if (kind == SourceKind.REPLAY) {
+            return Optional.of(new Finding(Severity.WARN, "replay", null, "these numbers are a replay (" + run
+                    .provenance().label() + "): another machine's stored measurements, not this one's; the rules"
+                    + " judge them, not this machine. Measure on the GPU node (sweep --no-replay, or bringup without"
+                    + " --replay)"));
         }
-        return Optional.of(new Finding(Severity.WARN, "replay", null, "these numbers are a replay (" + run.provenance()
-                .label() + "): another machine's stored measurements, not this one's; the rules judge them, not this"
-                + " machine. Measure with sweep --no-replay on the GPU node"));
+        if (kind == SourceKind.PREDICTED) {
+            return Optional.of(new Finding(Severity.WARN, "predicted", null, "these numbers are a prediction ("
+                    + run.provenance().label() + "), not a measurement: the rules judge the model's curve, not any"
+                    + " hardware"));
+        }
+        return Optional.empty();
     }
 
     /** A table whose times were changed after the run tells two stories: which one to check is not known. */

@@ -132,7 +132,7 @@ public record Dataset(DatasetMetadata metadata, Supplier<List<Measurement>> rowS
 
     /** The dataset replayed by {@code sweep} on a machine without a GPU: labelled as a replay, never a measurement. */
     public Sweep replay() {
-        return sweep(SourceKind.REPLAY, "replay of stored measurements: " + describe());
+        return sweep(SourceKind.REPLAY, Provenance.REPLAY_LABEL + describe());
     }
 
     private Sweep sweep(SourceKind kind, String label) {

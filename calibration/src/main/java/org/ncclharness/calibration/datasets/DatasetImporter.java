@@ -8,6 +8,11 @@ import java.nio.file.Path;
 import java.util.List;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.MeasurementCsv;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.measure.RunInfo;
+import org.ncclharness.calibration.measure.SourceKind;
+import org.ncclharness.calibration.measure.Sweep;
 
 /**
  * Turns a raw dataset text into the project's CSV: the committed command that generates {@code datasets/<id>.csv}
@@ -32,6 +37,9 @@ public final class DatasetImporter {
         }
         RawDataset ds = RawDataset.parse(raw.toString(), lines);
         var rows = ds.rows(raw.toString());
-        return new Imported(ds.id(), MeasurementCsv.toString(ds.collective(), rows), rows.size());
+        // rows as published: a dataset, and its CSV says so on every row (the source URL is in datasets.json)
+        Sweep sweep = new Sweep(new Provenance(SourceKind.DATASET, ds.id(), ds.id(), "dataset " + ds.id()),
+                ds.collective(), RunInfo.unknown(), Hardware.unknown(), List.of(), rows, List.of());
+        return new Imported(ds.id(), MeasurementCsv.toString(List.of(sweep)), rows.size());
     }
 }

@@ -16,10 +16,10 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.zip.GZIPInputStream;
 import java.util.List;
+import java.util.Optional;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.CollectiveEvidence;
 import org.ncclharness.calibration.measure.Hardware;
-import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.Sweep;
 
@@ -279,8 +279,9 @@ public final class Inputs {
     }
 
     /**
-     * A CSV's tables as sweeps. A CSV of an earlier release names no collective: each table's is then decided
-     * from its rows as for a log without its program name.
+     * A CSV's tables as sweeps, each with the provenance its rows state (a replay or a prediction stays one). A CSV
+     * of an earlier release names no collective: each table's is then decided from its rows as for a log without
+     * its program name.
      */
     private static List<Sweep> csvSweeps(String name, String text, Collective given) {
         List<Sweep> out = new ArrayList<>();
@@ -292,11 +293,15 @@ public final class Inputs {
             // The CSV lists no devices: N comes from the rows, as for a log without them; an unknown
             // collective of ours may still be decided from --collective
             Collective named = t.collective() == null || !t.collective().known() ? null : t.collective();
-            CollectiveEvidence e = CollectiveEvidence.decide(named, given, null, t.rows(), true, true);
+            // a prediction's label names the N (and domains) it was predicted for, as in its text table
+            Optional<PredictedScale> predicted = PredictedScale.of(t.provenance());
+            CollectiveEvidence e = CollectiveEvidence.decide(named, given,
+                    predicted.map(PredictedScale::ranks).orElse(null), t.rows(), true, true);
             Collective c = e.collective();
             notes.addAll(e.notes());
-            Hardware hw = e.ranks() == null ? Hardware.unknown() : Hardware.unknown().withRanks(e.ranks());
-            out.add(new Sweep(Provenance.stored(name), c, RunInfo.unknown(), hw, List.of(), t.rows(), notes));
+            Hardware ranks = e.ranks() == null ? Hardware.unknown() : Hardware.unknown().withRanks(e.ranks());
+            Hardware hw = predicted.map(p -> p.on(ranks)).orElse(ranks);
+            out.add(new Sweep(t.provenance(), c, RunInfo.unknown(), hw, List.of(), t.rows(), notes));
         }
         if (out.isEmpty()) {
             throw new InputException(name, 1, "the CSV has a header and no rows");

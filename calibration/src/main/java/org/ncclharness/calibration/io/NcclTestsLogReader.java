@@ -71,9 +71,6 @@ public final class NcclTestsLogReader {
     private static final Pattern ALGO_SET = Pattern.compile("\\bNCCL_ALGO set by environment to ([^\\s,;]+)");
     private static final Pattern ALGO_ASSIGN = Pattern.compile("(?:^|[\\s\"'])NCCL_ALGO=[\"']?([^\\s\"',;]+)");
     /** nccl-tests lowers maxBytes to what the GPU's memory holds, and says so before its table. */
-    /** The configuration a predicted table's first line names ({@code PredictedSweep#heading}). */
-    private static final Pattern PREDICTED_FOR = Pattern.compile(", for (\\d{1,9}) GPUs(?: in (\\d{1,9}) domains of"
-            + " (\\d{1,9}))?$");
     private static final Pattern REDUCED_MAX_BYTES = Pattern.compile("^Reducing maxBytes to (\\d{1,18})");
     private static final Pattern N_THREAD = Pattern.compile(
             "nThread (\\d{1,9}) nGpus (\\d{1,9}) minBytes (\\d{1,18}) maxBytes (\\d{1,18}) step: (\\S+)"
@@ -215,9 +212,11 @@ public final class NcclTestsLogReader {
             s.devices.clear();
         } else if ((device = DeviceLine.parse(trimmed)).isPresent()) {
             s.devices.add(device.get());
-        } else if (trimmed.startsWith(PREDICTED_BY)) {
+        } else if (trimmed.startsWith(PREDICTED_BY) || trimmed.startsWith(Provenance.REPLAY_LABEL)) {
+            // the heading our writers print before a table that was not measured: it stays what it is
             s.newRunIfRowsSeen();
-            s.predictedBy = trimmed;
+            s.stated = new Provenance(trimmed.startsWith(PREDICTED_BY) ? SourceKind.PREDICTED : SourceKind.REPLAY,
+                    file, null, trimmed);
         } else if ((m = OUT_OF_BOUNDS.matcher(trimmed)).find()) {
             s.rejectPendingCut("the trailer");
             s.inTable = false;
@@ -479,8 +478,11 @@ public final class NcclTestsLogReader {
         String binaryHint;
         /** The host count the run's launch line states, null where none does. */
         LaunchLine launch;
-        /** The {@code # predicted by ...} heading of a table our predict command wrote, null for measurements. */
-        String predictedBy;
+        /**
+         * The provenance a heading states ({@code # predicted by ...} of a table predict wrote, {@code # replay of
+         * stored measurements: ...} of a replay), null for a log of measurements.
+         */
+        Provenance stated;
         Matcher nThread;
         /** The maxBytes nccl-tests ran to after lowering it for memory, null where it did not. */
         Long reducedMaxBytes;
@@ -570,7 +572,7 @@ public final class NcclTestsLogReader {
                 layout = null;
                 inTable = false;
                 rowsSeenInRun = false;
-                predictedBy = null;
+                stated = null;
                 program = null;
                 binaryHint = null;
                 launch = null;
@@ -606,8 +608,8 @@ public final class NcclTestsLogReader {
             RunInfo run = runInfo();
             Integer listed = listedRanks();
             // A table predict wrote stays a prediction when read back, never a stored measurement.
-            Provenance provenance = predictedBy == null ? Provenance.stored(file)
-                    : new Provenance(SourceKind.PREDICTED, file, null, predictedBy + " (read back from " + file + ")");
+            Provenance provenance = stated == null ? Provenance.stored(file) : stated;
+            Optional<PredictedScale> predicted = PredictedScale.of(stated);
             Trailer trailer = trailer();
             for (List<Measurement> read : byTypeOp.values()) {
                 List<String> tableNotes = new ArrayList<>(notes);
@@ -626,10 +628,8 @@ public final class NcclTestsLogReader {
                 }
                 // N: the device list where it shows every rank, else the launch line's processes x GPUs each, else
                 // what a predicted table says it was predicted for
-                Matcher predictedFor = predictedBy == null ? null : PREDICTED_FOR.matcher(predictedBy);
-                boolean predictedScale = predictedFor != null && predictedFor.find();
                 Integer known = listed != null ? listed : launch != null && launch.ranks() != null ? launch.ranks()
-                        : predictedScale ? Integer.valueOf(predictedFor.group(1)) : null;
+                        : predicted.map(PredictedScale::ranks).orElse(null);
                 CollectiveEvidence e = CollectiveEvidence.decide(named(), given, known, group, layout.hasRedop(),
                         layout.hasRoot());
                 tableNotes.addAll(e.notes());
@@ -646,11 +646,7 @@ public final class NcclTestsLogReader {
                     tableNotes.add("the trailer" + (averageLine == null ? "" : " at line " + averageLine.number())
                             + " covers all " + byTypeOp.size() + " type/op groups of this table, not this one alone");
                 }
-                Hardware hw = hardware(e.ranks());
-                if (predictedScale && predictedFor.group(2) != null) {
-                    hw = new Hardware(hw.gpuModel(), hw.ranks(), hw.hosts(), Integer.valueOf(predictedFor.group(3)),
-                            Integer.valueOf(predictedFor.group(2)), hw.intra(), hw.inter());
-                }
+                Hardware hw = predicted.map(p -> p.on(hardware(e.ranks()))).orElse(hardware(e.ranks()));
                 if (hw.hosts() != null && launch != null && hw.hosts().equals(launch.hosts()) && !whole(e.ranks())) {
                     tableNotes.add(launch.hosts() + " hosts taken as the launch line states (" + launch.source()
                             + "): the device list does not show every rank");

@@ -10,6 +10,12 @@ package org.ncclharness.calibration.measure;
  */
 public record Provenance(SourceKind kind, String source, String datasetId, String label) {
 
+    /**
+     * How a replay's label starts. The nccl-tests table has no field for provenance, only the heading line before
+     * it, so its reader knows a replay by this start (as it knows a prediction by {@code predicted by }).
+     */
+    public static final String REPLAY_LABEL = "replay of stored measurements: ";
+
     public static Provenance stored(String path) {
         return new Provenance(SourceKind.STORED, path, null, "stored measurements: " + path);
     }

@@ -1,5 +1,8 @@
 package org.ncclharness.calibration.measure;
 
+import java.util.Arrays;
+import java.util.Optional;
+
 /**
  * Where a sweep's numbers came from. Every writer prints it, so a replay or a prediction can never pass for a
  * new measurement.
@@ -24,6 +27,16 @@ public enum SourceKind {
 
     public String label() {
         return label;
+    }
+
+    /** The kind whose {@link #label()} this is (the project CSV's {@code provenance} column), if one is. */
+    public static Optional<SourceKind> byLabel(String label) {
+        return Arrays.stream(values()).filter(k -> k.label.equals(label)).findFirst();
+    }
+
+    /** The labels, in order, as a message lists them: {@code measured, stored, dataset, replay, predicted}. */
+    public static String labels() {
+        return String.join(", ", Arrays.stream(values()).map(SourceKind::label).toList());
     }
 
     /** True for the kinds whose numbers were not measured in this run. */

@@ -133,11 +133,50 @@ class HealthCheckTest {
                 org.ncclharness.calibration.measure.SourceKind.REPLAY, OCI, OCI, "replay of stored measurements: " + OCI));
         CheckReport r = check.check(OCI, stored, Reference.baseline(OCI, stored));
         assertThat(r.verdict()).isEqualTo(Verdict.PASS);
-        assertThat(HealthCheck.replay(stored)).isEmpty();
-        Finding f = HealthCheck.replay(replay).orElseThrow();
+        assertThat(HealthCheck.notMeasured(stored)).isEmpty();
+        Finding f = HealthCheck.notMeasured(replay).orElseThrow();
         assertThat(f.severity()).isEqualTo(Severity.WARN);
         assertThat(f.message()).startsWith("these numbers are a replay (replay of stored");
         assertThat(r.withFindings(List.of(f), List.of()).verdict()).isEqualTo(Verdict.WARN);
+    }
+
+    /** A prediction read back, judged only where the user asked: the verdict is at least a WARN saying so. */
+    @Test
+    void aPredictionIsAtLeastAWarnSayingSo() {
+        Sweep predicted = oci().withProvenance(new org.ncclharness.calibration.measure.Provenance(
+                org.ncclharness.calibration.measure.SourceKind.PREDICTED, "m", null, "predicted by envelope from x"));
+        Finding f = HealthCheck.notMeasured(predicted).orElseThrow();
+        assertThat(f.severity()).isEqualTo(Severity.WARN);
+        assertThat(f.message()).startsWith("these numbers are a prediction (predicted by envelope from x), not a"
+                + " measurement");
+    }
+
+    /**
+     * The real nccl-tests#319 excerpt (2 hosts x 8 H100, 44 GB/s busbw = 11 % of its 8 x 50 GB/s) FAILs on the
+     * line rate whatever it is compared with: nothing, a baseline (itself), the busbw it is expected to reach; a
+     * bundled run at 117 % of the same line rate does not.
+     */
+    @Test
+    void theLineRateFaultAcrossHostsFailsWhateverTheReference() throws Exception {
+        Sweep slow = read(java.nio.file.Files.readAllLines(java.nio.file.Path.of(
+                "src/test/resources/logs/ncclinfo/ib_rdma_plugin_v8_gdr_h100_2node_ring_qps64_tests319.txt")));
+        slow = slow.withHardware(new org.ncclharness.calibration.measure.Hardware(slow.gpuName(), 16, 2, 8, 2, null,
+                "IB-NDR"));
+        org.ncclharness.calibration.hardware.Nics eight = new org.ncclharness.calibration.hardware.Nics(8, null);
+        List<HealthCheck.Against> references = List.of(new HealthCheck.Against(null, null, eight),
+                new HealthCheck.Against(Reference.baseline("itself", slow), null, eight),
+                new HealthCheck.Against(null, 44.0, eight));
+        for (HealthCheck.Against against : references) {
+            CheckReport r = check.check("tests319", slow, against);
+            assertThat(r.verdict()).as("%s", against).isEqualTo(Verdict.FAIL);
+            assertThat(r.reasons()).as("%s", against).filteredOn(f -> f.severity() == Severity.FAIL)
+                    .singleElement().satisfies(f -> assertThat(f.message()).contains("= 11.1 % of the line rate of 8"
+                            + " IB-NDR NICs per host").contains("below 25 % of the line rate across hosts is a fault"));
+        }
+        Sweep fast = DatasetCatalog.bundled().get("h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk").sweep();
+        CheckReport ok = check.check("qoofyk", fast, new HealthCheck.Against(Reference.baseline("itself", fast), null,
+                eight));
+        assertThat(ok.verdict()).isEqualTo(Verdict.PASS);
     }
 
     private static Sweep read(List<String> lines) {

@@ -92,9 +92,9 @@ class InputsTest {
     @Test
     void aCsvErrorNamesThePhysicalLineAndAQuotedLineBreakIsRefusedInOneLine() {
         String h = MeasurementCsv.HEADER + "\n";
-        String good = "all_reduce,8,2,float,sum,-1,1,1,1,0,,1,1,1,0,\n";
-        String quoted = "all_reduce,16,4,\"flo\nat\",sum,-1,1,1,1,0,,1,1,1,0,\n";
-        String bad = "all_reduce,32,8,float,sum,-1,x,1,1,0,,1,1,1,0,\n";
+        String good = "all_reduce,8,2,float,sum,-1,1,1,1,0,,1,1,1,0,,stored,c\n";
+        String quoted = "all_reduce,16,4,\"flo\nat\",sum,-1,1,1,1,0,,1,1,1,0,,stored,c\n";
+        String bad = "all_reduce,32,8,float,sum,-1,x,1,1,0,,1,1,1,0,,stored,c\n";
         assertThatThrownBy(() -> Inputs.parse("c.csv", h + good + good + bad)).hasMessageStartingWith("c.csv:4: ");
         assertThatThrownBy(() -> Inputs.parse("c.csv", h + good + quoted + good + bad))
                 .hasMessageStartingWith("c.csv:3: type 'flo\\x0aat' is not a name");

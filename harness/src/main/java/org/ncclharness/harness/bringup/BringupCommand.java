@@ -122,7 +122,7 @@ public final class BringupCommand implements Callable<Integer> {
     String dataset;
 
     /** The outputs of a bring-up, refused before any work when they exist without --force. */
-    static final List<String> FILES = List.of("baseline.json", "baseline.csv", "baseline.replay.csv", "baseline.png",
+    static final List<String> FILES = List.of("baseline.json", "baseline.csv", "baseline.png",
             "pairs.csv", "pairs.png");
 
     @Override

@@ -6,10 +6,10 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.ncclharness.calibration.check.Verdict;
 import org.ncclharness.calibration.io.MeasurementCsv;
 import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.calibration.io.SweepJson;
-import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.plot.Figure;
@@ -18,7 +18,7 @@ import org.ncclharness.harness.plot.ReportPage;
 
 /**
  * What rank 0 prints and writes at the end: the report on stdout, then DIR's files all at once or none
- * ({@link OutputFile#writeAll}); the exit code is the verdict's (FAIL 1, else 0).
+ * ({@link OutputFile#writeAll}); the exit code is the verdict's (FAIL 1, else 0; a replay's is never FAIL).
  */
 final class BringupOutputs {
 
@@ -34,14 +34,13 @@ final class BringupOutputs {
         Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
         report.baseline().ifPresent(b -> {
             files.put(dir.resolve("baseline.json"), bytes(SweepJson.write(b, List.of())));
-            // a CSV holds rows, not where they came from: a replay's says so in its name, as sweep's must
-            files.put(dir.resolve(b.provenance().kind() == SourceKind.REPLAY ? "baseline.replay.csv" : "baseline.csv"),
-                    bytes(MeasurementCsv.toString(List.of(b))));
+            // a replay's CSV says so on every row (its provenance columns), as its JSON and page do
+            files.put(dir.resolve("baseline.csv"), bytes(MeasurementCsv.toString(List.of(b))));
             files.put(dir.resolve("baseline.png"), ReportPage.png(Figure.of(List.of(FigureSeries.of(b)))));
         });
         files.putAll(report.page().files(dir));
         print(report.text(), files);
-        return report.failed().isPresent() ? ExitCode.FAIL : ExitCode.OK;
+        return report.verdict() == Verdict.FAIL ? ExitCode.FAIL : ExitCode.OK;
     }
 
     /** The page's figure is pairs.png, the heatmap. */

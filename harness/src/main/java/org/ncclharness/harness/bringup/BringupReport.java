@@ -16,6 +16,7 @@ import org.ncclharness.calibration.diagnose.Diagnosis;
 import org.ncclharness.calibration.diagnose.DiagnosisWriter;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.SizeText;
+import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.io.CFormat;
 import org.ncclharness.harness.plot.Figure;
@@ -42,8 +43,19 @@ record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagno
         args = List.copyOf(args);
     }
 
+    /**
+     * The worst step's verdict; a replay's is WARN whatever its steps found: it measured nothing here, so it can
+     * neither pass this machine nor fail it (its steps still show what the rules found on the replayed rows).
+     */
     Verdict verdict() {
-        return outcomes.stream().map(StepOutcome::verdict).max(Enum::compareTo).orElse(Verdict.PASS);
+        return replay() ? Verdict.WARN
+                : outcomes.stream().map(StepOutcome::verdict).max(Enum::compareTo).orElse(Verdict.PASS);
+    }
+
+    /** True when the steps judged replayed rows (bundled runs of other machines), not rows measured here. */
+    boolean replay() {
+        return outcomes.stream().flatMap(o -> o.subjects().stream())
+                .anyMatch(s -> s.kept().provenance().kind() == SourceKind.REPLAY);
     }
 
     /** The step that failed, if one did (the flow stops there). */
@@ -95,10 +107,12 @@ record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagno
         } else {
             out.println("diagnosis: none: " + noDiagnosis);
         }
-        Optional<StepOutcome> failed = failed();
-        out.println(failed.map(f -> "Verdict: FAIL at " + f.step().title() + ": " + f.reasons().stream()
-                .filter(r -> r.severity() == Severity.FAIL).findFirst().map(Finding::message).orElse(""))
-                .orElse("Verdict: " + verdict() + (baseline().isPresent() ? "; step 4 kept as the baseline" : "")));
+        Optional<String> failed = failed().map(f -> f.step().title() + ": " + f.reasons().stream()
+                .filter(r -> r.severity() == Severity.FAIL).findFirst().map(Finding::message).orElse(""));
+        String kept = baseline().isPresent() ? "; step 4 kept as the baseline" : "";
+        out.println(replay() ? "Verdict: WARN (a replay of stored runs, not measured here: it neither passes nor"
+                + " fails this machine" + failed.map(f -> "; the replayed rows fail " + f).orElse("") + ")" + kept
+                : failed.map(f -> "Verdict: FAIL at " + f).orElse("Verdict: " + verdict() + kept));
         out.flush();
         return s.toString();
     }
@@ -195,8 +209,8 @@ record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagno
             }
         }
         // a replay says so in the title too: a tab or a forwarded screenshot must not pass for a measurement
-        String title = "bringup" + (source.startsWith("REPLAY") ? " (REPLAY, not measured here)" : "") + ": "
-                + failed().map(f -> "FAIL at " + f.step().title()).orElse(verdict().name());
+        String title = "bringup" + (replay() ? " (REPLAY, not measured here): " + verdict().name()
+                : ": " + failed().map(f -> "FAIL at " + f.step().title()).orElse(verdict().name()));
         return new ReportPage(title, List.of(source, "each step: the median of its runs per size (-N)"), verdicts,
                 tables, List.of(new ReportPage.Text("The report bringup printed", text())), figures);
     }

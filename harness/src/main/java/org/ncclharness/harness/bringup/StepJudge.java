@@ -3,6 +3,7 @@ package org.ncclharness.harness.bringup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.ncclharness.calibration.check.CheckReport;
 import org.ncclharness.calibration.check.CheckRules;
 import org.ncclharness.calibration.check.Comparability;
@@ -106,6 +107,11 @@ final class StepJudge {
                         String.format(Locale.ROOT, "the %d runs at %s spread %.1f %% (slowest − fastest over the"
                                 + " median time), above %.0f %%: the system is not stable", top.runs(),
                                 SizeText.exact(top.sizeBytes()), top.spreadPct(), SPREAD_WARN_PCT))));
+            }
+            // a replayed step judged another machine's stored rows: never a PASS, and it says why
+            Optional<Finding> notMeasured = HealthCheck.notMeasured(kept);
+            if (notMeasured.isPresent()) {
+                report = report.withFindings(List.of(), List.of(notMeasured.get()));
             }
             subjects.add(new StepOutcome.Subject(name, runs, kept, report, ref == null ? null : ref.series()));
             // peers compared on their fastest run: one run a neighbour disturbed must not accuse a host

@@ -35,6 +35,8 @@ import org.ncclharness.harness.OutputFolder;
 import org.ncclharness.harness.OutputTarget;
 import org.ncclharness.harness.Outputs;
 import org.ncclharness.harness.ExitCode;
+import org.ncclharness.calibration.measure.SourceKind;
+import org.ncclharness.harness.AllowPredictedOption;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.HelpOptions;
 import org.ncclharness.harness.LogCollectiveOption;
@@ -93,6 +95,9 @@ public final class CalibrateCommand implements Callable<Integer> {
 
     @Mixin
     NicOptions nicOptions;
+
+    @Mixin
+    AllowPredictedOption allowPredicted;
 
     @Option(names = "--joint", description = "fit the runs given (or the bundled joint groups) together: the two-tier"
             + " forms and the algorithm envelope, one of them picked, as one entry whose parameters hold at every"
@@ -188,6 +193,10 @@ public final class CalibrateCommand implements Callable<Integer> {
             out.println("#");
         }
         CalibrationSummary.write(out, calibration, verbose);
+        // the notes say it too, but the summary is what most read: a 0 % fit to a model's own curve is no result
+        in.stream().filter(i -> i.sweep().provenance().kind() == SourceKind.PREDICTED).forEach(i -> out.println("# "
+                + i.id() + ": predicted rows, fitted as if measured (--allow-predicted): its scores measure a model"
+                + " against a model's own curve, not hardware"));
         out.flush();
         if (calibration.entries().stream().allMatch(e -> e instanceof DeferredCalibration)) {
             throw new HarnessException(ExitCode.USAGE, "no table could be calibrated (each one's reason is above);"
@@ -244,7 +253,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     private CalibrationInputs.Flags flags() {
         tiers.agreeWith(runMetadata.interconnect());
         return new CalibrationInputs.Flags(runMetadata.gpus(), runMetadata.nodes(), runMetadata.interconnect(),
-                tiers.intra(), tiers.inter(), domainSize, collective.value(), nicOptions.nics());
+                tiers.intra(), tiers.inter(), domainSize, collective.value(), nicOptions.nics())
+                .withPredicted(allowPredicted.rows());
     }
 
     /** {@code --joint}: the runs given (bundled ids or files), or every bundled dataset for the bundled groups. */

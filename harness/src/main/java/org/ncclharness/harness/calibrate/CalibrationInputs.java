@@ -14,7 +14,6 @@ import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.Inputs;
 import org.ncclharness.calibration.io.RunDocument;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationInput;
 import org.ncclharness.calibration.resolve.Hints;
@@ -22,6 +21,7 @@ import org.ncclharness.calibration.resolve.ResolvedRun;
 import org.ncclharness.calibration.resolve.RunResolver;
 import org.ncclharness.harness.FactAdvice;
 import org.ncclharness.harness.InputErrors;
+import org.ncclharness.harness.PredictedRows;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.TableName;
 
@@ -40,10 +40,22 @@ public final class CalibrationInputs {
      * {@code NET/IB : Using} lines or networks with no fixed NIC rate.
      */
     public record Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter,
-                        Integer domainSize, Collective collective, Nics nics) {
+                        Integer domainSize, Collective collective, Nics nics, PredictedRows predicted) {
 
         public Flags {
             nics = nics == null ? Nics.UNKNOWN : nics;
+            predicted = predicted == null ? PredictedRows.REFUSED : predicted;
+        }
+
+        /** What the command line says; predicted tables refused. */
+        public Flags(Integer gpus, Integer nodes, String interconnect, String intra, String inter, Integer domainSize,
+                     Collective collective, Nics nics) {
+            this(gpus, nodes, interconnect, intra, inter, domainSize, collective, nics, null);
+        }
+
+        /** What --allow-predicted says of predicted tables (refused without it). */
+        public Flags withPredicted(PredictedRows p) {
+            return new Flags(gpus, nodes, interconnect, intra, inter, domainSize, collective, nics, p);
         }
 
         /** One tier: what {@code --gpus}, {@code --nodes}, {@code --interconnect} say. */
@@ -52,7 +64,7 @@ public final class CalibrationInputs {
         }
 
         Flags withConfiguration(Integer g, Integer n) {
-            return new Flags(g, n, interconnect, intra, inter, domainSize, collective, nics);
+            return new Flags(g, n, interconnect, intra, inter, domainSize, collective, nics, predicted);
         }
 
         /** What the flags state of a run, for what its file does not. */
@@ -125,12 +137,8 @@ public final class CalibrationInputs {
         for (Path p : files) {
             Flags fileFlags = configuration(configs.get(p.toString()), flags);
             RunDocument doc = Inputs.document(p.toString(), flags.collective());
-            List<Sweep> sweeps = doc.requireSweeps();
-            if (sweeps.stream().anyMatch(s -> s.provenance().kind() == SourceKind.PREDICTED)) {
-                // a model fitted to a model's own numbers scores 0 % and says nothing of the hardware
-                throw new InputException(p.toString(), 0, "this is a prediction, not a measurement ("
-                        + sweeps.get(0).provenance().label() + "); calibrate fits measured runs");
-            }
+            List<Sweep> sweeps = flags.predicted().admit(p.toString(), doc.requireSweeps(),
+                    PredictedRows.Command.CALIBRATE);
             List<String> skipped = new ArrayList<>();
             for (int i = 0; i < sweeps.size(); i++) {
                 String id = sweeps.size() == 1 ? p.toString() : p + "#" + (i + 1);

@@ -53,6 +53,7 @@ import org.ncclharness.calibration.io.OutputFile;
 import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationFile;
+import org.ncclharness.harness.AllowPredictedOption;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.LogCollectiveOption;
 import org.ncclharness.harness.OutputFolder;
@@ -122,6 +123,8 @@ public final class CheckCommand implements Callable<Integer> {
     private CalibrationFile calibrationFile;
     @Mixin
     LogCollectiveOption collective;
+    @Mixin
+    AllowPredictedOption allowPredicted;
     @Option(names = "--allow-mismatch", description = "compare with a baseline or calibration of another collective,"
             + " data type, GPU count, host count or GPU model anyway; the report's first lines say what differs")
     boolean allowMismatch;
@@ -135,7 +138,7 @@ public final class CheckCommand implements Callable<Integer> {
     double warnLatency = CheckRules.DEFAULT_LATENCY_WARN_FACTOR;
     @Option(names = "--warn-below", paramLabel = "PCT", description = "WARN below this %% of the reference at any bandwidth-bound size (default 90; against the line rate 80 unless given)")
     double warnBelow = 90;
-    @Option(names = "--fail-below", paramLabel = "PCT", description = "FAIL below this %% of the reference at the largest common size (default 75; against the line rate, where it is the reference, only when given: else 25 %% across hosts)")
+    @Option(names = "--fail-below", paramLabel = "PCT", description = "FAIL below this %% of the reference at the largest common size (default 75; against the line rate, where it is the reference, only when given). Across hosts, below 25 %% of the line rate FAILs whatever the reference")
     double failBelow = 75;
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -356,7 +359,7 @@ public final class CheckCommand implements Callable<Integer> {
         }
         Hints hints = new Hints(runMetadata.gpus(), runMetadata.nodes(), runMetadata.interconnect(), tiers.intra(),
                 tiers.inter(), null, nicOptions.nics());
-        List<Sweep> tables = RunSource.judgeable(doc, collective.value());
+        List<Sweep> tables = RunSource.judgeable(doc, collective.value(), allowPredicted.rows());
         if (failBelow > warnBelow) {
             throw new HarnessException(ExitCode.USAGE, "--fail-below " + failBelow + " is above --warn-below "
                     + warnBelow + ": a size that fails must also warn; give a FAIL threshold at or below the WARN one");
@@ -394,7 +397,7 @@ public final class CheckCommand implements Callable<Integer> {
             if (ref != null && ref.why() != null) {
                 context.add(Finding.info("reference", ref.why()));
             }
-            HealthCheck.replay(sweep).ifPresent(context::add);
+            HealthCheck.notMeasured(sweep).ifPresent(context::add);
             report = report.withFindings(context, diagnosis);
             out.add(new Judged(report, RunContext.of(sweep, doc), sweep, ref == null ? null : ref.series()));
         }

@@ -5,13 +5,13 @@ import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.RunDocument;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Measurement;
-import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.resolve.Hints;
 import org.ncclharness.calibration.resolve.Missing;
 import org.ncclharness.calibration.resolve.ResolvedRun;
 import org.ncclharness.calibration.resolve.RunResolver;
 import org.ncclharness.harness.FactAdvice;
+import org.ncclharness.harness.PredictedRows;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.TableName;
 
@@ -25,16 +25,12 @@ public final class RunSource {
     private RunSource() {
     }
 
-    /** Every table of the run, refused where none can be judged: a prediction, a table of unknown collective. */
-    static List<Sweep> judgeable(RunDocument doc, Collective given) {
-        List<Sweep> tables = doc.requireSweeps();
-        for (Sweep s : tables) {
-            if (s.provenance().kind() == SourceKind.PREDICTED) {
-                // A verdict on a model's own numbers would always pass: check judges measurements
-                throw new InputException(doc.name(), 0, "this is a prediction, not a measurement (" + s.provenance()
-                        .label() + "); check judges measured runs, and compares them with a model via --calibration");
-            }
-        }
+    /**
+     * Every table of the run, refused where none can be judged: a prediction (unless {@code predicted} allows it),
+     * a table of unknown collective.
+     */
+    static List<Sweep> judgeable(RunDocument doc, Collective given, PredictedRows predicted) {
+        List<Sweep> tables = predicted.admit(doc.name(), doc.requireSweeps(), PredictedRows.Command.CHECK);
         for (Sweep s : tables) {
             if (!s.collective().known()) {
                 // Every rule reads busbw through the collective's bus factor: no verdict without it

@@ -16,7 +16,6 @@ import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
-import org.ncclharness.harness.CsvName;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.LogCollectiveOption;
 import org.ncclharness.harness.RunInputs;
@@ -41,8 +40,8 @@ public final class ConvertCommand implements Callable<Integer> {
     String input;
 
     @Option(names = "--csv", paramLabel = "OUT", converter = OutputTarget.Converter.class,
-            description = "write the CSV (collective,size_bytes,count,...,ip_error), every table's rows; - for"
-                    + " standard output")
+            description = "write the CSV (collective,size_bytes,count,...,ip_error,provenance,provenance_label), every"
+                    + " table's rows, each saying where it came from; - for standard output")
     OutputTarget csv;
 
     @Option(names = {"--json", "-J"}, paramLabel = "OUT", converter = OutputTarget.Converter.class,
@@ -63,9 +62,6 @@ public final class ConvertCommand implements Callable<Integer> {
             }
         }
         List<Sweep> sweeps = RunInputs.read(input, collective.value());
-        if (csv != null) {
-            unlabelledCsv(sweeps);
-        }
         // Every table stays its own: the CSV names each row's collective, the JSON holds one sweep per table.
         Outputs outputs = new Outputs();
         if (csv != null) {
@@ -92,28 +88,6 @@ public final class ConvertCommand implements Callable<Integer> {
     }
 
     /**
-     * Rows that were not measured (a prediction read back, a replay) go to a CSV only under a name that says so:
-     * the CSV has no column for it, and a CSV named like a measurement would pass for one.
-     */
-    private void unlabelledCsv(List<Sweep> sweeps) {
-        for (Sweep s : sweeps) {
-            SourceKind kind = s.provenance().kind();
-            if (!CsvName.needsLabel(kind)) {
-                continue;
-            }
-            String name = csv.file().map(f -> f.getFileName().toString()).orElse(null);
-            if (name != null && CsvName.states(name, kind)) {
-                return;
-            }
-            throw new HarnessException(ExitCode.USAGE, input + " holds " + kind.label() + " rows (" + s.provenance()
-                    .label() + "), and a CSV has no column to say so: " + (name == null ? "write it to a file"
-                    + " named so (e.g. --csv rows." + kind.label() + ".csv)" : "name the file so it does (e.g. --csv "
-                    + csv.file().orElseThrow().resolveSibling(CsvName.suggestion(name, kind)) + ")") + ", or use --json, which"
-                    + " keeps the label");
-        }
-    }
-
-    /**
      * The CSV holds the rows only: what else the input said of its run (the GPU, the hosts, the device list) is
      * named, so that a calibration of the CSV is not silently another one (one tier where the log had two).
      */
@@ -124,7 +98,8 @@ public final class ConvertCommand implements Callable<Integer> {
             if (h.gpuModel() != null || !s.devices().isEmpty()) {
                 lost.add("the GPU model");
             }
-            if (h.ranks() != null) {
+            // a prediction's provenance label names the N it was predicted for, and is read back from the CSV
+            if (h.ranks() != null && s.provenance().kind() != SourceKind.PREDICTED) {
                 lost.add("the GPU count");
             }
             if (h.hosts() != null) {

@@ -9,20 +9,15 @@ import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.io.SweepJson;
 import org.ncclharness.calibration.measure.Measurement;
-import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.gpu.ProbeProblem;
-import org.ncclharness.harness.CsvName;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 
 /**
  * A sweep on a machine without a GPU (docs/sweep-and-check.md): the reason in one line, then a bundled dataset,
- * restricted to the requested sizes, through the very writers a live sweep uses — labelled as a replay in every output.
- *
- * <p>The CSV has fixed columns and no room for provenance, and a CSV travels without the JSON beside it; so a
- * replay writes {@code --csv} only to a file whose name says {@code replay}. Anything else would let stored
- * numbers pass for a new measurement the moment the file is copied.
+ * restricted to the requested sizes, through the very writers a live sweep uses — labelled as a replay in every
+ * output (the table's heading, the JSON's provenance, the CSV's provenance columns), so that it reads back as one.
  */
 final class ReplaySweep {
 
@@ -39,14 +34,6 @@ final class ReplaySweep {
     }
 
     int run(ProbeProblem why) {
-        String csvName = plan.csv() == null ? null : plan.csv().file().map(f -> f.getFileName().toString())
-                .orElse("sweep.csv");
-        if (csvName != null && (plan.csv().isStdout() || !CsvName.states(csvName, SourceKind.REPLAY))) {
-            throw new HarnessException(ExitCode.USAGE, "no GPU, so this sweep is a replay of stored measurements, and"
-                    + " a CSV has no column to say so: " + (plan.csv().isStdout() ? "write it to a file named so" : "name the"
-                    + " file so it does") + " (e.g. --csv " + CsvName.suggestion(csvName, SourceKind.REPLAY) + "), or"
-                    + " drop --csv and use --json");
-        }
         Dataset d;
         String reason;
         if (plan.datasetId() != null) {

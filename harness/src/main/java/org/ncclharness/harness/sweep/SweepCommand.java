@@ -145,7 +145,8 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--proto", paramLabel = "LIST", description = "NCCL_PROTO values to sweep, e.g. LL,LL128,Simple")
     String proto;
     @Option(names = "--csv", paramLabel = "OUT", converter = OutputTarget.Converter.class,
-            description = "write the rows as CSV (a replay's file name must contain 'replay'); - for standard output")
+            description = "write the rows as CSV, each with its provenance (a replay's rows say replay); - for"
+                    + " standard output")
     OutputTarget csv;
     @Option(names = "--no-calibrate", description = "skip the calibration after the table")
     boolean noCalibrate;

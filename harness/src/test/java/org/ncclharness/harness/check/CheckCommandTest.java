@@ -269,6 +269,30 @@ class CheckCommandTest {
         assertThat(r.err()).contains("this is a prediction, not a measurement");
     }
 
+    /**
+     * More reference data never makes a verdict more lenient: the real nccl-tests#319 excerpt (2 hosts x 8 H100,
+     * 44 GB/s busbw, 11 % of 8 x 50 GB/s) FAILs on the line rate with a bundled H100 curve as its reference, as it
+     * does when its GPU is renamed so that no bundled curve exists (where it FAILed before the curve was a WARN).
+     */
+    @Test
+    void theLineRateFaultFailsWhetherOrNotABundledCurveOfTheGpuExists(@TempDir Path dir) throws IOException {
+        Path real = Path.of("../calibration/src/test/resources/logs/ncclinfo/"
+                + "ib_rdma_plugin_v8_gdr_h100_2node_ring_qps64_tests319.txt");
+        String fault = "FAIL: busbw at the largest size (16 GiB): 44.27 GB/s = 11.1 % of the line rate of 8 IB-NDR NICs"
+                + " per host at 50 GB/s (400 GB/s); below 25 % of the line rate across hosts is a fault, not tuning";
+        CliRun withCurve = CliRun.of("check", real.toString(), "--interconnect", "IB-NDR", "--nics-per-host", "8");
+        assertThat(withCurve.exitCode()).as(withCurve.err()).isEqualTo(org.ncclharness.harness.ExitCode.FAIL);
+        assertThat(withCurve.out()).contains("# reference: expected curve, bundled dataset h100_allreduce_16gpu_2node")
+                .contains(fault).contains("Verdict: FAIL");
+        Path renamed = Files.writeString(dir.resolve("renamed.txt"), Files.readString(real)
+                .replace("NVIDIA H100 80GB HBM3", "NVIDIA Z999 80GB HBM3"));
+        CliRun withoutCurve = CliRun.of("check", renamed.toString(), "--interconnect", "IB-NDR", "--nics-per-host",
+                "8");
+        assertThat(withoutCurve.exitCode()).as(withoutCurve.err()).isEqualTo(org.ncclharness.harness.ExitCode.FAIL);
+        assertThat(withoutCurve.out()).contains("INFO: no expected curve: no bundled all_reduce run of Z999 over"
+                + " IB-NDR").contains(fault).contains("Verdict: FAIL");
+    }
+
     @Test
     void noSizeInCommonIsExitTwo(@TempDir Path dir) throws IOException {
         Sweep healthy = DatasetCatalog.bundled().get(HEALTHY).sweep();
