@@ -1,8 +1,9 @@
 package org.ncclharness.calibration.model;
 
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.twotier.TwoTierConfig;
 
 /**
  * The single-tier α-β ring model (SPEC §3): T(M) = α + f·M/β_eff, f the collective's bus factor
@@ -31,10 +32,18 @@ public record SingleTierModel(Collective collective, int ranks, int hops, Latenc
     }
 
     @Override
-    public Map<String, Object> configuration() {
-        Map<String, Object> m = RingSteps.configuration(collective, ranks, hops);
-        m.put("latencyRule", rule.label());
-        return m;
+    public SingleTierConfiguration configuration() {
+        return new SingleTierConfiguration(collective, ranks, hops, rule);
+    }
+
+    @Override
+    public Optional<TwoTierConfig> domains() {
+        return Optional.empty();
+    }
+
+    @Override
+    public boolean oneTier() {
+        return true;
     }
 
     @Override
@@ -69,15 +78,13 @@ public record SingleTierModel(Collective collective, int ranks, int hops, Latenc
     }
 
     /** The same model at another rank count (per-hop and per-step parameters carry over). */
-    public SingleTierModel withRanks(int n) {
-        return new SingleTierModel(collective, n, hops, rule);
+    @Override
+    public SingleTierModel at(Scale scale) {
+        return new SingleTierModel(collective, scale.gpus(), hops, rule);
     }
 
-    /** Rebuilds a model from its {@link #configuration()}. */
-    static SingleTierModel fromConfiguration(Map<String, ?> c) {
-        Collective coll = Collective.byName(String.valueOf(c.get("collective")))
-                .orElseThrow(() -> new IllegalArgumentException("unknown collective " + c.get("collective")));
-        return new SingleTierModel(coll, ((Number) c.get("ranks")).intValue(), ((Number) c.get("hops")).intValue(),
-                LatencyRule.byLabel(String.valueOf(c.get("latencyRule"))));
+    @Override
+    public <R> R accept(CostModelVisitor<R> visitor) {
+        return visitor.singleTier(this);
     }
 }

@@ -8,7 +8,13 @@ import java.util.Optional;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.fit.SizeBand;
+import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
+import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.model.CostModelVisitor;
+import org.ncclharness.calibration.model.NcclTunerModel;
+import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.model.SingleTierModel;
+import org.ncclharness.calibration.model.TwoTierCostModel;
 
 /**
  * The text form of a {@link CalibrationReport}: one row per single-tier dataset (SPEC §3's list: interconnect,
@@ -111,8 +117,39 @@ public final class CalibrationTable {
                 bands(a), bands(b), bands(bf), bands(naive), bands(s.fit(SingleTierCalibrator.ENVELOPE)), bestCell);
     }
 
+    /** α of method A's or B's fit: single-tier α-β models both. */
     private static double alpha(Fit f) {
-        return ((SingleTierModel) f.model()).alphaUs(f.theta());
+        double[] theta = f.theta();
+        return f.model().accept(new CostModelVisitor<Double>() {
+            @Override
+            public Double singleTier(SingleTierModel m) {
+                return m.alphaUs(theta);
+            }
+
+            @Override
+            public Double protocolEnvelope(ProtocolEnvelopeModel m) {
+                throw notAlphaBeta(m);
+            }
+
+            @Override
+            public Double twoTier(TwoTierCostModel m) {
+                throw notAlphaBeta(m);
+            }
+
+            @Override
+            public Double algorithmEnvelope(AlgorithmEnvelopeModel m) {
+                throw notAlphaBeta(m);
+            }
+
+            @Override
+            public Double ncclTuner(NcclTunerModel m) {
+                throw notAlphaBeta(m);
+            }
+        });
+    }
+
+    private static IllegalStateException notAlphaBeta(CostModel m) {
+        return new IllegalStateException("methods A and B fit the single-tier alpha-beta model, not " + m.form());
     }
 
     private static String bands(Optional<Fit> f) {
