@@ -110,10 +110,6 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         return Optional.of(config);
     }
 
-    @Override
-    public boolean oneTier() {
-        return false;
-    }
 
     /** Domains × GPUs per domain. */
     public TwoTierConfig config() {

@@ -11,7 +11,7 @@ import org.ncclharness.calibration.twotier.TwoTierConfig;
  *
  * <p>The models are a closed set. What every model answers is a method here; where a caller needs what only one
  * kind has (an envelope's protocols, NCCL's tables), it asks through {@link #accept}, the one place that tells the
- * kinds apart, so adding a kind fails to compile until every such caller says what it does with it.
+ * kinds apart: no caller tests which model it holds.
  *
  * <p>{@link #form()} and {@link #configuration()} describe the model completely, so that a calibration report can
  * rebuild it exactly ({@link ModelConfiguration#model()}).
@@ -32,13 +32,18 @@ public sealed interface CostModel extends ParametricTime
     int ranks();
 
     /** d domains × g GPUs of a model across NVLink domains; empty for a model that has no domains. */
-    Optional<TwoTierConfig> domains();
+    default Optional<TwoTierConfig> domains() {
+        return Optional.empty();
+    }
 
     /**
      * Whether the model has one tier: no term for a network that another host count, or another share of GPUs per
-     * host, adds or removes (the single-tier α-β model and the protocol envelope).
+     * host, adds or removes. The single-tier α-β model and the protocol envelope say so; the others have such a
+     * term (the domains of the two-tier models, NCCL's node count).
      */
-    boolean oneTier();
+    default boolean oneTier() {
+        return false;
+    }
 
     /**
      * The same model, its parameters carried over, at another scale: N alone for a one-tier model, d × g for a model

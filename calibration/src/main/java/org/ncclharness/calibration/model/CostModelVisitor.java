@@ -2,7 +2,8 @@ package org.ncclharness.calibration.model;
 
 /**
  * One case per kind of {@link CostModel}: the only place a caller learns which model it holds. Every method is
- * abstract, so a new kind of model does not compile until every visitor says what it does with it.
+ * abstract, so a new kind of model does not compile until every visitor says what it does with it; a question
+ * only some kinds answer extends {@link OtherwiseVisitor} instead.
  *
  * @param <R> what the visit returns
  */

@@ -10,7 +10,6 @@ import org.ncclharness.calibration.nccl.Algorithm;
 import org.ncclharness.calibration.nccl.GpuClass;
 import org.ncclharness.calibration.nccl.NcclTuning;
 import org.ncclharness.calibration.nccl.Protocol;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
 
 /**
  * What NCCL's own tuner would predict (reference D.3–D.5): per (algorithm, protocol) a latency from the
@@ -70,17 +69,7 @@ public record NcclTunerModel(Collective collective, int ranks, int nodes, int sm
                 version);
     }
 
-    /** NCCL's tables count nodes, not NVLink domains. */
-    @Override
-    public Optional<TwoTierConfig> domains() {
-        return Optional.empty();
-    }
 
-    /** The tables have terms for the network across nodes. */
-    @Override
-    public boolean oneTier() {
-        return false;
-    }
 
     @Override
     public List<String> parameterNames() {

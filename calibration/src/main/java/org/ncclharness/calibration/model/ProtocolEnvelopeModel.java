@@ -2,10 +2,8 @@ package org.ncclharness.calibration.model;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.nccl.Protocol;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
 
 /**
  * The protocol-aware ring model: NCCL picks the fastest of LL, LL128 and Simple for each size, so the time is the
@@ -53,10 +51,6 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
         return new ProtocolEnvelopeConfiguration(collective, ranks, hops);
     }
 
-    @Override
-    public Optional<TwoTierConfig> domains() {
-        return Optional.empty();
-    }
 
     @Override
     public boolean oneTier() {

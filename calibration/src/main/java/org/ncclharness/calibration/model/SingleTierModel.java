@@ -1,9 +1,7 @@
 package org.ncclharness.calibration.model;
 
 import java.util.List;
-import java.util.Optional;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
 
 /**
  * The single-tier α-β ring model (SPEC §3): T(M) = α + f·M/β_eff, f the collective's bus factor
@@ -36,10 +34,6 @@ public record SingleTierModel(Collective collective, int ranks, int hops, Latenc
         return new SingleTierConfiguration(collective, ranks, hops, rule);
     }
 
-    @Override
-    public Optional<TwoTierConfig> domains() {
-        return Optional.empty();
-    }
 
     @Override
     public boolean oneTier() {

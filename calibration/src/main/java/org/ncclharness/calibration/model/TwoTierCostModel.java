@@ -45,10 +45,6 @@ public record TwoTierCostModel(TwoTierForm shape, TwoTierConfig config, double b
         return Optional.of(config);
     }
 
-    @Override
-    public boolean oneTier() {
-        return false;
-    }
 
     @Override
     public List<String> parameterNames() {

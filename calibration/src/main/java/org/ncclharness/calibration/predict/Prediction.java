@@ -7,9 +7,11 @@ import java.util.OptionalDouble;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
+import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.CostModelVisitor;
 import org.ncclharness.calibration.model.NcclTunerModel.Candidate;
 import org.ncclharness.calibration.model.NcclTunerModel;
+import org.ncclharness.calibration.model.OtherwiseVisitor;
 import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.model.RingTree;
 import org.ncclharness.calibration.model.SingleTierModel;
@@ -128,7 +130,7 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
      */
     public static Optional<RingTree> ringTree(PredictionModel pm) {
         double[] theta = pm.theta();
-        return pm.model().accept(new CostModelVisitor<Optional<RingTree>>() {
+        return pm.model().accept(new OtherwiseVisitor<Optional<RingTree>>() {
             @Override
             public Optional<RingTree> singleTier(SingleTierModel s) {
                 return s.collective() == Collective.ALL_REDUCE
@@ -136,22 +138,7 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
             }
 
             @Override
-            public Optional<RingTree> protocolEnvelope(ProtocolEnvelopeModel m) {
-                return Optional.empty();
-            }
-
-            @Override
-            public Optional<RingTree> twoTier(TwoTierCostModel m) {
-                return Optional.empty();
-            }
-
-            @Override
-            public Optional<RingTree> algorithmEnvelope(AlgorithmEnvelopeModel m) {
-                return Optional.empty();
-            }
-
-            @Override
-            public Optional<RingTree> ncclTuner(NcclTunerModel m) {
+            protected Optional<RingTree> otherwise(CostModel m) {
                 return Optional.empty();
             }
         });

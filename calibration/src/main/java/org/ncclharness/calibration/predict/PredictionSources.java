@@ -23,12 +23,10 @@ import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Interconnect;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.model.CostModel;
-import org.ncclharness.calibration.model.CostModelVisitor;
 import org.ncclharness.calibration.model.LatencyRule;
 import org.ncclharness.calibration.model.NcclTunerModel;
-import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
+import org.ncclharness.calibration.model.OtherwiseVisitor;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.model.TwoTierCostModel;
 import org.ncclharness.calibration.report.CalibrationEntry;
@@ -210,30 +208,15 @@ public final class PredictionSources {
 
     /** Where a model of a dataset came from: {@code fitted} for a model fitted now, {@code estimate} for NCCL's tables. */
     private static String sourceOf(CostModel model, String fitted, String estimate) {
-        return model.accept(new CostModelVisitor<String>() {
-            @Override
-            public String singleTier(SingleTierModel m) {
-                return fitted;
-            }
-
-            @Override
-            public String protocolEnvelope(ProtocolEnvelopeModel m) {
-                return fitted;
-            }
-
-            @Override
-            public String twoTier(TwoTierCostModel m) {
-                return fitted;
-            }
-
-            @Override
-            public String algorithmEnvelope(AlgorithmEnvelopeModel m) {
-                return fitted;
-            }
-
+        return model.accept(new OtherwiseVisitor<String>() {
             @Override
             public String ncclTuner(NcclTunerModel m) {
                 return estimate;
+            }
+
+            @Override
+            protected String otherwise(CostModel m) {
+                return fitted;
             }
         });
     }

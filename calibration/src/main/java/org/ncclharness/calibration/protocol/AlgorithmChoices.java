@@ -6,11 +6,7 @@ import java.util.Optional;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.model.CostModel;
-import org.ncclharness.calibration.model.CostModelVisitor;
-import org.ncclharness.calibration.model.NcclTunerModel;
-import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
-import org.ncclharness.calibration.model.SingleTierModel;
-import org.ncclharness.calibration.model.TwoTierCostModel;
+import org.ncclharness.calibration.model.OtherwiseVisitor;
 
 /**
  * What the algorithm envelope takes over a run's sizes, as ranges: {@code Tree/LL 8 B-32 KiB, Ring/LL128
@@ -23,29 +19,14 @@ public final class AlgorithmChoices {
 
     /** The ranges an algorithm envelope takes each pick over; empty for a model that picks no algorithm. */
     public static Optional<String> of(CostModel model, double[] theta, double[] sizesAscending) {
-        return model.accept(new CostModelVisitor<Optional<String>>() {
-            @Override
-            public Optional<String> singleTier(SingleTierModel m) {
-                return Optional.empty();
-            }
-
-            @Override
-            public Optional<String> protocolEnvelope(ProtocolEnvelopeModel m) {
-                return Optional.empty();
-            }
-
-            @Override
-            public Optional<String> twoTier(TwoTierCostModel m) {
-                return Optional.empty();
-            }
-
+        return model.accept(new OtherwiseVisitor<Optional<String>>() {
             @Override
             public Optional<String> algorithmEnvelope(AlgorithmEnvelopeModel m) {
                 return Optional.of(describe(m, theta, sizesAscending));
             }
 
             @Override
-            public Optional<String> ncclTuner(NcclTunerModel m) {
+            protected Optional<String> otherwise(CostModel m) {
                 return Optional.empty();
             }
         });

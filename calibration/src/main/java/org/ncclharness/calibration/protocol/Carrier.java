@@ -3,11 +3,8 @@ package org.ncclharness.calibration.protocol;
 import java.util.Optional;
 import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.model.CostModel;
-import org.ncclharness.calibration.model.CostModelVisitor;
-import org.ncclharness.calibration.model.NcclTunerModel;
+import org.ncclharness.calibration.model.OtherwiseVisitor;
 import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
-import org.ncclharness.calibration.model.SingleTierModel;
-import org.ncclharness.calibration.model.TwoTierCostModel;
 import org.ncclharness.calibration.nccl.Protocol;
 
 /**
@@ -23,21 +20,11 @@ record Carrier(Protocol protocol, String label, double busBwGBps) {
 
     /** The carrier of {@code bytes} on a fitted envelope; empty for any other model. */
     static Optional<Carrier> of(CostModel model, double bytes, double[] theta) {
-        return model.accept(new CostModelVisitor<Optional<Carrier>>() {
-            @Override
-            public Optional<Carrier> singleTier(SingleTierModel m) {
-                return Optional.empty();
-            }
-
+        return model.accept(new OtherwiseVisitor<Optional<Carrier>>() {
             @Override
             public Optional<Carrier> protocolEnvelope(ProtocolEnvelopeModel m) {
                 Protocol p = m.chosen(bytes, theta);
                 return Optional.of(new Carrier(p, p.label(), m.carrierBusBwGBps(bytes, theta)));
-            }
-
-            @Override
-            public Optional<Carrier> twoTier(TwoTierCostModel m) {
-                return Optional.empty();
             }
 
             @Override
@@ -47,7 +34,7 @@ record Carrier(Protocol protocol, String label, double busBwGBps) {
             }
 
             @Override
-            public Optional<Carrier> ncclTuner(NcclTunerModel m) {
+            protected Optional<Carrier> otherwise(CostModel m) {
                 return Optional.empty();
             }
         });

@@ -8,13 +8,9 @@ import java.util.Optional;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.fit.SizeBand;
-import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.model.CostModel;
-import org.ncclharness.calibration.model.CostModelVisitor;
-import org.ncclharness.calibration.model.NcclTunerModel;
-import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
+import org.ncclharness.calibration.model.OtherwiseVisitor;
 import org.ncclharness.calibration.model.SingleTierModel;
-import org.ncclharness.calibration.model.TwoTierCostModel;
 
 /**
  * The text form of a {@link CalibrationReport}: one row per single-tier dataset (SPEC §3's list: interconnect,
@@ -120,36 +116,18 @@ public final class CalibrationTable {
     /** α of method A's or B's fit: single-tier α-β models both. */
     private static double alpha(Fit f) {
         double[] theta = f.theta();
-        return f.model().accept(new CostModelVisitor<Double>() {
+        return f.model().accept(new OtherwiseVisitor<Double>() {
             @Override
             public Double singleTier(SingleTierModel m) {
                 return m.alphaUs(theta);
             }
 
             @Override
-            public Double protocolEnvelope(ProtocolEnvelopeModel m) {
-                throw notAlphaBeta(m);
-            }
-
-            @Override
-            public Double twoTier(TwoTierCostModel m) {
-                throw notAlphaBeta(m);
-            }
-
-            @Override
-            public Double algorithmEnvelope(AlgorithmEnvelopeModel m) {
-                throw notAlphaBeta(m);
-            }
-
-            @Override
-            public Double ncclTuner(NcclTunerModel m) {
-                throw notAlphaBeta(m);
+            protected Double otherwise(CostModel m) {
+                throw new IllegalStateException("methods A and B fit the single-tier alpha-beta model, not "
+                        + m.form());
             }
         });
-    }
-
-    private static IllegalStateException notAlphaBeta(CostModel m) {
-        return new IllegalStateException("methods A and B fit the single-tier alpha-beta model, not " + m.form());
     }
 
     private static String bands(Optional<Fit> f) {

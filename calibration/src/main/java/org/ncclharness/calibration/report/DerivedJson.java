@@ -3,12 +3,10 @@ package org.ncclharness.calibration.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.ncclharness.calibration.fit.SeedUtilisation;
-import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
-import org.ncclharness.calibration.model.CostModelVisitor;
-import org.ncclharness.calibration.model.NcclTunerModel;
+import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.model.OtherwiseVisitor;
 import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.model.SingleTierModel;
-import org.ncclharness.calibration.model.TwoTierCostModel;
 import org.ncclharness.calibration.nccl.Protocol;
 
 /**
@@ -16,7 +14,7 @@ import org.ncclharness.calibration.nccl.Protocol;
  * u_r of the α-β models, each protocol's α and the switch points of the envelope. A single-tier entry fits no
  * other kind of model.
  */
-final class DerivedJson implements CostModelVisitor<Void> {
+final class DerivedJson extends OtherwiseVisitor<Void> {
 
     private final ObjectNode derived;
     private final double[] theta;
@@ -55,21 +53,7 @@ final class DerivedJson implements CostModelVisitor<Void> {
     }
 
     @Override
-    public Void twoTier(TwoTierCostModel m) {
-        throw notSingleTier(m.form());
-    }
-
-    @Override
-    public Void algorithmEnvelope(AlgorithmEnvelopeModel m) {
-        throw notSingleTier(m.form());
-    }
-
-    @Override
-    public Void ncclTuner(NcclTunerModel m) {
-        throw notSingleTier(m.form());
-    }
-
-    private static IllegalStateException notSingleTier(String form) {
-        return new IllegalStateException("a single-tier entry holds no " + form + " fit");
+    protected Void otherwise(CostModel m) {
+        throw new IllegalStateException("a single-tier entry holds no " + m.form() + " fit");
     }
 }

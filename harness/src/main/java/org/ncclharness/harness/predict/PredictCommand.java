@@ -3,11 +3,7 @@ package org.ncclharness.harness.predict;
 import java.util.Optional;
 import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.model.CostModel;
-import org.ncclharness.calibration.model.CostModelVisitor;
-import org.ncclharness.calibration.model.NcclTunerModel;
-import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
-import org.ncclharness.calibration.model.SingleTierModel;
-import org.ncclharness.calibration.model.TwoTierCostModel;
+import org.ncclharness.calibration.model.OtherwiseVisitor;
 import org.ncclharness.harness.HelpOptions;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -147,22 +143,7 @@ public final class PredictCommand implements Callable<Integer> {
 
     /** The algorithms and protocols a model takes the fastest of, where it has no other to name beside its pick. */
     private static Optional<String> candidates(CostModel model) {
-        return model.accept(new CostModelVisitor<Optional<String>>() {
-            @Override
-            public Optional<String> singleTier(SingleTierModel m) {
-                return Optional.empty();
-            }
-
-            @Override
-            public Optional<String> protocolEnvelope(ProtocolEnvelopeModel m) {
-                return Optional.empty();
-            }
-
-            @Override
-            public Optional<String> twoTier(TwoTierCostModel m) {
-                return Optional.empty();
-            }
-
+        return model.accept(new OtherwiseVisitor<Optional<String>>() {
             @Override
             public Optional<String> algorithmEnvelope(AlgorithmEnvelopeModel m) {
                 return Optional.of(m.whyNoTree().map(why -> "Ring (" + why + ")").orElse("Ring/Tree")
@@ -170,7 +151,7 @@ public final class PredictCommand implements Callable<Integer> {
             }
 
             @Override
-            public Optional<String> ncclTuner(NcclTunerModel m) {
+            protected Optional<String> otherwise(CostModel m) {
                 return Optional.empty();
             }
         });
