@@ -17,8 +17,7 @@ import org.ncclharness.calibration.twotier.TwoTierForm;
 /** A prediction moved to another configuration: what each kind of model says on the way, and what it refuses. */
 class PredictionModelTest {
 
-    private static PredictionModel of(CostModel m, double[] theta, int ranks,
-                                      int nodes) {
+    private static PredictionModel of(CostModel m, double[] theta, int ranks, int nodes) {
         return new PredictionModel("m", m, theta, "test", ranks, nodes, 1e3, 1e9, List.of(), List.of());
     }
 
