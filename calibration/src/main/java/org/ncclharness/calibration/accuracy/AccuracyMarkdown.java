@@ -15,7 +15,7 @@ import org.ncclharness.calibration.accuracy.HeldOut.Score;
 import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.fit.SizeBand;
 import org.ncclharness.calibration.measure.SizeText;
-import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel.SwitchPoint;
+import org.ncclharness.calibration.model.ProtocolEnvelopeModel.SwitchPoint;
 import org.ncclharness.calibration.report.ModelChoice;
 
 /** Renders an {@link AccuracyReport} as the Markdown of {@code docs/model-accuracy.md}. */

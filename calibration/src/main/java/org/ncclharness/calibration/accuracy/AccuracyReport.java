@@ -25,17 +25,17 @@ import org.ncclharness.calibration.fit.SingleTierEstimator.BetaChoice;
 import org.ncclharness.calibration.fit.SingleTierEstimator.Choice;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.model.LatencyRule;
+import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.model.RingSteps;
 import org.ncclharness.calibration.model.RingTree;
-import org.ncclharness.calibration.nccl.NcclTunerModel;
+import org.ncclharness.calibration.model.Scale;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.nccl.NcclBaseline;
 import org.ncclharness.calibration.protocol.AlgorithmEnvelopeEstimator;
 import org.ncclharness.calibration.protocol.JointAlgorithmFit;
-import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
-import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.report.CalibrationInput;
 import org.ncclharness.calibration.report.GlitchExclusion;
 import org.ncclharness.calibration.report.TwoTierCalibrator;
@@ -179,10 +179,9 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         double[] theta = b.get().estimate(points);
         double step = b.get().model().alphaUs(theta) / RingSteps.of(Collective.ALL_REDUCE, n);
         OptionalDouble ideal = new RingTree(n, 2, theta[1], theta[1], step).crossoverBytes();
-        OptionalDouble nccl = candidates.stream().filter(c -> c.estimator() != null
-                        && c.estimator().model() instanceof NcclTunerModel)
-                .map(c -> ((NcclTunerModel) c.estimator().model()).treeRingCrossoverBytes()).findFirst()
-                .orElse(OptionalDouble.empty());
+        OptionalDouble nccl = candidates.stream().filter(c -> c.estimator() != null)
+                .map(c -> ModelDetails.ncclCrossoverBytes(c.estimator().model())).filter(OptionalDouble::isPresent)
+                .findFirst().orElse(OptionalDouble.empty());
         List<OptionalDouble> scaled = CROSSOVER_SCALES.stream()
                 .map(m -> new RingTree(m, 2, theta[1], theta[1], step).crossoverBytes()).toList();
         return Optional.of(new Crossover(id, n, step, theta[1], ideal, nccl, scaled));
@@ -198,8 +197,7 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         }
         Estimator e = c.estimator();
         Fit fit = Fitter.fit(e, points, List.of());
-        List<ProtocolEnvelopeModel.SwitchPoint> sw = fit.model() instanceof ProtocolEnvelopeModel m
-                ? m.switchPoints(fit.theta()) : List.of();
+        List<ProtocolEnvelopeModel.SwitchPoint> sw = ModelDetails.switchPoints(fit.model(), fit.theta());
         OptionalDouble loo = fit.leaveOneOut() == null ? OptionalDouble.empty() : fit.leaveOneOut().overallPct();
         return new ModelScores(c.model(), e.freeParameters().size(), fit.inSample(), fit.leaveOneOut(), loo, fit.leaveOneOutNote(), null,
                 HeldOut.interleaved(e, points), HeldOut.extrapolation(e, points), sw);
@@ -240,11 +238,11 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
             Estimator alphaBeta = new SingleTierEstimator(CROSS_ALPHA_BETA, "alpha-beta, l_link and beta fitted", ab,
                     Choice.FITTED, 0, BetaChoice.FITTED, 0, null, null);
             out.add(new CrossScale(name, CROSS_ALPHA_BETA, from.id(), nFrom, to.id(), nTo,
-                    HeldOut.crossScale(alphaBeta, fitOn, m -> ((SingleTierModel) m).withRanks(nTo), predict), floor));
+                    HeldOut.crossScale(alphaBeta, fitOn, m -> m.at(Scale.gpus(nTo)), predict), floor));
             Estimator env = ProtocolEnvelopeEstimator.fitted(Candidates.ENVELOPE, "",
                     new ProtocolEnvelopeModel(from.collective(), nFrom, 1));
             out.add(new CrossScale(name, Candidates.ENVELOPE, from.id(), nFrom, to.id(), nTo,
-                    HeldOut.crossScale(env, fitOn, m -> ((ProtocolEnvelopeModel) m).withRanks(nTo), predict), floor));
+                    HeldOut.crossScale(env, fitOn, m -> m.at(Scale.gpus(nTo)), predict), floor));
             NcclBaseline nccl = NcclBaseline.of(to.collective(), to.sweep().hardware(), to.metadata().ncclVersion(),
                     to.metadata().nicsPerHost(), to.metadata().nicGbps());
             Score ns = nccl.model().<Score>map(m -> HeldOut.crossScale(new FixedEstimator(Candidates.NCCL, "", m),
@@ -269,7 +267,7 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         AlgorithmEnvelopeModel target = Candidates.algorithms(to, facts, Optional.empty()).model();
         List<AlgorithmEnvelopeModel> models = new ArrayList<>();
         for (Dataset d : smaller) {
-            models.add(target.at(Candidates.algorithms(d, facts, Optional.empty()).model().config()));
+            models.add(target.at(Scale.of(Candidates.algorithms(d, facts, Optional.empty()).model().config())));
         }
         List<Dataset> fitted = JointAlgorithmFit.fittedRuns(models).stream().map(smaller::get).toList();
         return new CrossScale(group, Candidates.ALGORITHMS, String.join(" + ", fitted.stream().map(Dataset::id)
@@ -282,7 +280,7 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         List<AlgorithmEnvelopeModel> models = new ArrayList<>();
         List<FitPoints> points = new ArrayList<>();
         for (Dataset d : smaller) {
-            models.add(target.at(Candidates.algorithms(d, facts, Optional.empty()).model().config()));
+            models.add(target.at(Scale.of(Candidates.algorithms(d, facts, Optional.empty()).model().config())));
             points.add(FitPoints.from(d.sweep(), d.sweep().hardware().ranks()));
         }
         if (models.stream().noneMatch(AlgorithmEnvelopeModel::multiDomain)) {

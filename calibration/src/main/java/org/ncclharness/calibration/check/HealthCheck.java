@@ -25,9 +25,9 @@ import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.measure.TimeAlgbwAgreement;
 import org.ncclharness.calibration.measure.Trailer;
+import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.nccl.Protocol;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
-import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.report.GlitchExclusion;
 
 /**

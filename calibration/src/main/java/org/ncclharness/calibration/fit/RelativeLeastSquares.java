@@ -12,7 +12,7 @@ import org.apache.commons.math3.linear.Array2DRowRealMatrix;
 import org.apache.commons.math3.linear.ArrayRealVector;
 import org.apache.commons.math3.linear.RealVector;
 import org.apache.commons.math3.util.Pair;
-import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.model.ParametricTime;
 
 /**
  * Least squares on relative error, Σ((T(M_i; θ) − T_i)/T_i)², over the free components of θ, by Commons Math's
@@ -38,7 +38,7 @@ public final class RelativeLeastSquares {
      * @param bounds bounds per component (a moved component is put back within them)
      * @return θ at the optimum
      */
-    public static double[] fit(CostModel model, double[] start, boolean[] free, Bounds bounds, FitPoints points) {
+    public static double[] fit(ParametricTime model, double[] start, boolean[] free, Bounds bounds, FitPoints points) {
         return fit(List.of(model), List.of(points), start, free, bounds);
     }
 
@@ -51,7 +51,7 @@ public final class RelativeLeastSquares {
      * @param bounds bounds per component (a moved component is put back within them)
      * @return θ at the optimum
      */
-    public static double[] fit(List<? extends CostModel> models, List<FitPoints> points, double[] start,
+    public static double[] fit(List<? extends ParametricTime> models, List<FitPoints> points, double[] start,
                                boolean[] free, Bounds bounds) {
         if (models.size() != points.size()) {
             throw new IllegalArgumentException(models.size() + " models for " + points.size() + " runs");
@@ -67,7 +67,7 @@ public final class RelativeLeastSquares {
             double[][] jac = new double[n][idx.length];
             int row = 0;
             for (int r = 0; r < models.size(); r++) {
-                CostModel model = models.get(r);
+                ParametricTime model = models.get(r);
                 double[] bytes = points.get(r).bytes();
                 double[] t = points.get(r).timeUs();
                 for (int i = 0; i < bytes.length; i++, row++) {
@@ -111,7 +111,7 @@ public final class RelativeLeastSquares {
      *
      * @return θ at the best optimum, null when every start failed
      */
-    public static double[] bestOf(List<? extends CostModel> models, List<FitPoints> points, List<double[]> starts,
+    public static double[] bestOf(List<? extends ParametricTime> models, List<FitPoints> points, List<double[]> starts,
                                   boolean[] free, Bounds bounds) {
         int n = points.stream().mapToInt(FitPoints::size).sum();
         int stride = (n + MULTI_START_POINTS - 1) / MULTI_START_POINTS;
@@ -143,7 +143,7 @@ public final class RelativeLeastSquares {
     }
 
     /** Σ((T(M_i; θ) − T_i)/T_i)² over runs: what {@link #fit} minimises; +∞ where θ gives no finite time. */
-    public static double cost(List<? extends CostModel> models, List<FitPoints> points, double[] theta) {
+    public static double cost(List<? extends ParametricTime> models, List<FitPoints> points, double[] theta) {
         double s = 0;
         for (int r = 0; r < models.size(); r++) {
             double[] bytes = points.get(r).bytes();

@@ -1,44 +1,58 @@
 package org.ncclharness.calibration.model;
 
-import java.util.List;
-import java.util.Map;
+import java.util.Optional;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.twotier.TwoTierConfig;
 
 /**
- * A communication cost model: a time T(M; θ) in µs for a message of M bytes (the nccl-tests {@code size} column),
- * with named parameters θ. A model knows nothing of where its data came from or how θ is chosen; the fitting
- * lives in {@code org.ncclharness.calibration.fit}.
+ * A communication cost model: a time T(M; θ) in µs for a message of M bytes at one configuration. A model knows
+ * nothing of where its data came from or how θ is chosen; the fitting lives in
+ * {@code org.ncclharness.calibration.fit}.
+ *
+ * <p>The models are a closed set. What every model answers is a method here; where a caller needs what only one
+ * kind has (an envelope's protocols, NCCL's tables), it asks through {@link #accept}, the one place that tells the
+ * kinds apart: no caller tests which model it holds.
  *
  * <p>{@link #form()} and {@link #configuration()} describe the model completely, so that a calibration report can
- * rebuild it exactly ({@link CostModels#rebuild}).
+ * rebuild it exactly ({@link ModelConfiguration#model()}).
  */
-public interface CostModel {
+public sealed interface CostModel extends ParametricTime
+        permits SingleTierModel, ProtocolEnvelopeModel, TwoTierCostModel, AlgorithmEnvelopeModel, NcclTunerModel {
 
-    /** The model's form name, the key {@link CostModels#rebuild} dispatches on ({@code single-tier-ring}). */
+    /** The model's form name, as a calibration report stores it ({@code single-tier-ring}). */
     String form();
 
-    /** The configuration the model is evaluated at (collective, ranks, hops, ...), as JSON-friendly values. */
-    Map<String, Object> configuration();
+    /** The configuration the model is evaluated at (collective, ranks, hops, ...). */
+    ModelConfiguration configuration();
 
-    /** Names of θ's components in order, units in the names ({@code linkLatencyUs}, {@code betaEffGBps}). */
-    List<String> parameterNames();
+    /** The collective timed. */
+    Collective collective();
 
-    /** Predicted time in µs. */
-    double timeUs(double bytes, double[] theta);
+    /** N of the configuration. */
+    int ranks();
+
+    /** d domains × g GPUs of a model across NVLink domains; empty for a model that has no domains. */
+    default Optional<TwoTierConfig> domains() {
+        return Optional.empty();
+    }
 
     /**
-     * ∂T/∂θ at one size, for the optimiser. The default is a central difference; models with a closed form
-     * override it.
+     * Whether the model has one tier: no term for a network that another host count, or another share of GPUs per
+     * host, adds or removes. The single-tier α-β model and the protocol envelope say so; the others have such a
+     * term (the domains of the two-tier models, NCCL's node count).
      */
-    default double[] gradient(double bytes, double[] theta) {
-        double[] g = new double[theta.length];
-        for (int j = 0; j < theta.length; j++) {
-            double h = Math.max(Math.abs(theta[j]), 1e-12) * 1e-6;
-            double[] up = theta.clone();
-            double[] down = theta.clone();
-            up[j] += h;
-            down[j] -= h;
-            g[j] = (timeUs(bytes, up) - timeUs(bytes, down)) / (2 * h);
-        }
-        return g;
+    default boolean oneTier() {
+        return false;
     }
+
+    /**
+     * The same model, its parameters carried over, at another scale: N alone for a one-tier model, d × g for a model
+     * across domains, N over hosts for NCCL's tables.
+     *
+     * @throws ScaleRefused where the GPUs do not make whole domains or do not split evenly over the hosts
+     */
+    CostModel at(Scale scale);
+
+    /** What {@code visitor} does with this kind of model. */
+    <R> R accept(CostModelVisitor<R> visitor);
 }

@@ -1,5 +1,8 @@
 package org.ncclharness.calibration.model;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
 /**
  * How the single-tier latency α scales with the configuration (docs/calibration.md, "The model"). Both rules multiply
  * one latency parameter by a step count, so a parameter calibrated at one N predicts another.
@@ -24,6 +27,8 @@ public enum LatencyRule {
         this.parameterName = parameterName;
     }
 
+    /** The rule's name, as reports store it. */
+    @JsonValue
     public String label() {
         return label;
     }
@@ -38,6 +43,7 @@ public enum LatencyRule {
         return this == PIPELINE ? (double) ringSteps * hops : ringSteps / 2.0;
     }
 
+    @JsonCreator
     public static LatencyRule byLabel(String label) {
         for (LatencyRule r : values()) {
             if (r.label.equals(label)) {

@@ -1,7 +1,5 @@
 package org.ncclharness.calibration.model;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.ncclharness.calibration.measure.Collective;
 
 /**
@@ -22,15 +20,6 @@ public final class RingSteps {
         if (hops < 1) {
             throw new IllegalArgumentException("hops per step must be at least 1, got " + hops);
         }
-    }
-
-    /** The configuration keys every ring model reports (and is rebuilt from): collective, ranks, hops. */
-    public static Map<String, Object> configuration(Collective c, int ranks, int hops) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("collective", c.testName());
-        m.put("ranks", ranks);
-        m.put("hops", hops);
-        return m;
     }
 
     public static int of(Collective c, int ranks) {

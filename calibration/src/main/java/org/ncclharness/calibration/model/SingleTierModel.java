@@ -1,7 +1,6 @@
 package org.ncclharness.calibration.model;
 
 import java.util.List;
-import java.util.Map;
 import org.ncclharness.calibration.measure.Collective;
 
 /**
@@ -31,10 +30,14 @@ public record SingleTierModel(Collective collective, int ranks, int hops, Latenc
     }
 
     @Override
-    public Map<String, Object> configuration() {
-        Map<String, Object> m = RingSteps.configuration(collective, ranks, hops);
-        m.put("latencyRule", rule.label());
-        return m;
+    public SingleTierConfiguration configuration() {
+        return new SingleTierConfiguration(collective, ranks, hops, rule);
+    }
+
+
+    @Override
+    public boolean oneTier() {
+        return true;
     }
 
     @Override
@@ -69,15 +72,13 @@ public record SingleTierModel(Collective collective, int ranks, int hops, Latenc
     }
 
     /** The same model at another rank count (per-hop and per-step parameters carry over). */
-    public SingleTierModel withRanks(int n) {
-        return new SingleTierModel(collective, n, hops, rule);
+    @Override
+    public SingleTierModel at(Scale scale) {
+        return new SingleTierModel(collective, scale.gpus(), hops, rule);
     }
 
-    /** Rebuilds a model from its {@link #configuration()}. */
-    static SingleTierModel fromConfiguration(Map<String, ?> c) {
-        Collective coll = Collective.byName(String.valueOf(c.get("collective")))
-                .orElseThrow(() -> new IllegalArgumentException("unknown collective " + c.get("collective")));
-        return new SingleTierModel(coll, ((Number) c.get("ranks")).intValue(), ((Number) c.get("hops")).intValue(),
-                LatencyRule.byLabel(String.valueOf(c.get("latencyRule"))));
+    @Override
+    public <R> R accept(CostModelVisitor<R> visitor) {
+        return visitor.singleTier(this);
     }
 }

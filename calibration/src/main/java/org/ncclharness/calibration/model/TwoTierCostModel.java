@@ -1,8 +1,8 @@
 package org.ncclharness.calibration.model;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
+import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.twotier.TwoTierConfig;
 import org.ncclharness.calibration.twotier.TwoTierForm;
 import org.ncclharness.calibration.twotier.TwoTierModel;
@@ -25,17 +25,26 @@ public record TwoTierCostModel(TwoTierForm shape, TwoTierConfig config, double b
     }
 
     @Override
-    public Map<String, Object> configuration() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("collective", "all_reduce");
-        m.put("shape", shape.id());
-        m.put("domains", config.domains());
-        m.put("gpusPerDomain", config.gpusPerDomain());
-        m.put("ranks", config.ranks());
-        m.put("betaNvGBps", betaNvGBps);
-        m.put("hops", hops);
-        return m;
+    public TwoTierConfiguration configuration() {
+        return new TwoTierConfiguration(shape, config.domains(), config.gpusPerDomain(), betaNvGBps, hops);
     }
+
+    /** AllReduce, the only collective the two-tier forms describe. */
+    @Override
+    public Collective collective() {
+        return Collective.ALL_REDUCE;
+    }
+
+    @Override
+    public int ranks() {
+        return config.ranks();
+    }
+
+    @Override
+    public Optional<TwoTierConfig> domains() {
+        return Optional.of(config);
+    }
+
 
     @Override
     public List<String> parameterNames() {
@@ -57,15 +66,13 @@ public record TwoTierCostModel(TwoTierForm shape, TwoTierConfig config, double b
     }
 
     /** The same calibrated hardware at another configuration (the per-hop and per-step parameters carry over). */
-    public TwoTierCostModel at(TwoTierConfig other) {
-        return new TwoTierCostModel(shape, other, betaNvGBps, hops);
+    @Override
+    public TwoTierCostModel at(Scale scale) {
+        return new TwoTierCostModel(shape, scale.domainsFrom(config), betaNvGBps, hops);
     }
 
-    static TwoTierCostModel fromConfiguration(Map<String, ?> c) {
-        TwoTierForm shape = TwoTierForm.byId(String.valueOf(c.get("shape")))
-                .orElseThrow(() -> new IllegalArgumentException("unknown two-tier shape " + c.get("shape")));
-        return new TwoTierCostModel(shape, new TwoTierConfig(((Number) c.get("domains")).intValue(),
-                ((Number) c.get("gpusPerDomain")).intValue()), ((Number) c.get("betaNvGBps")).doubleValue(),
-                ((Number) c.get("hops")).intValue());
+    @Override
+    public <R> R accept(CostModelVisitor<R> visitor) {
+        return visitor.twoTier(this);
     }
 }

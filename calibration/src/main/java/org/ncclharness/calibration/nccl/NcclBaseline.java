@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Optional;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.model.NcclTunerModel;
 
 /**
  * Sets up {@link NcclTunerModel} for a run from what its metadata states, and {@code nccl/graph-defaults.json} for what

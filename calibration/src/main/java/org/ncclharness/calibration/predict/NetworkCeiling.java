@@ -3,8 +3,8 @@ package org.ncclharness.calibration.predict;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
-import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
+import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
+import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.twotier.TwoTierConfig;
 
 /**

@@ -2,7 +2,6 @@ package org.ncclharness.calibration.predict;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.ncclharness.calibration.io.NcclTestsLogReader;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Half;
@@ -32,9 +31,9 @@ public final class PredictedSweep {
      * and the domains of a model across domains), which the reader takes back as the table's hardware.
      */
     public static String heading(PredictionModel pm) {
-        Map<String, Object> c = pm.model().configuration();
-        String scale = c.get("domains") instanceof Number d && d.intValue() > 1 && c.get("gpusPerDomain") instanceof Number g
-                ? ", for " + pm.ranks() + " GPUs in " + d + " domains of " + g : ", for " + pm.ranks() + " GPUs";
+        String scale = pm.model().domains().filter(c -> c.domains() > 1)
+                .map(c -> ", for " + pm.ranks() + " GPUs in " + c.domains() + " domains of " + c.gpusPerDomain())
+                .orElse(", for " + pm.ranks() + " GPUs");
         return "# " + NcclTestsLogReader.PREDICTED_BY + pm.name() + " from " + pm.source() + scale;
     }
 

@@ -6,15 +6,18 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.SizeText;
+import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
+import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.model.CostModelVisitor;
+import org.ncclharness.calibration.model.NcclTunerModel.Candidate;
+import org.ncclharness.calibration.model.NcclTunerModel;
+import org.ncclharness.calibration.model.OtherwiseVisitor;
+import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.model.RingTree;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.model.TwoTierCostModel;
 import org.ncclharness.calibration.nccl.Algorithm;
-import org.ncclharness.calibration.nccl.NcclTunerModel.Candidate;
-import org.ncclharness.calibration.nccl.NcclTunerModel;
 import org.ncclharness.calibration.nccl.Protocol;
-import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
-import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 
 /**
  * One predicted time, split into its latency and bandwidth terms, with the algorithm and protocol the model
@@ -47,36 +50,48 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
     public static Prediction of(PredictionModel pm, double bytes) {
         double t = pm.timeUs(bytes);
         double[] theta = pm.theta();
-        if (pm.model() instanceof SingleTierModel s) {
-            double alpha = s.alphaUs(theta);
-            return new Prediction(bytes, t, alpha, t - alpha, "Ring", Optional.empty(),
-                    tree(s.collective(), s.ranks(), alpha, theta[1], bytes, ""));
-        }
-        if (pm.model() instanceof ProtocolEnvelopeModel e) {
-            Protocol p = e.chosen(bytes, theta);
-            double alpha = e.alphaUs(p, theta);
-            double bw = ProtocolEnvelopeModel.efficiency(p, theta) * theta[3];
-            return new Prediction(bytes, t, alpha, t - alpha, algorithm(e.collective(), "Ring"), Optional.of(p.label()),
-                    tree(e.collective(), e.ranks(), alpha, bw, bytes, "with " + p.label() + "'s latency and"
-                            + " bandwidth (the protocol at this size; another size's protocol moves it): "));
-        }
-        if (pm.model() instanceof NcclTunerModel n) {
-            NcclTunerModel.Choice c = n.choose(bytes);
-            return new Prediction(bytes, t, c.latencyUs(), t - c.latencyUs(), c.algorithm().label(),
-                    Optional.of(c.protocol().label()), otherAlgorithm(n, c, bytes));
-        }
-        if (pm.model() instanceof AlgorithmEnvelopeModel a) {
-            AlgorithmEnvelopeModel.Choice c = a.chosen(bytes, theta);
-            double alpha = a.alphaUs(c.algorithm(), c.protocol(), theta);
-            // the envelope is the fastest of Ring/Tree x protocols; beside its pick, the other algorithm's best
-            return new Prediction(bytes, t, alpha, t - alpha, algorithm(a.collective(), c.algorithm().label()),
-                    Optional.of(c.protocol().label()), otherAlgorithm(a, c, bytes, theta));
-        }
-        // Any other model (two-tier): its latency term is its time at zero bytes.
-        double latency = pm.timeUs(0);
-        String algorithm = pm.model() instanceof TwoTierCostModel tt ? "two-tier " + tt.shape().id()
-                : pm.model().form();
-        return new Prediction(bytes, t, latency, t - latency, algorithm, Optional.empty(), Optional.empty());
+        return pm.model().accept(new CostModelVisitor<Prediction>() {
+            @Override
+            public Prediction singleTier(SingleTierModel s) {
+                double alpha = s.alphaUs(theta);
+                return new Prediction(bytes, t, alpha, t - alpha, "Ring", Optional.empty(),
+                        tree(s.collective(), s.ranks(), alpha, theta[1], bytes, ""));
+            }
+
+            @Override
+            public Prediction protocolEnvelope(ProtocolEnvelopeModel e) {
+                Protocol p = e.chosen(bytes, theta);
+                double alpha = e.alphaUs(p, theta);
+                double bw = ProtocolEnvelopeModel.efficiency(p, theta) * theta[ProtocolEnvelopeModel.BETA_INDEX];
+                return new Prediction(bytes, t, alpha, t - alpha, algorithm(e.collective(), "Ring"),
+                        Optional.of(p.label()), tree(e.collective(), e.ranks(), alpha, bw, bytes, "with " + p.label()
+                        + "'s latency and bandwidth (the protocol at this size; another size's protocol moves it): "));
+            }
+
+            /** The two-tier forms' latency term is their time at zero bytes. */
+            @Override
+            public Prediction twoTier(TwoTierCostModel tt) {
+                double latency = pm.timeUs(0);
+                return new Prediction(bytes, t, latency, t - latency, "two-tier " + tt.shape().id(), Optional.empty(),
+                        Optional.empty());
+            }
+
+            @Override
+            public Prediction algorithmEnvelope(AlgorithmEnvelopeModel a) {
+                AlgorithmEnvelopeModel.Choice c = a.chosen(bytes, theta);
+                double alpha = a.alphaUs(c.algorithm(), c.protocol(), theta);
+                // the envelope is the fastest of Ring/Tree x protocols; beside its pick, the other algorithm's best
+                return new Prediction(bytes, t, alpha, t - alpha, algorithm(a.collective(), c.algorithm().label()),
+                        Optional.of(c.protocol().label()), otherAlgorithm(a, c, bytes, theta));
+            }
+
+            @Override
+            public Prediction ncclTuner(NcclTunerModel n) {
+                NcclTunerModel.Choice c = n.choose(bytes);
+                return new Prediction(bytes, t, c.latencyUs(), t - c.latencyUs(), c.algorithm().label(),
+                        Optional.of(c.protocol().label()), otherAlgorithm(n, c, bytes));
+            }
+        });
     }
 
     /**
@@ -115,11 +130,19 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
      * collective.
      */
     public static Optional<RingTree> ringTree(PredictionModel pm) {
-        if (pm.model() instanceof SingleTierModel s && s.collective() == Collective.ALL_REDUCE) {
-            double[] theta = pm.theta();
-            return Optional.of(RingTree.besideRing(s.ranks(), s.alphaUs(theta), theta[1]));
-        }
-        return Optional.empty();
+        double[] theta = pm.theta();
+        return pm.model().accept(new OtherwiseVisitor<Optional<RingTree>>() {
+            @Override
+            public Optional<RingTree> singleTier(SingleTierModel s) {
+                return s.collective() == Collective.ALL_REDUCE
+                        ? Optional.of(RingTree.besideRing(s.ranks(), s.alphaUs(theta), theta[1])) : Optional.empty();
+            }
+
+            @Override
+            protected Optional<RingTree> otherwise(CostModel m) {
+                return Optional.empty();
+            }
+        });
     }
 
     /** The algorithm the envelope did not pick, on its fastest protocol, and where the two change places. */

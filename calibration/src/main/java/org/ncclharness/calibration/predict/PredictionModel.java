@@ -7,12 +7,15 @@ import java.util.Locale;
 import java.util.Optional;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.SizeText;
+import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.model.CostModelVisitor;
+import org.ncclharness.calibration.model.NcclTunerModel;
+import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
+import org.ncclharness.calibration.model.Scale;
+import org.ncclharness.calibration.model.ScaleRefused;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.model.TwoTierCostModel;
-import org.ncclharness.calibration.nccl.NcclTunerModel;
-import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
-import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.twotier.TwoTierConfig;
 
 /**
@@ -62,22 +65,17 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
      * so.
      */
     public PredictionModel asStored() {
-        if (calibratedDomains.size() < 2 || !model.configuration().containsKey("domains")) {
+        if (calibratedDomains.size() < 2 || model.domains().isEmpty()) {
             return this;
         }
         TwoTierConfig largest = calibratedDomains.stream().max(Comparator.comparingInt(TwoTierConfig::ranks))
                 .orElseThrow();
-        CostModel at = model instanceof AlgorithmEnvelopeModel a ? a.at(largest)
-                : model instanceof TwoTierCostModel t ? t.at(largest) : null;
-        if (at == null) {
-            return this;
-        }
         List<String> n = new ArrayList<>(notes);
         n.add(0, "a joint fit of " + String.join(", ", calibratedDomains.stream().map(TwoTierConfig::label).toList())
                 + ": predicted at " + largest.label() + ", its largest run (as calibrate's row shows it); --gpus and"
                 + " --nodes choose another");
-        return new PredictionModel(name, at, theta, source, calibratedRanks, calibratedNodes, minBytes, maxBytes,
-                calibratedDomains, n, networkLineRateGBps);
+        return new PredictionModel(name, model.at(Scale.of(largest)), theta, source, calibratedRanks, calibratedNodes,
+                minBytes, maxBytes, calibratedDomains, n, networkLineRateGBps);
     }
 
     public double timeUs(double bytes) {
@@ -86,11 +84,11 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
 
     /** N of the configuration predicted. */
     public int ranks() {
-        return ((Number) model.configuration().get("ranks")).intValue();
+        return model.ranks();
     }
 
     public Collective collective() {
-        return Collective.byName(String.valueOf(model.configuration().get("collective"))).orElseThrow();
+        return model.collective();
     }
 
     /**
@@ -104,40 +102,15 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
             throw new IllegalArgumentException("--gpus must be at least 2, got " + ranks);
         }
         List<String> n = new ArrayList<>(notes);
-        CostModel moved;
-        double[] movedTheta = theta;
-        if (model instanceof SingleTierModel s) {
-            moved = s.withRanks(ranks);
-        } else if (model instanceof ProtocolEnvelopeModel e) {
-            movedTheta = held(NetworkCeiling.apply(e, calibratedNodes, nodes, theta, networkLineRateGBps), n);
-            moved = e.withRanks(ranks);
-        } else if (model instanceof TwoTierCostModel t) {
-            TwoTierConfig c = domainsAt(ranks, nodes, t.config(), calibratedDomains, n);
-            moved = t.at(c);
-            aboveLineRate(moved, c).ifPresent(n::add);
-        } else if (model instanceof AlgorithmEnvelopeModel a) {
-            AlgorithmEnvelopeModel m = a.at(domainsAt(ranks, nodes, a.config(), calibratedDomains, n));
-            if (a.multiDomain() && !m.multiDomain()) {
-                n.add("one domain from a fit across domains: beta is the ring's bandwidth limited by the slower tier,"
-                        + " not NVLink's, so the sizes bandwidth carries are predicted slower than such a run goes"
-                        + " (calibrate a one-domain run for them)");
-            } else if (!a.multiDomain() && m.multiDomain()) {
-                n.add("several domains from a fit on one domain: beta is NVLink's ring bandwidth and the network's"
-                        + " terms (l_net, tau) were never fitted, so this is a floor, not an estimate (calibrate a run"
-                        + " across domains)");
-            }
-            movedTheta = held(NetworkCeiling.apply(a, calibratedDomains, m.config(), theta, networkLineRateGBps), n);
-            moved = m;
-        } else if (model instanceof NcclTunerModel t) {
-            int d = nodes != null ? nodes : t.nodes();
-            if (ranks % d != 0) {
-                throw new IllegalArgumentException(ranks + " GPUs do not split evenly over " + d + " nodes");
-            }
-            moved = new NcclTunerModel(t.collective(), ranks, d, t.sm(), t.intraLink(), t.channels(), t.bwIntraGBps(),
-                    t.bwInterGBps(), t.version());
-        } else {
-            throw new IllegalArgumentException("model " + name + " (" + model.form()
-                    + ") cannot be moved to another configuration");
+        Rescaled moved;
+        try {
+            moved = model.accept(new Mover(Scale.gpus(ranks, nodes), nodes, n));
+        } catch (ScaleRefused e) {
+            throw new IllegalArgumentException(switch (e.reason()) {
+                case NOT_WHOLE_DOMAINS -> e.getMessage() + " (the calibrated domain size)" + (nodes != null
+                        && nodes > 0 ? "; for " + nodes + " domains pass --gpus " + nodes * e.size() : "");
+                case UNEVEN_OVER_HOSTS -> e.getMessage();
+            }, e);
         }
         if (calibratedRanks != null && ranks != calibratedRanks) {
             // more GPUs than one host of the calibration, and no --nodes: still that one host's fabric
@@ -148,14 +121,75 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
                     + " predict from a calibration of a multi-node run, with --nodes", ranks, calibratedRanks) : ""));
         }
         Integer d = nodes != null ? nodes : calibratedNodes;
-        if (nodes != null && calibratedNodes != null && !nodes.equals(calibratedNodes)
-                && !(model instanceof TwoTierCostModel) && !(model instanceof AlgorithmEnvelopeModel)) {
+        if (nodes != null && calibratedNodes != null && !nodes.equals(calibratedNodes) && model.domains().isEmpty()) {
             n.add(String.format(Locale.ROOT, "%d node%s lie%s outside what was calibrated (%d node%s)%s", nodes,
                     nodes == 1 ? "" : "s", nodes == 1 ? "s" : "", calibratedNodes, calibratedNodes == 1 ? "" : "s",
-                    model instanceof NcclTunerModel ? "" : ": this single-tier model has no term for another tier"));
+                    model.oneTier() ? ": this single-tier model has no term for another tier" : ""));
         }
-        return new PredictionModel(name, moved, movedTheta, source, calibratedRanks, d == null ? calibratedNodes : d,
-                minBytes, maxBytes, calibratedDomains, n, networkLineRateGBps);
+        return new PredictionModel(name, moved.model(), moved.theta(), source, calibratedRanks,
+                d == null ? calibratedNodes : d, minBytes, maxBytes, calibratedDomains, n, networkLineRateGBps);
+    }
+
+    /** A model moved to another scale, with the θ it predicts with there. */
+    private record Rescaled(CostModel model, double[] theta) {
+    }
+
+    /**
+     * Moves each kind of model, with what each kind must say on the way: a model across domains where the domains
+     * lie outside the calibrated ones, and where the network's line rate holds its bandwidth ({@link NetworkCeiling}).
+     */
+    private final class Mover implements CostModelVisitor<Rescaled> {
+
+        private final Scale scale;
+        private final Integer nodes;
+        private final List<String> said;
+
+        Mover(Scale scale, Integer nodes, List<String> said) {
+            this.scale = scale;
+            this.nodes = nodes;
+            this.said = said;
+        }
+
+        @Override
+        public Rescaled singleTier(SingleTierModel m) {
+            return new Rescaled(m.at(scale), theta);
+        }
+
+        @Override
+        public Rescaled protocolEnvelope(ProtocolEnvelopeModel m) {
+            double[] held = held(NetworkCeiling.apply(m, calibratedNodes, nodes, theta, networkLineRateGBps), said);
+            return new Rescaled(m.at(scale), held);
+        }
+
+        @Override
+        public Rescaled twoTier(TwoTierCostModel m) {
+            TwoTierCostModel moved = m.at(scale);
+            outsideCalibrated(m.config(), moved.config(), said);
+            aboveLineRate(moved, moved.config()).ifPresent(said::add);
+            return new Rescaled(moved, theta);
+        }
+
+        @Override
+        public Rescaled algorithmEnvelope(AlgorithmEnvelopeModel m) {
+            AlgorithmEnvelopeModel moved = m.at(scale);
+            outsideCalibrated(m.config(), moved.config(), said);
+            if (m.multiDomain() && !moved.multiDomain()) {
+                said.add("one domain from a fit across domains: beta is the ring's bandwidth limited by the slower"
+                        + " tier, not NVLink's, so the sizes bandwidth carries are predicted slower than such a run"
+                        + " goes (calibrate a one-domain run for them)");
+            } else if (!m.multiDomain() && moved.multiDomain()) {
+                said.add("several domains from a fit on one domain: beta is NVLink's ring bandwidth and the"
+                        + " network's terms (l_net, tau) were never fitted, so this is a floor, not an estimate"
+                        + " (calibrate a run across domains)");
+            }
+            return new Rescaled(moved, held(NetworkCeiling.apply(m, calibratedDomains, moved.config(), theta,
+                    networkLineRateGBps), said));
+        }
+
+        @Override
+        public Rescaled ncclTuner(NcclTunerModel m) {
+            return new Rescaled(m.at(scale), theta);
+        }
     }
 
     /**
@@ -186,26 +220,17 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
     }
 
     /**
-     * A multi-domain model keeps its domain size; {@code --nodes} counts NVLink domains. A configuration other
-     * than the calibrated ones ({@code fitted}, else the model's own) is said in {@code notes}.
+     * A model across domains keeps its domain size; {@code --nodes} counts NVLink domains. Domains other than the
+     * calibrated ones (the runs fitted, else the model's own) are said in {@code notes}.
      */
-    private static TwoTierConfig domainsAt(int ranks, Integer nodes, TwoTierConfig calibrated,
-                                           List<TwoTierConfig> fitted, List<String> notes) {
-        int g = calibrated.gpusPerDomain();
-        int d = nodes != null ? nodes : ranks / g;
-        if (d < 1 || d * g != ranks) {
-            throw new IllegalArgumentException(ranks + " GPUs are not " + (nodes != null ? nodes + " domains"
-                    : "whole domains") + " of " + g + " GPUs (the calibrated domain size)"
-                    + (nodes != null && nodes > 0 ? "; for " + nodes + " domains pass --gpus " + nodes * g : ""));
-        }
-        TwoTierConfig at = new TwoTierConfig(d, g);
-        List<TwoTierConfig> known = fitted.isEmpty() ? List.of(calibrated) : fitted;
+    private void outsideCalibrated(TwoTierConfig own, TwoTierConfig at, List<String> notes) {
+        List<TwoTierConfig> known = calibratedDomains.isEmpty() ? List.of(own) : calibratedDomains;
         if (!known.contains(at)) {
+            int d = at.domains();
             notes.add(String.format(Locale.ROOT, "%d domain%s of %d GPUs lie%s outside what was calibrated (%s):"
-                    + " per-tier parameters carried over", d, d == 1 ? "" : "s", g, d == 1 ? "s" : "",
+                    + " per-tier parameters carried over", d, d == 1 ? "" : "s", at.gpusPerDomain(), d == 1 ? "s" : "",
                     String.join(", ", known.stream().map(TwoTierConfig::label).toList())));
         }
-        return at;
     }
 
     /** Comment-worthy notes for these sizes: the calibrated notes plus sizes outside the calibrated range. */

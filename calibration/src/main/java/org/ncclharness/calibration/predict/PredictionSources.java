@@ -23,11 +23,12 @@ import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Interconnect;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.model.LatencyRule;
 import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.model.LatencyRule;
+import org.ncclharness.calibration.model.NcclTunerModel;
+import org.ncclharness.calibration.model.OtherwiseVisitor;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.model.TwoTierCostModel;
-import org.ncclharness.calibration.nccl.NcclTunerModel;
 import org.ncclharness.calibration.report.CalibrationEntry;
 import org.ncclharness.calibration.report.CalibrationFile;
 import org.ncclharness.calibration.report.CalibrationInput;
@@ -198,11 +199,26 @@ public final class PredictionSources {
             chosen = scored.stream().min(Comparator.comparingDouble(Scored::pct)).orElseThrow();
         }
         int nodes = d.sweep().hardware().hosts() == null ? 1 : d.sweep().hardware().hosts();
-        String source = chosen.model() instanceof NcclTunerModel
-                ? "NCCL's tuner constants at the configuration of dataset " + id + " (an estimate, not fitted)"
-                : "dataset " + id + " (calibrated now" + (modelName == null ? ", " + basis : "") + ")";
+        String source = sourceOf(chosen.model(), "dataset " + id + " (calibrated now"
+                + (modelName == null ? ", " + basis : "") + ")", "NCCL's tuner constants at the configuration of dataset "
+                + id + " (an estimate, not fitted)");
         return new PredictionModel(chosen.name(), chosen.model(), chosen.theta(), source, n, nodes,
                 points.bytes()[0], points.bytes()[points.largest()], List.of(), List.of(), line);
+    }
+
+    /** Where a model of a dataset came from: {@code fitted} for a model fitted now, {@code estimate} for NCCL's tables. */
+    private static String sourceOf(CostModel model, String fitted, String estimate) {
+        return model.accept(new OtherwiseVisitor<String>() {
+            @Override
+            public String ncclTuner(NcclTunerModel m) {
+                return estimate;
+            }
+
+            @Override
+            protected String otherwise(CostModel m) {
+                return fitted;
+            }
+        });
     }
 
     /** A candidate model with the score the default choice ranks by (leave-one-out where scored, else in-sample). */

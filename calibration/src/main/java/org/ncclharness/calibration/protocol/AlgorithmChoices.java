@@ -2,7 +2,11 @@ package org.ncclharness.calibration.protocol;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.ncclharness.calibration.measure.SizeText;
+import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
+import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.model.OtherwiseVisitor;
 
 /**
  * What the algorithm envelope takes over a run's sizes, as ranges: {@code Tree/LL 8 B-32 KiB, Ring/LL128
@@ -13,7 +17,22 @@ public final class AlgorithmChoices {
     private AlgorithmChoices() {
     }
 
-    public static String describe(AlgorithmEnvelopeModel m, double[] theta, double[] sizesAscending) {
+    /** The ranges an algorithm envelope takes each pick over; empty for a model that picks no algorithm. */
+    public static Optional<String> of(CostModel model, double[] theta, double[] sizesAscending) {
+        return model.accept(new OtherwiseVisitor<Optional<String>>() {
+            @Override
+            public Optional<String> algorithmEnvelope(AlgorithmEnvelopeModel m) {
+                return Optional.of(describe(m, theta, sizesAscending));
+            }
+
+            @Override
+            protected Optional<String> otherwise(CostModel m) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    private static String describe(AlgorithmEnvelopeModel m, double[] theta, double[] sizesAscending) {
         List<String> out = new ArrayList<>();
         String current = null;
         double from = 0;

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.Residual;
+import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.nccl.Protocol;
 
 /**
@@ -32,13 +33,11 @@ public final class EfficiencyNote {
         double[] theta = fit.theta();
         Set<Protocol> taken = EnumSet.noneOf(Protocol.class);
         for (Residual r : fit.residuals()) {
-            if (fit.model() instanceof ProtocolEnvelopeModel m) {
-                taken.add(m.chosen(r.bytes(), theta));
-            } else if (fit.model() instanceof AlgorithmEnvelopeModel m) {
-                taken.add(m.chosen(r.bytes(), theta).protocol());
-            } else {
+            Optional<Carrier> c = Carrier.of(fit.model(), r.bytes(), theta);
+            if (c.isEmpty()) {
                 return Optional.empty();
             }
+            taken.add(c.get().protocol());
         }
         List<String> above = new ArrayList<>();
         for (Protocol p : taken) {

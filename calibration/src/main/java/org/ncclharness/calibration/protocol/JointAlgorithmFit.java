@@ -8,6 +8,7 @@ import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Fitter;
 import org.ncclharness.calibration.fit.Residual;
 import org.ncclharness.calibration.fit.Rmspe;
+import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
 
 /**
  * The algorithm envelope fitted jointly on runs of one system at several configurations, as a {@link Fit}: θ

@@ -19,23 +19,14 @@ public final class TailNote {
     public static Optional<String> of(Fit fit, FitPoints points) {
         double top = points.bytes()[points.largest()];
         double[] theta = fit.theta();
-        double f;
-        double carried;
-        String carrier;
-        if (fit.model() instanceof ProtocolEnvelopeModel m) {
-            f = m.collective().busFactor(m.ranks());
-            carried = m.carrierBusBwGBps(top, theta);
-            carrier = m.chosen(top, theta).label();
-        } else if (fit.model() instanceof AlgorithmEnvelopeModel m) {
-            f = m.collective().busFactor(m.config().ranks());
-            carried = m.carrierBusBwGBps(top, theta);
-            carrier = m.chosen(top, theta).label();
-        } else {
+        Optional<Carrier> carrier = Carrier.of(fit.model(), top, theta);
+        if (carrier.isEmpty()) {
             return Optional.empty();
         }
-        return TailBandwidth.of(points, f).filter(t -> t.heldAt(carried))
+        double f = fit.model().collective().busFactor(fit.model().ranks());
+        return TailBandwidth.of(points, f).filter(t -> t.heldAt(carrier.get().busBwGBps()))
                 .map(t -> String.format(Locale.ROOT, "%s: bandwidth from the sweep's end, the alpha-beta line through"
                         + " %s: %.4g GB/s bus on %s, so sizes beyond the sweep grow at the rate its end reached",
-                        fit.name(), t.range(), t.busBwGBps(), carrier));
+                        fit.name(), t.range(), t.busBwGBps(), carrier.get().label()));
     }
 }

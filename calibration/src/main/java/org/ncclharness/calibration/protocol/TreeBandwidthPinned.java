@@ -1,8 +1,9 @@
 package org.ncclharness.calibration.protocol;
 
 import java.util.List;
-import java.util.Map;
-import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
+import org.ncclharness.calibration.model.ParametricTime;
+import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.nccl.Algorithm;
 
 /**
@@ -11,7 +12,7 @@ import org.ncclharness.calibration.nccl.Algorithm;
  * whose largest sizes NCCL carries on Tree (many nodes), where pinning Ring's β would pin a line that carries
  * nothing. A reparametrisation, not another model: {@link #plain} gives θ in the envelope's own terms.
  */
-final class TreeBandwidthPinned implements CostModel {
+final class TreeBandwidthPinned implements ParametricTime {
 
     private static final int BETA = ProtocolEnvelopeModel.BETA_INDEX;
     private static final int TAU = AlgorithmEnvelopeModel.TREE_FACTOR;
@@ -32,16 +33,6 @@ final class TreeBandwidthPinned implements CostModel {
         double[] x = theta.clone();
         x[BETA] = treeBusBwGBps / theta[TAU];
         return x;
-    }
-
-    @Override
-    public String form() {
-        return model.form();
-    }
-
-    @Override
-    public Map<String, Object> configuration() {
-        return model.configuration();
     }
 
     @Override

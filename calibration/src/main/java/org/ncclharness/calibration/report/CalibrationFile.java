@@ -1,8 +1,8 @@
 package org.ncclharness.calibration.report;
 
+import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.twotier.TwoTierConfig;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,12 +11,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.ncclharness.calibration.io.InputException;
-import org.ncclharness.calibration.model.CostModel;
-import org.ncclharness.calibration.model.CostModels;
 
 /**
  * A calibration report read back ({@code predict --calibration FILE}, {@code check --calibration FILE}): per
@@ -155,9 +152,7 @@ public record CalibrationFile(String file, List<Entry> datasets) {
     private static CalibratedModel model(String file, String id, JsonNode m) {
         String name = text(m, "name");
         try {
-            Map<String, Object> config = CalibrationJson.MAPPER.convertValue(m.path("configuration"),
-                    new TypeReference<Map<String, Object>>() { });
-            CostModel model = CostModels.rebuild(text(m, "form"), config);
+            CostModel model = ModelJson.read(m);
             List<String> names = model.parameterNames();
             double[] theta = new double[names.size()];
             for (int i = 0; i < theta.length; i++) {
@@ -176,7 +171,7 @@ public record CalibrationFile(String file, List<Entry> datasets) {
             }
             return new CalibratedModel(name, model, theta, number(r.path("inSample"), "overallPct"),
                     number(r.path("leaveOneOut"), "overallPct"), undetermined);
-        } catch (IllegalArgumentException | ClassCastException | NullPointerException e) {
+        } catch (IllegalArgumentException e) {
             throw new InputException(file, 0, "dataset " + id + ", model " + name + ": " + e.getMessage());
         }
     }

@@ -15,9 +15,6 @@ import org.ncclharness.calibration.fit.SeedUtilisation;
 import org.ncclharness.calibration.fit.SizeBand;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Provenance;
-import org.ncclharness.calibration.model.SingleTierModel;
-import org.ncclharness.calibration.nccl.Protocol;
-import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 
 /**
  * Writes a {@link CalibrationReport} as the versioned JSON document of docs/calibration.md
@@ -129,16 +126,7 @@ public final class CalibrationJson {
         ArrayNode models = n.putArray("models");
         for (Fit f : s.fits()) {
             ObjectNode m = fit(f);
-            ObjectNode derived = m.putObject("derived");
-            if (f.model() instanceof ProtocolEnvelopeModel pe) {
-                envelope(derived, pe, f.theta());
-            } else {
-                double alpha = ((SingleTierModel) f.model()).alphaUs(f.theta());
-                derived.put("alphaUs", alpha);
-                if (seed.betaPhysGBps() != null) {
-                    derived.put("uR", f.theta()[1] / seed.betaPhysGBps());
-                }
-            }
+            f.model().accept(new DerivedJson(m.putObject("derived"), f.theta(), seed));
             models.add(m);
         }
         ObjectNode un = n.putObject("unavailable");
@@ -149,27 +137,12 @@ public final class CalibrationJson {
         s.notes().forEach(notes::add);
     }
 
-    /** The envelope's α per protocol and its switch points (sizes where the chosen protocol changes). */
-    private static void envelope(ObjectNode derived, ProtocolEnvelopeModel pe, double[] theta) {
-        for (Protocol p : Protocol.values()) {
-            derived.put("alpha" + p.label() + "Us", pe.alphaUs(p, theta));
-        }
-        ArrayNode sw = derived.putArray("switchPoints");
-        for (ProtocolEnvelopeModel.SwitchPoint x : pe.switchPoints(theta)) {
-            ObjectNode o = sw.addObject();
-            o.put("from", x.from().label());
-            o.put("to", x.to().label());
-            o.put("bytes", x.bytes());
-        }
-    }
-
     /** One fitted model: enough to rebuild it ({@code form}, {@code configuration}, {@code parameters}) and its scores. */
     public static ObjectNode fit(Fit f) {
         ObjectNode m = MAPPER.createObjectNode();
         m.put("name", f.name());
         m.put("description", f.description());
-        m.put("form", f.model().form());
-        m.set("configuration", MAPPER.valueToTree(f.model().configuration()));
+        ModelJson.put(m, f.model());
         ObjectNode params = m.putObject("parameters");
         f.parameters().forEach(params::put);
         ArrayNode free = m.putArray("freeParameters");

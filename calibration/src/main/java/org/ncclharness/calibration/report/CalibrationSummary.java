@@ -11,8 +11,8 @@ import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.Fitter;
 import org.ncclharness.calibration.fit.Residual;
 import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.model.Scale;
 import org.ncclharness.calibration.model.SingleTierModel;
-import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.twotier.TwoTierConfig;
 import org.ncclharness.calibration.twotier.ConfigSummary;
 import org.ncclharness.calibration.twotier.Identifiability;
@@ -184,9 +184,9 @@ public final class CalibrationSummary {
         flag(flags, t.busBwAboveNetworkLineRateGBps().isPresent(), 'R');
         flag(flags, t.timeDerived(), 'D');
         // as for the two-tier forms, the row shows the largest configuration (a joint θ holds at every one)
-        CostModel m = f.model() instanceof AlgorithmEnvelopeModel a ? a.at(t.runs().stream().map(TwoTierRun::config)
-                .max(Comparator.comparingInt(TwoTierConfig::ranks)).orElseThrow()) : f.model();
-        int ranks = ((Number) m.configuration().get("ranks")).intValue();
+        CostModel m = f.model().at(Scale.of(t.runs().stream().map(TwoTierRun::config)
+                .max(Comparator.comparingInt(TwoTierConfig::ranks)).orElseThrow()));
+        int ranks = m.ranks();
         double far = 1e15;
         double busBw = t.collective().busBwGBps(far, m.timeUs(far, f.theta()), ranks);
         double largest = f.residuals().stream().mapToDouble(Residual::bytes).max().orElse(0);

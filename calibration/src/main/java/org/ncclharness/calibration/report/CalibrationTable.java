@@ -8,6 +8,8 @@ import java.util.Optional;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.fit.SizeBand;
+import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.model.OtherwiseVisitor;
 import org.ncclharness.calibration.model.SingleTierModel;
 
 /**
@@ -111,8 +113,21 @@ public final class CalibrationTable {
                 bands(a), bands(b), bands(bf), bands(naive), bands(s.fit(SingleTierCalibrator.ENVELOPE)), bestCell);
     }
 
+    /** α of method A's or B's fit: single-tier α-β models both. */
     private static double alpha(Fit f) {
-        return ((SingleTierModel) f.model()).alphaUs(f.theta());
+        double[] theta = f.theta();
+        return f.model().accept(new OtherwiseVisitor<Double>() {
+            @Override
+            public Double singleTier(SingleTierModel m) {
+                return m.alphaUs(theta);
+            }
+
+            @Override
+            protected Double otherwise(CostModel m) {
+                throw new IllegalStateException("methods A and B fit the single-tier alpha-beta model, not "
+                        + m.form());
+            }
+        });
     }
 
     private static String bands(Optional<Fit> f) {

@@ -27,11 +27,11 @@ import org.ncclharness.calibration.hardware.Topology;
 import org.ncclharness.calibration.measure.WrongRows;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.model.LatencyRule;
+import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.protocol.EfficiencyNote;
 import org.ncclharness.calibration.protocol.TailNote;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
-import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 
 /**
  * The single-tier calibration method of docs/calibration.md, applied to one sweep: α by method A (chip profile) and

@@ -109,8 +109,7 @@ final class TwoTierJson {
         m.put("name", name);
         m.put("description", description);
         TwoTierCostModel cm = costModel(t, form);
-        m.put("form", cm.form());
-        m.set("configuration", CalibrationJson.MAPPER.valueToTree(cm.configuration()));
+        ModelJson.put(m, cm);
         m.set("parameters", parameters(cm, p));
         ArrayNode free = m.putArray("freeParameters");
         cm.parameterNames().forEach(free::add);

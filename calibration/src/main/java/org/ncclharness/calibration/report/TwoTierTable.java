@@ -2,7 +2,6 @@ package org.ncclharness.calibration.report;
 
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.protocol.AlgorithmChoices;
-import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -91,9 +90,8 @@ public final class TwoTierTable {
             out.printf(Locale.ROOT, "#     %s%n", String.join(", ", f.parameters().entrySet().stream()
                     .filter(p -> f.freeParameters().contains(p.getKey()))
                     .map(p -> String.format(Locale.ROOT, "%s %.4g", p.getKey(), p.getValue())).toList()));
-            if (f.model() instanceof AlgorithmEnvelopeModel a) {
-                out.printf(Locale.ROOT, "#     picks %s%n", AlgorithmChoices.describe(a, f.theta(), e.runs().get(0).bytes()));
-            }
+            AlgorithmChoices.of(f.model(), f.theta(), e.runs().get(0).bytes())
+                    .ifPresent(picks -> out.printf(Locale.ROOT, "#     picks %s%n", picks));
         }
         out.printf(Locale.ROOT, "#   model choice: %s (%s); out-of-sample: %s%n", e.choice().picked(),
                 e.choice().basis(), e.choice().summary());

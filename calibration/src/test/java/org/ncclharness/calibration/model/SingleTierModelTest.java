@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
-import java.util.Map;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;
@@ -12,6 +11,7 @@ import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.model.ParametricTime;
 
 class SingleTierModelTest {
 
@@ -48,9 +48,7 @@ class SingleTierModelTest {
         double[] theta = {ell, beta};
         double bytes = 1 << 24;
         double[] analytic = m.gradient(bytes, theta);
-        CostModel numeric = new CostModel() {
-            public String form() { return m.form(); }
-            public Map<String, Object> configuration() { return m.configuration(); }
+        ParametricTime numeric = new ParametricTime() {
             public List<String> parameterNames() { return m.parameterNames(); }
             public double timeUs(double b, double[] t) { return m.timeUs(b, t); }
         };
@@ -63,7 +61,7 @@ class SingleTierModelTest {
     @Test
     void aModelRebuildsFromItsConfiguration() {
         SingleTierModel m = new SingleTierModel(Collective.ALL_GATHER, 16, 1, LatencyRule.STEP_SUM);
-        assertThat(CostModels.rebuild(m.form(), m.configuration())).isEqualTo(m);
+        assertThat(m.configuration().model()).isEqualTo(m);
     }
 
     @Test

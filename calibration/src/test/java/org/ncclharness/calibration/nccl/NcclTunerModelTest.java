@@ -3,12 +3,11 @@ package org.ncclharness.calibration.nccl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
-import org.ncclharness.calibration.model.CostModels;
-import org.ncclharness.calibration.nccl.NcclTunerModel.Candidate;
+import org.ncclharness.calibration.model.NcclTunerModel.Candidate;
+import org.ncclharness.calibration.model.NcclTunerModel;
 
 class NcclTunerModelTest {
 
@@ -89,8 +88,7 @@ class NcclTunerModelTest {
                 .model().orElseThrow();
         // 8 x 400 Gb/s over 16 channels is 25 GB/s a channel, more than the 20 GB/s NVLink leg: the ring runs at 20.
         assertThat(m.bwInterGBps()).isCloseTo(20.0, within(1e-9));
-        Map<String, Object> config = m.configuration();
-        assertThat(CostModels.rebuild(NcclTunerModel.FORM, config)).isEqualTo(m);
+        assertThat(m.configuration().model()).isEqualTo(m);
     }
 
     @Test

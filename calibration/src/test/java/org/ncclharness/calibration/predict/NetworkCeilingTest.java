@@ -16,7 +16,7 @@ import org.ncclharness.calibration.io.NcclTestsLogReader;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
-import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
+import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.twotier.TwoTierConfig;
 
 class NetworkCeilingTest {
@@ -66,10 +66,10 @@ class NetworkCeilingTest {
     @Test
     void theEnvelopeOfATwoNodeRunMovedToMoreNodesIsHeldAlike() {
         // check moves a bundled 2-node run's envelope to a 4-node run when no 4-node peer exists
-        org.ncclharness.calibration.protocol.ProtocolEnvelopeModel env =
-                new org.ncclharness.calibration.protocol.ProtocolEnvelopeModel(Collective.ALL_REDUCE, 16, 2);
+        org.ncclharness.calibration.model.ProtocolEnvelopeModel env =
+                new org.ncclharness.calibration.model.ProtocolEnvelopeModel(Collective.ALL_REDUCE, 16, 2);
         double[] theta = {0.5, 1.0, 2.0, 470, 0.4, 0.8};
-        int b = env.parameterNames().indexOf(org.ncclharness.calibration.protocol.ProtocolEnvelopeModel.BETA);
+        int b = env.parameterNames().indexOf(org.ncclharness.calibration.model.ProtocolEnvelopeModel.BETA);
         assertThat(NetworkCeiling.apply(env, 2, 4, theta, 400.0))
                 .hasValueSatisfying(m -> assertThat(m.theta()[b]).isEqualTo(400));
         assertThat(NetworkCeiling.apply(env, 1, 4, theta, 400.0)).isEmpty();

@@ -10,7 +10,9 @@ import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Placement;
-import org.ncclharness.calibration.model.CostModels;
+import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
+import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
+import org.ncclharness.calibration.model.Scale;
 import org.ncclharness.calibration.nccl.Algorithm;
 import org.ncclharness.calibration.nccl.Protocol;
 import org.ncclharness.calibration.twotier.TwoTierConfig;
@@ -237,8 +239,7 @@ class AlgorithmEnvelopeTest {
     @Test
     void aReportRebuildsTheModelAndItMovesToAnotherScale() {
         AlgorithmEnvelopeModel m = at(2, 8);
-        AlgorithmEnvelopeModel back = (AlgorithmEnvelopeModel) CostModels.rebuild(m.form(), m.configuration());
-        assertThat(back).isEqualTo(m);
-        assertThat(m.at(new TwoTierConfig(8, 8)).config().ranks()).isEqualTo(64);
+        assertThat(m.configuration().model()).isEqualTo(m);
+        assertThat(m.at(Scale.of(new TwoTierConfig(8, 8))).config().ranks()).isEqualTo(64);
     }
 }

@@ -11,9 +11,10 @@ import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Fitter;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Placement;
-import org.ncclharness.calibration.model.CostModels;
+import org.ncclharness.calibration.model.ProtocolEnvelopeModel.SwitchPoint;
+import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
+import org.ncclharness.calibration.model.Scale;
 import org.ncclharness.calibration.nccl.Protocol;
-import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel.SwitchPoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -98,8 +99,8 @@ class ProtocolEnvelopeTest {
 
     @Test
     void rebuildsFromItsConfiguration() {
-        assertThat(CostModels.rebuild(ProtocolEnvelopeModel.FORM, M.configuration())).isEqualTo(M);
-        assertThat(M.withRanks(64).latencyCoefficient()).isEqualTo(2 * 63 * 2);
+        assertThat(M.configuration().model()).isEqualTo(M);
+        assertThat(M.at(Scale.gpus(64)).latencyCoefficient()).isEqualTo(2 * 63 * 2);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.ncclharness.harness.bench;
 
+import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.harness.HelpOptions;
 import picocli.CommandLine.Mixin;
 import java.util.ArrayList;
@@ -12,7 +13,6 @@ import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Fitter;
 import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
-import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 import org.ncclharness.harness.ExitCode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

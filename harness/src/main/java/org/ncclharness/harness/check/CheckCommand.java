@@ -20,7 +20,6 @@ import org.ncclharness.calibration.diagnose.Diagnoser;
 import org.ncclharness.calibration.diagnose.DiagnosisWriter;
 import org.ncclharness.calibration.diagnose.Diagnosis;
 import org.ncclharness.calibration.check.Comparability;
-import org.ncclharness.calibration.check.ExpectedCurves;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.check.RunContext;
 import org.ncclharness.calibration.datasets.DatasetMetadata;
@@ -30,9 +29,7 @@ import org.ncclharness.calibration.hardware.GpuFabrics;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Hardware;
-import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.predict.PredictionModel;
-import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.predict.PredictionSources;
 import org.ncclharness.calibration.check.CheckReportWriter;
 import org.ncclharness.calibration.check.CheckRules;
@@ -553,7 +550,7 @@ public final class CheckCommand implements Callable<Integer> {
             throw new InputException(run, 0, "the GPU count is needed to turn the model's time into busbw; pass --gpus N");
         }
         Integer hosts = sweep.hardware() == null ? null : sweep.hardware().hosts();
-        boolean oneTier = m.model() instanceof SingleTierModel || m.model() instanceof ProtocolEnvelopeModel;
+        boolean oneTier = m.model().oneTier();
         Integer perHost = hosts == null || hosts < 1 || ranks % hosts != 0 ? null : ranks / hosts;
         Integer entryPerHost = entry.ranks() == null || entry.nodes() == null || entry.nodes() < 1
                 || entry.ranks() % entry.nodes() != 0 ? null : entry.ranks() / entry.nodes();

@@ -12,10 +12,10 @@ import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.model.NcclTunerModel;
+import org.ncclharness.calibration.model.Scale;
 import org.ncclharness.calibration.model.TwoTierCostModel;
 import org.ncclharness.calibration.nccl.NcclBaseline;
-import org.ncclharness.calibration.nccl.NcclTunerModel;
-import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.report.CalibrationEntry;
 import org.ncclharness.calibration.report.DeferredCalibration;
 import org.ncclharness.calibration.report.SingleTierCalibration;
@@ -210,7 +210,7 @@ public final class CalibratedSeries {
 
     /** A protocol-aware family of a multi-domain entry, at this run's configuration (a joint entry's θ holds at all). */
     private static ModelCurve protocolCurve(Sweep sweep, TwoTierCalibration t, Fit f) {
-        CostModel m = f.model() instanceof AlgorithmEnvelopeModel a ? a.at(configOf(sweep, t)) : f.model();
+        CostModel m = f.model().at(Scale.of(configOf(sweep, t)));
         double[] theta = f.theta();
         String label = f.name() + (f.name().equals(t.choice().picked()) ? PICKED : "");
         return new ModelCurve(label, b -> m.timeUs(b, theta));

@@ -1,5 +1,9 @@
 package org.ncclharness.harness.predict;
 
+import java.util.Optional;
+import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
+import org.ncclharness.calibration.model.CostModel;
+import org.ncclharness.calibration.model.OtherwiseVisitor;
 import org.ncclharness.harness.HelpOptions;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -9,7 +13,6 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.io.NcclTestsTableWriter;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.predict.PredictedSweep;
@@ -130,14 +133,28 @@ public final class PredictCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "  alternative    : %s would take %s (%s)%n", a.algorithm(), time(a.timeUs()),
                     a.basis());
             out.println("  Ring/Tree      : " + a.crossover());
-        } else if (pm.model() instanceof AlgorithmEnvelopeModel a) {
-            String algorithms = a.whyNoTree().map(why -> "Ring (" + why + ")").orElse("Ring/Tree");
-            out.println("  alternative    : none faster: the model takes the fastest of " + algorithms
-                    + " x LL/LL128/Simple at each size (calibrate --verbose lists which, per size range)");
         } else {
-            out.println("  alternative    : not modelled by " + pm.name() + (pm.collective() == Collective.ALL_REDUCE ? ""
-                    : " for " + pm.collective().testName()));
+            out.println("  alternative    : " + candidates(pm.model()).map(c -> "none faster: the model takes the"
+                    + " fastest of " + c + " at each size (calibrate --verbose lists which, per size range)")
+                    .orElse("not modelled by " + pm.name() + (pm.collective() == Collective.ALL_REDUCE ? ""
+                    : " for " + pm.collective().testName())));
         }
+    }
+
+    /** The algorithms and protocols a model takes the fastest of, where it has no other to name beside its pick. */
+    private static Optional<String> candidates(CostModel model) {
+        return model.accept(new OtherwiseVisitor<Optional<String>>() {
+            @Override
+            public Optional<String> algorithmEnvelope(AlgorithmEnvelopeModel m) {
+                return Optional.of(m.whyNoTree().map(why -> "Ring (" + why + ")").orElse("Ring/Tree")
+                        + " x LL/LL128/Simple");
+            }
+
+            @Override
+            protected Optional<String> otherwise(CostModel m) {
+                return Optional.empty();
+            }
+        });
     }
 
     /** A time with a unit a person reads at a glance, and the exact µs. */

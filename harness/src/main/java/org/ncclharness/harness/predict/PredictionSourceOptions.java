@@ -2,12 +2,9 @@ package org.ncclharness.harness.predict;
 
 import java.nio.file.Path;
 import org.ncclharness.calibration.hardware.HardwareFacts;
-import org.ncclharness.calibration.model.SingleTierModel;
-import org.ncclharness.calibration.model.TwoTierCostModel;
 import org.ncclharness.calibration.predict.PredictionModel;
 import org.ncclharness.calibration.predict.PredictionSources;
-import org.ncclharness.calibration.protocol.AlgorithmEnvelopeModel;
-import org.ncclharness.calibration.protocol.ProtocolEnvelopeModel;
+import org.ncclharness.calibration.twotier.TwoTierConfig;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.calibrate.LatencyConverter;
@@ -119,7 +116,7 @@ public final class PredictionSourceOptions {
         if (gpus == null && nodes == null) {
             return pm.asStored();
         }
-        boolean oneTier = pm.model() instanceof SingleTierModel || pm.model() instanceof ProtocolEnvelopeModel;
+        boolean oneTier = pm.model().oneTier();
         if (oneTier && nodes != null && pm.calibratedNodes() != null && !nodes.equals(pm.calibratedNodes())) {
             // as the raw ring formula: the same numbers under another node count would read as a prediction for it
             throw usage(command, "model " + pm.name() + " has one tier: it has no term for the network that "
@@ -134,8 +131,7 @@ public final class PredictionSourceOptions {
                     + " has no term for either; use a model with two (--model algorithms, or a two-tier form)");
         }
         // --nodes alone on a model that keeps its domain size: N follows, as the domains times their GPUs
-        Integer domainSize = pm.model() instanceof AlgorithmEnvelopeModel a ? Integer.valueOf(a.config().gpusPerDomain())
-                : pm.model() instanceof TwoTierCostModel t ? Integer.valueOf(t.config().gpusPerDomain()) : null;
+        Integer domainSize = pm.model().domains().map(TwoTierConfig::gpusPerDomain).orElse(null);
         int ranks = gpus != null ? gpus : nodes != null && domainSize != null ? nodes * domainSize : pm.ranks();
         try {
             return pm.at(ranks, nodes);

@@ -1,12 +1,8 @@
-package org.ncclharness.calibration.protocol;
+package org.ncclharness.calibration.model;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.model.CostModel;
-import org.ncclharness.calibration.model.RingSteps;
-import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.nccl.Protocol;
 
 /**
@@ -17,7 +13,7 @@ import org.ncclharness.calibration.nccl.Protocol;
  * <p>θ = (ℓ_LL, ℓ_LL128, ℓ_Simple, β_eff, η_LL, η_LL128); η_Simple = 1 by definition (β_eff is Simple's
  * bandwidth). A point-to-point collective (AllToAll, SendRecv, Gather, Scatter) never runs on LL128, so its envelope is
  * the minimum over LL and Simple and ℓ_LL128, η_LL128 do not enter. The estimator fits the η from NCCL's own (0.5 and
- * 0.92, src/graph/tuning.cc) or holds them there ({@link ProtocolEnvelopeEstimator#fitEfficiency()}); held, the
+ * 0.92, src/graph/tuning.cc) or holds them there ({@link org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator#fitEfficiency()}); held, the
  * envelope loses to method B on one bundled dataset (docs/model-accuracy.md): NCCL also caps LL at llMaxBw and trims
  * channels, so the measured shares differ per system.
  *
@@ -29,7 +25,7 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
 
     public static final String FORM = "protocol-envelope";
     public static final String BETA = SingleTierModel.BETA;
-    static final int BETA_INDEX = 3;
+    public static final int BETA_INDEX = 3;
     /** θ's index of η_LL; η_LL128 follows (Simple has none: it is the reference). */
     private static final int EFFICIENCY_INDEX = 4;
     private static final List<String> NAMES = List.of("llLinkLatencyUs", "ll128LinkLatencyUs",
@@ -51,8 +47,14 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
     }
 
     @Override
-    public Map<String, Object> configuration() {
-        return RingSteps.configuration(collective, ranks, hops);
+    public ProtocolEnvelopeConfiguration configuration() {
+        return new ProtocolEnvelopeConfiguration(collective, ranks, hops);
+    }
+
+
+    @Override
+    public boolean oneTier() {
+        return true;
     }
 
     @Override
@@ -66,7 +68,7 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
     }
 
     /** θ's index of η_p for LL or LL128 (both envelopes keep them there). */
-    static int efficiencyIndex(Protocol p) {
+    public static int efficiencyIndex(Protocol p) {
         return EFFICIENCY_INDEX + p.ordinal();
     }
 
@@ -192,16 +194,14 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
     }
 
     /** The same model at another rank count (per-hop latencies, β_eff and η carry over). */
-    public ProtocolEnvelopeModel withRanks(int n) {
-        return new ProtocolEnvelopeModel(collective, n, hops);
+    @Override
+    public ProtocolEnvelopeModel at(Scale scale) {
+        return new ProtocolEnvelopeModel(collective, scale.gpus(), hops);
     }
 
-    /** Rebuilds a model from its {@link #configuration()}. */
-    public static ProtocolEnvelopeModel fromConfiguration(Map<String, ?> c) {
-        Collective coll = Collective.byName(String.valueOf(c.get("collective")))
-                .orElseThrow(() -> new IllegalArgumentException("unknown collective " + c.get("collective")));
-        return new ProtocolEnvelopeModel(coll, ((Number) c.get("ranks")).intValue(),
-                ((Number) c.get("hops")).intValue());
+    @Override
+    public <R> R accept(CostModelVisitor<R> visitor) {
+        return visitor.protocolEnvelope(this);
     }
 
     /** One protocol change on the envelope, at {@code bytes} (the nccl-tests size). */

@@ -1,12 +1,8 @@
-package org.ncclharness.calibration.protocol;
+package org.ncclharness.calibration.model;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.model.CostModel;
-import org.ncclharness.calibration.model.RingSteps;
-import org.ncclharness.calibration.model.RingTree;
 import org.ncclharness.calibration.nccl.Algorithm;
 import org.ncclharness.calibration.nccl.Protocol;
 import org.ncclharness.calibration.twotier.TwoTierConfig;
@@ -99,9 +95,21 @@ public final class AlgorithmEnvelopeModel implements CostModel {
                 && bus[Algorithm.TREE.ordinal()] >= bus[RING_INDEX];
     }
 
+    @Override
     public Collective collective() {
         return collective;
     }
+
+    @Override
+    public int ranks() {
+        return config.ranks();
+    }
+
+    @Override
+    public Optional<TwoTierConfig> domains() {
+        return Optional.of(config);
+    }
+
 
     /** Domains × GPUs per domain. */
     public TwoTierConfig config() {
@@ -118,15 +126,16 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         return forcedAlgo != null && forcedAlgo.trim().equalsIgnoreCase("ring");
     }
 
+    /** Equal where the configurations are (the coefficients follow from them). */
     @Override
     public boolean equals(Object o) {
-        return o instanceof AlgorithmEnvelopeModel m && m.collective == collective && m.config.equals(config)
-                && m.hops == hops && m.ringOnly == ringOnly;
+        return o != null && o.getClass() == getClass()
+                && ((AlgorithmEnvelopeModel) o).configuration().equals(configuration());
     }
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(collective, config, hops, ringOnly);
+        return configuration().hashCode();
     }
 
     @Override
@@ -148,17 +157,8 @@ public final class AlgorithmEnvelopeModel implements CostModel {
     }
 
     @Override
-    public Map<String, Object> configuration() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("collective", collective.testName());
-        m.put("domains", config.domains());
-        m.put("gpusPerDomain", config.gpusPerDomain());
-        m.put("ranks", config.ranks());
-        m.put("hops", hops);
-        if (ringOnly) {
-            m.put("ringOnly", true);
-        }
-        return m;
+    public AlgorithmEnvelopeConfiguration configuration() {
+        return new AlgorithmEnvelopeConfiguration(collective, config.domains(), config.gpusPerDomain(), hops, ringOnly);
     }
 
     @Override
@@ -210,7 +210,7 @@ public final class AlgorithmEnvelopeModel implements CostModel {
     }
 
     /** Ring steps that cross a domain boundary (NCCL's nInterSteps). */
-    int netSteps() {
+    public int netSteps() {
         if (!multiDomain()) {
             return 0;
         }
@@ -219,17 +219,17 @@ public final class AlgorithmEnvelopeModel implements CostModel {
     }
 
     /** α per unit of ℓ_p for an algorithm. */
-    double linkCoefficient(Algorithm a) {
+    public double linkCoefficient(Algorithm a) {
         return link[a.ordinal()];
     }
 
     /** The bus factor c_a of an algorithm's bandwidth term (the collective's for Ring, 2 for Tree). */
-    double busCoefficient(Algorithm a) {
+    public double busCoefficient(Algorithm a) {
         return bus[a.ordinal()];
     }
 
     /** α per unit of ℓ_net for an algorithm. */
-    double netCoefficient(Algorithm a) {
+    public double netCoefficient(Algorithm a) {
         return net[a.ordinal()];
     }
 
@@ -347,16 +347,13 @@ public final class AlgorithmEnvelopeModel implements CostModel {
     }
 
     /** The same calibrated system at another configuration (every parameter carries over). */
-    public AlgorithmEnvelopeModel at(TwoTierConfig other) {
-        return new AlgorithmEnvelopeModel(collective, other, hops, ringOnly);
+    @Override
+    public AlgorithmEnvelopeModel at(Scale scale) {
+        return new AlgorithmEnvelopeModel(collective, scale.domainsFrom(config), hops, ringOnly);
     }
 
-    /** Rebuilds a model from its {@link #configuration()}. */
-    public static AlgorithmEnvelopeModel fromConfiguration(Map<String, ?> c) {
-        Collective coll = Collective.byName(String.valueOf(c.get("collective")))
-                .orElseThrow(() -> new IllegalArgumentException("unknown collective " + c.get("collective")));
-        return new AlgorithmEnvelopeModel(coll, new TwoTierConfig(((Number) c.get("domains")).intValue(),
-                ((Number) c.get("gpusPerDomain")).intValue()), ((Number) c.get("hops")).intValue(),
-                Boolean.TRUE.equals(c.get("ringOnly")));
+    @Override
+    public <R> R accept(CostModelVisitor<R> visitor) {
+        return visitor.algorithmEnvelope(this);
     }
 }

@@ -1,15 +1,15 @@
-package org.ncclharness.calibration.nccl;
+package org.ncclharness.calibration.model;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.model.CostModel;
-import org.ncclharness.calibration.model.RingSteps;
-import org.ncclharness.calibration.model.RingTree;
+import org.ncclharness.calibration.nccl.Algorithm;
+import org.ncclharness.calibration.nccl.GpuClass;
+import org.ncclharness.calibration.nccl.NcclTuning;
+import org.ncclharness.calibration.nccl.Protocol;
 
 /**
  * What NCCL's own tuner would predict (NCCL src/graph/tuning.cc, enqueue.cc): per (algorithm, protocol) a latency from
@@ -64,19 +64,12 @@ public record NcclTunerModel(Collective collective, int ranks, int nodes, int sm
     }
 
     @Override
-    public Map<String, Object> configuration() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("collective", collective.testName());
-        m.put("ranks", ranks);
-        m.put("nodes", nodes);
-        m.put("sm", sm);
-        m.put("intraLink", intraLink);
-        m.put("channels", channels);
-        m.put("bwIntraGBps", bwIntraGBps);
-        m.put("bwInterGBps", bwInterGBps);
-        m.put("version", version);
-        return m;
+    public NcclTunerConfiguration configuration() {
+        return new NcclTunerConfiguration(collective, ranks, nodes, sm, intraLink, channels, bwIntraGBps, bwInterGBps,
+                version);
     }
+
+
 
     @Override
     public List<String> parameterNames() {
@@ -228,21 +221,15 @@ public record NcclTunerModel(Collective collective, int ranks, int nodes, int sm
         return new double[0];
     }
 
-    /** Rebuilds a model from its {@link #configuration()}. */
-    public static NcclTunerModel fromConfiguration(Map<String, ?> c) {
-        Collective coll = Collective.byName(String.valueOf(c.get("collective")))
-                .orElseThrow(() -> new IllegalArgumentException("unknown collective " + c.get("collective")));
-        return new NcclTunerModel(coll, num(c, "ranks").intValue(), num(c, "nodes").intValue(),
-                num(c, "sm").intValue(), String.valueOf(c.get("intraLink")), num(c, "channels").intValue(),
-                num(c, "bwIntraGBps").doubleValue(), num(c, "bwInterGBps").doubleValue(),
-                String.valueOf(c.get("version")));
+    /** NCCL's tables at N over the hosts the scale gives (its own where it gives none). */
+    @Override
+    public NcclTunerModel at(Scale scale) {
+        return new NcclTunerModel(collective, scale.gpus(), scale.hostsFrom(nodes), sm, intraLink, channels,
+                bwIntraGBps, bwInterGBps, version);
     }
 
-    private static Number num(Map<String, ?> c, String k) {
-        Object v = c.get(k);
-        if (!(v instanceof Number n)) {
-            throw new IllegalArgumentException(k + " is missing");
-        }
-        return n;
+    @Override
+    public <R> R accept(CostModelVisitor<R> visitor) {
+        return visitor.ncclTuner(this);
     }
 }
