@@ -1,6 +1,6 @@
 package org.ncclharness.devtools;
 
-import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.devtools.fuzz.FuzzBench;
 import org.ncclharness.devtools.twotier.TwoTierBenchCommand;
 import org.ncclharness.harness.ExitCode;

@@ -3,7 +3,7 @@ package org.ncclharness.harness;
 import java.util.ArrayList;
 import java.util.List;
 import org.ncclharness.calibration.hardware.HardwareFacts;
-import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.calibration.resolve.Contradiction;
 import org.ncclharness.calibration.resolve.Fact;
 import org.ncclharness.calibration.resolve.Missing;

@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Optional;
-import org.ncclharness.calibration.io.OutputFile;
+import org.ncclharness.calibration.format.OutputFile;
 import picocli.CommandLine;
 
 /**

@@ -7,8 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.ncclharness.calibration.io.OutputException;
-import org.ncclharness.calibration.io.OutputFile;
+import org.ncclharness.calibration.format.OutputException;
+import org.ncclharness.calibration.format.OutputFile;
 
 /**
  * A command's outputs, committed together: every file at once or none ({@link OutputFile#writeAll}), then the one

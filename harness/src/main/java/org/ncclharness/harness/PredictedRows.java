@@ -2,7 +2,7 @@ package org.ncclharness.harness;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 

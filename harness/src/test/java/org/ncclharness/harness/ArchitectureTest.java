@@ -1,6 +1,7 @@
 package org.ncclharness.harness;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -34,9 +35,14 @@ class ArchitectureTest {
     void nativeKnowsNoFittingNoFormatsAndNoCommandLine() {
         noClasses().that().resideInAPackage("org.ncclharness.gpu..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.ncclharness.calibration.fit..",
-                        "org.ncclharness.calibration.model..", "org.ncclharness.calibration.twotier..",
-                        "org.ncclharness.calibration.io..", "org.ncclharness.harness..", "picocli..")
+                        "org.ncclharness.calibration.model..", "org.ncclharness.calibration.read..",
+                        "org.ncclharness.calibration.format..", "org.ncclharness.harness..", "picocli..")
                 .check(CLASSES);
+    }
+
+    @Test
+    void calibrationsPackagesFormNoCycle() {
+        slices().matching("org.ncclharness.calibration.(**)").should().beFreeOfCycles().check(CLASSES);
     }
 
     @Test

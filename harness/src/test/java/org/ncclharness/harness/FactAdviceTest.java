@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.ncclharness.calibration.hardware.Nics;
-import org.ncclharness.calibration.io.InputException;
-import org.ncclharness.calibration.io.Inputs;
-import org.ncclharness.calibration.io.RunDocument;
+import org.ncclharness.calibration.measure.InputException;
+import org.ncclharness.calibration.read.Inputs;
+import org.ncclharness.calibration.read.RunDocument;
 import org.ncclharness.calibration.resolve.Hints;
 import org.ncclharness.calibration.resolve.RunResolver.UnstatedHosts;
 

@@ -1,5 +1,6 @@
 package org.ncclharness.calibration.accuracy;
 
+import org.ncclharness.calibration.calibrate.Candidates;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +17,7 @@ import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.fit.SizeBand;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.model.ProtocolEnvelopeModel.SwitchPoint;
-import org.ncclharness.calibration.report.ModelChoice;
+import org.ncclharness.calibration.calibrate.ModelChoice;
 
 /** Renders an {@link AccuracyReport} as the Markdown of {@code docs/model-accuracy.md}. */
 public final class AccuracyMarkdown {

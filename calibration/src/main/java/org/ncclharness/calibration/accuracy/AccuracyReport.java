@@ -1,5 +1,7 @@
 package org.ncclharness.calibration.accuracy;
 
+import org.ncclharness.calibration.calibrate.Candidates;
+import org.ncclharness.calibration.calibrate.FixedEstimator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -11,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import org.ncclharness.calibration.accuracy.Candidates.Candidate;
+import org.ncclharness.calibration.calibrate.Candidates.Candidate;
 import org.ncclharness.calibration.accuracy.HeldOut.Score;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
@@ -32,14 +34,14 @@ import org.ncclharness.calibration.model.RingSteps;
 import org.ncclharness.calibration.model.RingTree;
 import org.ncclharness.calibration.model.Scale;
 import org.ncclharness.calibration.model.SingleTierModel;
-import org.ncclharness.calibration.nccl.NcclBaseline;
-import org.ncclharness.calibration.protocol.AlgorithmEnvelopeEstimator;
-import org.ncclharness.calibration.protocol.JointAlgorithmFit;
-import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
-import org.ncclharness.calibration.report.CalibrationInput;
-import org.ncclharness.calibration.report.GlitchExclusion;
-import org.ncclharness.calibration.report.TwoTierCalibrator;
-import org.ncclharness.calibration.twotier.TwoTierFit;
+import org.ncclharness.calibration.model.NcclBaseline;
+import org.ncclharness.calibration.fit.envelope.AlgorithmEnvelopeEstimator;
+import org.ncclharness.calibration.fit.envelope.JointAlgorithmFit;
+import org.ncclharness.calibration.fit.envelope.ProtocolEnvelopeEstimator;
+import org.ncclharness.calibration.calibrate.CalibrationInput;
+import org.ncclharness.calibration.calibrate.GlitchExclusion;
+import org.ncclharness.calibration.calibrate.TwoTierCalibrator;
+import org.ncclharness.calibration.fit.twotier.TwoTierFit;
 
 /**
  * The accuracy of every model on every bundled dataset with times: in-sample and leave-one-out RMSPE, and the

@@ -8,16 +8,16 @@ import java.util.TreeSet;
 import java.util.function.IntPredicate;
 import org.ncclharness.calibration.accuracy.HeldOut.Score;
 import org.ncclharness.calibration.fit.FitPoints;
-import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.model.TwoTierCostModel;
-import org.ncclharness.calibration.report.CalibrationEntry;
-import org.ncclharness.calibration.report.CalibrationInput;
-import org.ncclharness.calibration.report.DeferredCalibration;
-import org.ncclharness.calibration.report.TwoTierCalibration;
-import org.ncclharness.calibration.report.TwoTierCalibrator;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
+import org.ncclharness.calibration.calibrate.CalibrationEntry;
+import org.ncclharness.calibration.calibrate.CalibrationInput;
+import org.ncclharness.calibration.calibrate.DeferredCalibration;
+import org.ncclharness.calibration.calibrate.TwoTierCalibration;
+import org.ncclharness.calibration.calibrate.TwoTierCalibrator;
+import org.ncclharness.calibration.model.TwoTierConfig;
 
 /**
  * The two-tier fit (issue 4) scored like the other models: {@code calibrate}'s own {@link TwoTierCalibrator}, its

@@ -2,7 +2,7 @@ package org.ncclharness.calibration.check;
 
 import java.io.PrintWriter;
 import java.util.Locale;
-import org.ncclharness.calibration.io.CFormat;
+import org.ncclharness.calibration.format.CFormat;
 
 /** Renders a {@link CheckReport}: as text for the terminal, as Markdown for the bring-up record (the ticket). */
 public final class CheckReportWriter {

@@ -1,5 +1,6 @@
 package org.ncclharness.calibration.check;
 
+import org.ncclharness.calibration.resolve.Comparability;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -7,7 +8,7 @@ import java.util.Objects;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.hardware.GpuFabrics;
 import org.ncclharness.calibration.hardware.HardwareFacts;
-import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.predict.PredictionModel;

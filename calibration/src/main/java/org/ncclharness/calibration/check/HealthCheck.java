@@ -15,7 +15,7 @@ import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Glitches;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Interconnect;
-import org.ncclharness.calibration.io.NcclTestsTableWriter;
+import org.ncclharness.calibration.format.NcclTestsTableWriter;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
@@ -27,8 +27,8 @@ import org.ncclharness.calibration.measure.TimeAlgbwAgreement;
 import org.ncclharness.calibration.measure.Trailer;
 import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.nccl.Protocol;
-import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
-import org.ncclharness.calibration.report.GlitchExclusion;
+import org.ncclharness.calibration.fit.envelope.ProtocolEnvelopeEstimator;
+import org.ncclharness.calibration.calibrate.GlitchExclusion;
 
 /**
  * The bring-up verdict for one run: #wrong, the average busbw against nccl-tests' NCCL_TESTS_MIN_BW rule, dips,
@@ -641,6 +641,6 @@ public final class HealthCheck {
 
     /** Numbers as %g prints them: no trailing zeros, six significant digits. */
     static String num(double v) {
-        return org.ncclharness.calibration.io.CFormat.g(v);
+        return org.ncclharness.calibration.format.CFormat.g(v);
     }
 }

@@ -16,8 +16,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import org.ncclharness.calibration.io.InputException;
-import org.ncclharness.calibration.io.MeasurementCsv;
+import org.ncclharness.calibration.measure.InputException;
+import org.ncclharness.calibration.format.MeasurementCsv;
 import org.ncclharness.calibration.measure.Measurement;
 
 /**

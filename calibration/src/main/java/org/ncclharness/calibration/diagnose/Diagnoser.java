@@ -13,9 +13,9 @@ import org.ncclharness.calibration.check.Severity;
 import org.ncclharness.calibration.diagnose.Diagnosis.Issue;
 import org.ncclharness.calibration.diagnose.NcclLines.Line;
 import org.ncclharness.calibration.measure.Device;
-import org.ncclharness.calibration.io.DeviceLine;
-import org.ncclharness.calibration.io.LogFacts;
-import org.ncclharness.calibration.io.NicCount;
+import org.ncclharness.calibration.read.DeviceLine;
+import org.ncclharness.calibration.read.LogFacts;
+import org.ncclharness.calibration.read.NicCount;
 
 /**
  * Reads the NCCL INFO/WARN lines of a log and says which transport each connection used and which known

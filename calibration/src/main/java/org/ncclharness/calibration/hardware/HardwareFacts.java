@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.measure.InputException;
 
 /**
  * The hardware facts the calibration compares with: interconnects, topologies and chip profiles, loaded from the

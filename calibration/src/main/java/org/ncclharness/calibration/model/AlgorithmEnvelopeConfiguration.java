@@ -6,7 +6,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.Objects;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
 
 /**
  * What an {@link AlgorithmEnvelopeModel} is evaluated at, as a report stores it. N = d·g is written for a reader

@@ -5,7 +5,6 @@ import java.util.Optional;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.nccl.Algorithm;
 import org.ncclharness.calibration.nccl.Protocol;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
 
 /**
  * The protocol envelope across domains, with NCCL's algorithms at scale (src/graph/tuning.cc's shapes, its

@@ -2,7 +2,6 @@ package org.ncclharness.calibration.model;
 
 import java.util.Optional;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
 
 /**
  * A communication cost model: a time T(M; θ) in µs for a message of M bytes at one configuration. A model knows

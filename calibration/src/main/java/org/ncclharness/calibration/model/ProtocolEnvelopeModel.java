@@ -13,7 +13,7 @@ import org.ncclharness.calibration.nccl.Protocol;
  * <p>θ = (ℓ_LL, ℓ_LL128, ℓ_Simple, β_eff, η_LL, η_LL128); η_Simple = 1 by definition (β_eff is Simple's
  * bandwidth). A point-to-point collective (AllToAll, SendRecv, Gather, Scatter) never runs on LL128, so its envelope is
  * the minimum over LL and Simple and ℓ_LL128, η_LL128 do not enter. The estimator fits the η from NCCL's own (0.5 and
- * 0.92, src/graph/tuning.cc) or holds them there ({@link org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator#fitEfficiency()}); held, the
+ * 0.92, src/graph/tuning.cc) or holds them there ({@link org.ncclharness.calibration.fit.envelope.ProtocolEnvelopeEstimator#fitEfficiency()}); held, the
  * envelope loses to method B on one bundled dataset (docs/model-accuracy.md): NCCL also caps LL at llMaxBw and trims
  * channels, so the measured shares differ per system.
  *

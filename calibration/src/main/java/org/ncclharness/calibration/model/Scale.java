@@ -1,6 +1,5 @@
 package org.ncclharness.calibration.model;
 
-import org.ncclharness.calibration.twotier.TwoTierConfig;
 
 /**
  * A scale to move a model to ({@link CostModel#at}): N GPUs and, where given, the domains they sit in (NVLink

@@ -8,8 +8,6 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.util.StdConverter;
 import java.util.Objects;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
-import org.ncclharness.calibration.twotier.TwoTierForm;
 
 /**
  * What a {@link TwoTierCostModel} is evaluated at, as a report stores it. The collective (AllReduce, the only one

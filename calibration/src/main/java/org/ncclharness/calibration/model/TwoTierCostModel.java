@@ -3,10 +3,6 @@ package org.ncclharness.calibration.model;
 import java.util.List;
 import java.util.Optional;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
-import org.ncclharness.calibration.twotier.TwoTierForm;
-import org.ncclharness.calibration.twotier.TwoTierModel;
-import org.ncclharness.calibration.twotier.TwoTierParams;
 
 /**
  * The two-tier AllReduce model (hierarchical or flat ring, {@link TwoTierForm}) as a {@link CostModel}, so a

@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Optional;
 import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
+import org.ncclharness.calibration.model.TwoTierConfig;
 
 /**
  * A model fitted on two domains (an algorithm envelope, or the envelope of a 2-node run as an effective single tier),

@@ -1,8 +1,9 @@
 package org.ncclharness.calibration.predict;
 
+import org.ncclharness.calibration.format.NcclTestsTableWriter;
 import java.util.ArrayList;
 import java.util.List;
-import org.ncclharness.calibration.io.NcclTestsLogReader;
+import org.ncclharness.calibration.read.NcclTestsLogReader;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Hardware;
@@ -34,7 +35,7 @@ public final class PredictedSweep {
         String scale = pm.model().domains().filter(c -> c.domains() > 1)
                 .map(c -> ", for " + pm.ranks() + " GPUs in " + c.domains() + " domains of " + c.gpusPerDomain())
                 .orElse(", for " + pm.ranks() + " GPUs");
-        return "# " + NcclTestsLogReader.PREDICTED_BY + pm.name() + " from " + pm.source() + scale;
+        return "# " + NcclTestsTableWriter.PREDICTED_BY + pm.name() + " from " + pm.source() + scale;
     }
 
     public static Sweep of(PredictionModel pm, List<Long> sizes, Hardware hw) {

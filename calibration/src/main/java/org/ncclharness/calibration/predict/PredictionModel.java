@@ -16,7 +16,7 @@ import org.ncclharness.calibration.model.Scale;
 import org.ncclharness.calibration.model.ScaleRefused;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.model.TwoTierCostModel;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
+import org.ncclharness.calibration.model.TwoTierConfig;
 
 /**
  * A model ready to predict: the cost model and θ, where θ came from, and the configuration and sizes it was

@@ -1,6 +1,6 @@
 package org.ncclharness.calibration.resolve;
 
-import org.ncclharness.calibration.io.LogNetwork;
+import org.ncclharness.calibration.read.LogNetwork;
 
 /**
  * An interconnect and who stated it: the user (a hint), or the log's own lines ({@link LogNetwork}).

@@ -1,6 +1,6 @@
 package org.ncclharness.calibration.resolve;
 
-import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.measure.InputException;
 
 /**
  * A run whose facts contradict each other or the user's hints: bad input, named by its {@link Contradiction} so

@@ -1,6 +1,6 @@
 package org.ncclharness.calibration.resolve;
 
-import org.ncclharness.calibration.io.LogNetwork;
+import org.ncclharness.calibration.read.LogNetwork;
 
 /**
  * What a resolution decided that the input did not state, for the user to see (and to override). The command line

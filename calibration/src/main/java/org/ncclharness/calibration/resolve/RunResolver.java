@@ -7,7 +7,7 @@ import java.util.Optional;
 import org.ncclharness.calibration.hardware.GpuFabrics;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Nics;
-import org.ncclharness.calibration.io.RunDocument;
+import org.ncclharness.calibration.read.RunDocument;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Sweep;

@@ -15,7 +15,7 @@ import org.ncclharness.calibration.check.HealthCheck.Against;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
-import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
+import org.ncclharness.calibration.fit.envelope.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.Half;

@@ -180,7 +180,7 @@ class HealthCheckTest {
     }
 
     private static Sweep read(List<String> lines) {
-        return new org.ncclharness.calibration.io.NcclTestsLogReader("run.log", null).read(lines).get(0);
+        return new org.ncclharness.calibration.read.NcclTestsLogReader("run.log", null).read(lines).get(0);
     }
 
     @Test
@@ -190,7 +190,7 @@ class HealthCheckTest {
         assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(r.reasons()).anyMatch(f -> f.rule().equals("min-busbw") && f.message().contains("0.9 x 200"));
         // The OCI run averages about 30 GB/s over every printed result: 0.9 x 33 = 29.7 passes, 0.9 x 40 fails.
-        double avg = org.ncclharness.calibration.io.NcclTestsTableWriter.averageBusBw(oci().rows());
+        double avg = org.ncclharness.calibration.format.NcclTestsTableWriter.averageBusBw(oci().rows());
         CheckReport ok = new HealthCheck(HardwareFacts.bundled(), CheckRules.defaults().withMinBusBw(avg / 0.9 - 0.01))
                 .check(OCI, oci(), (Reference) null);
         assertThat(ok.reasons()).noneMatch(f -> f.rule().equals("min-busbw"));

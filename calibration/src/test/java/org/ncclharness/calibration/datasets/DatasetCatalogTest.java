@@ -11,7 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.measure.InputException;
 
 /** The catalog reads every entry's metadata at once and each CSV only when its rows are first asked for. */
 class DatasetCatalogTest {

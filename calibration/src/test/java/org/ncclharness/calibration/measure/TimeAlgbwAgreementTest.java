@@ -10,7 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
-import org.ncclharness.calibration.io.NcclTestsLogReader;
+import org.ncclharness.calibration.read.NcclTestsLogReader;
 
 /** Time and algbw from one timing: every bundled run agrees, a real log with its times changed does not. */
 class TimeAlgbwAgreementTest {

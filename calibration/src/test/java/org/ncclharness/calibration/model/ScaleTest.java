@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
-import org.ncclharness.calibration.twotier.TwoTierForm;
 
 /** Every kind of model moves to a scale as the same kind, or says in a typed reason why it cannot. */
 class ScaleTest {

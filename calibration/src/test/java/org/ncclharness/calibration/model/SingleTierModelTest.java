@@ -11,7 +11,6 @@ import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.calibration.model.ParametricTime;
 
 class SingleTierModelTest {
 

@@ -1,5 +1,6 @@
 package org.ncclharness.calibration.nccl;
 
+import org.ncclharness.calibration.model.NcclBaseline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

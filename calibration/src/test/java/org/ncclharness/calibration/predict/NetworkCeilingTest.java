@@ -12,12 +12,12 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.ncclharness.calibration.datasets.RawDataset;
 import org.ncclharness.calibration.hardware.HardwareFacts;
-import org.ncclharness.calibration.io.NcclTestsLogReader;
+import org.ncclharness.calibration.read.NcclTestsLogReader;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
+import org.ncclharness.calibration.model.TwoTierConfig;
 
 class NetworkCeilingTest {
 

@@ -11,8 +11,8 @@ import org.ncclharness.calibration.model.LatencyRule;
 import org.ncclharness.calibration.model.NcclTunerModel;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.model.TwoTierCostModel;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
-import org.ncclharness.calibration.twotier.TwoTierForm;
+import org.ncclharness.calibration.model.TwoTierConfig;
+import org.ncclharness.calibration.model.TwoTierForm;
 
 /** A prediction moved to another configuration: what each kind of model says on the way, and what it refuses. */
 class PredictionModelTest {

@@ -8,8 +8,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.Nics;
-import org.ncclharness.calibration.io.Inputs;
-import org.ncclharness.calibration.io.RunDocument;
+import org.ncclharness.calibration.read.Inputs;
+import org.ncclharness.calibration.read.RunDocument;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.resolve.RunResolver.UnstatedHosts;
 

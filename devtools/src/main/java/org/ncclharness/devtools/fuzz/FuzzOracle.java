@@ -2,8 +2,8 @@ package org.ncclharness.devtools.fuzz;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.ncclharness.calibration.io.InputException;
-import org.ncclharness.calibration.io.Inputs;
+import org.ncclharness.calibration.measure.InputException;
+import org.ncclharness.calibration.read.Inputs;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;

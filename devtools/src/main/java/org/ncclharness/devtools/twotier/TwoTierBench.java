@@ -5,19 +5,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntFunction;
-import org.ncclharness.calibration.twotier.FastResult;
-import org.ncclharness.calibration.twotier.GridProgress;
-import org.ncclharness.calibration.twotier.GridResult;
-import org.ncclharness.calibration.twotier.GridSearch;
-import org.ncclharness.calibration.twotier.ParamRange;
-import org.ncclharness.calibration.twotier.ParamRanges;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
-import org.ncclharness.calibration.twotier.TwoTierFitter;
-import org.ncclharness.calibration.twotier.TwoTierForm;
-import org.ncclharness.calibration.twotier.TwoTierParam;
-import org.ncclharness.calibration.twotier.TwoTierParams;
-import org.ncclharness.calibration.twotier.TwoTierProblem;
-import org.ncclharness.calibration.twotier.TwoTierSynthetic;
+import org.ncclharness.calibration.fit.twotier.FastResult;
+import org.ncclharness.calibration.fit.twotier.GridProgress;
+import org.ncclharness.calibration.fit.twotier.GridResult;
+import org.ncclharness.calibration.fit.twotier.GridSearch;
+import org.ncclharness.calibration.fit.twotier.ParamRange;
+import org.ncclharness.calibration.fit.twotier.ParamRanges;
+import org.ncclharness.calibration.model.TwoTierConfig;
+import org.ncclharness.calibration.fit.twotier.TwoTierFitter;
+import org.ncclharness.calibration.model.TwoTierForm;
+import org.ncclharness.calibration.model.TwoTierParam;
+import org.ncclharness.calibration.model.TwoTierParams;
+import org.ncclharness.calibration.fit.twotier.TwoTierProblem;
+import org.ncclharness.calibration.fit.twotier.TwoTierSynthetic;
 
 /**
  * The benchmark of issue 4 (a benchmark, not a timed test): the faithful grid and the exact fitter side by side

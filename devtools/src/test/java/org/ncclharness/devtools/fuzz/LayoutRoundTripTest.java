@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import org.ncclharness.calibration.io.NcclTestsLogReader;
+import org.ncclharness.calibration.read.NcclTestsLogReader;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
 

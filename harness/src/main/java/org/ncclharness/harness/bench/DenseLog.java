@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.ncclharness.calibration.datasets.Dataset;
-import org.ncclharness.calibration.io.NcclTestsTableWriter;
+import org.ncclharness.calibration.format.NcclTestsTableWriter;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;

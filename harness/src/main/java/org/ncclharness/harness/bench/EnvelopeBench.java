@@ -12,7 +12,7 @@ import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Fitter;
-import org.ncclharness.calibration.protocol.ProtocolEnvelopeEstimator;
+import org.ncclharness.calibration.fit.envelope.ProtocolEnvelopeEstimator;
 import org.ncclharness.harness.ExitCode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -18,7 +18,7 @@ import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
-import org.ncclharness.calibration.io.CFormat;
+import org.ncclharness.calibration.format.CFormat;
 import org.ncclharness.harness.plot.Figure;
 import org.ncclharness.harness.plot.FigureSeries;
 import org.ncclharness.harness.plot.ReportPage;

@@ -5,7 +5,7 @@ import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.ncclharness.calibration.io.CFormat;
+import org.ncclharness.calibration.format.CFormat;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.harness.plot.HostHeatmap;
 import org.ncclharness.harness.plot.ReportPage;

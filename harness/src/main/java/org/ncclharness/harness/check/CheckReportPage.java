@@ -8,7 +8,7 @@ import org.ncclharness.calibration.check.CheckReport;
 import org.ncclharness.calibration.check.CheckReportWriter;
 import org.ncclharness.calibration.check.Finding;
 import org.ncclharness.calibration.check.RunContext;
-import org.ncclharness.calibration.io.CFormat;
+import org.ncclharness.calibration.format.CFormat;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.harness.plot.Figure;
 import org.ncclharness.harness.plot.FigureSeries;

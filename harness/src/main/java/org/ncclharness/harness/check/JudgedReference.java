@@ -7,7 +7,7 @@ import org.ncclharness.calibration.check.ExpectedCurves;
 import org.ncclharness.calibration.check.Reference;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.HardwareFacts;
-import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.resolve.ResolvedRun;
 import org.ncclharness.harness.plot.FigureSeries;

@@ -1,8 +1,8 @@
 package org.ncclharness.harness.check;
 
 import java.util.List;
-import org.ncclharness.calibration.io.InputException;
-import org.ncclharness.calibration.io.RunDocument;
+import org.ncclharness.calibration.measure.InputException;
+import org.ncclharness.calibration.read.RunDocument;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;

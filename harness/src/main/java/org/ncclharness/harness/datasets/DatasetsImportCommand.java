@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.datasets.DatasetImporter;
-import org.ncclharness.calibration.io.OutputFile;
+import org.ncclharness.calibration.format.OutputFile;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.OutputFolder;
 import picocli.CommandLine.Command;

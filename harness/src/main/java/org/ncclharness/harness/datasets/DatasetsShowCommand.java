@@ -9,7 +9,7 @@ import java.util.concurrent.Callable;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.datasets.DatasetMetadata;
-import org.ncclharness.calibration.io.NcclTestsTableWriter;
+import org.ncclharness.calibration.format.NcclTestsTableWriter;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.harness.ExitCode;
 import picocli.CommandLine.Command;

@@ -10,7 +10,7 @@ import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.diagnose.Diagnoser;
 import org.ncclharness.calibration.diagnose.Diagnosis;
 import org.ncclharness.calibration.diagnose.DiagnosisWriter;
-import org.ncclharness.calibration.io.Inputs;
+import org.ncclharness.calibration.read.Inputs;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HelpOptions;
 import org.ncclharness.harness.OutputTarget;

@@ -2,8 +2,8 @@ package org.ncclharness.harness.options;
 
 import java.util.EnumMap;
 import java.util.Map;
-import org.ncclharness.calibration.twotier.ParamRange;
-import org.ncclharness.calibration.twotier.TwoTierParam;
+import org.ncclharness.calibration.fit.twotier.ParamRange;
+import org.ncclharness.calibration.model.TwoTierParam;
 import picocli.CommandLine.Option;
 
 /**

@@ -15,16 +15,16 @@ import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.NcclTunerModel;
 import org.ncclharness.calibration.model.Scale;
 import org.ncclharness.calibration.model.TwoTierCostModel;
-import org.ncclharness.calibration.nccl.NcclBaseline;
-import org.ncclharness.calibration.report.CalibrationEntry;
-import org.ncclharness.calibration.report.DeferredCalibration;
-import org.ncclharness.calibration.report.SingleTierCalibration;
-import org.ncclharness.calibration.report.SingleTierCalibrator;
-import org.ncclharness.calibration.report.TwoTierCalibration;
-import org.ncclharness.calibration.report.TwoTierCalibrator;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
-import org.ncclharness.calibration.twotier.TwoTierFit;
-import org.ncclharness.calibration.twotier.TwoTierForm;
+import org.ncclharness.calibration.model.NcclBaseline;
+import org.ncclharness.calibration.calibrate.CalibrationEntry;
+import org.ncclharness.calibration.calibrate.DeferredCalibration;
+import org.ncclharness.calibration.calibrate.SingleTierCalibration;
+import org.ncclharness.calibration.calibrate.SingleTierCalibrator;
+import org.ncclharness.calibration.calibrate.TwoTierCalibration;
+import org.ncclharness.calibration.calibrate.TwoTierCalibrator;
+import org.ncclharness.calibration.model.TwoTierConfig;
+import org.ncclharness.calibration.fit.twotier.TwoTierFit;
+import org.ncclharness.calibration.model.TwoTierForm;
 
 /**
  * A calibrated input as a figure series: its points on the half the fit used, each fitted model as a

@@ -9,8 +9,8 @@ import java.util.Locale;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.svg.SVGGraphics2D;
-import org.ncclharness.calibration.io.InputException;
-import org.ncclharness.calibration.io.OutputFile;
+import org.ncclharness.calibration.measure.InputException;
+import org.ncclharness.calibration.format.OutputFile;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 

@@ -11,9 +11,9 @@ import java.util.Map;
 import java.util.Locale;
 import java.util.Set;
 import org.jfree.chart.JFreeChart;
-import org.ncclharness.calibration.io.InputException;
-import org.ncclharness.calibration.io.OutputException;
-import org.ncclharness.calibration.io.OutputFile;
+import org.ncclharness.calibration.measure.InputException;
+import org.ncclharness.calibration.format.OutputException;
+import org.ncclharness.calibration.format.OutputFile;
 
 /**
  * A results page for {@code --report DIR}: one self-contained {@code index.html} (inline style and script, no

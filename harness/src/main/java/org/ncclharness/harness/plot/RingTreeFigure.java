@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
-import org.ncclharness.calibration.io.InputException;
+import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.calibration.model.RingTree;
 import org.ncclharness.calibration.predict.Prediction;
 import org.ncclharness.calibration.predict.PredictionModel;

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.ncclharness.calibration.io.NcclTestsTableWriter;
+import org.ncclharness.calibration.format.NcclTestsTableWriter;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.SizeText;

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.predict.PredictionModel;
 import org.ncclharness.calibration.predict.PredictionSources;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
+import org.ncclharness.calibration.model.TwoTierConfig;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.calibrate.LatencyConverter;

@@ -5,7 +5,7 @@ import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
-import org.ncclharness.calibration.twotier.GridProgress;
+import org.ncclharness.calibration.fit.twotier.GridProgress;
 
 /**
  * A grid search's progress on stderr, drawn only once the search has run for {@link #DELAY_NANOS} (a search

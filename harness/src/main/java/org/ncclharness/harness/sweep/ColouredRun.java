@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.LongUnaryOperator;
-import org.ncclharness.calibration.io.MeasurementCsv;
+import org.ncclharness.calibration.format.MeasurementCsv;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Provenance;

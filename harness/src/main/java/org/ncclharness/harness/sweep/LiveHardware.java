@@ -2,7 +2,7 @@ package org.ncclharness.harness.sweep;
 
 import java.util.List;
 import org.ncclharness.calibration.hardware.Nics;
-import org.ncclharness.calibration.io.RunDocument;
+import org.ncclharness.calibration.read.RunDocument;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.measure.RunInfo;

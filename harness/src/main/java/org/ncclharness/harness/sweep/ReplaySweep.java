@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Set;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
-import org.ncclharness.calibration.io.SweepJson;
+import org.ncclharness.calibration.format.SweepJson;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.gpu.ProbeProblem;

@@ -1,8 +1,8 @@
 package org.ncclharness.harness.sweep;
 
 import java.util.List;
-import org.ncclharness.calibration.io.PerIteration;
-import org.ncclharness.calibration.io.RankTimes;
+import org.ncclharness.calibration.format.PerIteration;
+import org.ncclharness.calibration.format.RankTimes;
 import org.ncclharness.calibration.measure.Sweep;
 
 /**

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.ncclharness.calibration.io.Inputs;
+import org.ncclharness.calibration.read.Inputs;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.gpu.Gpus;
 import org.ncclharness.harness.CliRun;

@@ -14,7 +14,7 @@ import org.ncclharness.calibration.check.CheckRules;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.HardwareFacts;
-import org.ncclharness.calibration.io.RunDocument;
+import org.ncclharness.calibration.read.RunDocument;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.resolve.Hints;

@@ -14,7 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.ncclharness.calibration.io.NcclTestsTableWriter;
+import org.ncclharness.calibration.format.NcclTestsTableWriter;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Half;
@@ -24,11 +24,11 @@ import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.model.TwoTierCostModel;
-import org.ncclharness.calibration.report.CalibrationFile;
-import org.ncclharness.calibration.twotier.TwoTierConfig;
-import org.ncclharness.calibration.twotier.TwoTierForm;
-import org.ncclharness.calibration.twotier.TwoTierModel;
-import org.ncclharness.calibration.twotier.TwoTierParams;
+import org.ncclharness.calibration.calibrate.CalibrationFile;
+import org.ncclharness.calibration.model.TwoTierConfig;
+import org.ncclharness.calibration.model.TwoTierForm;
+import org.ncclharness.calibration.model.TwoTierModel;
+import org.ncclharness.calibration.model.TwoTierParams;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.CliRun;
 
@@ -92,7 +92,7 @@ class CalibrateTwoTierTest {
         // read back, the table keeps the configuration it was predicted for
         Path table = json.resolveSibling("pred64.txt");
         Files.writeString(table, last.out());
-        org.ncclharness.calibration.measure.Hardware back = org.ncclharness.calibration.io.Inputs.read(
+        org.ncclharness.calibration.measure.Hardware back = org.ncclharness.calibration.read.Inputs.read(
                 table.toString()).get(0).hardware();
         assertThat(back.ranks()).isEqualTo(64);
         assertThat(back.domains()).isEqualTo(8);

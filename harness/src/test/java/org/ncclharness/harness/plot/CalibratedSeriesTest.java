@@ -8,13 +8,13 @@ import org.junit.jupiter.api.Test;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.HardwareFacts;
-import org.ncclharness.calibration.nccl.NcclBaseline;
+import org.ncclharness.calibration.model.NcclBaseline;
 import org.ncclharness.calibration.predict.PredictionModel;
 import org.ncclharness.calibration.predict.PredictionSources;
-import org.ncclharness.calibration.report.CalibrationEntry;
-import org.ncclharness.calibration.report.CalibrationInput;
-import org.ncclharness.calibration.report.TwoTierCalibration;
-import org.ncclharness.calibration.report.TwoTierCalibrator;
+import org.ncclharness.calibration.calibrate.CalibrationEntry;
+import org.ncclharness.calibration.calibrate.CalibrationInput;
+import org.ncclharness.calibration.calibrate.TwoTierCalibration;
+import org.ncclharness.calibration.calibrate.TwoTierCalibrator;
 import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.calibrate.CalibrationInputs;
 
@@ -53,8 +53,8 @@ class CalibratedSeriesTest {
         Dataset d = DatasetCatalog.bundled().get(MULTI_DOMAIN);
         NcclBaseline nccl = NcclBaseline.of(d.collective(), d.sweep().hardware(), d.metadata().ncclVersion(),
                 d.metadata().nicsPerHost(), d.metadata().nicGbps());
-        CalibrationEntry deferred = new org.ncclharness.calibration.report.SingleTierCalibrator(HardwareFacts.bundled(),
-                org.ncclharness.calibration.report.CalibrationOptions.defaults()).calibrate(CalibrationInputs.of(d));
+        CalibrationEntry deferred = new org.ncclharness.calibration.calibrate.SingleTierCalibrator(HardwareFacts.bundled(),
+                org.ncclharness.calibration.calibrate.CalibrationOptions.defaults()).calibrate(CalibrationInputs.of(d));
 
         CalibratedSeries.Drawn drawn = CalibratedSeries.draw(d.sweep(), deferred, nccl, List.of("nccl", "B"));
         assertThat(drawn.series().models()).hasSize(1);

@@ -201,7 +201,7 @@ class PlotCommandTest {
                     "IB-NDR", "--json", json.toString()));
             cal.addAll(keep);
             assertThat(CliRun.of(cal.toArray(String[]::new)).exitCode()).isZero();
-            String best = org.ncclharness.calibration.report.CalibrationFile.read(json).dataset(log.toString()).best();
+            String best = org.ncclharness.calibration.calibrate.CalibrationFile.read(json).dataset(log.toString()).best();
             Path svg = dir.resolve("p" + keep.size() + ".svg");
             List<String> plot = new ArrayList<>(List.of("plot", log.toString(), "--model",
                     "algorithms,envelope", "--interconnect", "IB-NDR", "--out", svg.toString()));

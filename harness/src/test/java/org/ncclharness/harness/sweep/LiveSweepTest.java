@@ -8,7 +8,7 @@ import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.ncclharness.calibration.io.Inputs;
+import org.ncclharness.calibration.read.Inputs;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Provenance;
@@ -84,8 +84,8 @@ class LiveSweepTest {
                 RunInfo.unknown(), Hardware.unknown(), List.of(), m.rows(), List.of());
         new SweepOutputs(p, new PrintWriter(new StringWriter())).emit(List.of(new SweepResult(Combination.auto(),
                 List.of(), s, m.perIteration(), m.rankTimes())), List.of(), new SweepOutputs.RunFacts(null, null, null,
-                null, List.of(), org.ncclharness.calibration.io.SweepJson.object()));
-        var back = org.ncclharness.calibration.io.SweepJson.read(json.toString(), java.nio.file.Files.readString(json));
+                null, List.of(), org.ncclharness.calibration.format.SweepJson.object()));
+        var back = org.ncclharness.calibration.format.SweepJson.read(json.toString(), java.nio.file.Files.readString(json));
         assertThat(back.rankTimes()).isEqualTo(m.rankTimes());
     }
 
@@ -95,7 +95,7 @@ class LiveSweepTest {
         List<SweepResult> results = List.of(result(p, "Ring", 1.0), result(p, "Tree", 0.5));
         StringWriter sw = new StringWriter();
         new SweepOutputs(p, new PrintWriter(sw)).emit(results, List.of("# test data"),
-                new SweepOutputs.RunFacts(null, null, null, null, List.of(), org.ncclharness.calibration.io.SweepJson.object()));
+                new SweepOutputs.RunFacts(null, null, null, null, List.of(), org.ncclharness.calibration.format.SweepJson.object()));
         String out = sw.toString();
         assertThat(out).contains("# combination Ring/auto (NCCL_ALGO=Ring NCCL_PROTO=(unset)); NCCL ran: not known");
         assertThat(out).contains("# fastest combination per size");
@@ -150,7 +150,7 @@ class LiveSweepTest {
         StringWriter sw = new StringWriter();
         new SweepOutputs(p, new PrintWriter(sw)).emit(List.of(new SweepResult(Combination.auto(), List.of(), s,
                 List.of())), List.of(), new SweepOutputs.RunFacts(null, null, null, null, List.of(),
-                org.ncclharness.calibration.io.SweepJson.object()));
+                org.ncclharness.calibration.format.SweepJson.object()));
         assertThat(sw.toString()).contains("  cputime   algbw   busbw  #wrong  cputime ");
     }
 
@@ -163,7 +163,7 @@ class LiveSweepTest {
         StringWriter sw = new StringWriter();
         new SweepOutputs(p, new PrintWriter(sw)).emit(List.of(new SweepResult(Combination.auto(), List.of(), s,
                 List.of())), List.of(), new SweepOutputs.RunFacts(null, null, null, null, List.of(),
-                org.ncclharness.calibration.io.SweepJson.object()));
+                org.ncclharness.calibration.format.SweepJson.object()));
         List<String> spread = sw.toString().lines().dropWhile(l -> !l.startsWith("# run-to-run spread over 3 cycles"))
                 .toList();
         assertThat(spread).hasSizeGreaterThan(4);
@@ -183,7 +183,7 @@ class LiveSweepTest {
         StringWriter sw = new StringWriter();
         int rc = new SweepOutputs(p, new PrintWriter(sw)).emit(List.of(new SweepResult(Combination.auto(), List.of(), s,
                 List.of())), List.of(), new SweepOutputs.RunFacts(null, null, null, null, List.of(),
-                org.ncclharness.calibration.io.SweepJson.object()));
+                org.ncclharness.calibration.format.SweepJson.object()));
         assertThat(rc).isEqualTo(1);
         assertThat(sw.toString()).contains("# Out of bounds values : 1 FAILED");
     }

@@ -1,0 +1,47 @@
+package org.ncclharness.calibration.calibrate;
+
+import java.util.List;
+import org.ncclharness.calibration.hardware.Nics;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Sweep;
+
+/**
+ * One sweep to calibrate, with what its metadata says beyond the sweep itself.
+ *
+ * @param id         bundled dataset id, or the file as the user named it
+ * @param sweep      the measurements (hardware filled in from metadata or flags)
+ * @param forcedAlgo the NCCL_ALGO the run forced, null when none or unknown
+ * @param flags      dataset flags ({@code mixed-configurations} keeps a dataset out of the fit)
+ * @param nics       the host's NICs: their count (--nics-per-host, the log's {@code NET/IB : Using} lines, or the
+ *                   dataset's metadata) and speed (--nic-gbps, the metadata), each null where nothing says
+ */
+public record CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<String> flags, Nics nics) {
+
+    public CalibrationInput {
+        flags = flags == null ? List.of() : List.copyOf(flags);
+        nics = nics == null ? Nics.UNKNOWN : nics;
+    }
+
+    /** NICs not known. */
+    public CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<String> flags) {
+        this(id, sweep, forcedAlgo, flags, Nics.UNKNOWN);
+    }
+
+    /** The same input with other measurements (a subset of its rows). */
+    public CalibrationInput withSweep(Sweep other) {
+        return new CalibrationInput(id, other, forcedAlgo, flags, nics);
+    }
+
+    public static CalibrationInput of(String id, Sweep sweep) {
+        return new CalibrationInput(id, sweep, null, List.of());
+    }
+
+    /** The report's view of the input; N is filled in from the device lines where the hardware lacks it. */
+    DatasetInfo info() {
+        Hardware hw = sweep.hardware() == null ? Hardware.unknown() : sweep.hardware();
+        if (hw.ranks() == null) {
+            hw = hw.withRanks(sweep.ranks());
+        }
+        return new DatasetInfo(id, sweep.provenance(), sweep.collective().testName(), hw, forcedAlgo, flags);
+    }
+}

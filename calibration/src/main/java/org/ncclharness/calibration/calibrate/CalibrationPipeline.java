@@ -1,0 +1,56 @@
+package org.ncclharness.calibration.calibrate;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.ncclharness.calibration.fit.FitProgress;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+
+/**
+ * What every command that calibrates does to its inputs, in one place, so {@code calibrate}, {@code sweep} and the
+ * benchmark cannot drift apart: the measurement glitches found and (unless kept) left out, every input fitted by
+ * every family that applies to it (one tier; across NVLink domains the envelope, the algorithm envelope and both
+ * two-tier forms, with the pick), and each entry annotated with its glitches.
+ */
+public final class CalibrationPipeline {
+
+    private CalibrationPipeline() {
+    }
+
+    /** Each input's glitches; {@code keep} ({@code --keep-glitches}) lists them and leaves them in. */
+    public static List<GlitchExclusion> glitches(List<CalibrationInput> inputs, boolean keep) {
+        return inputs.stream().map(i -> GlitchExclusion.of(i, keep)).toList();
+    }
+
+    /** Fits the inputs as their glitch exclusions left them, and annotates each entry with its glitches. */
+    public static CalibrationReport calibrate(HardwareFacts facts, List<GlitchExclusion> glitches, CalibrationOptions o,
+                                              Optional<GridOptions> grid, FitProgress progress) {
+        List<CalibrationInput> fitted = glitches.stream().map(GlitchExclusion::fitted).toList();
+        return annotate(fit(facts, fitted, o, grid, progress), glitches);
+    }
+
+    /** Every family fitted to each input as given (no glitch is looked for), the two-tier entries completed. */
+    public static CalibrationReport fit(HardwareFacts facts, List<CalibrationInput> inputs, CalibrationOptions o,
+                                        Optional<GridOptions> grid, FitProgress progress) {
+        SingleTierCalibrator calibrator = new SingleTierCalibrator(facts, o, progress);
+        // Datasets are calibrated independently: on all cores, in input order (an ordered stream keeps it).
+        List<CalibrationEntry> entries = inputs.parallelStream().map(calibrator::calibrate).toList();
+        return new CalibrationReport(new TwoTierCalibrator(facts, grid).complete(inputs, entries));
+    }
+
+    /** Each entry with the glitches of the inputs it was fitted from (a joint entry: of every member). */
+    public static CalibrationReport annotate(CalibrationReport r, List<GlitchExclusion> glitches) {
+        List<CalibrationEntry> out = new ArrayList<>();
+        for (CalibrationEntry e : r.entries()) {
+            List<String> members = e instanceof TwoTierCalibration t ? t.members() : List.of(e.dataset().id());
+            CalibrationEntry annotated = e;
+            for (GlitchExclusion g : glitches) {
+                if (members.contains(g.original().id())) {
+                    annotated = g.annotate(annotated);
+                }
+            }
+            out.add(annotated);
+        }
+        return new CalibrationReport(out);
+    }
+}

@@ -1,0 +1,254 @@
+package org.ncclharness.calibration.format;
+
+import org.ncclharness.calibration.measure.InputException;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.RuntimeJsonMappingException;
+import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvParser;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Half;
+import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.measure.RunInfo;
+import org.ncclharness.calibration.measure.SourceKind;
+import org.ncclharness.calibration.measure.Sweep;
+
+/**
+ * The project's CSV: one header row, then one row per measurement with both halves, each row naming its
+ * collective so that the tables of a multi-table log keep apart, and where its numbers came from: the
+ * {@code provenance} column holds the {@link SourceKind} label ({@code measured}, {@code stored}, {@code dataset},
+ * {@code replay}, {@code predicted}) and {@code provenance_label} the line every other output prints for it (e.g.
+ * {@code replay of stored measurements: ID (URL)}, {@code predicted by ring formula from ..., for 64 GPUs}). A
+ * column on every row, not a line before the header: rows survive being filtered, sorted or concatenated with
+ * their provenance, and every CSV tool reads them. A field the source lacks is empty. The {@code error} columns hold
+ * the older nccl-tests' maximum error, the {@code wrong} ones the #wrong count. The CSVs of earlier releases (no
+ * provenance columns; before that no collective and no error columns either) still read, as stored measurements.
+ * Read and written with Jackson's CSV module.
+ */
+public final class MeasurementCsv {
+
+    /** The header, exactly. */
+    public static final List<String> COLUMNS = List.of("collective", "size_bytes", "count", "type", "redop",
+            "root", "oop_time_us", "oop_algbw_gbps", "oop_busbw_gbps", "oop_wrong", "oop_error",
+            "ip_time_us", "ip_algbw_gbps", "ip_busbw_gbps", "ip_wrong", "ip_error", "provenance",
+            "provenance_label");
+    public static final String HEADER = String.join(",", COLUMNS);
+    /** The header of releases before the provenance columns: read (as stored measurements), never written. */
+    static final String UNLABELLED_HEADER = String.join(",", COLUMNS.subList(0, COLUMNS.size() - 2));
+    /** The header of releases before the collective column: read, never written. */
+    static final String LEGACY_HEADER = "size_bytes,count,type,redop,root,oop_time_us,oop_algbw_gbps,"
+            + "oop_busbw_gbps,oop_wrong,ip_time_us,ip_algbw_gbps,ip_busbw_gbps,ip_wrong";
+
+    private static final Pattern NUMBER = Pattern.compile("[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?");
+    // quoted only where CSV needs it (a comma, a quote, a line break): a label's spaces do not
+    private static final CsvMapper MAPPER = new CsvMapper()
+            .enable(CsvParser.Feature.WRAP_AS_ARRAY).enable(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING);
+    private static final CsvSchema SCHEMA = CsvSchema.builder().addColumns(COLUMNS, CsvSchema.ColumnType.STRING)
+            .build().withLineSeparator("\n");
+
+    private MeasurementCsv() {
+    }
+
+    /**
+     * One table of a CSV: consecutive rows of one collective, type, op and provenance.
+     *
+     * @param collective the collective column's value; null in a CSV of an earlier release, which has none
+     * @param provenance the provenance columns' kind and label, with the file as its source; stored measurements
+     *                   of the file in a CSV of an earlier release, which has no such columns
+     */
+    public record Table(Collective collective, Provenance provenance, List<Measurement> rows) { }
+
+    /** True when the first line of a text is this CSV's header (or an earlier one). */
+    public static boolean looksLikeCsv(String firstLine) {
+        String h = firstLine.strip();
+        return h.equals(HEADER) || h.equals(UNLABELLED_HEADER) || h.equals(LEGACY_HEADER);
+    }
+
+    /** Every sweep's rows, each row naming its sweep's collective. */
+    public static String toString(List<Sweep> sweeps) {
+        StringWriter sw = new StringWriter();
+        try {
+            var writer = MAPPER.writer(SCHEMA.withHeader()).writeValues(sw);
+            for (Sweep s : sweeps) {
+                for (Measurement m : s.rows()) {
+                    writer.write(fields(s.provenance(), s.collective(), m));
+                }
+            }
+            writer.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return sw.toString();
+    }
+
+    /** Rows of one collective. */
+    public static String toString(Collective collective, List<Measurement> rows) {
+        return toString(List.of(new Sweep(Provenance.stored("-"), collective, RunInfo.unknown(), Hardware.unknown(),
+                List.of(), rows, List.of())));
+    }
+
+    private static String[] fields(Provenance p, Collective c, Measurement m) {
+        Half o = m.outOfPlace();
+        Half i = m.inPlace();
+        return new String[] {c.testName(), Long.toString(m.sizeBytes()), Long.toString(m.count()), m.type(),
+            m.redop(), Integer.toString(m.root()),
+            Numbers.plain(o.timeUs()), Numbers.plain(o.algBwGBps()), Numbers.plain(o.busBwGBps()),
+            Numbers.plain(o.wrong()), Numbers.plain(o.maxError()),
+            Numbers.plain(i.timeUs()), Numbers.plain(i.algBwGBps()), Numbers.plain(i.busBwGBps()),
+            Numbers.plain(i.wrong()), Numbers.plain(i.maxError()), p.kind().label(), p.label()};
+    }
+
+    /** Every row of the CSV, in file order. */
+    public static List<Measurement> read(String file, String text) {
+        List<Measurement> rows = new ArrayList<>();
+        readTables(file, text).forEach(t -> rows.addAll(t.rows()));
+        return rows;
+    }
+
+    /**
+     * The CSV as tables: a new table starts where the collective, type, op or provenance changes or the size stops
+     * growing (a second run of the same test). The first bad line is named in the {@link InputException}.
+     */
+    public static List<Table> readTables(String file, String text) {
+        List<Table> tables = new ArrayList<>();
+        String body = text.startsWith("\uFEFF") ? text.substring(1) : text;
+        try (MappingIterator<String[]> it = MAPPER.readerFor(String[].class).with(CsvSchema.emptySchema())
+                .readValues(body)) {
+            String header = null;
+            String key = null;
+            long lastSize = -1;
+            List<Measurement> rows = null;
+            while (it.hasNextValue()) {
+                // The physical line the record starts on: a quoted field may hold a line break
+                int line = it.getCurrentLocation().getLineNr();
+                String[] f = it.nextValue();
+                if (header == null) {
+                    header = String.join(",", f).strip();
+                    if (!looksLikeCsv(header)) {
+                        throw new InputException(file, 1, "expected the header " + HEADER);
+                    }
+                    continue;
+                }
+                if (f.length == 1 && f[0].isBlank()) {
+                    continue;
+                }
+                boolean legacy = header.equals(LEGACY_HEADER);
+                int width = header.split(",").length;
+                if (f.length != width) {
+                    throw new InputException(file, line, "expected " + width + " fields (" + header + "), found "
+                            + f.length);
+                }
+                Collective c = legacy ? null : collective(file, line, f[0]);
+                Measurement m = legacy ? legacyRow(file, line, f) : row(file, line, f);
+                Provenance p = header.equals(HEADER) ? provenance(file, line, f[16], f[17]) : Provenance.stored(file);
+                String k = (c == null ? "" : c.testName()) + " " + m.type() + " " + m.redop() + " " + p.kind() + " "
+                        + p.label();
+                if (rows == null || !k.equals(key) || m.sizeBytes() <= lastSize) {
+                    rows = new ArrayList<>();
+                    tables.add(new Table(c, p, rows));
+                    key = k;
+                }
+                rows.add(m);
+                lastSize = m.sizeBytes();
+            }
+        } catch (RuntimeJsonMappingException | IOException e) {
+            throw new InputException(file, 0, "not a readable CSV: "
+                    + Echo.quote(e.getMessage().lines().findFirst().orElse("")));
+        }
+        return tables.stream().map(t -> new Table(t.collective(), t.provenance(), List.copyOf(t.rows()))).toList();
+    }
+
+    /** The provenance columns: a kind this project names, and the line that says where the rows came from. */
+    private static Provenance provenance(String file, int line, String kind, String label) {
+        SourceKind k = SourceKind.byLabel(kind).orElseThrow(() -> new InputException(file, line, "provenance "
+                + Echo.quote(kind) + " is not one of " + SourceKind.labels()));
+        if (label.isBlank()) {
+            throw new InputException(file, line, "provenance_label is empty: say where the rows came from (e.g."
+                    + " stored measurements: run.txt)");
+        }
+        return new Provenance(k, file, null, label);
+    }
+
+    private static Collective collective(String file, int line, String v) {
+        return Collective.byName(v).orElseThrow(() -> new InputException(file, line, "collective " + Echo.quote(v)
+                + " is not one nccl-tests runs (all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, "
+                + "sendrecv, gather, scatter, hypercube, or unknown)"));
+    }
+
+    private static Measurement row(String file, int line, String[] f) {
+        return new Measurement(integer(file, line, f[1], "size_bytes", 0, Long.MAX_VALUE),
+                integer(file, line, f[2], "count", 0, Long.MAX_VALUE),
+                required(file, line, f[3], "type"), required(file, line, f[4], "redop"),
+                (int) integer(file, line, f[5], "root", -1, Integer.MAX_VALUE),
+                half(file, line, f, 6, "oop_"), half(file, line, f, 11, "ip_"));
+    }
+
+    private static Measurement legacyRow(String file, int line, String[] f) {
+        return new Measurement(integer(file, line, f[0], "size_bytes", 0, Long.MAX_VALUE),
+                integer(file, line, f[1], "count", 0, Long.MAX_VALUE),
+                required(file, line, f[2], "type"), required(file, line, f[3], "redop"),
+                (int) integer(file, line, f[4], "root", -1, Integer.MAX_VALUE),
+                new Half(opt(file, line, f[5], "oop_time_us"), opt(file, line, f[6], "oop_algbw_gbps"),
+                        opt(file, line, f[7], "oop_busbw_gbps"), opt(file, line, f[8], "oop_wrong")),
+                new Half(opt(file, line, f[9], "ip_time_us"), opt(file, line, f[10], "ip_algbw_gbps"),
+                        opt(file, line, f[11], "ip_busbw_gbps"), opt(file, line, f[12], "ip_wrong")));
+    }
+
+    private static Half half(String file, int line, String[] f, int at, String prefix) {
+        return new Half(opt(file, line, f[at], prefix + "time_us"), opt(file, line, f[at + 1], prefix + "algbw_gbps"),
+                opt(file, line, f[at + 2], prefix + "busbw_gbps"), opt(file, line, f[at + 3], prefix + "wrong"),
+                opt(file, line, f[at + 4], prefix + "error"));
+    }
+
+    /** A type or op name: one lowercase word, as nccl-tests prints them (float, bfloat16, sum, none). */
+    private static String required(String file, int line, String v, String column) {
+        if (v.isBlank()) {
+            throw new InputException(file, line, column + " is empty");
+        }
+        if (!v.matches("[a-z][a-z0-9_]*")) {
+            throw new InputException(file, line, column + " " + Echo.quote(v) + " is not a name nccl-tests prints "
+                    + "(one lowercase word such as float or sum)");
+        }
+        return v;
+    }
+
+    private static long integer(String file, int line, String v, String column, long min, long max) {
+        long n;
+        try {
+            n = v.matches("-?\\d{1,19}") ? Long.parseLong(v) : Long.MIN_VALUE;
+        } catch (NumberFormatException e) {
+            n = Long.MIN_VALUE;
+        }
+        if (n == Long.MIN_VALUE) {
+            throw new InputException(file, line, column + " " + Echo.quote(v) + " is not an integer");
+        }
+        if (n < min || n > max) {
+            throw new InputException(file, line, column + " " + v + " is out of range (expected " + min + " to "
+                    + max + ")");
+        }
+        return n;
+    }
+
+    private static Double opt(String file, int line, String v, String column) {
+        if (v.isEmpty()) {
+            return null;
+        }
+        if (!NUMBER.matcher(v).matches()) {
+            throw new InputException(file, line, column + " " + Echo.quote(v) + " is not a number");
+        }
+        double d = Double.parseDouble(v);
+        if (Double.isInfinite(d) || d < 0) {
+            throw new InputException(file, line, column + " " + Echo.quote(v) + " is not a finite non-negative number");
+        }
+        return d;
+    }
+}

@@ -1,0 +1,109 @@
+package org.ncclharness.calibration.read;
+
+import org.ncclharness.calibration.format.SweepJson;
+import org.ncclharness.calibration.measure.InputException;
+import java.util.List;
+import java.util.Optional;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.hardware.Nics;
+import org.ncclharness.calibration.measure.Sweep;
+
+/**
+ * One input as it was read, once: its tables and every other fact its text states (NCCL's lines, the launch line
+ * and its NCCL_* environment, the versions, the NICs, the network NCCL named), and what a bundled dataset's
+ * metadata adds. Every command takes what it needs from here, so nothing downstream opens the input again and
+ * two commands cannot read one input two ways.
+ *
+ * @param name       the input as the user named it: a path, {@code -} for standard input, or a dataset id
+ * @param format     what the input was read as ({@link Format#LIVE}: measured by this harness now)
+ * @param sweeps     its tables; empty where {@code sweepError} says why
+ * @param sweepError why the text gave no tables (none found, a damaged row), or null: commands that need tables
+ *                   throw it ({@link #requireSweeps()}), those that read the other lines go on
+ * @param text       a log's text (a bundled dataset's raw source), {@link LogText#EMPTY} for CSV and JSON
+ * @param json       a JSON input's runs with their per-iteration samples, empty for other formats
+ * @param facts      what the text's lines say besides the tables ({@link LogFacts#none()} without text)
+ * @param network    the network between hosts NCCL's lines (or the job's environment) name, null where none does
+ * @param nicDevices the NET/IB devices NCCL's lines list (device:port/link), in order seen
+ * @param stated     what a bundled dataset's metadata states, {@link Stated#NONE} for a file
+ */
+public record RunDocument(String name, Format format, List<Sweep> sweeps, InputException sweepError, LogText text,
+                          List<SweepJson.Read> json, LogFacts facts, LogNetwork.Named network, List<String> nicDevices,
+                          Stated stated) {
+
+    /** What an input was read as. */
+    public enum Format { LOG, CSV, JSON, DATASET, LIVE }
+
+    /**
+     * What a bundled dataset's metadata states beside its rows; every field null (flags empty) for a file.
+     *
+     * @param nics       the hosts' NICs as the source states them
+     * @param forcedAlgo the NCCL_ALGO the run forced, as the metadata names it
+     * @param flags      the metadata's flags ({@code busbw-only}, {@code partial}, ...)
+     */
+    public record Stated(String datasetId, Nics nics, String forcedAlgo, String ncclVersion, String date,
+                         String sourceUrl, List<String> flags) {
+
+        public static final Stated NONE = new Stated(null, Nics.UNKNOWN, null, null, null, null, List.of());
+
+        public Stated {
+            nics = nics == null ? Nics.UNKNOWN : nics;
+            flags = flags == null ? List.of() : List.copyOf(flags);
+        }
+    }
+
+    public RunDocument {
+        sweeps = List.copyOf(sweeps);
+        json = List.copyOf(json);
+        nicDevices = List.copyOf(nicDevices);
+        stated = stated == null ? Stated.NONE : stated;
+    }
+
+    /** A document of a text: the facts of its lines read here, once. */
+    public static RunDocument ofText(String name, Format format, List<Sweep> sweeps, InputException sweepError,
+                                     LogText text, List<SweepJson.Read> json, Stated stated) {
+        List<String> lines = text.lines();
+        return new RunDocument(name, format, sweeps, sweepError, text, json, text.isEmpty() ? LogFacts.none()
+                : LogFacts.of(lines), text.isEmpty() ? null : LogNetwork.of(lines, HardwareFacts.bundled()).orElse(null),
+                NicCount.devicesIn(lines), stated);
+    }
+
+    /** A sweep this harness measured now: its facts are the ones the job saw, it has no text. */
+    public static RunDocument live(String name, Sweep sweep) {
+        return ofText(name, Format.LIVE, List.of(sweep), null, LogText.EMPTY, List.of(), null);
+    }
+
+    /** The tables, or the reason the text has none. */
+    public List<Sweep> requireSweeps() {
+        if (sweepError != null) {
+            throw sweepError;
+        }
+        return sweeps;
+    }
+
+    /** The one run of a JSON input (a sweep's {@code -J} file), with its per-iteration samples. */
+    public SweepJson.Read onlyJsonRun() {
+        if (json.size() != 1) {
+            throw new InputException(name, 0, "holds " + json.size() + " sweeps where one was expected");
+        }
+        return json.get(0);
+    }
+
+    /** The text's lines (none for CSV and JSON). */
+    public List<String> lines() {
+        return text.lines();
+    }
+
+    public Optional<LogNetwork.Named> namedNetwork() {
+        return Optional.ofNullable(network);
+    }
+
+    /** The NICs per host: the metadata's, else the count NCCL's lines give (no speed: NCCL prints none). */
+    public Nics nics() {
+        return stated.nics().orElse(new Nics(facts.nicsPerHost(), null));
+    }
+
+    /** True for a bundled dataset. */
+    public boolean isDataset() {
+        return format == Format.DATASET;
+    }
+}

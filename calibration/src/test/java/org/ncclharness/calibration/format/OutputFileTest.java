@@ -1,0 +1,95 @@
+package org.ncclharness.calibration.format;
+
+import org.ncclharness.calibration.measure.InputException;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The output rules (README, "Exit codes"): all or nothing, regular files only, no directory the user did not name. */
+class OutputFileTest {
+
+    @TempDir
+    Path dir;
+
+    private static OutputFile.Content text(String s) {
+        return o -> o.write(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void allOutputsOfACommandAreCommittedTogetherOrNotAtAll() {
+        Map<Path, OutputFile.Content> outs = new LinkedHashMap<>();
+        outs.put(dir.resolve("ok.csv"), text("a"));
+        outs.put(dir.resolve("bad.json"), o -> {
+            throw new IOException("No space left on device");
+        });
+        assertThatThrownBy(() -> OutputFile.writeAll(outs, false)).isInstanceOf(OutputException.class)
+                .hasMessageContaining("No space left on device");
+        assertThat(dir.resolve("ok.csv")).doesNotExist();
+        assertThat(dir.toFile().list()).isEmpty();
+    }
+
+    @Test
+    void forceReplacesRegularFilesOnlyNeverALinkOrADevice() throws IOException {
+        Path target = Files.writeString(dir.resolve("target.csv"), "keep");
+        Path link = Files.createSymbolicLink(dir.resolve("link.csv"), target);
+        assertThatThrownBy(() -> OutputFile.write(link, true, text("x"))).isInstanceOf(InputException.class)
+                .hasMessageContaining("not a regular file");
+        assertThat(Files.readString(target)).isEqualTo("keep");
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+        assertThatThrownBy(() -> OutputFile.checkWritable(Path.of("/dev/null"), true))
+                .hasMessageContaining("not a regular file");
+    }
+
+    @Test
+    void aMissingDirectoryIsNamedAndNotCreated() {
+        Path out = dir.resolve("no/such/x.csv");
+        assertThatThrownBy(() -> OutputFile.write(out, false, text("x"))).isInstanceOf(InputException.class)
+                .hasMessageContaining("does not exist; create it first");
+        assertThat(dir.resolve("no")).doesNotExist();
+    }
+
+    /** /proc takes no new file, even from root, whose permission bits say nothing: refused before any work. */
+    @Test
+    void aDirectoryThatTakesNoFileIsRefusedBeforeTheWork() {
+        assertThatThrownBy(() -> OutputFile.checkWritable(Path.of("/proc/x.json"), false))
+                .isInstanceOf(OutputException.class).hasMessageStartingWith("cannot write /proc/x.json: ")
+                .hasMessageEndingWith(" (in /proc; choose another place)");
+        assertThat(dir.toFile().list()).isEmpty();
+        OutputFile.checkWritable(dir.resolve("x.json"), false);
+        assertThat(dir.toFile().list()).as("the probe leaves nothing behind").isEmpty();
+    }
+
+    @Test
+    void aDeadProcesssTemporaryFileIsRemovedOnTheNextWriteThere() throws IOException {
+        // pid 2^22 + 1 is above Linux's pid_max default range of live processes in a test container
+        Path stale = Files.writeString(dir.resolve(".out.csv.4194305.123.tmp"), "half");
+        Path mine = Files.writeString(dir.resolve(".out.csv." + ProcessHandle.current().pid() + ".5.tmp"), "live");
+        OutputFile.write(dir.resolve("out.csv"), false, text("whole"));
+        assertThat(stale).doesNotExist();
+        assertThat(mine).exists();
+        assertThat(Files.readString(dir.resolve("out.csv"))).isEqualTo("whole");
+    }
+
+    @Test
+    void aWriteErrorNamesItsRealCause() throws IOException {
+        Path ro = Files.createDirectory(dir.resolve("ro"));
+        ro.toFile().setWritable(false);
+        try {
+            // root ignores the mode bits; sysfs refuses new files even to root
+            Path target = Files.isWritable(ro) ? Path.of("/sys/nccl-harness-output-test.csv") : ro.resolve("x.csv");
+            org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(target.getParent()));
+            assertThatThrownBy(() -> OutputFile.write(target, false, text("x")))
+                    .isInstanceOf(OutputException.class).hasMessageContaining("permission denied");
+        } finally {
+            ro.toFile().setWritable(true);
+        }
+    }
+}
