@@ -29,6 +29,11 @@ public final class CalibrationPipeline {
         return annotate(fit(facts, fitted, o, grid, progress), glitches);
     }
 
+    /** What {@code calibrate} does with its default options: glitches left out, no grid, no progress shown. */
+    public static CalibrationReport calibrate(HardwareFacts facts, List<CalibrationInput> inputs, CalibrationOptions o) {
+        return calibrate(facts, glitches(inputs, false), o, Optional.empty(), FitProgress.NONE);
+    }
+
     /** Every family fitted to each input as given (no glitch is looked for), the two-tier entries completed. */
     public static CalibrationReport fit(HardwareFacts facts, List<CalibrationInput> inputs, CalibrationOptions o,
                                         Optional<GridOptions> grid, FitProgress progress) {

@@ -1,5 +1,6 @@
 package org.ncclharness.harness.bench;
 
+import org.ncclharness.calibration.calibrate.CalibrationPipeline;
 import org.ncclharness.harness.HelpOptions;
 import picocli.CommandLine.Mixin;
 import java.io.IOException;
@@ -21,7 +22,7 @@ import org.ncclharness.calibration.calibrate.CalibrationReport;
 import org.ncclharness.calibration.calibrate.SingleTierCalibration;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
-import org.ncclharness.harness.calibrate.CalibrateCommand;
+import org.ncclharness.harness.calibrate.CalibrationInputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -61,16 +62,16 @@ public final class CalibrateBench implements Callable<Integer> {
     public Integer call() {
         long jvmStartMs = ManagementFactory.getRuntimeMXBean().getStartTime();
         long t0 = System.nanoTime();
-        List<CalibrationInput> inputs = CalibrateCommand.bundledInputs();
+        List<CalibrationInput> inputs = CalibrationInputs.bundled();
         HardwareFacts facts = HardwareFacts.bundled();
         long t1 = System.nanoTime();
-        CalibrationReport first = CalibrateCommand.run(facts, inputs, CalibrationOptions.defaults());
+        CalibrationReport first = CalibrationPipeline.calibrate(facts, inputs, CalibrationOptions.defaults());
         long t2 = System.nanoTime();
         long sinceJvmStartMs = System.currentTimeMillis() - jvmStartMs;
         double[] warm = new double[Math.max(1, repeat)];
         for (int i = 0; i < warm.length; i++) {
             long s = System.nanoTime();
-            CalibrateCommand.run(facts, inputs, CalibrationOptions.defaults());
+            CalibrationPipeline.calibrate(facts, inputs, CalibrationOptions.defaults());
             warm[i] = (System.nanoTime() - s) / 1e6;
         }
         Arrays.sort(warm);

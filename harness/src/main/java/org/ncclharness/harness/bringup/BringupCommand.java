@@ -19,7 +19,7 @@ import org.ncclharness.harness.NicOptions;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
 import org.ncclharness.harness.HelpOptions;
-import org.ncclharness.harness.Main;
+import org.ncclharness.harness.Program;
 import org.ncclharness.harness.diagnose.NcclDebugChild;
 import org.ncclharness.harness.NcclLibOption;
 import org.ncclharness.harness.OutputFolder;
@@ -29,7 +29,7 @@ import org.ncclharness.harness.launch.LaunchOptions;
 import org.ncclharness.harness.launch.Place;
 import org.ncclharness.harness.launch.PlaceDetector;
 import org.ncclharness.harness.plot.ReportPage;
-import org.ncclharness.harness.sweep.SweepCommand;
+import org.ncclharness.harness.sweep.SweepRequest;
 import org.ncclharness.harness.sweep.SweepPlan;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -186,7 +186,7 @@ public final class BringupCommand implements Callable<Integer> {
         }
         if (NcclDebugChild.wanted(System.getenv(), noDiagnose)) {
             List<String> args = commandLine();
-            return NcclDebugChild.rerun(Main.class.getName(), args.subList(1, args.size()));
+            return NcclDebugChild.rerun(Program.MAIN_CLASS, args.subList(1, args.size()));
         }
         return new BringupRun(this::stepPlan, gpus, rules, judge(rules, base), outputs, probe, commandLine())
                 .run(launchOptions, pairs);
@@ -197,19 +197,14 @@ public final class BringupCommand implements Callable<Integer> {
                 null, null, null, nicOptions.nics()));
     }
 
-    /** A step's sweep, in nccl-tests' flags; step 3 starts {@code networkFrom} (its largest sizes). */
+    /** A step's sweep as a typed request, validated as {@code sweep} validates one; step 3 starts {@code networkFrom}. */
     SweepPlan stepPlan(BringupStep step, Long networkFrom) {
-        List<String> args = new ArrayList<>(List.of("-b", networkFrom != null ? Long.toString(networkFrom) : minBytes,
-                "-e", maxBytes, "-f", stepFactor, "-n", Integer.toString(iters), "-w", Integer.toString(warmup), "-c",
-                Integer.toString(check), "-N", Integer.toString(cycles), "-g",
-                Integer.toString(step.gpusPerProcess(gpus)), "--no-calibrate"));
-        if (interconnect != null) {
-            args.addAll(List.of("--interconnect", interconnect));
-        }
+        SweepRequest request = SweepRequest.forStep(networkFrom != null ? Long.toString(networkFrom) : minBytes,
+                maxBytes, stepFactor, step.gpusPerProcess(gpus), iters, warmup, check, cycles, interconnect);
         // NCCL_TESTS_DEVICE keeps its meaning; a split is the step's to decide
         Map<String, String> env = System.getenv().containsKey("NCCL_TESTS_DEVICE")
                 ? Map.of("NCCL_TESTS_DEVICE", System.getenv("NCCL_TESTS_DEVICE")) : Map.of();
-        return SweepCommand.planOf(args, env);
+        return request.plan(env, commandLine());
     }
 
     private List<String> commandLine() {

@@ -275,18 +275,4 @@ public final class CalibrateCommand implements Callable<Integer> {
         return calibration.entries().stream().map(e -> ((TwoTierCalibration) e).members().get(0))
                 .map(id -> in.stream().filter(x -> x.original().id().equals(id)).findFirst().orElseThrow()).toList();
     }
-
-    /**
-     * Calibrates every input as the command does with its defaults (glitches left out); the benchmark calls this,
-     * so it measures exactly what the command does.
-     */
-    public static CalibrationReport run(HardwareFacts facts, List<CalibrationInput> inputs, CalibrationOptions o) {
-        return CalibrationPipeline.calibrate(facts, CalibrationPipeline.glitches(inputs, false), o, Optional.empty(),
-                FitProgress.NONE);
-    }
-
-    /** The bundled datasets, as {@code calibrate} with no argument reads them. */
-    public static List<CalibrationInput> bundledInputs() {
-        return CalibrationInputs.bundled();
-    }
 }

@@ -76,7 +76,8 @@ public final class CalibrationInputs {
     private CalibrationInputs() {
     }
 
-    static List<CalibrationInput> bundled() {
+    /** Every bundled dataset, as {@code calibrate} with no argument reads them. */
+    public static List<CalibrationInput> bundled() {
         List<CalibrationInput> out = new ArrayList<>();
         for (Dataset d : DatasetCatalog.bundled().all()) {
             out.add(of(d));

@@ -18,7 +18,6 @@ import org.ncclharness.harness.InputErrors;
 import org.ncclharness.harness.OutputImage;
 import org.ncclharness.harness.RunInputs;
 import org.ncclharness.harness.TableName;
-import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.predict.PredictionSourceOptions;
 import picocli.CommandLine.Mixin;
 import org.ncclharness.calibration.datasets.Dataset;
@@ -253,7 +252,7 @@ public final class PlotCommand implements Callable<Integer> {
                 // a multi-domain run gets no one-line fit: its envelope, algorithms and two tiers come from here
                 if (entry instanceof DeferredCalibration d && DeferredCalibration.TWO_TIER.equals(d.awaiting())) {
                     if (!file && bundled == null) {
-                        bundled = CalibrateCommand.bundledInputs();
+                        bundled = CalibrationInputs.bundled();
                     }
                     entry = twoTiers.calibrate(fit, file ? files : bundled);
                 }

@@ -21,7 +21,7 @@ import org.ncclharness.gpu.TuningChoice;
 import org.ncclharness.gpu.TuningLog;
 import org.ncclharness.harness.ExitCode;
 import org.ncclharness.harness.HarnessException;
-import org.ncclharness.harness.Main;
+import org.ncclharness.harness.Program;
 
 /**
  * The {@code --algo/--proto} matrix: one child process per combination (NCCL reads NCCL_ALGO/NCCL_PROTO when a
@@ -72,7 +72,7 @@ final class CombinationRuns {
 
     private void child(Combination c, String tag, List<String> args, Map<String, String> env) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "sweep"));
+                "-cp", System.getProperty("java.class.path"), Program.MAIN_CLASS, "sweep"));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(work.resolve(tag + ".out").toFile())
                 .redirectError(work.resolve(tag + ".err").toFile());

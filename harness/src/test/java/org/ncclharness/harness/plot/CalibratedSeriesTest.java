@@ -15,7 +15,6 @@ import org.ncclharness.calibration.calibrate.CalibrationEntry;
 import org.ncclharness.calibration.calibrate.CalibrationInput;
 import org.ncclharness.calibration.calibrate.TwoTierCalibration;
 import org.ncclharness.calibration.calibrate.TwoTierCalibrator;
-import org.ncclharness.harness.calibrate.CalibrateCommand;
 import org.ncclharness.harness.calibrate.CalibrationInputs;
 
 /** The curves plot draws are the calibrated models themselves, not a second calibration. */
@@ -28,7 +27,7 @@ class CalibratedSeriesTest {
         HardwareFacts facts = HardwareFacts.bundled();
         Dataset d = DatasetCatalog.bundled().get(MULTI_DOMAIN);
         CalibrationInput in = CalibrationInputs.of(d);
-        CalibrationEntry entry = new TwoTierCalibrator(facts).calibrate(in, CalibrateCommand.bundledInputs());
+        CalibrationEntry entry = new TwoTierCalibrator(facts).calibrate(in, CalibrationInputs.bundled());
         assertThat(entry).isInstanceOf(TwoTierCalibration.class);
 
         CalibratedSeries.Drawn drawn = CalibratedSeries.draw(d.sweep(), entry, null,

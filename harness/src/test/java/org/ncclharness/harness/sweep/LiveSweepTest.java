@@ -23,9 +23,9 @@ import picocli.CommandLine;
 class LiveSweepTest {
 
     static SweepPlan plan(Map<String, String> env, String... args) {
-        SweepCommand c = new SweepCommand();
-        new CommandLine(c).parseArgs(args);
-        return c.plan(env);
+        SweepRequest r = new SweepRequest();
+        new CommandLine(r).parseArgs(args);
+        return r.plan(env, java.util.List.of("harness.jar", "sweep"));
     }
 
     static SweepProgress silent() {
