@@ -3,8 +3,8 @@ package org.ncclharness.devtools;
 import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.devtools.fuzz.FuzzBench;
 import org.ncclharness.devtools.twotier.TwoTierBenchCommand;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.VersionInfo;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.options.VersionInfo;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 
 /**
  * After packaging: the product jar holds nothing of the developer tools (no class of this module, no fuzz or
@@ -32,7 +32,7 @@ class ShippedJarIT {
         Set<String> tools = classes(DEVTOOLS_JAR);
         assertThat(tools).contains("org/ncclharness/devtools/fuzz/Mutation.class",
                 "org/ncclharness/devtools/twotier/TwoTierBench.class");
-        assertThat(shipped).contains("org/ncclharness/harness/Main.class").doesNotContainAnyElementsOf(tools);
+        assertThat(shipped).contains("org/ncclharness/harness/cli/Main.class").doesNotContainAnyElementsOf(tools);
         assertThat(shipped).noneMatch(n -> n.startsWith("org/ncclharness/") && n.matches("(?i).*(fuzz|synthetic).*"))
                 .noneMatch(n -> n.startsWith("org/ncclharness/devtools/"));
     }

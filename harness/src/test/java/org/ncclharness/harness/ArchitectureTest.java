@@ -1,14 +1,22 @@
 package org.ncclharness.harness;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine.Command;
 
-/** The layout is the architecture: calibration knows nothing of GPUs, native nothing of fitting. */
+/**
+ * The layout is the architecture: calibration knows nothing of GPUs, native nothing of fitting; the packages of both
+ * modules form no cycle, and commands depend on shared services, never on each other.
+ */
 class ArchitectureTest {
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
@@ -46,11 +54,24 @@ class ArchitectureTest {
     }
 
     @Test
-    void noCommandDependsOnTheBenchmarks() {
-        // calibrate drew its grid progress bar from bench once; shared pieces live in neutral packages
-        noClasses().that().resideInAPackage("org.ncclharness.harness..")
-                .and().resideOutsideOfPackages("org.ncclharness.harness.bench..", "org.ncclharness.harness")
-                .should().dependOnClassesThat().resideInAPackage("org.ncclharness.harness.bench..")
-                .check(CLASSES);
+    void harnesssPackagesFormNoCycle() {
+        slices().matching("org.ncclharness.harness.(*)..").should().beFreeOfCycles().check(CLASSES);
+    }
+
+    /**
+     * Commands share services (runs, figure, live, options, ...), never each other: a package that holds a command
+     * depends on no other such package; only cli, which wires them, knows them all.
+     */
+    @Test
+    void noCommandDependsOnAnother() {
+        Set<String> commands = CLASSES.stream().filter(c -> c.isAnnotatedWith(Command.class))
+                .map(JavaClass::getPackageName).filter(p -> !p.endsWith(".cli")).collect(Collectors.toSet());
+        assertThat(commands).as("command packages").hasSizeGreaterThan(10);
+        for (String p : commands) {
+            noClasses().that().resideInAPackage(p)
+                    .should().dependOnClassesThat().resideInAnyPackage(commands.stream().filter(o -> !o.equals(p))
+                            .toArray(String[]::new))
+                    .check(CLASSES);
+        }
     }
 }

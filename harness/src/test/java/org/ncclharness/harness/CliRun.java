@@ -1,5 +1,6 @@
 package org.ncclharness.harness;
 
+import org.ncclharness.harness.cli.Main;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;

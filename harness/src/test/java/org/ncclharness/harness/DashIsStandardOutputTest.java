@@ -1,5 +1,6 @@
 package org.ncclharness.harness;
 
+import org.ncclharness.harness.exit.ExitCode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,5 +1,7 @@
 package org.ncclharness.harness;
 
+import org.ncclharness.harness.cli.Main;
+import org.ncclharness.harness.exit.ExitCode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;

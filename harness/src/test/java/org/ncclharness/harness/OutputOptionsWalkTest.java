@@ -1,5 +1,11 @@
 package org.ncclharness.harness;
 
+import org.ncclharness.harness.cli.Main;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.options.OutputFolder;
+import org.ncclharness.harness.options.OutputImage;
+import org.ncclharness.harness.options.OutputRule;
+import org.ncclharness.harness.options.OutputTarget;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;

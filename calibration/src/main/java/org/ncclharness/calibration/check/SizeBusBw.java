@@ -1,6 +1,5 @@
 package org.ncclharness.calibration.check;
 
-import org.ncclharness.calibration.format.CFormat;
 import org.ncclharness.calibration.measure.Measurement;
 
 /** The busbw {@code check} judges per size, and the time of the same placement. */

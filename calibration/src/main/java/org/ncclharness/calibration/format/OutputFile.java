@@ -3,7 +3,6 @@ package org.ncclharness.calibration.format;
 import org.ncclharness.calibration.measure.InputException;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;

@@ -3,7 +3,6 @@ package org.ncclharness.calibration.predict;
 import org.ncclharness.calibration.format.NcclTestsTableWriter;
 import java.util.ArrayList;
 import java.util.List;
-import org.ncclharness.calibration.read.NcclTestsLogReader;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Hardware;

@@ -1,11 +1,11 @@
 package org.ncclharness.devtools.fuzz;
 
-import org.ncclharness.harness.HelpOptions;
+import org.ncclharness.harness.options.HelpOptions;
 import picocli.CommandLine.Mixin;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

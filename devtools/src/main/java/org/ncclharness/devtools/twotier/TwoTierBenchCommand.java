@@ -1,6 +1,6 @@
 package org.ncclharness.devtools.twotier;
 
-import org.ncclharness.harness.HelpOptions;
+import org.ncclharness.harness.options.HelpOptions;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.List;
@@ -14,7 +14,7 @@ import org.ncclharness.calibration.fit.twotier.Fabric;
 import org.ncclharness.calibration.model.TwoTierForm;
 import org.ncclharness.calibration.fit.twotier.TwoTierProblem;
 import org.ncclharness.calibration.fit.twotier.TwoTierRuns;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.harness.options.GridRangeOptions;
 import org.ncclharness.harness.progress.GridProgressBar;
 import picocli.CommandLine;

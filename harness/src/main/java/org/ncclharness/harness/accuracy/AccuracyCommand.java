@@ -1,13 +1,13 @@
 package org.ncclharness.harness.accuracy;
 
-import org.ncclharness.harness.HelpOptions;
+import org.ncclharness.harness.options.HelpOptions;
 import picocli.CommandLine.Mixin;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.accuracy.AccuracyMarkdown;
 import org.ncclharness.calibration.accuracy.AccuracyReport;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.OutputTarget;
-import org.ncclharness.harness.Outputs;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.options.OutputTarget;
+import org.ncclharness.harness.options.Outputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

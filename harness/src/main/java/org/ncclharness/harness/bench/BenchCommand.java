@@ -1,6 +1,6 @@
 package org.ncclharness.harness.bench;
 
-import org.ncclharness.harness.HelpOptions;
+import org.ncclharness.harness.options.HelpOptions;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
 

@@ -1,7 +1,7 @@
 package org.ncclharness.harness.bench;
 
 import org.ncclharness.calibration.calibrate.CalibrationPipeline;
-import org.ncclharness.harness.HelpOptions;
+import org.ncclharness.harness.options.HelpOptions;
 import picocli.CommandLine.Mixin;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -20,9 +20,9 @@ import org.ncclharness.calibration.calibrate.CalibrationInput;
 import org.ncclharness.calibration.calibrate.CalibrationOptions;
 import org.ncclharness.calibration.calibrate.CalibrationReport;
 import org.ncclharness.calibration.calibrate.SingleTierCalibration;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.HarnessException;
-import org.ncclharness.harness.calibrate.CalibrationInputs;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.exit.HarnessException;
+import org.ncclharness.harness.runs.CalibrationInputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

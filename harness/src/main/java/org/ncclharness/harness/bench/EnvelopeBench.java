@@ -1,7 +1,7 @@
 package org.ncclharness.harness.bench;
 
 import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
-import org.ncclharness.harness.HelpOptions;
+import org.ncclharness.harness.options.HelpOptions;
 import picocli.CommandLine.Mixin;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,7 +13,7 @@ import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Fitter;
 import org.ncclharness.calibration.fit.envelope.ProtocolEnvelopeEstimator;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -10,11 +10,10 @@ import org.ncclharness.calibration.check.Verdict;
 import org.ncclharness.calibration.format.MeasurementCsv;
 import org.ncclharness.calibration.format.OutputFile;
 import org.ncclharness.calibration.format.SweepJson;
-import org.ncclharness.calibration.measure.Sweep;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.plot.Figure;
-import org.ncclharness.harness.plot.FigureSeries;
-import org.ncclharness.harness.plot.ReportPage;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.figure.Figure;
+import org.ncclharness.harness.figure.FigureSeries;
+import org.ncclharness.harness.figure.ReportPage;
 
 /**
  * What rank 0 prints and writes at the end: the report on stdout, then DIR's files all at once or none

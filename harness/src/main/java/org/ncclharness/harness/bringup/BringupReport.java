@@ -19,9 +19,9 @@ import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.format.CFormat;
-import org.ncclharness.harness.plot.Figure;
-import org.ncclharness.harness.plot.FigureSeries;
-import org.ncclharness.harness.plot.ReportPage;
+import org.ncclharness.harness.figure.Figure;
+import org.ncclharness.harness.figure.FigureSeries;
+import org.ncclharness.harness.figure.ReportPage;
 
 /**
  * A bring-up as reported: each step's verdict, its subjects' figures and spread, the reasons, where the flow

@@ -14,18 +14,18 @@ import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.gpu.GpuDevice;
 import org.ncclharness.gpu.GpuProbe;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.HarnessException;
-import org.ncclharness.harness.VersionInfo;
-import org.ncclharness.harness.diagnose.NcclDebugFiles;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.exit.HarnessException;
+import org.ncclharness.harness.options.VersionInfo;
+import org.ncclharness.harness.nccldebug.NcclDebugFiles;
 import org.ncclharness.harness.launch.HostLabels;
 import org.ncclharness.harness.launch.JobGroup;
 import org.ncclharness.harness.launch.JobIdentity;
 import org.ncclharness.harness.launch.Launch;
 import org.ncclharness.harness.launch.LaunchOptions;
 import org.ncclharness.harness.launch.Member;
-import org.ncclharness.harness.sweep.ColouredRun;
-import org.ncclharness.harness.sweep.SweepPlan;
+import org.ncclharness.harness.live.ColouredRun;
+import org.ncclharness.harness.live.SweepPlan;
 
 /**
  * A bring-up measured now: one job, joined once, runs each step's sweep on the step's communicators; rank 0

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import org.ncclharness.calibration.format.CFormat;
 import org.ncclharness.calibration.measure.SizeText;
-import org.ncclharness.harness.plot.HostHeatmap;
-import org.ncclharness.harness.plot.ReportPage;
+import org.ncclharness.harness.figure.HostHeatmap;
+import org.ncclharness.harness.figure.ReportPage;
 
 /**
  * {@code bringup --pairs} as reported: every group measured with its busbw and its round's reference, the hosts

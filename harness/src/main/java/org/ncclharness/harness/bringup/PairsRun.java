@@ -6,11 +6,11 @@ import java.util.Map;
 import org.ncclharness.calibration.check.CheckRules;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.gpu.GpuProbe;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.harness.launch.JobGroup;
 import org.ncclharness.harness.launch.Member;
-import org.ncclharness.harness.sweep.ColouredRun;
-import org.ncclharness.harness.sweep.SweepPlan;
+import org.ncclharness.harness.live.ColouredRun;
+import org.ncclharness.harness.live.SweepPlan;
 
 /**
  * {@code bringup --pairs} measured now: each round of the {@link PairSearch} is one sweep of the largest sizes,

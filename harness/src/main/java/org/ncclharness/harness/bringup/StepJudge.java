@@ -21,8 +21,8 @@ import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.read.RunDocument;
 import org.ncclharness.calibration.resolve.Hints;
 import org.ncclharness.calibration.resolve.ResolvedRun;
-import org.ncclharness.harness.check.JudgedReference;
-import org.ncclharness.harness.check.RunSource;
+import org.ncclharness.harness.runs.JudgedReference;
+import org.ncclharness.harness.runs.RunSource;
 
 /**
  * Judges one step as {@code check} judges a run: each subject's kept run against the expected curve (step 4

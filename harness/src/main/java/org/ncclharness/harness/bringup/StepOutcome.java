@@ -7,7 +7,7 @@ import org.ncclharness.calibration.check.Finding;
 import org.ncclharness.calibration.check.RepeatedRuns;
 import org.ncclharness.calibration.check.Verdict;
 import org.ncclharness.calibration.measure.Sweep;
-import org.ncclharness.harness.plot.FigureSeries;
+import org.ncclharness.harness.figure.FigureSeries;
 
 /**
  * One step as judged: each subject (a GPU, a host, the job) with its kept run and {@code check}'s report, the

@@ -10,9 +10,9 @@ import org.ncclharness.calibration.check.Finding;
 import org.ncclharness.calibration.check.RunContext;
 import org.ncclharness.calibration.format.CFormat;
 import org.ncclharness.calibration.measure.Sweep;
-import org.ncclharness.harness.plot.Figure;
-import org.ncclharness.harness.plot.FigureSeries;
-import org.ncclharness.harness.plot.ReportPage;
+import org.ncclharness.harness.figure.Figure;
+import org.ncclharness.harness.figure.FigureSeries;
+import org.ncclharness.harness.figure.ReportPage;
 
 /**
  * {@code check --report DIR}: the verdict and its findings as the page's verdicts, the per-size table, the text

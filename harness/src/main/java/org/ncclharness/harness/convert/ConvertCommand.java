@@ -1,6 +1,6 @@
 package org.ncclharness.harness.convert;
 
-import org.ncclharness.harness.HelpOptions;
+import org.ncclharness.harness.options.HelpOptions;
 import picocli.CommandLine.Mixin;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -16,12 +16,11 @@ import org.ncclharness.calibration.format.SweepJson;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
-import org.ncclharness.harness.HarnessException;
-import org.ncclharness.harness.LogCollectiveOption;
-import org.ncclharness.harness.RunInputs;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.OutputTarget;
-import org.ncclharness.harness.Outputs;
+import org.ncclharness.harness.options.LogCollectiveOption;
+import org.ncclharness.harness.runs.RunInputs;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.options.OutputTarget;
+import org.ncclharness.harness.options.Outputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

@@ -1,6 +1,7 @@
 package org.ncclharness.harness.datasets;
 
-import org.ncclharness.harness.HelpOptions;
+import org.ncclharness.harness.options.LogCollectiveOption;
+import org.ncclharness.harness.options.HelpOptions;
 import picocli.CommandLine.Mixin;
 import java.util.List;
 import java.util.Locale;
@@ -10,8 +11,7 @@ import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.datasets.DatasetMetadata;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.Collective;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.RunInputs;
+import org.ncclharness.harness.exit.ExitCode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -41,7 +41,7 @@ public final class DatasetsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Collective wanted = RunInputs.collective(collective);
+        Collective wanted = LogCollectiveOption.collective(collective);
         if (interconnect != null) {
             HardwareFacts.bundled().interconnectNamed("--interconnect", interconnect);
         }

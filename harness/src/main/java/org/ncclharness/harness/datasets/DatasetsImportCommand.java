@@ -1,6 +1,6 @@
 package org.ncclharness.harness.datasets;
 
-import org.ncclharness.harness.HelpOptions;
+import org.ncclharness.harness.options.HelpOptions;
 import picocli.CommandLine.Mixin;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.ncclharness.calibration.datasets.DatasetImporter;
 import org.ncclharness.calibration.format.OutputFile;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.OutputFolder;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.options.OutputFolder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

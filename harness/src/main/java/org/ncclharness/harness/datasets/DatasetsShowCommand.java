@@ -1,6 +1,6 @@
 package org.ncclharness.harness.datasets;
 
-import org.ncclharness.harness.HelpOptions;
+import org.ncclharness.harness.options.HelpOptions;
 import picocli.CommandLine.Mixin;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -11,7 +11,7 @@ import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.datasets.DatasetMetadata;
 import org.ncclharness.calibration.format.NcclTestsTableWriter;
 import org.ncclharness.calibration.measure.Sweep;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 

@@ -1,6 +1,6 @@
 package org.ncclharness.harness.doctor;
 
-import org.ncclharness.harness.HelpOptions;
+import org.ncclharness.harness.options.HelpOptions;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -10,8 +10,8 @@ import java.io.Writer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.ncclharness.harness.NcclLibOption;
-import org.ncclharness.harness.VersionInfo;
+import org.ncclharness.harness.options.NcclLibOption;
+import org.ncclharness.harness.options.VersionInfo;
 import org.ncclharness.harness.launch.JobGroup;
 import org.ncclharness.harness.launch.JobIdentity;
 import org.ncclharness.harness.launch.JobOptions;

@@ -4,7 +4,7 @@ import java.util.List;
 import org.ncclharness.gpu.GpuDevice;
 import org.ncclharness.gpu.GpuProbe;
 import org.ncclharness.gpu.Gpus;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 
 /** GPU facts from the native bridge's probe: the driver, CUDA runtime and NCCL as they load in this JVM. */
 public final class NativeGpuInfo implements GpuInfoSource {

@@ -1,8 +1,8 @@
 package org.ncclharness.harness.launch;
 
 import java.time.Duration;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.HarnessException;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.exit.HarnessException;
 import picocli.CommandLine.Option;
 
 /**

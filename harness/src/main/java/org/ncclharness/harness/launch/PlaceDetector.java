@@ -3,8 +3,8 @@ package org.ncclharness.harness.launch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.HarnessException;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.exit.HarnessException;
 
 /**
  * Where am I in the job: a pure function of the environment and the flags (docs/launch.md, "Where am I").

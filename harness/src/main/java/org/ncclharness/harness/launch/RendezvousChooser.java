@@ -5,8 +5,8 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.HarnessException;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.exit.HarnessException;
 
 /**
  * Picks the rendezvous (docs/launch.md, "Rendezvous"), a pure function: {@code --rendezvous} (or

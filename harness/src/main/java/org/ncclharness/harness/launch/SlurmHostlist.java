@@ -1,7 +1,7 @@
 package org.ncclharness.harness.launch;
 
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.HarnessException;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.exit.HarnessException;
 
 /** The first host of a Slurm hostlist such as {@code gpu[007-010,012],login1}: where rank 0 runs under srun. */
 final class SlurmHostlist {

@@ -1,10 +1,11 @@
 package org.ncclharness.harness.predict;
 
+import org.ncclharness.harness.options.PredictionSourceOptions;
 import java.util.Optional;
 import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.OtherwiseVisitor;
-import org.ncclharness.harness.HelpOptions;
+import org.ncclharness.harness.options.HelpOptions;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -19,8 +20,8 @@ import org.ncclharness.calibration.predict.PredictedSweep;
 import org.ncclharness.calibration.predict.Prediction;
 import org.ncclharness.calibration.predict.PredictionModel;
 import org.ncclharness.calibration.predict.Sizes;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.HarnessException;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.exit.HarnessException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 import org.ncclharness.harness.CliRun;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 
 /** {@code bench launch} where the bindings cannot load NCCL: it says why and measures nothing (native: LaunchCostTest). */
 class LaunchBenchTest {

@@ -14,8 +14,8 @@ import org.ncclharness.calibration.read.Inputs;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.gpu.Gpus;
 import org.ncclharness.harness.CliRun;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.plot.HeadlessChromium;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.figure.HeadlessChromium;
 
 /** {@code bringup} where there is no GPU (this machine, CI): the refusal, the labelled replay, bad input. */
 class BringupCommandTest {

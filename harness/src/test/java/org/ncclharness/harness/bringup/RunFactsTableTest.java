@@ -19,8 +19,8 @@ import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.resolve.Hints;
 import org.ncclharness.calibration.resolve.ResolvedRun;
-import org.ncclharness.harness.check.JudgedReference;
-import org.ncclharness.harness.check.RunSource;
+import org.ncclharness.harness.runs.JudgedReference;
+import org.ncclharness.harness.runs.RunSource;
 
 /**
  * {@code check ID} and {@code bringup --replay} of the same bundled run resolve one set of facts: the NICs, hosts,

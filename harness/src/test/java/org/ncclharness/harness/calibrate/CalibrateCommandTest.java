@@ -26,7 +26,7 @@ import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.calibrate.CalibrationFile;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.harness.CliRun;
 import org.ncclharness.harness.OutsideCitations;
 

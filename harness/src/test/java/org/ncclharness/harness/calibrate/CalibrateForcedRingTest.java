@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ncclharness.harness.CliRun;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 
 /**
  * A real 2-host H100 run that forced NCCL_ALGO=RING (NVIDIA/nccl-tests#319, NCCL INFO lines and the table in one

@@ -18,7 +18,7 @@ import org.ncclharness.calibration.model.TwoTierModel;
 import org.ncclharness.calibration.model.TwoTierParam;
 import org.ncclharness.calibration.model.TwoTierParams;
 import org.ncclharness.harness.CliRun;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 
 /** {@code calibrate --grid}: the reference grid search beside the exact two-tier fit, in the table and the JSON. */
 class CalibrateGridTest {

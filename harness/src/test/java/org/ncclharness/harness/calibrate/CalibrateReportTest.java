@@ -9,7 +9,7 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ncclharness.harness.CliRun;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 
 /** {@code calibrate --report DIR}: the page, its figure and what it says, from a real log. */
 class CalibrateReportTest {

@@ -29,7 +29,7 @@ import org.ncclharness.calibration.model.TwoTierConfig;
 import org.ncclharness.calibration.model.TwoTierForm;
 import org.ncclharness.calibration.model.TwoTierModel;
 import org.ncclharness.calibration.model.TwoTierParams;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.harness.CliRun;
 
 /** {@code calibrate} on multi-domain logs: --intra/--inter/--domain-size, --joint, --config. */

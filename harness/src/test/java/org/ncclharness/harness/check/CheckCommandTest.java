@@ -23,7 +23,7 @@ import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.harness.CliRun;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 
 /** The done-means of issue 8 for {@code check}, on bundled runs and on doctored copies written by our writer. */
 class CheckCommandTest {
@@ -265,7 +265,7 @@ class CheckCommandTest {
         assertThat(p.exitCode()).isZero();
         Path table = Files.writeString(dir.resolve("predicted.txt"), p.out());
         CliRun r = CliRun.of("check", table.toString());
-        assertThat(r.exitCode()).isEqualTo(org.ncclharness.harness.ExitCode.USAGE);
+        assertThat(r.exitCode()).isEqualTo(org.ncclharness.harness.exit.ExitCode.USAGE);
         assertThat(r.err()).contains("this is a prediction, not a measurement");
     }
 
@@ -281,14 +281,14 @@ class CheckCommandTest {
         String fault = "FAIL: busbw at the largest size (16 GiB): 44.27 GB/s = 11.1 % of the line rate of 8 IB-NDR NICs"
                 + " per host at 50 GB/s (400 GB/s); below 25 % of the line rate across hosts is a fault, not tuning";
         CliRun withCurve = CliRun.of("check", real.toString(), "--interconnect", "IB-NDR", "--nics-per-host", "8");
-        assertThat(withCurve.exitCode()).as(withCurve.err()).isEqualTo(org.ncclharness.harness.ExitCode.FAIL);
+        assertThat(withCurve.exitCode()).as(withCurve.err()).isEqualTo(org.ncclharness.harness.exit.ExitCode.FAIL);
         assertThat(withCurve.out()).contains("# reference: expected curve, bundled dataset h100_allreduce_16gpu_2node")
                 .contains(fault).contains("Verdict: FAIL");
         Path renamed = Files.writeString(dir.resolve("renamed.txt"), Files.readString(real)
                 .replace("NVIDIA H100 80GB HBM3", "NVIDIA Z999 80GB HBM3"));
         CliRun withoutCurve = CliRun.of("check", renamed.toString(), "--interconnect", "IB-NDR", "--nics-per-host",
                 "8");
-        assertThat(withoutCurve.exitCode()).as(withoutCurve.err()).isEqualTo(org.ncclharness.harness.ExitCode.FAIL);
+        assertThat(withoutCurve.exitCode()).as(withoutCurve.err()).isEqualTo(org.ncclharness.harness.exit.ExitCode.FAIL);
         assertThat(withoutCurve.out()).contains("INFO: no expected curve: no bundled all_reduce run of Z999 over"
                 + " IB-NDR").contains(fault).contains("Verdict: FAIL");
     }

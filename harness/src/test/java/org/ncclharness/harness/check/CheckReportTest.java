@@ -13,16 +13,15 @@ import org.ncclharness.calibration.check.CheckReport;
 import org.ncclharness.calibration.check.Finding;
 import org.ncclharness.calibration.check.Reference;
 import org.ncclharness.calibration.check.RunContext;
-import org.ncclharness.calibration.read.LogFacts;
 import org.ncclharness.calibration.check.Severity;
 import org.ncclharness.calibration.check.Verdict;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.harness.CliRun;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.plot.Figure;
-import org.ncclharness.harness.plot.FigureSeries;
-import org.ncclharness.harness.plot.ReportPage;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.figure.Figure;
+import org.ncclharness.harness.figure.FigureSeries;
+import org.ncclharness.harness.figure.ReportPage;
 
 /** {@code check --report DIR}: the findings as verdicts, the per-size table, the figure of the run and reference. */
 class CheckReportTest {

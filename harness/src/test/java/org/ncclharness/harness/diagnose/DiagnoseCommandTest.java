@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ncclharness.harness.CliRun;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 
 /** {@code diagnose} on real NCCL_DEBUG=INFO excerpts (calibration's test resources, sources in their headers). */
 class DiagnoseCommandTest {

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.plot.HeadlessChromium;
-import org.ncclharness.harness.plot.Images;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.figure.HeadlessChromium;
+import org.ncclharness.harness.figure.Images;
 
 /**
  * {@code bringup} end to end under a real mpirun, four processes on four simulated hosts (each rank's

@@ -2,8 +2,8 @@ package org.ncclharness.harness.launch;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.ncclharness.harness.HarnessException;
-import org.ncclharness.harness.VersionInfo;
+import org.ncclharness.harness.exit.HarnessException;
+import org.ncclharness.harness.options.VersionInfo;
 import picocli.CommandLine;
 
 /**

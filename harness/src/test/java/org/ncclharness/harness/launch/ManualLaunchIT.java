@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 
 /** {@code doctor --rank K --world-size N --rendezvous ...} by hand, no launcher: local ranks from host ids. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)

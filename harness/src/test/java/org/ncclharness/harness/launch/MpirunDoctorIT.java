@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.VersionInfo;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.options.VersionInfo;
 
 /** {@code harness.jar doctor} under a real Open MPI mpirun: detection, rendezvous and control plane for real. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 
 /** A CI job on a node without a working GPU must fail, not pass on bundled numbers: {@code HARNESS_NO_REPLAY=1}. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.ncclharness.harness.ExitCode;
-import org.ncclharness.harness.HarnessException;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.exit.HarnessException;
 
 /** Every launcher row of docs/launch.md's "Where am I" table, with the environment each one was measured to set. */
 class PlaceDetectorTest {

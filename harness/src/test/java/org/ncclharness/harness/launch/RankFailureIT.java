@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 
 /**
  * Real processes and real signals: ranks started torchrun-style (RANK, WORLD_SIZE, MASTER_ADDR on loopback), one

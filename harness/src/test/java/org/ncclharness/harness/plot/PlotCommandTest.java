@@ -1,5 +1,7 @@
 package org.ncclharness.harness.plot;
 
+import org.ncclharness.harness.figure.BusBwChartTest;
+import org.ncclharness.harness.figure.Images;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.awt.image.BufferedImage;
@@ -10,7 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ncclharness.harness.CliRun;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 
 class PlotCommandTest {
     private static final String ID = "h100_allreduce_16gpu_2node_aws_p5_efa_slurm";

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -23,7 +22,7 @@ import org.ncclharness.calibration.predict.PredictionModel;
 import org.ncclharness.calibration.calibrate.CalibrationFile;
 import org.ncclharness.calibration.predict.PredictionSources;
 import org.ncclharness.harness.CliRun;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 
 class PredictCommandTest {
 

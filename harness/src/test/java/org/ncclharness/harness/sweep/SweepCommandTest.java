@@ -21,12 +21,12 @@ import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.gpu.Gpus;
 import org.ncclharness.harness.CliRun;
-import org.ncclharness.harness.ExitCode;
+import org.ncclharness.harness.exit.ExitCode;
 
 /** {@code sweep} on a machine without a GPU: the replay, its outputs, and nccl-tests-style flag errors. */
-class SweepCommandTest {
+public class SweepCommandTest {
 
-    static final String OCI = "a100_allreduce_16gpu_2node_oci_roce";
+    public static final String OCI = "a100_allreduce_16gpu_2node_oci_roce";
 
     @BeforeAll
     static void onlyWithoutAGpu() {
@@ -34,7 +34,7 @@ class SweepCommandTest {
         assumeFalse(Gpus.probe().ok(), "a GPU is present: the replay path is not taken");
     }
 
-    static List<String> rows(String out) {
+    public static List<String> rows(String out) {
         return out.lines().filter(l -> !l.startsWith("#") && l.trim().matches("\\d+\\s.*")).toList();
     }
 

@@ -1,0 +1,346 @@
+package org.ncclharness.harness.figure;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Paint;
+import java.awt.Stroke;
+import java.awt.geom.Ellipse2D;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.plot.CombinedDomainXYPlot;
+import org.jfree.chart.plot.Plot;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.title.LegendTitle;
+import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.HorizontalAlignment;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.RectangleEdge;
+import org.jfree.chart.ui.RectangleInsets;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+/**
+ * Draws a {@link Figure} with JFreeChart: bus bandwidth against message size on a log₂ axis, measured points as
+ * markers, model curves as lines, β_phys dashed, an optional residual panel and crossover marks. It decides
+ * only how things look; what is shown comes entirely from the figure.
+ */
+public final class BusBwChart {
+    /** Model curves are sampled this densely so a protocol switch or a tier change shows as a bend, not a gap. */
+    private static final int SAMPLES_PER_OCTAVE = 8;
+    /** Roughly the width one size label needs; decides how many octaves one labelled tick spans. */
+    private static final int PX_PER_SIZE_LABEL = 40;
+    /** Octaves per labelled tick, coarsest last: each keeps 1K, 1M and 1G on a tick. */
+    private static final int[] OCTAVES_PER_TICK = {1, 2, 5, 10};
+    /** Tableau 10: distinct hues that stay apart for the common colour-vision deficiencies. */
+    private static final Color[] PALETTE = {
+        new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728), new Color(0x9467bd),
+        new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f), new Color(0xbcbd22), new Color(0x17becf),
+    };
+    private static final float[][] MODEL_DASHES = {null, {10f, 4f}, {2f, 3f}, {10f, 3f, 2f, 3f}};
+    private static final Stroke LIMIT_STROKE = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER,
+            10f, new float[] {7f, 5f}, 0f);
+    private static final Font TITLE_FONT = new Font(Font.SANS_SERIF, Font.BOLD, 16);
+    private static final Font SUBTITLE_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
+    private static final Font LABEL_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 13);
+    private static final Font TICK_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
+    private static final Color GRID = new Color(0xdddddd);
+
+    private BusBwChart() {
+    }
+
+    static JFreeChart build(Figure figure, int widthPx) {
+        Headless.ensure();
+        SizeRange range = figure.sizeRange();
+        long[] samples = samples(range);
+        LogAxis sizeAxis = sizeAxis(range, widthPx);
+        XYPlot busBw = busBwPlot(figure, samples);
+        List<String> notes = new ArrayList<>();
+        if (figure.crossover()) {
+            markCrossovers(figure, samples, busBw, notes);
+        }
+        Plot plot;
+        if (figure.residuals()) {
+            CombinedDomainXYPlot combined = new CombinedDomainXYPlot(sizeAxis);
+            combined.setGap(12);
+            combined.add(busBw, 3);
+            combined.add(residualPlot(figure), 1);
+            plot = combined;
+        } else {
+            busBw.setDomainAxis(sizeAxis);
+            plot = busBw;
+        }
+        JFreeChart chart = new JFreeChart(figure.title(), TITLE_FONT, plot, true);
+        chart.setBackgroundPaint(Color.WHITE);
+        chart.setPadding(new RectangleInsets(4, 8, 4, 12));
+        if (!figure.subtitle().isEmpty()) {
+            chart.addSubtitle(0, text(figure.subtitle()));
+        }
+        notes.forEach(n -> chart.addSubtitle(text(n)));
+        LegendTitle legend = chart.getLegend();
+        legend.setItemFont(TICK_FONT);
+        legend.setPosition(RectangleEdge.BOTTOM);
+        legend.setFrame(org.jfree.chart.block.BlockBorder.NONE);
+        // Lets the SVG writer group each series' shapes, so a reader (or a test) can find them.
+        chart.setElementHinting(true);
+        return chart;
+    }
+
+    private static XYPlot busBwPlot(Figure figure, long[] samples) {
+        XYSeriesCollection points = new XYSeriesCollection();
+        XYLineAndShapeRenderer pointRenderer = new XYLineAndShapeRenderer(false, true);
+        XYSeriesCollection curves = new XYSeriesCollection();
+        XYLineAndShapeRenderer curveRenderer = new XYLineAndShapeRenderer(true, false);
+        // One path per curve: drawn segment by segment, a dash pattern restarts every sample and looks solid.
+        curveRenderer.setDrawSeriesLineAsPath(true);
+        XYSeriesCollection limits = new XYSeriesCollection();
+        XYLineAndShapeRenderer limitRenderer = new XYLineAndShapeRenderer(true, false);
+        Set<PhysicalLimit> drawnLimits = new LinkedHashSet<>();
+        List<FigureSeries> all = figure.series();
+        for (int i = 0; i < all.size(); i++) {
+            FigureSeries s = all.get(i);
+            if (!s.points().isEmpty()) {
+                XYSeries xy = new XYSeries(s.legendLabel(), false, true);
+                XYSeries glitches = new XYSeries(s.label() + ": glitches left out of the fit", false, true);
+                // A size of 0 has no place on a log axis (and no bandwidth worth drawing).
+                s.points().stream().filter(p -> p.bytes() > 0)
+                        .forEach(p -> (p.leftOut() ? glitches : xy).add(p.bytes(), p.busBwGBps()));
+                for (XYSeries part : glitches.isEmpty() ? List.of(xy) : List.of(xy, glitches)) {
+                    int k = points.getSeriesCount();
+                    points.addSeries(part);
+                    pointRenderer.setSeriesPaint(k, colourOf(i));
+                    pointRenderer.setSeriesShape(k, new Ellipse2D.Double(-3.5, -3.5, 7, 7));
+                    pointRenderer.setSeriesShapesFilled(k, part == xy);
+                }
+            }
+            for (int j = 0; j < s.models().size(); j++) {
+                ModelCurve m = s.models().get(j);
+                XYSeries xy = new XYSeries(modelLabel(figure, s, m), false, true);
+                for (long bytes : samples) {
+                    double gbps = s.modelBusBwGBps(m, bytes);
+                    if (Double.isFinite(gbps) && gbps >= 0) {
+                        xy.add(bytes, gbps);
+                    }
+                }
+                int k = curves.getSeriesCount();
+                curves.addSeries(xy);
+                curveRenderer.setSeriesPaint(k, modelPaint(figure, i, j));
+                curveRenderer.setSeriesStroke(k, modelStroke(figure, j));
+            }
+            if (s.limit() != null && drawnLimits.add(s.limit())) {
+                PhysicalLimit l = s.limit();
+                XYSeries xy = new XYSeries("β_phys " + l.interconnect() + ": "
+                        + new java.math.BigDecimal(l.betaGBps()).round(new java.math.MathContext(4))
+                                .stripTrailingZeros().toPlainString() + " GB/s", false, true);
+                xy.add(samples[0] / 2.0, l.betaGBps());
+                xy.add(samples[samples.length - 1] * 2.0, l.betaGBps());
+                int k = limits.getSeriesCount();
+                limits.addSeries(xy);
+                limitRenderer.setSeriesPaint(k, colourOf(i).darker());
+                limitRenderer.setSeriesStroke(k, LIMIT_STROKE);
+            }
+        }
+        NumberAxis busBwAxis = new NumberAxis("bus bandwidth (GB/s)");
+        busBwAxis.setAutoRangeIncludesZero(true);
+        double top = Math.max(maxY(points), Math.max(maxY(curves), maxY(limits)));
+        if (top > 0) {
+            // JFreeChart packs labels as tight as they fit (26 of them up to 500 GB/s); 5 to 11 read faster.
+            busBwAxis.setTickUnit(new NumberTickUnit(niceStep(top / 10)), false, true);
+        }
+        style(busBwAxis);
+        XYPlot plot = new XYPlot(points, null, busBwAxis, pointRenderer);
+        plot.setDataset(1, curves);
+        plot.setRenderer(1, curveRenderer);
+        plot.setDataset(2, limits);
+        plot.setRenderer(2, limitRenderer);
+        stylePlot(plot);
+        return plot;
+    }
+
+    private static XYPlot residualPlot(Figure figure) {
+        XYSeriesCollection errors = new XYSeriesCollection();
+        XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+        renderer.setDrawSeriesLineAsPath(true);
+        renderer.setDefaultSeriesVisibleInLegend(false);
+        List<FigureSeries> all = figure.series();
+        for (int i = 0; i < all.size(); i++) {
+            FigureSeries s = all.get(i);
+            for (int j = 0; j < s.models().size(); j++) {
+                ModelCurve m = s.models().get(j);
+                XYSeries xy = new XYSeries("error of " + modelLabel(figure, s, m), false, true);
+                for (SizePoint p : s.points()) {
+                    if (p.timeUs() != null && p.timeUs() > 0 && p.bytes() > 0) {
+                        double predicted = m.timeUs().applyAsDouble(p.bytes());
+                        if (Double.isFinite(predicted)) {
+                            xy.add(p.bytes(), (predicted - p.timeUs()) / p.timeUs() * 100.0);
+                        }
+                    }
+                }
+                int k = errors.getSeriesCount();
+                errors.addSeries(xy);
+                renderer.setSeriesPaint(k, modelPaint(figure, i, j));
+                renderer.setSeriesStroke(k, modelStroke(figure, j));
+                renderer.setSeriesShape(k, new Ellipse2D.Double(-2.5, -2.5, 5, 5));
+            }
+        }
+        NumberAxis errorAxis = new NumberAxis("time error (%)");
+        errorAxis.setAutoRangeIncludesZero(true);
+        style(errorAxis);
+        XYPlot plot = new XYPlot(errors, null, errorAxis, renderer);
+        ValueMarker zero = new ValueMarker(0, Color.GRAY, new BasicStroke(1f));
+        plot.addRangeMarker(zero);
+        stylePlot(plot);
+        return plot;
+    }
+
+    /** Marks, for each series with two or more curves, where its first two swap order; says so when they never do. */
+    private static void markCrossovers(Figure figure, long[] samples, XYPlot plot, List<String> notes) {
+        for (FigureSeries s : figure.series()) {
+            if (s.models().size() < 2) {
+                continue;
+            }
+            ModelCurve a = s.models().get(0);
+            ModelCurve b = s.models().get(1);
+            Optional<Crossover> found = Crossover.find(a, b, samples);
+            String sizes = BinarySizeFormat.of(samples[0]) + " … " + BinarySizeFormat.of(samples[samples.length - 1]);
+            if (found.isPresent()) {
+                Crossover c = found.get();
+                ValueMarker line = new ValueMarker(c.bytes(), Color.DARK_GRAY, new BasicStroke(1.2f));
+                line.setLabel(String.format("%s/%s crossover at %s: %s faster from here", c.fasterBefore(),
+                        c.fasterAfter(), BinarySizeFormat.of(c.bytes()), c.fasterAfter()));
+                line.setLabelFont(TICK_FONT);
+                line.setLabelBackgroundColor(new Color(255, 255, 255, 220));
+                line.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
+                line.setLabelTextAnchor(TextAnchor.TOP_LEFT);
+                line.setLabelOffset(new RectangleInsets(6, 4, 0, 0));
+                plot.addDomainMarker(line);
+            } else {
+                String faster = a.timeUs().applyAsDouble(samples[0]) <= b.timeUs().applyAsDouble(samples[0])
+                        ? a.name() : b.name();
+                notes.add(String.format("%s: no %s/%s crossover in %s; %s faster throughout", s.label(), a.name(),
+                        b.name(), sizes, faster));
+            }
+        }
+    }
+
+    /**
+     * A base-2 log axis whose labelled ticks fall on whole powers of 1024 where the width allows. LogAxis puts
+     * its first tick at floor(log₂ lower bound) and steps by the tick unit from there, so the lower bound is
+     * chosen to make that first tick a multiple of the unit, at least a third of an octave below the smallest
+     * size (a marker is never cut in half by the axis).
+     */
+    private static LogAxis sizeAxis(SizeRange range, int widthPx) {
+        double lowExp = log2(range.minBytes());
+        double highExp = log2(range.maxBytes());
+        int maxLabels = Math.max(2, (int) (widthPx * 0.85 / PX_PER_SIZE_LABEL));
+        int unit = OCTAVES_PER_TICK[OCTAVES_PER_TICK.length - 1];
+        for (int u : OCTAVES_PER_TICK) {
+            if ((highExp - lowExp) / u + 1 <= maxLabels) {
+                unit = u;
+                break;
+            }
+        }
+        double firstTick = Math.floor((lowExp - 1.0 / 3) / unit) * unit;
+        double lower = Math.min(firstTick + 0.99, lowExp - 1.0 / 3);
+        double upper = highExp + 1.0 / 3;
+        LogAxis axis = new LogAxis("message size (bytes; K, M, G = 2¹⁰, 2²⁰, 2³⁰)");
+        axis.setBase(2);
+        axis.setNumberFormatOverride(new BinarySizeFormat());
+        axis.setTickUnit(new NumberTickUnit(unit, new BinarySizeFormat(), unit), false, true);
+        axis.setMinorTickMarksVisible(true);
+        axis.setAutoRange(false);
+        axis.setRange(Math.pow(2, lower), Math.pow(2, upper));
+        style(axis);
+        return axis;
+    }
+
+    /** Sizes to evaluate model curves at: {@value #SAMPLES_PER_OCTAVE} per octave, both ends included. */
+    public static long[] samples(SizeRange range) {
+        double lowExp = log2(range.minBytes());
+        double highExp = log2(range.maxBytes());
+        int n = (int) Math.ceil((highExp - lowExp) * SAMPLES_PER_OCTAVE);
+        Set<Long> sizes = new LinkedHashSet<>();
+        for (int i = 0; i <= n; i++) {
+            sizes.add(Math.round(Math.pow(2, Math.min(highExp, lowExp + (double) i / SAMPLES_PER_OCTAVE))));
+        }
+        sizes.add(range.maxBytes());
+        return sizes.stream().mapToLong(Long::longValue).sorted().toArray();
+    }
+
+    private static double maxY(XYSeriesCollection c) {
+        double max = 0;
+        for (int i = 0; i < c.getSeriesCount(); i++) {
+            if (c.getSeries(i).getItemCount() > 0) {
+                max = Math.max(max, c.getSeries(i).getMaxY());
+            }
+        }
+        return max;
+    }
+
+    /** The 1, 2 or 5 × 10ᵏ at or just above {@code rough}. */
+    static double niceStep(double rough) {
+        double decade = Math.pow(10, Math.floor(Math.log10(rough)));
+        for (double m : new double[] {1, 2, 5}) {
+            if (m * decade >= rough) {
+                return m * decade;
+            }
+        }
+        return 10 * decade;
+    }
+
+    private static String modelLabel(Figure figure, FigureSeries s, ModelCurve m) {
+        if (s.kind() == org.ncclharness.calibration.measure.SourceKind.PREDICTED && s.points().isEmpty()) {
+            return "predicted: " + m.name() + (figure.series().size() > 1 ? " (" + s.label() + ")" : "");
+        }
+        return "model " + m.name() + (figure.series().size() > 1 ? " of " + s.label() : "");
+    }
+
+    /** One input: each model its own hue. Several inputs: a model takes its input's hue and its own dash. */
+    private static Paint modelPaint(Figure figure, int series, int model) {
+        boolean alone = figure.series().size() == 1;
+        boolean noPoints = figure.series().get(series).points().isEmpty();
+        return alone ? colourOf(noPoints ? model : model + 1) : colourOf(series);
+    }
+
+    private static Stroke modelStroke(Figure figure, int model) {
+        float[] dash = figure.series().size() == 1 ? null : MODEL_DASHES[model % MODEL_DASHES.length];
+        return new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, dash, 0f);
+    }
+
+    private static Color colourOf(int i) {
+        return PALETTE[i % PALETTE.length];
+    }
+
+    private static TextTitle text(String line) {
+        TextTitle t = new TextTitle(line, SUBTITLE_FONT);
+        t.setHorizontalAlignment(HorizontalAlignment.CENTER);
+        t.setPaint(Color.DARK_GRAY);
+        return t;
+    }
+
+    private static void style(org.jfree.chart.axis.ValueAxis axis) {
+        axis.setLabelFont(LABEL_FONT);
+        axis.setTickLabelFont(TICK_FONT);
+    }
+
+    private static void stylePlot(XYPlot plot) {
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setDomainGridlinePaint(GRID);
+        plot.setRangeGridlinePaint(GRID);
+        plot.setOutlinePaint(Color.GRAY);
+    }
+
+    private static double log2(double v) {
+        return Math.log(v) / Math.log(2);
+    }
+}

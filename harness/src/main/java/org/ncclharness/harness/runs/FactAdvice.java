@@ -1,0 +1,191 @@
+package org.ncclharness.harness.runs;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.measure.InputException;
+import org.ncclharness.calibration.resolve.Contradiction;
+import org.ncclharness.calibration.resolve.Fact;
+import org.ncclharness.calibration.resolve.Missing;
+import org.ncclharness.calibration.resolve.NamedInterconnect;
+import org.ncclharness.calibration.resolve.ResolveException;
+import org.ncclharness.calibration.resolve.ResolveNote;
+
+/**
+ * The one place that turns what the calibration core says of a run's facts (a {@link Missing} fact, a
+ * {@link ResolveNote}, a {@link Contradiction}) into words that name this command line's flags: the core names
+ * facts, never flags, so a flag is renamed here alone.
+ */
+public final class FactAdvice {
+
+    /** The networks a message asking for one names as examples (a wrong name gets the whole vocabulary). */
+    private static final String NETWORK_EXAMPLES = "IB-NDR, RoCE-400G, EFA, Slingshot11, ...";
+
+    private FactAdvice() {
+    }
+
+    /** The flag that states a fact, with its argument. */
+    public static String flag(Fact fact) {
+        return switch (fact) {
+            case GPU_COUNT -> "--gpus N";
+            case HOST_COUNT -> "--nodes N";
+            case INTERCONNECT -> "--interconnect NAME";
+            case FABRIC_INSIDE_HOST -> "--intra NAME";
+            case NETWORK_BETWEEN_HOSTS -> "--inter NAME";
+            case DOMAIN_SIZE -> "--domain-size G";
+            case NICS_PER_HOST -> "--nics-per-host N";
+            case NIC_SPEED -> "--nic-speed RATE";
+            case COLLECTIVE -> "--collective NAME";
+        };
+    }
+
+    /** The flag's name alone ({@code --gpus}). */
+    public static String flagName(Fact fact) {
+        return flag(fact).replaceFirst(" .*", "");
+    }
+
+    /** A contradiction as the one-line input error a user fixes (exit 2). */
+    public static InputException error(ResolveException e) {
+        Contradiction c = e.contradiction();
+        if (c instanceof Contradiction.CountsDiffer d) {
+            return new InputException(e.file(), 0, "the file's " + words(d.fact()) + " is " + d.stated() + " but "
+                    + flagName(d.fact()) + " says " + d.hinted() + "; drop the flag or fix it");
+        }
+        if (c instanceof Contradiction.CountBelowOne b) {
+            return new InputException(b.hinted() ? flagName(b.fact()) : e.file(), 0, words(b.fact())
+                    + " must be at least 1, got " + b.value());
+        }
+        if (c instanceof Contradiction.UnevenHosts u) {
+            return new InputException(e.file(), 0, u.ranks() + " GPUs do not split evenly over " + u.hosts()
+                    + " nodes; check --gpus and --nodes");
+        }
+        Contradiction.UnevenDomains d = (Contradiction.UnevenDomains) c;
+        return new InputException(e.file(), 0, d.ranks() + " GPUs do not split into domains of " + d.domainSize()
+                + "; check --domain-size");
+    }
+
+    private static String words(Fact fact) {
+        return fact == Fact.GPU_COUNT ? "GPU count" : "node count";
+    }
+
+    /**
+     * What a command that needs every fact says where some are missing: the facts a file does not say, all in one
+     * line; else the first other fact it must be told.
+     */
+    public static String missing(List<Missing> missing) {
+        List<String> unsaid = new ArrayList<>();
+        for (Missing m : missing) {
+            if (m instanceof Missing.GpuCount) {
+                unsaid.add("how many GPUs ran (no '# Using devices' lines, and busbw/algbw does not tell): pass --gpus N");
+            } else if (m instanceof Missing.Interconnect i) {
+                unsaid.add(interconnect(i));
+            }
+        }
+        if (!unsaid.isEmpty()) {
+            return "the file does not say " + String.join("; nor ", unsaid);
+        }
+        return one(missing.get(0));
+    }
+
+    /** One missing fact as the advice that states it. */
+    public static String one(Missing m) {
+        if (m instanceof Missing.GpuCount || m instanceof Missing.Interconnect) {
+            return missing(List.of(m));
+        }
+        if (m instanceof Missing.HostCount h) {
+            return switch (h.why()) {
+                case NETWORK_NAMED -> "the file does not say how many hosts ran, and " + said(h.network())
+                        + " names a network between hosts: pass --nodes N (1 if it did run on one host)";
+                case PARTIAL_DEVICE_LIST -> "the device list shows " + h.listedRanks() + " of the " + h.ranks()
+                        + " ranks, on " + h.listedHosts() + " hosts, so the host count is not known: pass --nodes N";
+                case PARTIAL_LIST_NO_LAUNCH -> "the device list shows " + h.listedRanks() + " of the " + h.ranks()
+                        + " ranks and no launch line states the hosts: pass --nodes N and, across hosts,"
+                        + " --interconnect NAME for the network";
+                case UNSTATED -> "the file does not say how many hosts ran: pass --nodes N";
+            };
+        }
+        if (m instanceof Missing.Network n) {
+            return "the run spans " + n.hosts() + " hosts" + (n.perHost() != null && n.perHost() > 1 ? ": inside a"
+                    + " host " + n.intra() + " (from the GPU name " + n.gpu() + "), but" : ", and") + " the network"
+                    + " between them is not stated" + networkSeen(n.nicDevices()) + ": pass --interconnect NAME ("
+                    + NETWORK_EXAMPLES + ")";
+        }
+        Missing.FabricInsideHost f = (Missing.FabricInsideHost) m;
+        NamedInterconnect one = f.network();
+        return "the run spans " + f.hosts() + " hosts, so " + said(one) + " names the network between them; the"
+                + " fabric inside a host is not known from the GPU name (" + (f.gpu() == null ? "not stated" : f.gpu())
+                + "): pass --intra NAME --inter " + one.name() + (one.fromLog() || one.asTwoTiers() ? ""
+                : " instead of --interconnect");
+    }
+
+    /** A note for the user: what was decided that the file did not say, and the flag that overrides it. */
+    public static String note(ResolveNote note) {
+        if (note instanceof ResolveNote.HostsAssumedOne) {
+            return "the file does not say how many nodes ran: 1 assumed (pass --nodes N)";
+        }
+        if (note instanceof ResolveNote.FabricFromGpuName f) {
+            return "interconnect " + f.intra() + " taken from the GPU name " + f.gpu() + " (--interconnect overrides it)";
+        }
+        if (note instanceof ResolveNote.NetworkBetweenHosts n) {
+            return said(n.network()) + " taken as the network between the " + (n.intra() == null ? "hosts"
+                    : n.hosts() + " hosts; inside a host " + n.intra() + " (from the GPU name " + n.gpu() + ")");
+        }
+        if (note instanceof ResolveNote.LogNetworkOverridden o) {
+            return "the log says " + o.log().interconnect() + " (" + o.log().where() + ": '" + o.log().evidence()
+                    + "'), and --interconnect " + o.stated() + " overrides it: drop the flag for this file if the log"
+                    + " is right";
+        }
+        ResolveNote.NetworkOnOneHost h = (ResolveNote.NetworkOnOneHost) note;
+        return "--interconnect " + h.network() + " names a network between hosts, and this run is on one host: inside"
+                + " it " + h.intra() + " is taken (from the GPU name " + h.gpu() + "; --intra NAME where its GPUs did"
+                + " talk over the network)";
+    }
+
+    /** Every note, in words. */
+    public static List<String> notes(List<ResolveNote> notes) {
+        return notes.stream().map(FactAdvice::note).toList();
+    }
+
+    /** An interconnect as its source states it: the flag, or the log's lines with the flag that overrides them. */
+    private static String said(NamedInterconnect one) {
+        if (one.fromLog()) {
+            return one.name() + " (from " + one.log().where() + ": '" + one.log().evidence()
+                    + "'; --interconnect overrides it)";
+        }
+        return (one.asTwoTiers() ? "--inter " : "--interconnect ") + one.name();
+    }
+
+    /**
+     * What to ask for when neither a flag nor the GPU name gives the interconnect: across hosts the fabric inside
+     * one and the network between them are two facts, and --interconnect alone would be refused there.
+     */
+    private static String interconnect(Missing.Interconnect i) {
+        if (i.hosts() == null || i.hosts() <= 1 || i.perHost() == null) {
+            return "its interconnect: pass --interconnect NAME (one tier) or --intra NAME [--inter NAME] (two tiers)";
+        }
+        if (i.perHost() == 1) {
+            return "the network between its " + i.hosts() + " hosts (one GPU each): pass --interconnect NAME ("
+                    + NETWORK_EXAMPLES + ")";
+        }
+        return "the fabric inside a host (the GPU name " + (i.gpu() == null ? "is not stated" : i.gpu() + " is not one"
+                + " hardware/gpu-fabrics.json knows") + "), nor the network between its " + i.hosts() + " hosts: pass"
+                + " --intra NAME (NVLink4, PCIe5, ...) --inter NAME (" + NETWORK_EXAMPLES + ")";
+    }
+
+    /**
+     * What a log's NET/IB lines show of the network, for the message that asks for it: the NICs and their link
+     * layer, not their speed (NCCL prints none), with the names that layer can take; empty where they show none.
+     */
+    private static String networkSeen(List<String> devices) {
+        if (devices.isEmpty()) {
+            return "";
+        }
+        boolean ib = devices.stream().anyMatch(d -> d.endsWith("/IB") || d.contains("/IB/"));
+        boolean roce = devices.stream().anyMatch(d -> d.contains("/RoCE"));
+        String layer = ib && roce ? "InfiniBand and RoCE" : ib ? "InfiniBand" : roce ? "RoCE" : "RDMA";
+        List<String> names = HardwareFacts.bundled().vocabulary().stream()
+                .filter(n -> ib && n.startsWith("IB-") || roce && n.startsWith("RoCE-")).toList();
+        return " (its NET/IB lines name " + devices.size() + " " + layer + " NICs per host, not their speed"
+                + (names.isEmpty() ? "" : ": one of " + String.join(", ", names)) + ")";
+    }
+}
