@@ -70,4 +70,10 @@ class MainTest {
         }
         assertThat(err.toString().strip()).startsWith("error: standard output could not be written").doesNotContain("\n");
     }
+
+    /** A relaunched child starts from the entry point Program names by string, so that relaunching needs no import of Main. */
+    @Test
+    void theRelaunchedEntryPointIsMain() {
+        assertThat(org.ncclharness.harness.options.Program.MAIN_CLASS).isEqualTo(Main.class.getName());
+    }
 }
