@@ -1,7 +1,9 @@
 package org.ncclharness.calibration.diagnose;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.ncclharness.calibration.check.Severity;
 
 /**
@@ -43,8 +45,8 @@ public record Diagnosis(String file, List<String> ncclVersions, Integer ranks, I
 
     public Diagnosis {
         ncclVersions = List.copyOf(ncclVersions);
-        intra = Map.copyOf(intra);
-        inter = Map.copyOf(inter);
+        intra = Collections.unmodifiableMap(new TreeMap<>(intra));
+        inter = Collections.unmodifiableMap(new TreeMap<>(inter));
         nics = List.copyOf(nics);
         socketInterfaces = List.copyOf(socketInterfaces);
         findings = List.copyOf(findings);

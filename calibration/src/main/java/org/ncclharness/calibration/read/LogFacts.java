@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.read;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -39,7 +40,7 @@ public record LogFacts(List<String> ncclVersions, String ncclCuda, String driver
 
     public LogFacts {
         ncclVersions = List.copyOf(ncclVersions);
-        environment = Map.copyOf(environment);
+        environment = Collections.unmodifiableMap(new TreeMap<>(environment));
     }
 
     public static LogFacts none() {

@@ -267,4 +267,20 @@ class DiagnoserTest {
         assertThat(d.codes()).containsExactly("NO_NCCL_LINES");
         assertThat(d.findings().get(0).fix()).contains("NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV");
     }
+
+    /**
+     * The transports and a launch line's NCCL_* variables print in one order, run after run: a map copied with
+     * Map.copyOf iterates in an order salted per JVM, so the same log printed its transports and a bring-up ticket
+     * its environment in another order each time.
+     */
+    @Test
+    void transportsAndTheLaunchEnvironmentKeepTheirSortedOrder() throws IOException {
+        String file = "coll_a100pcie_gather_2node_linear_ncclinfo_partial";
+        List<String> lines = Files.readAllLines(Path.of("src/test/resources/logs/real/" + file + ".txt"));
+        Diagnosis d = Diagnoser.diagnose(file, lines);
+        assertThat(List.copyOf(d.inter().keySet())).isSorted().hasSizeGreaterThan(1);
+        List<String> env = List.copyOf(org.ncclharness.calibration.read.LogFacts.of(Files.readAllLines(Path.of(
+                "../datasets/raw/h100_allreduce_2gpu_2node_4nic_tree_ncclTests232_partial.txt"))).environment().keySet());
+        assertThat(env).isSorted().hasSizeGreaterThan(3);
+    }
 }

@@ -24,7 +24,9 @@ class LiveSweepTest {
     static SweepPlan plan(Map<String, String> env, String... args) {
         SweepRequest r = new SweepRequest();
         new CommandLine(r).parseArgs(args);
-        return r.plan(env, java.util.List.of("harness.jar", "sweep"));
+        List<String> line = new java.util.ArrayList<>(List.of("harness.jar", "sweep"));
+        line.addAll(List.of(args));
+        return r.plan(env, line);
     }
 
     static SweepProgress silent() {
