@@ -72,8 +72,9 @@ public final class RunResolver {
         }
 
         ResolvedRun run(UnstatedHosts unstated) {
-            ranks = reconcile(Fact.GPU_COUNT, stated.ranks() != null ? stated.ranks()
-                    : table.devices().isEmpty() ? null : table.devices().size(), hints.gpus());
+            // the reader states N where it knows it (a whole device list, the launch line, busbw over algbw); a device
+            // list that shows some ranks only (an excerpt keeping rank 1439 of 1440) is no count
+            ranks = reconcile(Fact.GPU_COUNT, stated.ranks(), hints.gpus());
             if (ranks == null) {
                 missing.add(new Missing.GpuCount());
             }

@@ -122,4 +122,13 @@ class RunResolverTest {
                 UnstatedHosts.LEAVE_UNKNOWN);
         assertThat(four.nics().perHost()).isEqualTo(4);
     }
+
+    @Test
+    void aDeviceListOfSomeRanksIsNoGpuCount() {
+        // a public excerpt of a 1440-GPU run keeps the device line of rank 1439 only
+        RunDocument doc = Inputs.document("../datasets/raw/gb200_allreduce_1440gpu_20rack_coreweave.txt", null);
+        ResolvedRun run = only(doc, Hints.NONE, UnstatedHosts.LEAVE_UNKNOWN);
+        assertThat(run.hardware().ranks()).isNull();
+        assertThat(run.missing()).first().isInstanceOf(Missing.GpuCount.class);
+    }
 }
