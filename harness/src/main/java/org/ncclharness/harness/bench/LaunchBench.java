@@ -24,6 +24,9 @@ import picocli.CommandLine.Spec;
         + " communicator, which NCCL refuses at its first check): cold, then warm. Needs libnccl.so.2, no GPU.")
 public final class LaunchBench implements Callable<Integer> {
 
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Mixin
     HelpOptions helpOptions;
 
@@ -35,9 +38,6 @@ public final class LaunchBench implements Callable<Integer> {
 
     @Option(names = "--warm", paramLabel = "N", description = "calls timed after them (default ${DEFAULT-VALUE})")
     int warm = 1_000_000;
-
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {

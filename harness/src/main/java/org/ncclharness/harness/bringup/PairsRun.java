@@ -18,23 +18,8 @@ import org.ncclharness.harness.live.SweepPlan;
  * communicator of their own, and are not judged. Every rank feeds the same figures to its own copy of the search,
  * so all of them agree on the next round without a word from rank 0.
  */
-final class PairsRun {
-
-    private final JobGroup job;
-    private final GpuProbe probe;
-    private final SweepPlan plan;
-    private final int gpusPerProcess;
-    private final CheckRules rules;
-    private final BringupOutputs outputs;
-
-    PairsRun(JobGroup job, GpuProbe probe, SweepPlan plan, int gpusPerProcess, CheckRules rules, BringupOutputs outputs) {
-        this.job = job;
-        this.probe = probe;
-        this.plan = plan;
-        this.gpusPerProcess = gpusPerProcess;
-        this.rules = rules;
-        this.outputs = outputs;
-    }
+record PairsRun(JobGroup job, GpuProbe probe, SweepPlan plan, int gpusPerProcess, CheckRules rules,
+               BringupOutputs outputs) {
 
     int run(List<String> hostNames, Map<String, Integer> hostIndex, String shape) {
         List<Member> members = job.members();

@@ -13,6 +13,7 @@ import org.ncclharness.harness.exit.HarnessException;
 import org.ncclharness.harness.options.OutputFolder;
 import org.ncclharness.harness.options.OutputTarget;
 import org.ncclharness.harness.figure.ReportPage;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -71,15 +72,8 @@ public final class SweepRequest {
     boolean help;
     @Option(names = "--version", versionHelp = true, description = "Print the harness version and exit.")
     boolean version;
-    @Option(names = {"-x", "--cta_policy"}, paramLabel = "N", description = "NCCL's CTA policy (2.27+): not offered")
-    Integer ctaPolicy;
-    @Option(names = {"-D", "--device_implementation"}, paramLabel = "N",
-            description = "device-side kernels instead of the host API (2.28+): not offered")
-    Integer deviceImpl;
-    @Option(names = {"-V", "--device_cta_count"}, paramLabel = "N", description = "CTAs of -D's device kernels: not offered")
-    Integer deviceCtaCount;
-    @Option(names = {"-u", "--unalign"}, paramLabel = "N", description = "misalign buffers by N elements: not offered")
-    Integer unalign;
+    @Mixin
+    NotOffered notOffered = new NotOffered();
     @Option(names = {"-R", "--local_register"}, paramLabel = "0-2", description = "register buffers: 1 ncclCommRegister, 2 symmetric window")
     int localRegister;
     @Option(names = {"-S", "--report_timestamps"}, paramLabel = "0/1", description = "append a timestamp to each row")
@@ -220,10 +214,7 @@ public final class SweepRequest {
             throw usage("invalid -N " + cycles + ": expected a count of at least 1 (nccl-tests' -N 0, run forever,"
                     + " is not offered: a sweep that never ends has no table to print)");
         }
-        notOffered("-x", ctaPolicy, "CTA policy", "NCCL's default policy is what the harness runs");
-        notOffered("-D", deviceImpl, "device implementation", "the harness times NCCL's host API");
-        notOffered("-V", deviceCtaCount, "device CTA count", "it sizes -D's device kernels, which the harness does not run");
-        notOffered("-u", unalign, "unaligned buffers", "the harness's buffers are aligned as cudaMalloc gives them");
+        notOffered.refuse();
         range("-z", blocking, 3);
         range("-a", average, 3);
         range("-R", localRegister, 2);
@@ -310,13 +301,6 @@ public final class SweepRequest {
         }
     }
 
-    /** An nccl-tests letter the harness parses but does not offer: its default passes, anything else is refused. */
-    private void notOffered(String flag, Integer value, String what, String why) {
-        if (value != null && (value != 0 || flag.equals("-V"))) {
-            throw usage("not offered: " + flag + " " + value + " (" + what + "): " + why + " (docs/gpu-bridge.md)");
-        }
-    }
-
     private static void range(String flag, int v, int most) {
         if (v < 0 || v > most) {
             throw usage(String.format(Locale.ROOT, "invalid %s %d: expected 0 to %d", flag, v, most));
@@ -325,5 +309,35 @@ public final class SweepRequest {
 
     private static HarnessException usage(String message) {
         return new HarnessException(ExitCode.USAGE, message);
+    }
+
+    /**
+     * nccl-tests' letters the harness parses but does not offer (docs/gpu-bridge.md): a default passes, anything
+     * else is refused in one line, so that a command line copied from nccl-tests fails loudly, not differently.
+     */
+    static final class NotOffered {
+        @Option(names = {"-x", "--cta_policy"}, paramLabel = "N", description = "NCCL's CTA policy (2.27+): not offered")
+        Integer ctaPolicy;
+        @Option(names = {"-D", "--device_implementation"}, paramLabel = "N",
+                description = "device-side kernels instead of the host API (2.28+): not offered")
+        Integer deviceImpl;
+        @Option(names = {"-V", "--device_cta_count"}, paramLabel = "N", description = "CTAs of -D's device kernels: not offered")
+        Integer deviceCtaCount;
+        @Option(names = {"-u", "--unalign"}, paramLabel = "N", description = "misalign buffers by N elements: not offered")
+        Integer unalign;
+
+        void refuse() {
+            notOffered("-x", ctaPolicy, "CTA policy", "NCCL's default policy is what the harness runs");
+            notOffered("-D", deviceImpl, "device implementation", "the harness times NCCL's host API");
+            notOffered("-V", deviceCtaCount, "device CTA count", "it sizes -D's device kernels, which the harness does not run");
+            notOffered("-u", unalign, "unaligned buffers", "the harness's buffers are aligned as cudaMalloc gives them");
+        }
+
+        /** An nccl-tests letter the harness parses but does not offer: its default passes, anything else is refused. */
+        private static void notOffered(String flag, Integer value, String what, String why) {
+            if (value != null && (value != 0 || flag.equals("-V"))) {
+                throw usage("not offered: " + flag + " " + value + " (" + what + "): " + why + " (docs/gpu-bridge.md)");
+            }
+        }
     }
 }
