@@ -99,6 +99,21 @@ class BringupCommandTest {
         assertThat(anyway.out()).contains("against baseline " + a100);
     }
 
+    /**
+     * Issue 40's second case: check of the OCI RoCE run knew its 16 NICs per host (the dataset's metadata) while the
+     * replay of the same run said they were not known; both now judge it against the same line rate.
+     */
+    @Test
+    void theReplayKnowsTheNicsCheckKnowsOfTheSameRun() {
+        String line = "of the line rate of 16 RoCE-100G NICs per host at 12.5 GB/s (200 GB/s)";
+        CliRun check = CliRun.of("check", "a100_allreduce_16gpu_2node_oci_roce");
+        assertThat(check.out()).contains(line);
+        CliRun replay = CliRun.of("bringup", "--replay", "--dataset", "a100_allreduce_16gpu_2node_oci_roce", "-o",
+                tmp.resolve("nics").toString());
+        assertThat(replay.exitCode()).as(replay.err()).isEqualTo(ExitCode.OK);
+        assertThat(replay.out()).contains(line).doesNotContain("NICs per host are not known");
+    }
+
     @Test
     void anEarlierBringupIsNotOverwrittenWithoutForce() throws Exception {
         Path dir = tmp.resolve("kept");
