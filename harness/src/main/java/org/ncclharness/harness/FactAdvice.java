@@ -2,10 +2,10 @@ package org.ncclharness.harness;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.resolve.Contradiction;
-import org.ncclharness.calibration.resolve.Fact;
 import org.ncclharness.calibration.resolve.Missing;
 import org.ncclharness.calibration.resolve.NamedInterconnect;
 import org.ncclharness.calibration.resolve.ResolveException;
@@ -24,35 +24,15 @@ public final class FactAdvice {
     private FactAdvice() {
     }
 
-    /** The flag that states a fact, with its argument. */
-    public static String flag(Fact fact) {
-        return switch (fact) {
-            case GPU_COUNT -> "--gpus N";
-            case HOST_COUNT -> "--nodes N";
-            case INTERCONNECT -> "--interconnect NAME";
-            case FABRIC_INSIDE_HOST -> "--intra NAME";
-            case NETWORK_BETWEEN_HOSTS -> "--inter NAME";
-            case DOMAIN_SIZE -> "--domain-size G";
-            case NICS_PER_HOST -> "--nics-per-host N";
-            case NIC_SPEED -> "--nic-speed RATE";
-            case COLLECTIVE -> "--collective NAME";
-        };
-    }
-
-    /** The flag's name alone ({@code --gpus}). */
-    public static String flagName(Fact fact) {
-        return flag(fact).replaceFirst(" .*", "");
-    }
-
     /** A contradiction as the one-line input error a user fixes (exit 2). */
     public static InputException error(ResolveException e) {
         Contradiction c = e.contradiction();
         if (c instanceof Contradiction.CountsDiffer d) {
             return new InputException(e.file(), 0, "the file's " + words(d.fact()) + " is " + d.stated() + " but "
-                    + flagName(d.fact()) + " says " + d.hinted() + "; drop the flag or fix it");
+                    + CliWording.INSTANCE.name(d.fact()) + " says " + d.hinted() + "; drop the flag or fix it");
         }
         if (c instanceof Contradiction.CountBelowOne b) {
-            return new InputException(b.hinted() ? flagName(b.fact()) : e.file(), 0, words(b.fact())
+            return new InputException(b.hinted() ? CliWording.INSTANCE.name(b.fact()) : e.file(), 0, words(b.fact())
                     + " must be at least 1, got " + b.value());
         }
         if (c instanceof Contradiction.UnevenHosts u) {
@@ -64,8 +44,8 @@ public final class FactAdvice {
                 + "; check --domain-size");
     }
 
-    private static String words(Fact fact) {
-        return fact == Fact.GPU_COUNT ? "GPU count" : "node count";
+    private static String words(Setting fact) {
+        return fact == Setting.GPU_COUNT ? "GPU count" : "node count";
     }
 
     /**

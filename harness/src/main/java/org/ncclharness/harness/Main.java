@@ -118,6 +118,8 @@ public final class Main implements Runnable {
      * anywhere on the line adds the stack trace.
      */
     public static int execute(String... args) {
+        // the calibration core's messages name this command line's flags, before any command runs
+        CliWording.install();
         List<String> rest = new ArrayList<>(Arrays.asList(args));
         boolean debug = rest.remove("--debug");
         DEBUG.set(debug);

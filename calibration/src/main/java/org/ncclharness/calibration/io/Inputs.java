@@ -17,6 +17,8 @@ import java.util.Iterator;
 import java.util.zip.GZIPInputStream;
 import java.util.List;
 import java.util.Optional;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.CollectiveEvidence;
 import org.ncclharness.calibration.measure.Hardware;
@@ -153,7 +155,7 @@ public final class Inputs {
             if (e.line() == 0 && otherCsvHeader(firstLine)) {
                 throw new InputException(name, 1, "a CSV header this tool does not read (" + Echo.quote(firstLine)
                         + "): it reads nccl-tests/rccl-tests logs, nccl-tests' -J JSON and its own CSV, whose first"
-                        + " line is " + MeasurementCsv.HEADER + " (convert --csv writes it)");
+                        + " line is " + MeasurementCsv.HEADER + " (convert " + Advice.name(Setting.CSV) + " writes it)");
             }
             throw e;
         }

@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 
 /**
  * Which collective a table holds, and how many ranks ran it, from what the table shows when the log does not
@@ -123,9 +125,10 @@ public record CollectiveEvidence(Collective collective, Integer ranks, List<Stri
                     + alternatives(candidates, n, ratio) + ")");
         }
         String question = candidates.isEmpty()
-                ? "the rows fit no collective nccl-tests knows (" + evidence + "); pass --collective NAME"
+                ? "the rows fit no collective nccl-tests knows (" + evidence + "); pass "
+                        + Advice.usage(Setting.COLLECTIVE)
                 : "the log does not name its test program and its rows (" + evidence + ") fit "
-                        + alternatives(candidates, n, ratio) + "; pass --collective NAME";
+                        + alternatives(candidates, n, ratio) + "; pass " + Advice.usage(Setting.COLLECTIVE);
         long corrupt = WrongRows.count(rows);
         if (corrupt > 0) {
             // whatever the collective, nccl-tests' own data check failed: say it where the table is refused

@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Glitches;
@@ -54,7 +56,7 @@ public record GlitchExclusion(CalibrationInput fitted, CalibrationInput original
         }
         int sizes = in.sweep().rows().size();
         if (keep) {
-            return new GlitchExclusion(in, in, found, false, "--keep-glitches");
+            return new GlitchExclusion(in, in, found, false, Advice.name(Setting.KEEP_GLITCHES));
         }
         if (100.0 * found.size() / sizes > MAX_SHARE_PCT) {
             return new GlitchExclusion(in, in, found, false, found.size() + " of " + sizes + " sizes look so, more"
@@ -94,7 +96,8 @@ public record GlitchExclusion(CalibrationInput fitted, CalibrationInput original
         String list = glitches.stream().map(GlitchExclusion::describe).collect(Collectors.joining(", "));
         String note = e instanceof TwoTierCalibration t && t.members().size() > 1 ? original.id() + ": " : "";
         if (excluded) {
-            note += "measurement glitches left out of the fit (--keep-glitches keeps them): " + list
+            note += "measurement glitches left out of the fit (" + Advice.name(Setting.KEEP_GLITCHES) + " keeps them): "
+                    + list
                     + rmspeWithAndWithout(e).map(s -> "; " + s).orElse("");
         } else {
             note += "measurement glitches kept in the fit (" + why + "): " + list;

@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.commons.math3.exception.MathIllegalStateException;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Estimator;
@@ -196,7 +198,8 @@ public final class SingleTierCalibrator {
 
         if (flag != null) {
             String why = networkOnOneHost ? "a run on one host did not move its data over " + ic.name() + ", a"
-                    + " network between hosts: name the fabric inside the host (--interconnect NVLink4, PCIe5, ...)"
+                    + " network between hosts: name the fabric inside the host (" + Advice.name(Setting.INTERCONNECT)
+                    + " NVLink4, PCIe5, ...)"
                     : LineRate.whyAbove(ic, false, in.sweep().collective());
             notes.add(String.format(Locale.ROOT, "%s: busbw at the largest size (%.2f GB/s) exceeds beta_phys"
                     + " (%.4g GB/s): %s; %s", flag, seed.busBwPeakGBps(), betaPhys, why, seed.capped()

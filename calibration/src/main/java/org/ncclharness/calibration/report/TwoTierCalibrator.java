@@ -1,5 +1,7 @@
 package org.ncclharness.calibration.report;
 
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.hardware.LineRate;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -146,7 +148,7 @@ public final class TwoTierCalibrator {
      */
     public TwoTierCalibration joint(String name, List<CalibrationInput> members) {
         if (members.size() < 2) {
-            throw new InputException("--joint", 0, "a joint fit needs at least two runs; got " + members.size());
+            throw new InputException(Setting.JOINT, "a joint fit needs at least two runs; got " + members.size());
         }
         for (CalibrationInput m : members) {
             Optional<String> problem = unusable(m);
@@ -157,7 +159,7 @@ public final class TwoTierCalibrator {
         Set<Collective> collectives = new LinkedHashSet<>();
         members.forEach(m -> collectives.add(m.sweep().collective()));
         if (collectives.size() > 1) {
-            throw new InputException("--joint", 0, "the runs are of different collectives " + collectives.stream()
+            throw new InputException(Setting.JOINT, "the runs are of different collectives " + collectives.stream()
                     .map(Collective::ncclName).toList() + "; a joint fit is for one collective at several"
                     + " configurations");
         }
@@ -165,7 +167,7 @@ public final class TwoTierCalibrator {
         members.forEach(m -> byIntra.computeIfAbsent(m.info().hardware().intra(), k -> new ArrayList<>())
                 .add(m.info().id()));
         if (byIntra.size() > 1) {
-            throw new InputException("--joint", 0, "the runs name different intra-domain fabrics ("
+            throw new InputException(Setting.JOINT, "the runs name different intra-domain fabrics ("
                     + byIntra.entrySet().stream().map(e -> e.getKey() + ": " + String.join(", ", e.getValue()))
                     .collect(Collectors.joining("; ")) + "); a joint fit is for one hardware at"
                     + " several configurations");
@@ -174,13 +176,13 @@ public final class TwoTierCalibrator {
         Set<String> gpus = new LinkedHashSet<>();
         members.forEach(m -> Comparability.gpuFamily(m.sweep().gpuName()).ifPresent(gpus::add));
         if (gpus.size() > 1) {
-            throw new InputException("--joint", 0, "the runs ran different GPUs " + gpus + "; a joint fit is for one"
+            throw new InputException(Setting.JOINT, "the runs ran different GPUs " + gpus + "; a joint fit is for one"
                     + " hardware at several configurations");
         }
         Set<TwoTierConfig> configs = new LinkedHashSet<>();
         members.forEach(m -> configs.add(config(m.info().hardware())));
         if (configs.size() < 2) {
-            throw new InputException("--joint", 0, "all runs are at " + configs.iterator().next().label()
+            throw new InputException(Setting.JOINT, "all runs are at " + configs.iterator().next().label()
                     + "; a joint fit needs at least two configurations");
         }
         Fabric f = fabric(byIntra.keySet().iterator().next()).orElseThrow();
@@ -197,7 +199,7 @@ public final class TwoTierCalibrator {
         if (e instanceof TwoTierCalibration t) {
             return t;
         }
-        throw new InputException("--joint", 0, ((DeferredCalibration) e).reason());
+        throw new InputException(Setting.JOINT, ((DeferredCalibration) e).reason());
     }
 
     /** The bundled joint groups ({@code twotier/joint-groups.json}) whose members are all among the inputs. */
@@ -226,10 +228,11 @@ public final class TwoTierCalibrator {
     private Optional<String> unusable(CalibrationInput in) {
         Hardware h = in.info().hardware();
         if (h.domains() == null || h.domainSize() == null) {
-            return Optional.of("the configuration (domains x GPUs per domain) is unknown; pass --domain-size");
+            return Optional.of("the configuration (domains x GPUs per domain) is unknown; pass "
+                    + Advice.name(Setting.DOMAIN_SIZE));
         }
         if (h.intra() == null) {
-            return Optional.of("the intra-domain fabric is not stated; pass --intra NAME");
+            return Optional.of("the intra-domain fabric is not stated; pass " + Advice.usage(Setting.FABRIC_INSIDE_HOST));
         }
         if (fabric(h.intra()).isEmpty()) {
             return Optional.of("fabric " + h.intra() + " has no physical bandwidth in hardware/interconnects.json"

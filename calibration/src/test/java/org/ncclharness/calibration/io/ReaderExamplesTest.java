@@ -26,7 +26,7 @@ class ReaderExamplesTest {
         // redop none, root -1 and size = 16 x count x 4 B leave all_gather and alltoall, which print the same
         // sizes and the same bus factor: the rows cannot tell them apart, so the reader says which they may be.
         assertThat(s.get(0).collective()).isEqualTo(Collective.UNKNOWN);
-        assertThat(String.join(" ", s.get(0).notes())).contains("all_gather/alltoall").contains("--collective");
+        assertThat(String.join(" ", s.get(0).notes())).contains("all_gather/alltoall").contains("pass the collective");
         assertThat(s.get(0).ranks()).isEqualTo(16);
     }
 

@@ -106,7 +106,8 @@ class TwoTierCalibratorTest {
         }
         assertThat(((TwoTierCalibration) TWO.calibrate(multi, List.of(multi))).grids()).isEmpty();
         assertThatThrownBy(() -> new GridOptions(1, Map.of(), (id, form) -> GridProgress.NONE))
-                .isInstanceOf(InputException.class).hasMessageContaining("--grid-points");
+                .isInstanceOf(InputException.class).hasMessage("the grid's points per axis: 1 points per axis; give at"
+                        + " least 2 (a per-parameter grid range sets its own axis's points, 1 included)");
     }
 
     @Test
@@ -299,7 +300,7 @@ class TwoTierCalibratorTest {
                 h.ranks(), h.hosts(), h.domainSize(), h.domains(), null, h.inter())), null, List.of());
         CalibrationEntry e = TWO.calibrate(noFabric, List.of(noFabric));
         assertThat(e).isInstanceOf(DeferredCalibration.class);
-        assertThat(((DeferredCalibration) e).reason()).contains("pass --intra NAME");
+        assertThat(((DeferredCalibration) e).reason()).contains("pass the fabric inside a host");
         assertThatThrownBy(() -> TWO.joint("j", List.of(multi, multi)))
                 .isInstanceOf(InputException.class).hasMessageContaining("needs at least two configurations");
         assertThatThrownBy(() -> TWO.joint("j", List.of(multi)))
