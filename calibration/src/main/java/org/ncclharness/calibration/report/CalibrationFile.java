@@ -111,8 +111,9 @@ public record CalibrationFile(String file, List<Entry> datasets) {
             if (!text.stripLeading().startsWith("{") && !text.stripLeading().startsWith("[")) {
                 // a log or CSV where a report was expected: say what to run, not where the JSON parser stopped
                 throw new InputException(file, 1, "not a calibration report but measurements (a log or CSV): calibrate"
-                        + " them first, harness.jar calibrate " + file + " " + Advice.with(Setting.REPORT_JSON, "cal.json")
-                        + ", then pass " + Advice.with(Setting.CALIBRATION, "cal.json"));
+                        + " them first, harness.jar calibrate " + file + " "
+                        + Advice.with(Setting.REPORT_JSON, "cal.json") + ", then pass "
+                        + Advice.with(Setting.CALIBRATION, "cal.json"));
             }
             throw new InputException(file, e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
                     "not valid JSON: " + e.getOriginalMessage());

@@ -17,6 +17,7 @@ import org.ncclharness.calibration.fit.Glitches;
 import org.ncclharness.calibration.fit.Glitches.Glitch;
 import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.TwoTierCostModel;
@@ -102,8 +103,8 @@ public record GlitchExclusion(CalibrationInput fitted, CalibrationInput original
         } else {
             note += "measurement glitches kept in the fit (" + why + "): " + list;
         }
-        List<String> notes = new ArrayList<>(notesOf(e));
-        notes.add(note);
+        List<Note> notes = new ArrayList<>(notesOf(e));
+        notes.add(Note.info(note));
         if (e instanceof SingleTierCalibration s) {
             return s.withNotes(notes);
         }
@@ -113,7 +114,7 @@ public record GlitchExclusion(CalibrationInput fitted, CalibrationInput original
         return e;
     }
 
-    private static List<String> notesOf(CalibrationEntry e) {
+    private static List<Note> notesOf(CalibrationEntry e) {
         return e instanceof SingleTierCalibration s ? s.notes() : e instanceof TwoTierCalibration t ? t.notes()
                 : List.of();
     }

@@ -3,6 +3,7 @@ package org.ncclharness.calibration.report;
 import org.ncclharness.calibration.advice.Advice;
 import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.fit.Fit;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.protocol.AlgorithmChoices;
 
 import java.io.PrintWriter;
@@ -99,7 +100,7 @@ public final class TwoTierTable {
         out.printf(Locale.ROOT, "#   model choice: %s (%s); out-of-sample: %s%n", e.choice().picked(),
                 e.choice().basis(), e.choice().summary());
         grids(out, e);
-        e.notes().forEach(n -> out.printf(Locale.ROOT, "#   note: %s%n", n));
+        e.notes().forEach(n -> out.printf(Locale.ROOT, "#   note: %s%n", n.text()));
     }
 
     /**

@@ -78,7 +78,8 @@ public final class RunResolver {
             if (ranks == null) {
                 missing.add(new Missing.GpuCount());
             }
-            hosts = reconcile(Setting.HOST_COUNT, stated.hosts() != null ? stated.hosts() : hostsListed(), hints.nodes());
+            hosts = reconcile(Setting.HOST_COUNT, stated.hosts() != null ? stated.hosts() : hostsListed(),
+                    hints.nodes());
             if (hosts == null) {
                 hosts = unstatedHosts(unstated);
             }

@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.io.NcclTestsLogReader;
+import org.ncclharness.calibration.measure.Note;
 
 /** Time and algbw from one timing: every bundled run agrees, a real log with its times changed does not. */
 class TimeAlgbwAgreementTest {
@@ -52,7 +53,7 @@ class TimeAlgbwAgreementTest {
         assertThat(d.printedGBps() / d.fromTimeGBps()).isBetween(1.98, 2.02);
         assertThat(d.disagreeing()).isEqualTo(d.compared() / 2); // every out-of-place half, no in-place one
         int line = firstLine;
-        assertThat(s.notes()).anySatisfy(n -> assertThat(n).startsWith("line " + line + ": time and algbw"
+        assertThat(Note.texts(s.notes())).anySatisfy(n -> assertThat(n).startsWith("line " + line + ": time and algbw"
                 + " disagree in " + d.disagreeing() + " of " + d.compared() + " placements (first: 131072 B"
                 + " out-of-place"));
     }

@@ -14,6 +14,7 @@ import org.ncclharness.calibration.io.InputException;
 import org.ncclharness.calibration.io.Inputs;
 import org.ncclharness.calibration.io.RunDocument;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.report.CalibrationInput;
 import org.ncclharness.calibration.resolve.Hints;
@@ -145,8 +146,8 @@ public final class CalibrationInputs {
                 Sweep s = sweeps.get(i);
                 if (!s.collective().known()) {
                     // No model applies to a table whose collective is not known: say so, fit the others
-                    String why = s.notes().stream().filter(n -> n.contains("pass --collective")).findFirst()
-                            .orElse("its collective is unknown");
+                    String why = s.notes().stream().filter(n -> n.kind() == Note.Kind.COLLECTIVE_UNKNOWN)
+                            .map(Note::text).findFirst().orElse("its collective is unknown");
                     skipped.add(id + " (" + TableName.of(s) + "): " + why);
                     continue;
                 }
@@ -179,8 +180,8 @@ public final class CalibrationInputs {
         if (!run.complete()) {
             throw new InputException(file, 0, FactAdvice.missing(run.missing()));
         }
-        List<String> notes = new ArrayList<>(run.sweep().notes());
-        notes.addAll(FactAdvice.notes(run.notes()));
+        List<Note> notes = new ArrayList<>(run.sweep().notes());
+        notes.addAll(Note.info(FactAdvice.notes(run.notes())));
         return run.sweep().withNotes(notes);
     }
 
