@@ -450,4 +450,29 @@ class JobGroupTest {
                             + " (");
         }
     }
+
+    @Test
+    void aServiceThatAnswersTheHelloWithAnotherMessageIsNamedAsNotTheHarness() throws Exception {
+        JobOptions quick = new JobOptions(Duration.ofSeconds(1), FAST.opTimeout(), FAST.heartbeatInterval(),
+                FAST.heartbeatTimeout(), FAST.maxMessageBytes(), null);
+        try (ServerSocket other = new ServerSocket(0)) { // speaks frames, but answers a hello with a ping
+            Thread answerer = new Thread(() -> {
+                while (!other.isClosed()) {
+                    try (java.net.Socket s = other.accept()) {
+                        Wire.read(new java.io.DataInputStream(s.getInputStream()), Wire.HANDSHAKE_LIMIT);
+                        Wire.write(new java.io.DataOutputStream(s.getOutputStream()), Wire.PING, new byte[0]);
+                    } catch (java.io.IOException e) {
+                        return;
+                    }
+                }
+            });
+            answerer.setDaemon(true);
+            answerer.start();
+            RendezvousSpec tcp = new RendezvousSpec.Tcp("127.0.0.1", other.getLocalPort(), "test");
+            assertThatThrownBy(() -> JobGroups.join(place(1, 2), tcp, member(1), ID, quick, null, log))
+                    .isInstanceOf(JobFailedException.class)
+                    .hasMessageContaining(": did not answer the harness handshake (message type " + Wire.PING
+                            + "): is another service on that port");
+        }
+    }
 }
