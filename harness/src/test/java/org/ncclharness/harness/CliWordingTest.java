@@ -1,8 +1,11 @@
 package org.ncclharness.harness;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,6 +83,14 @@ class CliWordingTest {
         assertThatThrownBy(() -> OutputFile.checkWritable(existing, false))
                 .hasMessage(existing + ": already exists; pass --force to overwrite it, or choose another name");
         assertThat(new InputException(Setting.JOINT, "two runs needed")).hasMessage("--joint: two runs needed");
+    }
+
+    @Test
+    void theSettingsAreABottomPackageThatEveryOtherCanName() {
+        classes().that().resideInAPackage("org.ncclharness.calibration.advice..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("org.ncclharness.calibration.advice..", "java..")
+                .check(new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                        .importPackages("org.ncclharness.calibration.advice"));
     }
 
     @Test
