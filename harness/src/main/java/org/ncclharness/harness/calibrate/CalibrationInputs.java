@@ -157,8 +157,7 @@ public final class CalibrationInputs {
             if (!skipped.isEmpty() && out.stream().noneMatch(c -> c.id().startsWith(p.toString()))) {
                 // every missing fact in one message: a file read here takes its interconnect from the flags
                 String fabric = flags.interconnect() == null && flags.intra() == null ? "; nor does it say its"
-                        + " interconnect: pass --interconnect NAME (one tier) or --intra NAME [--inter NAME] (two tiers)"
-                        : "";
+                        + " interconnect: " + FactAdvice.eitherTier() : "";
                 throw new InputException(p.toString(), 0, "no table can be calibrated: " + String.join("; ", skipped)
                         + fabric);
             }
