@@ -1,5 +1,7 @@
 package org.ncclharness.calibration.calibrate;
 
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.TwoTierConfig;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -109,15 +111,17 @@ public record CalibrationFile(String file, List<Entry> datasets) {
             if (!text.stripLeading().startsWith("{") && !text.stripLeading().startsWith("[")) {
                 // a log or CSV where a report was expected: say what to run, not where the JSON parser stopped
                 throw new InputException(file, 1, "not a calibration report but measurements (a log or CSV): calibrate"
-                        + " them first, harness.jar calibrate " + file + " --json cal.json, then pass --calibration"
-                        + " cal.json");
+                        + " them first, harness.jar calibrate " + file + " "
+                        + Advice.with(Setting.REPORT_JSON, "cal.json") + ", then pass "
+                        + Advice.with(Setting.CALIBRATION, "cal.json"));
             }
             throw new InputException(file, e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
                     "not valid JSON: " + e.getOriginalMessage());
         }
         if (root == null || !CalibrationReport.SCHEMA.equals(root.path("schema").asText())) {
             throw new InputException(file, 1, "not a calibration report: expected \"schema\": \""
-                    + CalibrationReport.SCHEMA + "\" (write one with: harness.jar calibrate --json FILE)");
+                    + CalibrationReport.SCHEMA + "\" (write one with: harness.jar calibrate "
+                    + Advice.with(Setting.REPORT_JSON, "FILE") + ")");
         }
         List<Entry> out = new ArrayList<>();
         for (JsonNode d : root.path("datasets")) {

@@ -134,7 +134,7 @@ public final class CalibrationJson {
         n.put("best", s.best());
         n.put("bestBasis", s.bestBasis());
         ArrayNode notes = n.putArray("notes");
-        s.notes().forEach(notes::add);
+        s.notes().forEach(note -> notes.add(note.text()));
     }
 
     /** One fitted model: enough to rebuild it ({@code form}, {@code configuration}, {@code parameters}) and its scores. */

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.Optional;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.measure.WrongRows;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.Fitter;
@@ -93,8 +95,9 @@ public final class CalibrationSummary {
             }
         }
         if (!afterDetail) {
-            out.println("# every model's score per size band, its parameters and the notes: calibrate --verbose"
-                    + " (or its --json, --report)");
+            out.println("# every model's score per size band, its parameters and the notes: calibrate "
+                    + Advice.name(Setting.VERBOSE) + " (or its " + Advice.name(Setting.REPORT_JSON) + ", "
+                    + Advice.name(Setting.REPORT_FOLDER) + ")");
         }
         out.flush();
     }

@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.fit.SizeBand;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.OtherwiseVisitor;
 import org.ncclharness.calibration.model.SingleTierModel;
@@ -150,7 +151,8 @@ public final class CalibrationTable {
         lines.add("fit on " + s.placement().label() + (s.timeDerived() ? ", times derived from busbw" : "")
                 + "; calibrates " + s.identifiability().label() + " (" + s.identifiability().basis() + ")");
         s.unavailable().forEach((k, v) -> lines.add(k + ": " + v));
-        s.notes().stream().filter(n -> !n.startsWith("fitted on the")).forEach(lines::add);
+        // the line above says which half was fitted
+        s.notes().stream().filter(n -> n.kind() != Note.Kind.FITTED_HALF).map(Note::text).forEach(lines::add);
         s.fits().stream().findFirst().ifPresent(f -> lines.addAll(f.marks()));
         s.fit(s.best()).filter(f -> f.leaveOneOutNote() != null).ifPresent(f -> lines.add("leave-one-out "
                 + f.leaveOneOutNote()));

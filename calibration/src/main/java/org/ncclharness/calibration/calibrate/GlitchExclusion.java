@@ -9,12 +9,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Glitches;
 import org.ncclharness.calibration.fit.Glitches.Glitch;
 import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.TwoTierCostModel;
@@ -54,7 +57,7 @@ public record GlitchExclusion(CalibrationInput fitted, CalibrationInput original
         }
         int sizes = in.sweep().rows().size();
         if (keep) {
-            return new GlitchExclusion(in, in, found, false, "--keep-glitches");
+            return new GlitchExclusion(in, in, found, false, Advice.name(Setting.KEEP_GLITCHES));
         }
         if (100.0 * found.size() / sizes > MAX_SHARE_PCT) {
             return new GlitchExclusion(in, in, found, false, found.size() + " of " + sizes + " sizes look so, more"
@@ -94,13 +97,14 @@ public record GlitchExclusion(CalibrationInput fitted, CalibrationInput original
         String list = glitches.stream().map(GlitchExclusion::describe).collect(Collectors.joining(", "));
         String note = e instanceof TwoTierCalibration t && t.members().size() > 1 ? original.id() + ": " : "";
         if (excluded) {
-            note += "measurement glitches left out of the fit (--keep-glitches keeps them): " + list
+            note += "measurement glitches left out of the fit (" + Advice.name(Setting.KEEP_GLITCHES) + " keeps them): "
+                    + list
                     + rmspeWithAndWithout(e).map(s -> "; " + s).orElse("");
         } else {
             note += "measurement glitches kept in the fit (" + why + "): " + list;
         }
-        List<String> notes = new ArrayList<>(notesOf(e));
-        notes.add(note);
+        List<Note> notes = new ArrayList<>(notesOf(e));
+        notes.add(Note.info(note));
         if (e instanceof SingleTierCalibration s) {
             return s.withNotes(notes);
         }
@@ -110,7 +114,7 @@ public record GlitchExclusion(CalibrationInput fitted, CalibrationInput original
         return e;
     }
 
-    private static List<String> notesOf(CalibrationEntry e) {
+    private static List<Note> notesOf(CalibrationEntry e) {
         return e instanceof SingleTierCalibration s ? s.notes() : e instanceof TwoTierCalibration t ? t.notes()
                 : List.of();
     }

@@ -9,6 +9,8 @@ import org.ncclharness.calibration.fit.twotier.ParamRanges;
 import org.ncclharness.calibration.model.TwoTierForm;
 import org.ncclharness.calibration.model.TwoTierParam;
 import org.ncclharness.calibration.fit.twotier.TwoTierProblem;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 
 /**
  * {@code calibrate --grid}: run the faithful reference grid search (docs/two-tier.md) beside the exact fit of every
@@ -23,13 +25,10 @@ import org.ncclharness.calibration.fit.twotier.TwoTierProblem;
 public record GridOptions(int pointsPerAxis, Map<TwoTierParam, ParamRange> ranges,
                           BiFunction<String, TwoTierForm, GridProgress> progress) {
 
-    /** The flag {@link #pointsPerAxis} comes from, named in its error. */
-    public static final String POINTS_FLAG = "--grid-points";
-
     public GridOptions {
         if (pointsPerAxis < 2) {
-            throw new InputException(POINTS_FLAG, 0, pointsPerAxis + " points per axis; give at least 2 (a --grid-*"
-                    + " range sets its own axis's points, 1 included)");
+            throw new InputException(Setting.GRID_POINTS, pointsPerAxis + " points per axis; give at least 2 (a "
+                    + Advice.name(Setting.GRID_RANGES) + " range sets its own axis's points, 1 included)");
         }
         ranges = Map.copyOf(ranges);
     }

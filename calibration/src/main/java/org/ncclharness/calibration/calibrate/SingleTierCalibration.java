@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.Identifiability;
 import org.ncclharness.calibration.fit.SeedUtilisation;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.Placement;
 
 /**
@@ -34,7 +35,7 @@ public record SingleTierCalibration(DatasetInfo dataset, String interconnect, St
                                     String chipProfile, SeedUtilisation seed, String inNetworkFlag,
                                     Placement placement, boolean timeDerived, Identifiability identifiability,
                                     List<Fit> fits, Map<String, String> unavailable, String best,
-                                    String bestBasis, List<String> notes) implements CalibrationEntry {
+                                    String bestBasis, List<Note> notes) implements CalibrationEntry {
 
     public static final String KIND = "single-tier";
     /** {@code bestBasis}: the pick's score, by leave-one-out. */
@@ -55,7 +56,7 @@ public record SingleTierCalibration(DatasetInfo dataset, String interconnect, St
         return KIND;
     }
 
-    public SingleTierCalibration withNotes(List<String> n) {
+    public SingleTierCalibration withNotes(List<Note> n) {
         return new SingleTierCalibration(dataset, interconnect, topology, hops, chipProfile, seed, inNetworkFlag,
                 placement, timeDerived, identifiability, fits, unavailable, best, bestBasis, n);
     }

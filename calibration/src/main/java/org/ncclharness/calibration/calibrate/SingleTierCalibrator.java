@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.commons.math3.exception.MathIllegalStateException;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Estimator;
@@ -24,6 +26,7 @@ import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Interconnect;
 import org.ncclharness.calibration.hardware.LineRate;
 import org.ncclharness.calibration.hardware.Topology;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.WrongRows;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.model.LatencyRule;
@@ -117,9 +120,9 @@ public final class SingleTierCalibrator {
             return new DeferredCalibration(info, null, "the least-squares fit did not converge: " + e.getMessage());
         }
         if (ident.overridden(fromData)) {
-            List<String> notes = new ArrayList<>(c.notes());
-            notes.add("the " + ident.basis() + " decides what is calibrated; the data alone would say "
-                    + fromData.label());
+            List<Note> notes = new ArrayList<>(c.notes());
+            notes.add(Note.info("the " + ident.basis() + " decides what is calibrated; the data alone would say "
+                    + fromData.label()));
             return c.withNotes(notes);
         }
         return c;
@@ -142,7 +145,7 @@ public final class SingleTierCalibrator {
                 LatencyRule.STEP_SUM);
 
         List<String> marks = new ArrayList<>();
-        List<String> notes = new ArrayList<>(points.notes());
+        List<Note> notes = new ArrayList<>(points.notes());
         notes.addAll(in.sweep().notes());
         WrongRows.note(in.sweep().rows()).ifPresent(notes::add);
         // What ℓ_link is when it is not fitted: the user's value, or 0 where the data cannot see α at all.
@@ -196,24 +199,26 @@ public final class SingleTierCalibrator {
 
         if (flag != null) {
             String why = networkOnOneHost ? "a run on one host did not move its data over " + ic.name() + ", a"
-                    + " network between hosts: name the fabric inside the host (--interconnect NVLink4, PCIe5, ...)"
+                    + " network between hosts: name the fabric inside the host (" + Advice.name(Setting.INTERCONNECT)
+                    + " NVLink4, PCIe5, ...)"
                     : LineRate.whyAbove(ic, false, in.sweep().collective());
-            notes.add(String.format(Locale.ROOT, "%s: busbw at the largest size (%.2f GB/s) exceeds beta_phys"
-                    + " (%.4g GB/s): %s; %s", flag, seed.busBwPeakGBps(), betaPhys, why, seed.capped()
+            notes.add(Note.info(String.format(Locale.ROOT, "%s: busbw at the largest size (%.2f GB/s) exceeds"
+                    + " beta_phys (%.4g GB/s): %s; %s", flag, seed.busBwPeakGBps(), betaPhys, why, seed.capped()
                             ? String.format(Locale.ROOT, "u_r %.2f used instead of %.3f", seed.ur(), seed.measuredUr())
-                            : "u_r above 1 kept as measured"));
+                            : "u_r above 1 kept as measured")));
         }
         if (ident.beta() && seed.measuredUr() != null && seed.measuredUr() < IMPLAUSIBLE_UR) {
             // the bundled runs reach at least 7 % (consumer PCIe cards without P2P); far below, the fabric named
             // is not the one the data moved over
-            notes.add(String.format(Locale.ROOT, "busbw peaks at %.3g GB/s, %.1f %% of %s's %s GB/s: is the"
-                    + " interconnect right? A run this far below its fabric ran over another one (PCIe, the network)"
-                    + " or through host memory", seed.busBwPeakGBps(), 100 * seed.measuredUr(), ic.name(),
-                    BigDecimal.valueOf(betaPhys).stripTrailingZeros().toPlainString()));
+            notes.add(Note.info(String.format(Locale.ROOT, "busbw peaks at %.3g GB/s, %.1f %% of %s's %s GB/s: is"
+                    + " the interconnect right? A run this far below its fabric ran over another one (PCIe, the"
+                    + " network) or through host memory", seed.busBwPeakGBps(), 100 * seed.measuredUr(), ic.name(),
+                    BigDecimal.valueOf(betaPhys).stripTrailingZeros().toPlainString())));
         }
         if (in.forcedAlgo() != null) {
-            notes.add("the run forced NCCL_ALGO=" + in.forcedAlgo() + (in.forcedAlgo().equalsIgnoreCase("ring")
-                    ? ": the ring model describes it" : ": the ring model describes Ring, not this algorithm"));
+            notes.add(Note.info("the run forced NCCL_ALGO=" + in.forcedAlgo() + (in.forcedAlgo()
+                    .equalsIgnoreCase("ring") ? ": the ring model describes it"
+                    : ": the ring model describes Ring, not this algorithm")));
         }
 
         // The protocol envelope (issue 5) needs alpha and beta from the data and more points than its parameters.
@@ -235,15 +240,15 @@ public final class SingleTierCalibrator {
         for (Estimator e : toFit) {
             fits.add(Fitter.fit(e, points, marks, progress));
         }
-        fits.forEach(f -> EfficiencyNote.of(f).ifPresent(notes::add));
-        fits.forEach(f -> TailNote.of(f, points).ifPresent(notes::add));
+        fits.forEach(f -> EfficiencyNote.of(f).map(Note::info).ifPresent(notes::add));
+        fits.forEach(f -> TailNote.of(f, points).map(Note::info).ifPresent(notes::add));
         return finish(in, info, ic, topo, chip, seed, flag, points, ident, fits, unavailable, notes);
     }
 
     private SingleTierCalibration finish(CalibrationInput in, DatasetInfo info, Interconnect ic, Topology topo,
                                          Optional<ChipProfile> chip, SeedUtilisation seed, String flag,
                                          FitPoints points, Identifiability ident, List<Fit> fits,
-                                         Map<String, String> unavailable, List<String> notes) {
+                                         Map<String, String> unavailable, List<Note> notes) {
         // the pick of the multi-domain runs: out-of-sample RMSPE, a family too small for leave-one-out by generalized
         // cross-validation (a 16-size sweep has too few for the envelope's, not for B's: by leave-one-out alone a
         // real GB300 run got B at 17.6 % where the envelope fit within 5 %); in-sample where nothing has the points

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.fit.Fit;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.fit.twotier.Fabric;
 import org.ncclharness.calibration.fit.twotier.InterDomainBandwidth;
@@ -40,7 +41,7 @@ public record TwoTierCalibration(DatasetInfo dataset, String kind, List<String> 
                                  List<Placement> halves, boolean timeDerived, Fabric fabric, String inter,
                                  Double nicGBps, Integer nicsPerDomain, List<TwoTierFit> fits,
                                  List<GridFit> grids, Optional<TwoTierForm> better, List<Fit> protocolFits,
-                                 ModelChoice choice, List<String> notes) implements CalibrationEntry {
+                                 ModelChoice choice, List<Note> notes) implements CalibrationEntry {
 
     public static final String KIND = "two-tier";
     public static final String JOINT = "joint";
@@ -65,7 +66,7 @@ public record TwoTierCalibration(DatasetInfo dataset, String kind, List<String> 
         return Collective.byName(dataset.collective()).orElseThrow();
     }
 
-    public TwoTierCalibration withNotes(List<String> n) {
+    public TwoTierCalibration withNotes(List<Note> n) {
         return new TwoTierCalibration(dataset, kind, members, runs, halves, timeDerived, fabric, inter, nicGBps,
                 nicsPerDomain, fits, grids, better, protocolFits, choice, n);
     }

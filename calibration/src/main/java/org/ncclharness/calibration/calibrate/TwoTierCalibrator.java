@@ -1,5 +1,7 @@
 package org.ncclharness.calibration.calibrate;
 
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.hardware.LineRate;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -21,6 +23,7 @@ import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Fitter;
 import org.ncclharness.calibration.fit.Identifiability;
 import org.ncclharness.calibration.fit.SizeBand;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.fit.envelope.AlgorithmEnvelopeEstimator;
@@ -109,17 +112,17 @@ public final class TwoTierCalibrator {
         List<Prior> priors = formsApply(in) ? priorFor(in, all, f) : List.of();
         // what the reader or the flags decided about the run (an interconnect taken as the network, a row cut
         // short, ...), as the single-tier calibrator keeps them
-        List<String> notes = new ArrayList<>(in.sweep().notes());
+        List<Note> notes = new ArrayList<>(in.sweep().notes());
         WrongRows.note(in.sweep().rows()).ifPresent(notes::add);
         if (in.forcedAlgo() != null) {
-            notes.add("the run forced NCCL_ALGO=" + in.forcedAlgo() + (AlgorithmEnvelopeModel.ringForced(
+            notes.add(Note.info("the run forced NCCL_ALGO=" + in.forcedAlgo() + (AlgorithmEnvelopeModel.ringForced(
                     in.forcedAlgo()) ? ": the algorithm envelope takes Ring alone, with no Tree"
-                    : ": the algorithm envelope's Ring and Tree are NCCL's default candidates, not this one alone"));
+                    : ": the algorithm envelope's Ring and Tree are NCCL's default candidates, not this one alone")));
         }
         if (!priors.isEmpty()) {
-            notes.add("priors from single-domain runs (T_sw held at 0 there): " + String.join("; ", priors.stream()
-                    .map(p -> String.format(Locale.ROOT, "%s = %.4g +- %.2g from %s", p.param().id(), p.value(),
-                            p.sigma(), p.source())).toList()));
+            notes.add(Note.info("priors from single-domain runs (T_sw held at 0 there): " + String.join("; ",
+                    priors.stream().map(p -> String.format(Locale.ROOT, "%s = %.4g +- %.2g from %s", p.param().id(),
+                            p.value(), p.sigma(), p.source())).toList())));
         }
         return entry(info, TwoTierCalibration.KIND, List.of(in), f, priors, notes);
     }
@@ -146,7 +149,7 @@ public final class TwoTierCalibrator {
      */
     public TwoTierCalibration joint(String name, List<CalibrationInput> members) {
         if (members.size() < 2) {
-            throw new InputException("--joint", 0, "a joint fit needs at least two runs; got " + members.size());
+            throw new InputException(Setting.JOINT, "a joint fit needs at least two runs; got " + members.size());
         }
         for (CalibrationInput m : members) {
             Optional<String> problem = unusable(m);
@@ -157,7 +160,7 @@ public final class TwoTierCalibrator {
         Set<Collective> collectives = new LinkedHashSet<>();
         members.forEach(m -> collectives.add(m.sweep().collective()));
         if (collectives.size() > 1) {
-            throw new InputException("--joint", 0, "the runs are of different collectives " + collectives.stream()
+            throw new InputException(Setting.JOINT, "the runs are of different collectives " + collectives.stream()
                     .map(Collective::ncclName).toList() + "; a joint fit is for one collective at several"
                     + " configurations");
         }
@@ -165,7 +168,7 @@ public final class TwoTierCalibrator {
         members.forEach(m -> byIntra.computeIfAbsent(m.info().hardware().intra(), k -> new ArrayList<>())
                 .add(m.info().id()));
         if (byIntra.size() > 1) {
-            throw new InputException("--joint", 0, "the runs name different intra-domain fabrics ("
+            throw new InputException(Setting.JOINT, "the runs name different intra-domain fabrics ("
                     + byIntra.entrySet().stream().map(e -> e.getKey() + ": " + String.join(", ", e.getValue()))
                     .collect(Collectors.joining("; ")) + "); a joint fit is for one hardware at"
                     + " several configurations");
@@ -174,13 +177,13 @@ public final class TwoTierCalibrator {
         Set<String> gpus = new LinkedHashSet<>();
         members.forEach(m -> Comparability.gpuFamily(m.sweep().gpuName()).ifPresent(gpus::add));
         if (gpus.size() > 1) {
-            throw new InputException("--joint", 0, "the runs ran different GPUs " + gpus + "; a joint fit is for one"
+            throw new InputException(Setting.JOINT, "the runs ran different GPUs " + gpus + "; a joint fit is for one"
                     + " hardware at several configurations");
         }
         Set<TwoTierConfig> configs = new LinkedHashSet<>();
         members.forEach(m -> configs.add(config(m.info().hardware())));
         if (configs.size() < 2) {
-            throw new InputException("--joint", 0, "all runs are at " + configs.iterator().next().label()
+            throw new InputException(Setting.JOINT, "all runs are at " + configs.iterator().next().label()
                     + "; a joint fit needs at least two configurations");
         }
         Fabric f = fabric(byIntra.keySet().iterator().next()).orElseThrow();
@@ -192,12 +195,12 @@ public final class TwoTierCalibrator {
                 new Hardware(h.gpuModel(), null, null, null, null, h.intra(), interOf(members)),
                 commonAlgo(members), unionFlags(members));
         CalibrationEntry e = entry(info, TwoTierCalibration.JOINT, members, f, List.of(),
-                List.of("one set of parameters for " + members.size() + " runs at " + String.join(", ",
-                        configs.stream().map(TwoTierConfig::label).toList())));
+                List.of(Note.info("one set of parameters for " + members.size() + " runs at " + String.join(", ",
+                        configs.stream().map(TwoTierConfig::label).toList()))));
         if (e instanceof TwoTierCalibration t) {
             return t;
         }
-        throw new InputException("--joint", 0, ((DeferredCalibration) e).reason());
+        throw new InputException(Setting.JOINT, ((DeferredCalibration) e).reason());
     }
 
     /** The bundled joint groups ({@code twotier/joint-groups.json}) whose members are all among the inputs. */
@@ -226,10 +229,12 @@ public final class TwoTierCalibrator {
     private Optional<String> unusable(CalibrationInput in) {
         Hardware h = in.info().hardware();
         if (h.domains() == null || h.domainSize() == null) {
-            return Optional.of("the configuration (domains x GPUs per domain) is unknown; pass --domain-size");
+            return Optional.of("the configuration (domains x GPUs per domain) is unknown; pass "
+                    + Advice.name(Setting.DOMAIN_SIZE));
         }
         if (h.intra() == null) {
-            return Optional.of("the intra-domain fabric is not stated; pass --intra NAME");
+            return Optional.of("the intra-domain fabric is not stated; pass "
+                    + Advice.usage(Setting.FABRIC_INSIDE_HOST));
         }
         if (fabric(h.intra()).isEmpty()) {
             return Optional.of("fabric " + h.intra() + " has no physical bandwidth in hardware/interconnects.json"
@@ -248,7 +253,7 @@ public final class TwoTierCalibrator {
      * fitted: the two-tier forms are AllReduce's, and the protocol-aware families need α and β from the data.
      */
     private CalibrationEntry entry(DatasetInfo info, String kind, List<CalibrationInput> members, Fabric f,
-                                   List<Prior> priors, List<String> notes) {
+                                   List<Prior> priors, List<Note> notes) {
         List<TwoTierRun> runs = new ArrayList<>();
         List<Placement> halves = new ArrayList<>();
         boolean derived = false;
@@ -256,7 +261,7 @@ public final class TwoTierCalibrator {
             TwoTierRuns.Extracted x = TwoTierRuns.points(m.sweep(), m.id(), config(m.info().hardware()));
             runs.add(x.run());
             halves.add(x.half());
-            derived |= m.sweep().notes().stream().anyMatch(n -> n.startsWith("time derived from busbw"));
+            derived |= Note.any(m.sweep().notes(), Note.Kind.TIME_DERIVED);
         }
         Collective collective = members.get(0).sweep().collective();
         Optional<String> noForms = formsAbsent(collective);
@@ -272,35 +277,35 @@ public final class TwoTierCalibrator {
         }
         String inter = interOf(members);
         Double nicGBps = nicGBps(members, inter == null ? null : facts.interconnect(inter).orElse(null));
-        List<String> allNotes = new ArrayList<>(notes);
+        List<Note> allNotes = new ArrayList<>(notes);
         members.forEach(m -> FitPoints.emptyRowsNote(m.sweep()).ifPresent(allNotes::add));
         if (derived) {
-            allNotes.add("times derived from busbw (the source gives busbw only)");
+            allNotes.add(new Note(Note.Kind.TIME_DERIVED, "times derived from busbw (the source gives busbw only)"));
         }
-        noForms.ifPresent(why -> allNotes.add("two-tier forms not fitted: " + why));
+        noForms.ifPresent(why -> allNotes.add(Note.info("two-tier forms not fitted: " + why)));
         if (!Algorithm.tuned(collective) && protocol.stream().anyMatch(x -> x.name().equals(ALGORITHMS))) {
-            allNotes.add(ALGORITHMS + ": NCCL runs " + collective.ncclName() + " as point-to-point sends, not as a"
-                    + " ring: its Ring rows are the model's N-1 steps (d-1 across domains) with fitted constants, not"
-                    + " an algorithm NCCL picks");
+            allNotes.add(Note.info(ALGORITHMS + ": NCCL runs " + collective.ncclName() + " as point-to-point sends,"
+                    + " not as a ring: its Ring rows are the model's N-1 steps (d-1 across domains) with fitted"
+                    + " constants, not an algorithm NCCL picks"));
         }
-        protocol.forEach(fit -> EfficiencyNote.of(fit).ifPresent(allNotes::add));
+        protocol.forEach(fit -> EfficiencyNote.of(fit).map(Note::info).ifPresent(allNotes::add));
         if (members.size() > 1) {
-            protocol.forEach(fit -> jointMiss(members, f, fit).ifPresent(allNotes::add));
+            protocol.forEach(fit -> jointMiss(members, f, fit).map(Note::info).ifPresent(allNotes::add));
         }
         List<String> oneDomain = members.stream().filter(m -> config(m.info().hardware()).domains() == 1)
                 .map(CalibrationInput::id).toList();
         if (members.size() > 1 && !oneDomain.isEmpty() && oneDomain.size() < members.size()
                 && protocol.stream().anyMatch(x -> x.name().equals(ALGORITHMS))) {
             // JointAlgorithmFit#fittedRuns says why
-            allNotes.add(ALGORITHMS + ": fitted on the runs across domains; left out, on one domain: "
+            allNotes.add(Note.info(ALGORITHMS + ": fitted on the runs across domains; left out, on one domain: "
                     + String.join(", ", oneDomain) + " (another regime of NCCL's: the ring's bandwidth there is"
                     + " NVLink's, not the slower tier's, and no step crosses the network); its scores cover the runs"
-                    + " it fitted");
+                    + " it fitted"));
         }
         if (members.size() == 1) {
             // a joint fit's bandwidth is fitted with the rest (AlgorithmEnvelopeEstimator#estimateJoint)
             FitPoints one = FitPoints.from(members.get(0).sweep(), config(members.get(0).info().hardware()).ranks());
-            protocol.forEach(fit -> TailNote.of(fit, one).ifPresent(allNotes::add));
+            protocol.forEach(fit -> TailNote.of(fit, one).map(Note::info).ifPresent(allNotes::add));
         }
         Optional<TwoTierForm> better = fits.isEmpty() ? Optional.empty()
                 : TwoTierFitter.better(fits).map(TwoTierFit::form);
@@ -312,10 +317,10 @@ public final class TwoTierCalibrator {
         if (above.isEmpty()) {
             return t;
         }
-        allNotes.add(String.format(Locale.ROOT, "busbw reaches %.1f GB/s, above the %.0f GB/s the network carries"
-                + " for %s between domains (%d %sNICs per domain, %.0f GB/s): %s", above.getAsDouble(),
+        allNotes.add(Note.info(String.format(Locale.ROOT, "busbw reaches %.1f GB/s, above the %.0f GB/s the network"
+                + " carries for %s between domains (%d %sNICs per domain, %.0f GB/s): %s", above.getAsDouble(),
                 t.busBwCeilingGBps(), collective.ncclName(), t.nicsPerDomain(), inter == null ? "" : inter + " ",
-                t.networkLineRateGBps(), LineRate.aboveNetwork(collective)));
+                t.networkLineRateGBps(), LineRate.aboveNetwork(collective))));
         return t.withNotes(allNotes);
     }
 

@@ -96,7 +96,7 @@ final class TwoTierJson {
                 : t.better().isEmpty() ? "the forms are within 1 % of each other; the lower score"
                 : best.get().looRmspePct().isPresent() ? "leave-one-out" : "in-sample");
         ArrayNode notes = n.putArray("notes");
-        t.notes().forEach(notes::add);
+        t.notes().forEach(note -> notes.add(note.text()));
     }
 
     /**

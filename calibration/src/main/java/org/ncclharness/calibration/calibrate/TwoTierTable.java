@@ -1,5 +1,7 @@
 package org.ncclharness.calibration.calibrate;
 
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.envelope.AlgorithmChoices;
 
@@ -76,7 +78,8 @@ public final class TwoTierTable {
             InterDomainBandwidth ib = e.interDomain(f);
             out.printf(Locale.ROOT, "#     b_IB (%s): per domain %.4g GB/s, per GPU %.4g GB/s, %s%n",
                     f.profile(TwoTierParam.BETA_IB).status().id(), ib.perDomainGBps(), ib.perGpuGBps(),
-                    ib.perNicGBps() == null ? "per NIC: NICs per host not stated (pass --nics-per-host N)"
+                    ib.perNicGBps() == null ? "per NIC: NICs per host not stated (pass "
+                            + Advice.usage(Setting.NICS_PER_HOST) + ")"
                             : String.format(Locale.ROOT, "per NIC %.4g GB/s (%d NICs per domain)%s", ib.perNicGBps(),
                             ib.nicsPerDomain(), ib.uIb() == null ? "" : String.format(Locale.ROOT,
                                     ", u_IB %.3f of %.4g GB/s", ib.uIb(), ib.nicGBps())));
@@ -96,7 +99,7 @@ public final class TwoTierTable {
         out.printf(Locale.ROOT, "#   model choice: %s (%s); out-of-sample: %s%n", e.choice().picked(),
                 e.choice().basis(), e.choice().summary());
         grids(out, e);
-        e.notes().forEach(n -> out.printf(Locale.ROOT, "#   note: %s%n", n));
+        e.notes().forEach(n -> out.printf(Locale.ROOT, "#   note: %s%n", n.text()));
     }
 
     /**

@@ -5,6 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.hardware.GpuFabrics;
 import org.ncclharness.calibration.hardware.HardwareFacts;
@@ -58,14 +60,15 @@ public final class ExpectedCurves {
         }
         if (me.gpuFamily() == null || fabric == null) {
             return Outcome.none("no expected curve: the run states no " + (me.gpuFamily() == null ? "GPU model"
-                    : "interconnect (pass --interconnect; across hosts it names the network)") + ", so no bundled run"
+                    : "interconnect (pass " + Advice.name(Setting.INTERCONNECT) + "; across hosts it names the"
+                    + " network)") + ", so no bundled run"
                     + " of the same hardware can be found");
         }
         Integer ranks = run.ranks();
         Integer stated = statedHosts(run);
         if (stated == null) {
-            return Outcome.none("no expected curve: the run does not state its host count (pass --nodes N) to find"
-                    + " bundled runs of the same shape");
+            return Outcome.none("no expected curve: the run does not state its host count (pass "
+                    + Advice.usage(Setting.HOST_COUNT) + ") to find bundled runs of the same shape");
         }
         int hosts = stated;
         List<Dataset> peers = bundled.stream()
@@ -110,7 +113,8 @@ public final class ExpectedCurves {
                 }
             }
             if (ranks == null || ranks < 2) {
-                why = "no expected curve: the run's GPU count is not known (pass --gpus) to move " + d.id() + " to it";
+                why = "no expected curve: the run's GPU count is not known (pass " + Advice.name(Setting.GPU_COUNT)
+                        + ") to move " + d.id() + " to it";
                 continue;
             }
             int peerPerHost = d.hardware().ranks() / Math.max(1, hostsOf(d.hardware()));

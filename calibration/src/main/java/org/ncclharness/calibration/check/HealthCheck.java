@@ -1,5 +1,7 @@
 package org.ncclharness.calibration.check;
 
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.fit.TailBandwidth;
 import org.ncclharness.calibration.hardware.LineRate;
 import org.ncclharness.calibration.hardware.Nics;
@@ -52,15 +54,18 @@ public final class HealthCheck {
      */
     public static final double BROKEN_SHARE_OF_LINE_RATE_PCT = 25;
 
-    /** {@code check}'s flags for a reference the user vouches for, as its messages name them. */
-    public static final String CHECK_REFERENCES = "--baseline, --expect-busbw GB/s or --calibration";
-
     private final HardwareFacts facts;
     private final CheckRules rules;
     private final String references;
 
     public HealthCheck(HardwareFacts facts, CheckRules rules) {
-        this(facts, rules, CHECK_REFERENCES);
+        this(facts, rules, checkReferences());
+    }
+
+    /** {@code check}'s settings for a reference the user vouches for, as its messages name them. */
+    public static String checkReferences() {
+        return Advice.name(Setting.BASELINE) + ", " + Advice.usage(Setting.EXPECTED_BUSBW) + " or "
+                + Advice.name(Setting.CALIBRATION);
     }
 
     /**
@@ -165,7 +170,7 @@ public final class HealthCheck {
         if (run.ranks() != null && run.ranks() == 1) {
             out.add(new Finding(Severity.WARN, "peak", null, at + "; one rank (N = 1) communicates with nobody:"
                     + " busbw is 0 by definition and the times are a copy inside one GPU, so no link was tested; run"
-                    + " on 2 or more GPUs (-g 2, or mpirun -np 2)"));
+                    + " on 2 or more GPUs (" + Advice.with(Setting.GPUS_PER_THREAD, 2) + ", or mpirun -np 2)"));
             return;
         }
         if (curve == null) {
@@ -173,14 +178,16 @@ public final class HealthCheck {
             out.add(new Finding(isReference ? Severity.WARN : Severity.INFO, "peak", null, at + "; the run gives no"
                     + " curve (fewer than two sizes with a time), so nothing says whether this size is bound by"
                     + " latency or bandwidth, and the line rate says nothing about it" + (isReference ? "; the"
-                    + " bandwidth is not judged: sweep a range of sizes (-b 8 -e 8G -f 2)" : "")));
+                    + " bandwidth is not judged: sweep a range of sizes (" + Advice.with(Setting.MIN_BYTES, 8) + " "
+                    + Advice.with(Setting.MAX_BYTES, "8G") + " " + Advice.with(Setting.STEP_FACTOR, 2) + ")" : "")));
             return;
         }
         if (curve.latencyOnly()) {
             out.add(new Finding(isReference ? Severity.WARN : Severity.INFO, "peak", null, at + "; every size is"
                     + " latency-bound (the largest is below the run's latency/bandwidth crossover), so the line rate"
                     + " says nothing about it" + (isReference ? "; the bandwidth is not judged: sweep to larger sizes"
-                    + " (-e 8G), or give --baseline" : "")));
+                    + " (" + Advice.with(Setting.MAX_BYTES, "8G") + "), or give " + Advice.name(Setting.BASELINE)
+                    : "")));
             return;
         }
         String noReference = isReference ? "; the bandwidth is not judged: give " + references : "";
@@ -192,16 +199,18 @@ public final class HealthCheck {
         Double rate = ic.isEmpty() ? null : network ? nics.rateGBps(ic.get()) : ic.get().betaPhysGBps();
         if (rate == null) {
             out.add(new Finding(unjudged, "peak", null, at + "; no line rate to compare with ("
-                    + (name == null ? "interconnect not stated: pass --interconnect" : name + " has no fixed figure"
-                    + (network ? ": pass --nic-speed (one NIC's, e.g. 100Gb/s)" + (nics.perHost() == null
-                    ? " and --nics-per-host" : "") : ""))
+                    + (name == null ? "interconnect not stated: pass " + Advice.name(Setting.INTERCONNECT)
+                    : name + " has no fixed figure" + (network ? ": pass " + Advice.name(Setting.NIC_SPEED)
+                    + " (one NIC's, e.g. 100Gb/s)" + (nics.perHost() == null ? " and "
+                    + Advice.name(Setting.NICS_PER_HOST) : "") : ""))
                     + ")" + noReference));
             return;
         }
         double nic = rate;
         if (network && nics.perHost() == null) {
             out.add(new Finding(unjudged, "peak", null, at + "; " + ic.get().name() + " is " + num(nic) + " GB/s per NIC and the"
-                    + " NICs per host are not known (pass --nics-per-host; a log with NCCL_DEBUG=INFO states them)"
+                    + " NICs per host are not known (pass " + Advice.name(Setting.NICS_PER_HOST) + "; a log with"
+                    + " NCCL_DEBUG=INFO states them)"
                     + noReference));
             return;
         }
@@ -239,8 +248,8 @@ public final class HealthCheck {
                 && TailBandwidth.of(curve.points(), run.collective().busFactor(curve.ranks())).isPresent());
         boolean low = isReference && pct < warnPct;
         String text = String.format(Locale.ROOT, "%s = %.1f %% of %s%s", at, pct, of, above)
-                + (broken && stated ? String.format(Locale.ROOT, "; below --fail-below %s %% of the line rate",
-                num(failPct))
+                + (broken && stated ? String.format(Locale.ROOT, "; below %s %s %% of the line rate",
+                Advice.name(Setting.FAIL_BELOW), num(failPct))
                 : broken ? String.format(Locale.ROOT, "; below %s %% of the line rate across hosts is a fault, not"
                 + " tuning: a port that trained at a lower speed (ibstat, ethtool), a NIC or GPUDirect path missing,"
                 + " or NCCL on TCP sockets (diagnose the log of a NCCL_DEBUG=INFO run)", num(failPct))
@@ -301,8 +310,9 @@ public final class HealthCheck {
         Severity s = pct < rules.failBelowPct() ? Severity.FAIL : pct < rules.warnBelowPct() ? Severity.WARN
                 : Severity.INFO;
         out.add(new Finding(s, "expected-peak", largest.sizeBytes(), String.format(Locale.ROOT,
-                "largest size %s: busbw %s GB/s is %.1f %% of the expected %s GB/s (--expect-busbw)%s",
-                SizeText.exact(largest.sizeBytes()), num(b), pct, num(expectGBps), s == Severity.INFO ? ""
+                "largest size %s: busbw %s GB/s is %.1f %% of the expected %s GB/s (%s)%s",
+                SizeText.exact(largest.sizeBytes()), num(b), pct, num(expectGBps), Advice.name(Setting.EXPECTED_BUSBW),
+                s == Severity.INFO ? ""
                         : ", below " + num(s == Severity.FAIL ? rules.failBelowPct() : rules.warnBelowPct()) + " %")));
     }
 
@@ -354,8 +364,8 @@ public final class HealthCheck {
         if (kind == SourceKind.REPLAY) {
             return Optional.of(new Finding(Severity.WARN, "replay", null, "these numbers are a replay (" + run
                     .provenance().label() + "): another machine's stored measurements, not this one's; the rules"
-                    + " judge them, not this machine. Measure on the GPU node (sweep --no-replay, or bringup without"
-                    + " --replay)"));
+                    + " judge them, not this machine. Measure on the GPU node (sweep " + Advice.name(Setting.NO_REPLAY)
+                    + ", or bringup without " + Advice.name(Setting.REPLAY) + ")"));
         }
         if (kind == SourceKind.PREDICTED) {
             return Optional.of(new Finding(Severity.WARN, "predicted", null, "these numbers are a prediction ("

@@ -8,6 +8,8 @@ import java.util.Map;
 import org.apache.commons.math3.stat.descriptive.rank.Median;
 import org.ncclharness.calibration.format.PerIteration;
 import org.ncclharness.calibration.format.SweepJson;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.SizeText;
@@ -30,7 +32,8 @@ public record PerIterationCheck(double spikeFactor, double stragglerPct) {
     public CheckReport check(String runName, SweepJson.Read read) {
         if (read.perIteration().isEmpty()) {
             throw new IllegalArgumentException(runName + ": no per-iteration samples (no *_per_iter objects);"
-                    + " run the sweep with -I 1 and -J FILE");
+                    + " run the sweep with " + Advice.with(Setting.PER_ITERATION_TIMING, 1) + " and "
+                    + Advice.usage(Setting.SWEEP_JSON));
         }
         List<String> hostOfProcess = hostsByProcess(read.sweep().devices());
         List<Finding> out = new ArrayList<>();

@@ -12,6 +12,7 @@ import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.SourceKind;
@@ -97,7 +98,7 @@ public record Dataset(DatasetMetadata metadata, Supplier<List<Measurement>> rowS
      * value, so a table of the dataset shows none.
      */
     public Sweep published() {
-        List<String> notes = metadata.notes() == null ? List.of() : List.of(metadata.notes());
+        List<Note> notes = metadata.notes() == null ? List.of() : List.of(Note.info(metadata.notes()));
         return new Sweep(sweep().provenance(), collective(), RunInfo.unknown(), hardware(), List.of(), rows(), notes,
                 trailer());
     }
@@ -136,18 +137,19 @@ public record Dataset(DatasetMetadata metadata, Supplier<List<Measurement>> rowS
     }
 
     private Sweep sweep(SourceKind kind, String label) {
-        List<String> notes = new ArrayList<>();
+        List<Note> notes = new ArrayList<>();
         List<Measurement> rows = rows();
         List<Measurement> out = rows;
         boolean busBwOnly = rows.stream().noneMatch(r -> r.outOfPlace().hasTime() || r.inPlace().hasTime());
         if (busBwOnly && metadata.gpus() != null) {
             out = rows.stream().map(r -> withDerivedTime(r, metadata.gpus())).toList();
-            notes.add("time derived from busbw, size and N = " + metadata.gpus() + " (the source gives busbw only)");
+            notes.add(new Note(Note.Kind.TIME_DERIVED, "time derived from busbw, size and N = " + metadata.gpus()
+                    + " (the source gives busbw only)"));
         } else if (busBwOnly) {
-            notes.add("the source gives busbw only and no GPU count: time cannot be derived");
+            notes.add(Note.info("the source gives busbw only and no GPU count: time cannot be derived"));
         }
         if (metadata.notes() != null) {
-            notes.add(metadata.notes());
+            notes.add(Note.info(metadata.notes()));
         }
         // The source's own trailer describes the table as published (see published()); these rows may have
         // derived times, and a replay prints the rows it replays

@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.measure.Sweep;
 
@@ -24,7 +25,7 @@ import org.ncclharness.calibration.measure.Sweep;
  * @param notes       what the extraction did that a user should know
  */
 public record FitPoints(double[] bytes, double[] timeUs, double[] busBwGBps, Placement placement,
-                        boolean timeDerived, List<String> notes) {
+                        boolean timeDerived, List<Note> notes) {
 
     public FitPoints {
         if (bytes.length != timeUs.length || bytes.length != busBwGBps.length) {
@@ -58,19 +59,17 @@ public record FitPoints(double[] bytes, double[] timeUs, double[] busBwGBps, Pla
             }
         }
         pts.sort(Comparator.comparingDouble(p -> p[0]));
-        List<String> notes = new ArrayList<>();
-        if (placement == Placement.IN_PLACE) {
-            notes.add("fitted on the in-place half: the source has no out-of-place values");
-        } else {
-            notes.add("fitted on the out-of-place half");
-        }
+        List<Note> notes = new ArrayList<>();
+        notes.add(new Note(Note.Kind.FITTED_HALF, placement == Placement.IN_PLACE
+                ? "fitted on the in-place half: the source has no out-of-place values"
+                : "fitted on the out-of-place half"));
         if (derived > 0) {
-            notes.add("time derived from busbw, size and N (t = f*M/busbw) for " + derived + " of " + pts.size()
-                    + " points: the source prints no time");
+            notes.add(new Note(Note.Kind.TIME_DERIVED, "time derived from busbw, size and N (t = f*M/busbw) for "
+                    + derived + " of " + pts.size() + " points: the source prints no time"));
         }
         emptyRowsNote(sweep).ifPresent(notes::add);
         if (skipped > 0) {
-            notes.add(skipped + " rows skipped: time and busbw zero or absent (busbw printed as 0.00)");
+            notes.add(Note.info(skipped + " rows skipped: time and busbw zero or absent (busbw printed as 0.00)"));
         }
         return new FitPoints(column(pts, 0), column(pts, 1), column(pts, 2), placement, derived > 0, notes);
     }
@@ -79,10 +78,10 @@ public record FitPoints(double[] bytes, double[] timeUs, double[] busBwGBps, Pla
      * The rows of 0 bytes, which no fit takes: nccl-tests rounds a size to whole elements per rank, so the smallest
      * sizes of a collective that splits the buffer N ways print as 0 B, a launch with no data and no α-β point.
      */
-    public static Optional<String> emptyRowsNote(Sweep sweep) {
+    public static Optional<Note> emptyRowsNote(Sweep sweep) {
         long empty = sweep.rows().stream().filter(m -> m.sizeBytes() <= 0).count();
-        return empty == 0 ? Optional.empty() : Optional.of(empty + (empty == 1 ? " row" : " rows")
-                + " of 0 bytes not fitted: no data moved (sizes below one element per rank round to 0)");
+        return empty == 0 ? Optional.empty() : Optional.of(Note.info(empty + (empty == 1 ? " row" : " rows")
+                + " of 0 bytes not fitted: no data moved (sizes below one element per rank round to 0)"));
     }
 
     private static int usable(List<Measurement> rows, Placement p) {

@@ -11,6 +11,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 
 /**
  * Writes an output file the safe way (README, "Exit codes"): into a temporary file beside the target, then one move. A
@@ -51,7 +53,8 @@ public final class OutputFile {
         }
         if (!force && Files.exists(target)) {
             throw new InputException(target.toString(), 0,
-                    "already exists; pass --force to overwrite it, or choose another name");
+                    "already exists; pass " + Advice.name(Setting.OVERWRITE) + " to overwrite it, or choose another"
+                            + " name");
         }
         Path dir = target.toAbsolutePath().getParent();
         if (!Files.isDirectory(dir)) {
@@ -87,7 +90,8 @@ public final class OutputFile {
             }
             temps.clear();
         } catch (FileAlreadyExistsException e) {
-            throw new InputException(e.getFile(), 0, "appeared while writing; pass --force to overwrite it");
+            throw new InputException(e.getFile(), 0, "appeared while writing; pass " + Advice.name(Setting.OVERWRITE)
+                    + " to overwrite it");
         } catch (IOException e) {
             throw new OutputException("cannot write " + String.join(", ", targets.keySet().stream()
                     .map(Path::toString).toList()) + ": " + reason(e), e);

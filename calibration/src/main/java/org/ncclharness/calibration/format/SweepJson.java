@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.CollectiveEvidence;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.Trailer;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Half;
@@ -153,7 +154,7 @@ public final class SweepJson {
         ours.put("collective", sweep.collective().testName());
         ours.set("hardware", MAPPER.valueToTree(sweep.hardware()));
         ours.set("run", MAPPER.valueToTree(sweep.run()));
-        ours.set("notes", MAPPER.valueToTree(sweep.notes()));
+        ours.set("notes", MAPPER.valueToTree(Note.texts(sweep.notes())));
         ObjectNode trailer = ours.putObject("trailer");
         if (stated.outOfBounds() != null) {
             trailer.put("out_of_bounds", stated.outOfBounds());
@@ -289,6 +290,15 @@ public final class SweepJson {
 
     /** Reads a sweep document or a {@link #writeAll} document of several. */
     public static List<Read> readAll(String file, String text) {
+        return readAll(file, text, null);
+    }
+
+    /**
+     * Reads a sweep document or a {@link #writeAll} document of several.
+     *
+     * @param given the collective the user states for tables whose file does not name one (as for a log), or null
+     */
+    public static List<Read> readAll(String file, String text, Collective given) {
         JsonNode root;
         try {
             root = MAPPER.readTree(text.startsWith("\uFEFF") ? text.substring(1) : text);
@@ -299,17 +309,17 @@ public final class SweepJson {
         if (root.path("sweeps").isArray()) {
             List<Read> out = new ArrayList<>();
             for (int i = 0; i < root.get("sweeps").size(); i++) {
-                out.add(readOne(file, root.get("sweeps").get(i), "sweeps[" + i + "]."));
+                out.add(readOne(file, root.get("sweeps").get(i), "sweeps[" + i + "].", given));
             }
             if (out.isEmpty()) {
                 throw new InputException(file, 0, "the \"sweeps\" array is empty");
             }
             return out;
         }
-        return List.of(readOne(file, root, ""));
+        return List.of(readOne(file, root, "", given));
     }
 
-    private static Read readOne(String file, JsonNode root, String at) {
+    private static Read readOne(String file, JsonNode root, String at, Collective given) {
         JsonNode results = root.path("results");
         if (!results.isArray() || results.isEmpty()) {
             throw new InputException(file, 0, at + "no \"results\" array: expected nccl-tests -J JSON or a harness "
@@ -345,20 +355,23 @@ public final class SweepJson {
             Hardware hw = ours.has("hardware") ? MAPPER.treeToValue(ours.get("hardware"), Hardware.class)
                     : Hardware.unknown();
             RunInfo run = ours.has("run") ? MAPPER.treeToValue(ours.get("run"), RunInfo.class) : RunInfo.unknown();
-            List<String> notes = new ArrayList<>();
-            ours.path("notes").forEach(n -> notes.add(n.asText()));
-            Collective coll;
+            // the file keeps a note's words, not its kind
+            List<Note> notes = new ArrayList<>();
+            ours.path("notes").forEach(n -> notes.add(Note.info(n.asText())));
+            Collective coll = Collective.UNKNOWN;
             if (ours.has("collective")) {
                 String name = ours.path("collective").asText();
                 coll = Collective.byName(name).orElseThrow(() -> new InputException(file, 0, at
                         + "nccl_harness.collective " + Echo.quote(name) + " is not a collective nccl-tests runs"));
-            } else {
-                // nccl-tests' own file: the program name is in its command line, else the rows tell
+            }
+            if (!coll.known()) {
+                // nccl-tests' own file: the program name is in its command line, else the rows tell; one of ours
+                // whose collective was not known is decided again, as a CSV's is, so that --collective applies
                 Collective named = programIn(root.path("args"));
-                CollectiveEvidence e = CollectiveEvidence.decide(named, null, devices.isEmpty() ? null : devices.size(),
-                        rows, true, true);
+                CollectiveEvidence e = CollectiveEvidence.decide(named, given, hw.ranks() != null ? hw.ranks()
+                        : devices.isEmpty() ? null : devices.size(), rows, true, true);
                 coll = e.collective();
-                notes.addAll(e.notes());
+                evidence(notes, e.notes());
                 if (hw.ranks() == null && e.ranks() != null) {
                     hw = hw.withRanks(e.ranks());
                 }
@@ -383,6 +396,21 @@ public final class SweepJson {
         }
         String status = ours.path("trailer").path("min_bw_status").asText(null);
         return oob == null && average == null ? Trailer.NONE : new Trailer(oob, average, status);
+    }
+
+    /**
+     * The notes of a decision made on reading, beside the file's: where the file already holds the same words (the
+     * decision its writer made), that note takes the decision's kind in place, so nothing is said twice.
+     */
+    private static void evidence(List<Note> stored, List<Note> decided) {
+        for (Note d : decided) {
+            int same = Note.texts(stored).indexOf(d.text());
+            if (same >= 0) {
+                stored.set(same, d);
+            } else {
+                stored.add(d);
+            }
+        }
     }
 
     private static Collective programIn(JsonNode args) {

@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 
 /**
  * Which collective a table holds, and how many ranks ran it, from what the table shows when the log does not
@@ -22,10 +24,10 @@ import java.util.stream.Collectors;
  *
  * @param collective the decision, {@link Collective#UNKNOWN} when the evidence allows several
  * @param ranks      N when known or inferred here, else null
- * @param notes      what was inferred and from what, for the sweep's notes; when undecided, the one message that
- *                   says what the rows allow and what to pass
+ * @param notes      what was inferred and from what, for the sweep's notes; when undecided, the one note of kind
+ *                   {@link Note.Kind#COLLECTIVE_UNKNOWN}, which says what the rows allow and what to pass
  */
-public record CollectiveEvidence(Collective collective, Integer ranks, List<String> notes) {
+public record CollectiveEvidence(Collective collective, Integer ranks, List<Note> notes) {
 
     private static final Map<String, Integer> ELEMENT_BYTES = Map.ofEntries(Map.entry("int8", 1),
             Map.entry("uint8", 1), Map.entry("char", 1), Map.entry("int32", 4), Map.entry("uint32", 4),
@@ -53,7 +55,7 @@ public record CollectiveEvidence(Collective collective, Integer ranks, List<Stri
      */
     public static CollectiveEvidence decide(Collective named, Collective given, Integer ranks,
                                             List<Measurement> rows, boolean hasRedop, boolean hasRoot) {
-        List<String> notes = new ArrayList<>();
+        List<Note> notes = new ArrayList<>();
         Ratio ratio = Ratio.of(rows);
         Set<Collective> candidates = EnumSet.noneOf(Collective.class);
         for (Collective c : Collective.values()) {
@@ -89,12 +91,12 @@ public record CollectiveEvidence(Collective collective, Integer ranks, List<Stri
         }
         Integer n = ranks != null ? ranks : sizeRanks;
         if (ranks != null && sizeRanks != null && !ranks.equals(sizeRanks)) {
-            notes.add("size / (count x element size) = " + sizeRanks + " differs from the " + ranks
-                    + " ranks listed: the list is taken as incomplete");
+            notes.add(Note.info("size / (count x element size) = " + sizeRanks + " differs from the " + ranks
+                    + " ranks listed: the list is taken as incomplete"));
             n = sizeRanks;
         }
         if (ranks != null && n.equals(ranks) && ratio != null && candidates.stream().noneMatch(c -> ratio.fits(c, ranks))) {
-            notes.add(incompleteList(ranks, ratio));
+            notes.add(Note.info(incompleteList(ranks, ratio)));
             n = sizeRanks;
         }
         if (ratio != null) {
@@ -111,8 +113,8 @@ public record CollectiveEvidence(Collective collective, Integer ranks, List<Stri
             if (candidates.contains(named)) {
                 return chosen(named, n, ranks, ratio, notes, null);
             }
-            notes.add("the log names " + named.testName() + ", but its rows (" + evidence + ") do not fit it: "
-                    + "read from the rows");
+            notes.add(Note.info("the log names " + named.testName() + ", but its rows (" + evidence + ") do not fit"
+                    + " it: read from the rows"));
         }
         if (candidates.size() == 1) {
             return chosen(candidates.iterator().next(), n, ranks, ratio, notes,
@@ -122,25 +124,21 @@ public record CollectiveEvidence(Collective collective, Integer ranks, List<Stri
             return chosen(given, n, ranks, ratio, notes, "read as %s, as given, among what the rows allow ("
                     + alternatives(candidates, n, ratio) + ")");
         }
-        String question = candidates.isEmpty()
-                ? "the rows fit no collective nccl-tests knows (" + evidence + "); pass --collective NAME"
+        String found = (given != null && given.known() ? given.testName() + " (as given) does not fit the rows: "
+                : "") + (candidates.isEmpty() ? "the rows fit no collective nccl-tests knows (" + evidence + ")"
                 : "the log does not name its test program and its rows (" + evidence + ") fit "
-                        + alternatives(candidates, n, ratio) + "; pass --collective NAME";
+                        + alternatives(candidates, n, ratio));
+        String ask = "; pass " + Advice.usage(Setting.COLLECTIVE);
         long corrupt = WrongRows.count(rows);
-        if (corrupt > 0) {
-            // whatever the collective, nccl-tests' own data check failed: say it where the table is refused
-            question += "; " + corrupt + " of its " + rows.size() + " rows report #wrong > 0: nccl-tests' data check"
-                    + " failed, so the results are corrupt whatever the collective";
-        }
-        if (given != null && given.known()) {
-            question = given.testName() + " (as given) does not fit the rows: " + question;
-        }
-        notes.add(question);
+        // whatever the collective, nccl-tests' own data check failed: say it where the table is refused
+        String corruptText = corrupt == 0 ? "" : "; " + corrupt + " of its " + rows.size() + " rows report #wrong > 0:"
+                + " nccl-tests' data check failed, so the results are corrupt whatever the collective";
+        notes.add(new Note(Note.Kind.COLLECTIVE_UNKNOWN, found + ask + corruptText, found + corruptText));
         return new CollectiveEvidence(Collective.UNKNOWN, n, notes);
     }
 
     /** The decision c, with N as known or as the ratio gives it for c, and a note of how it was made. */
-    private static CollectiveEvidence chosen(Collective c, Integer n, Integer listed, Ratio ratio, List<String> notes,
+    private static CollectiveEvidence chosen(Collective c, Integer n, Integer listed, Ratio ratio, List<Note> notes,
                                              String how) {
         Integer ranks = n;
         if (ranks == null && ratio != null) {
@@ -150,11 +148,11 @@ public record CollectiveEvidence(Collective collective, Integer ranks, List<Stri
             }
         }
         if (how != null) {
-            notes.add(String.format(Locale.ROOT, how, c.testName()));
+            notes.add(Note.info(String.format(Locale.ROOT, how, c.testName())));
         }
         if (ranks != null && listed == null) {
-            notes.add("N = " + ranks + " ranks, inferred from " + (n != null ? "size / (count x element size)"
-                    : ratio.text() + " (" + c.testName() + ")") + "; no device list says it");
+            notes.add(Note.info("N = " + ranks + " ranks, inferred from " + (n != null ? "size / (count x element"
+                    + " size)" : ratio.text() + " (" + c.testName() + ")") + "; no device list says it"));
         }
         return new CollectiveEvidence(c, ranks, notes);
     }

@@ -1,5 +1,8 @@
 package org.ncclharness.calibration.measure;
 
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
+
 /**
  * Bad input: the message is the one line the user sees, naming the file, the line and what was expected.
  * Commands map it to exit code 2 (README, "Exit codes").
@@ -19,6 +22,14 @@ public class InputException extends RuntimeException {
         super(line > 0 ? file + ":" + line + ": " + what : file + ": " + what);
         this.file = file;
         this.line = line;
+    }
+
+    /**
+     * Bad input given as a setting rather than in a file (a joint fit of unlike runs, an unknown dataset): the
+     * message starts with the setting as the caller words it ({@code --joint: ...} on the command line).
+     */
+    public InputException(Setting setting, String what) {
+        this(Advice.name(setting), 0, what);
     }
 
     public String file() {

@@ -3,6 +3,8 @@ package org.ncclharness.calibration.measure;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 
 /**
  * nccl-tests' size arithmetic (src/common.cu): the {@code -b/-e} parser with binary K/M/G suffixes, the
@@ -100,10 +102,13 @@ public final class SizeList {
                     "invalid sizes for 'minbytes' and 'maxbytes': %d > %d", minBytes, maxBytes));
         }
         if (stepFactor > 1 && minBytes == 0 && maxBytes > 0) {
-            throw new IllegalArgumentException("-b 0 with -f " + stepFactor + " never advances: use -b 1 or larger");
+            throw new IllegalArgumentException(Advice.with(Setting.MIN_BYTES, 0) + " with "
+                    + Advice.with(Setting.STEP_FACTOR, stepFactor) + " never advances: use "
+                    + Advice.with(Setting.MIN_BYTES, 1) + " or larger");
         }
         if (stepFactor <= 1 && stepBytes <= 0 && maxBytes > minBytes) {
-            throw new IllegalArgumentException("-i " + stepBytes + " never advances: use -i 1 or larger, or -f 2");
+            throw new IllegalArgumentException(Advice.with(Setting.STEP_BYTES, stepBytes) + " never advances: use "
+                    + Advice.with(Setting.STEP_BYTES, 1) + " or larger, or " + Advice.with(Setting.STEP_FACTOR, 2));
         }
     }
 }

@@ -6,11 +6,12 @@ import java.util.List;
  * Measurements plus where they came from: one nccl-tests table (one datatype and op). A sweep is a sweep
  * wherever it came from; writers render it, models fit it, neither asks who produced it.
  *
- * @param notes   facts a reader noticed and a user should see (a truncated row kept, a derived time, ...)
+ * @param notes   facts a reader noticed and a user should see (a truncated row kept, a derived time, ...), each
+ *                of the kind a later step acts on
  * @param trailer the source's own trailer lines, {@link Trailer#NONE} when it has none (measured here, or cut)
  */
 public record Sweep(Provenance provenance, Collective collective, RunInfo run, Hardware hardware,
-                    List<Device> devices, List<Measurement> rows, List<String> notes, Trailer trailer) {
+                    List<Device> devices, List<Measurement> rows, List<Note> notes, Trailer trailer) {
 
     public Sweep {
         devices = List.copyOf(devices);
@@ -21,7 +22,7 @@ public record Sweep(Provenance provenance, Collective collective, RunInfo run, H
 
     /** A sweep whose source states no trailer. */
     public Sweep(Provenance provenance, Collective collective, RunInfo run, Hardware hardware,
-                 List<Device> devices, List<Measurement> rows, List<String> notes) {
+                 List<Device> devices, List<Measurement> rows, List<Note> notes) {
         this(provenance, collective, run, hardware, devices, rows, notes, Trailer.NONE);
     }
 
@@ -37,7 +38,7 @@ public record Sweep(Provenance provenance, Collective collective, RunInfo run, H
         return new Sweep(provenance, collective, run, hardware, d, rows, notes, trailer);
     }
 
-    public Sweep withNotes(List<String> n) {
+    public Sweep withNotes(List<Note> n) {
         return new Sweep(provenance, collective, run, hardware, devices, rows, n, trailer);
     }
 

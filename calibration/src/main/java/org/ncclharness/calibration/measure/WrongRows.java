@@ -10,9 +10,6 @@ import java.util.Optional;
  */
 public final class WrongRows {
 
-    /** The words every such note carries. */
-    private static final String MARK = "rows report #wrong > 0";
-
     private WrongRows() {
     }
 
@@ -22,15 +19,15 @@ public final class WrongRows {
     }
 
     /** The note for a calibration of these rows, empty where every data check passed (or none ran). */
-    public static Optional<String> note(List<Measurement> rows) {
+    public static Optional<Note> note(List<Measurement> rows) {
         long n = count(rows);
-        return n == 0 ? Optional.empty() : Optional.of(n + " of its " + rows.size() + " " + MARK + ": nccl-tests'"
-                + " data check failed, so this run produced wrong results (check FAILs it); its times are fitted as"
-                + " measured");
+        return n == 0 ? Optional.empty() : Optional.of(new Note(Note.Kind.WRONG_ROWS, n + " of its " + rows.size()
+                + " rows report #wrong > 0: nccl-tests' data check failed, so this run produced wrong results (check"
+                + " FAILs it); its times are fitted as measured"));
     }
 
     /** Whether the notes hold {@link #note}'s. */
-    public static boolean noted(List<String> notes) {
-        return notes.stream().anyMatch(n -> n.contains(MARK));
+    public static boolean noted(List<Note> notes) {
+        return Note.any(notes, Note.Kind.WRONG_ROWS);
     }
 }

@@ -3,6 +3,8 @@ package org.ncclharness.calibration.predict;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.model.TwoTierConfig;
@@ -61,8 +63,9 @@ final class NetworkCeiling {
             return Optional.of(new Moved(theta, String.format(Locale.ROOT, "the calibrated %.1f GB/s is above the"
                     + " network's line rate, %.1f GB/s per domain, although fitted on %d domains: the calibrated runs"
                     + " did not cross the network as the model's domains say (NVLink spanning hosts, e.g. a GB200/GB300"
-                    + " NVL72 rack: give calibrate its --domain-size; or SHARP/NVLS reducing in the network), so this"
-                    + " prediction may be too fast", theta[b], lineRateGBps, mostFittedDomains)));
+                    + " NVL72 rack: give calibrate its %s; or SHARP/NVLS reducing in the network), so this"
+                    + " prediction may be too fast", theta[b], lineRateGBps, mostFittedDomains,
+                    Advice.name(Setting.DOMAIN_SIZE))));
         }
         if (mostFittedDomains > 2 || !twoFitted || toDomains < 3) {
             return Optional.empty();
@@ -72,7 +75,7 @@ final class NetworkCeiling {
         if (lineRateGBps == null) {
             return Optional.of(new Moved(theta, String.format(Locale.ROOT, "%s: the calibrated %.1f GB/s may be above"
                     + " what %d domains reach, and the network's line rate is not known to hold it to (calibrate with"
-                    + " --nics-per-host N)", why, theta[b], toDomains)));
+                    + " %s)", why, theta[b], toDomains, Advice.usage(Setting.NICS_PER_HOST))));
         }
         if (theta[b] <= lineRateGBps) {
             // said, so the note asking for the line rate does not just vanish once it is given

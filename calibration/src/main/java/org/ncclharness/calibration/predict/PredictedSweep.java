@@ -7,6 +7,7 @@ import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.SourceKind;
@@ -50,6 +51,6 @@ public final class PredictedSweep {
                     c.reduces() ? "sum" : "none", c.rooted() ? 0 : -1, h, h));
         }
         Provenance p = new Provenance(SourceKind.PREDICTED, pm.source(), null, heading(pm).substring(2));
-        return new Sweep(p, c, RunInfo.unknown(), hw, List.of(), rows, pm.notes());
+        return new Sweep(p, c, RunInfo.unknown(), hw, List.of(), rows, Note.info(pm.notes()));
     }
 }

@@ -5,6 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
@@ -72,8 +74,8 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
                 .orElseThrow();
         List<String> n = new ArrayList<>(notes);
         n.add(0, "a joint fit of " + String.join(", ", calibratedDomains.stream().map(TwoTierConfig::label).toList())
-                + ": predicted at " + largest.label() + ", its largest run (as calibrate's row shows it); --gpus and"
-                + " --nodes choose another");
+                + ": predicted at " + largest.label() + ", its largest run (as calibrate's row shows it); "
+                + Advice.name(Setting.GPU_COUNT) + " and " + Advice.name(Setting.HOST_COUNT) + " choose another");
         return new PredictionModel(name, model.at(Scale.of(largest)), theta, source, calibratedRanks, calibratedNodes,
                 minBytes, maxBytes, calibratedDomains, n, networkLineRateGBps);
     }
@@ -99,7 +101,7 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
      */
     public PredictionModel at(int ranks, Integer nodes) {
         if (ranks < 2) {
-            throw new IllegalArgumentException("--gpus must be at least 2, got " + ranks);
+            throw new IllegalArgumentException(Advice.name(Setting.GPU_COUNT) + " must be at least 2, got " + ranks);
         }
         List<String> n = new ArrayList<>(notes);
         Rescaled moved;
@@ -108,7 +110,8 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
         } catch (ScaleRefused e) {
             throw new IllegalArgumentException(switch (e.reason()) {
                 case NOT_WHOLE_DOMAINS -> e.getMessage() + " (the calibrated domain size)" + (nodes != null
-                        && nodes > 0 ? "; for " + nodes + " domains pass --gpus " + nodes * e.size() : "");
+                        && nodes > 0 ? "; for " + nodes + " domains pass " + Advice.with(Setting.GPU_COUNT,
+                        nodes * e.size()) : "");
                 case UNEVEN_OVER_HOSTS -> e.getMessage();
             }, e);
         }
@@ -118,7 +121,8 @@ public record PredictionModel(String name, CostModel model, double[] theta, Stri
             n.add(String.format(Locale.ROOT, "N = %d lies outside what was calibrated (N = %d): per-hop and per-step"
                     + " parameters carried over%s", ranks, calibratedRanks, oneHostGrown ? String.format(Locale.ROOT,
                     "; as if all %d GPUs shared the fabric of the one host of %d it measured: for several hosts,"
-                    + " predict from a calibration of a multi-node run, with --nodes", ranks, calibratedRanks) : ""));
+                    + " predict from a calibration of a multi-node run, with %s", ranks, calibratedRanks,
+                    Advice.name(Setting.HOST_COUNT)) : ""));
         }
         Integer d = nodes != null ? nodes : calibratedNodes;
         if (nodes != null && calibratedNodes != null && !nodes.equals(calibratedNodes) && model.domains().isEmpty()) {

@@ -14,6 +14,8 @@ import java.util.stream.Collectors;
 import org.apache.commons.math3.stat.descriptive.rank.Median;
 import org.ncclharness.calibration.calibrate.Candidates;
 import org.ncclharness.calibration.calibrate.Candidates.Candidate;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.fit.Fit;
@@ -72,7 +74,8 @@ public final class PredictionSources {
                     + " sizes");
         } else {
             throw new InputException(file.toString(), 0, "the calibration holds " + modelled.size() + " datasets"
-                    + " with a model: pick one with --dataset ID (" + modelled.stream().map(CalibrationFile.Entry::id)
+                    + " with a model: pick one with " + Advice.usage(Setting.DATASET) + " ("
+                    + modelled.stream().map(CalibrationFile.Entry::id)
                     .limit(CalibrationFile.IDS_SHOWN).collect(Collectors.joining(", ")) + (modelled.size() <= CalibrationFile.IDS_SHOWN ? ""
                     : " and " + (modelled.size() - CalibrationFile.IDS_SHOWN) + " more; jq -r '.datasets[] | select(.models | length"
                     + " > 0) | .id' on the file lists all " + modelled.size()) + ")");
@@ -100,8 +103,8 @@ public final class PredictionSources {
             return List.of();
         }
         return List.of("the calibration's data do not determine " + String.join(", ", m.undetermined()) + " of "
-                + m.name() + ": these predictions rest on the fit's bounds there, not on measurements (calibrate"
-                + " --verbose shows each parameter's range)");
+                + m.name() + ": these predictions rest on the fit's bounds there, not on measurements (calibrate "
+                + Advice.name(Setting.VERBOSE) + " shows each parameter's range)");
     }
 
     /** Smallest and largest size the model's residuals cover. */
@@ -137,17 +140,17 @@ public final class PredictionSources {
      * the family calibrate picks, else the lowest leave-one-out RMSPE.
      */
     public static PredictionModel dataset(String id, String modelName, HardwareFacts facts) {
-        Dataset d = DatasetCatalog.bundled().find(id).orElseThrow(() -> new InputException("--dataset", 0,
+        Dataset d = DatasetCatalog.bundled().find(id).orElseThrow(() -> new InputException(Setting.DATASET,
                 "no bundled dataset " + id + "; list them with: harness.jar datasets"));
         Integer n = d.sweep().hardware().ranks();
         if (n == null || n < 2) {
-            throw new InputException("--dataset", 0, "dataset " + id + " does not state its GPU count");
+            throw new InputException(Setting.DATASET, "dataset " + id + " does not state its GPU count");
         }
         // calibrated as calibrate calibrates it: measurement glitches left out
         CalibrationInput in = GlitchExclusion.of(input(d), false).fitted();
         FitPoints points = FitPoints.from(in.sweep(), n);
         if (points.size() < 2) {
-            throw new InputException("--dataset", 0, "dataset " + id + " has fewer than 2 usable points");
+            throw new InputException(Setting.DATASET, "dataset " + id + " has fewer than 2 usable points");
         }
         Scored twoTier = null;
         Scored picked = null;
@@ -193,7 +196,7 @@ public final class PredictionSources {
             chosen = picked;
         } else if (modelName != null) {
             chosen = scored.stream().filter(f -> f.name().equals(modelName)).findFirst().orElseThrow(() ->
-                    new InputException("--model", 0, "dataset " + id + " has no model " + modelName + "; it has: "
+                    new InputException(Setting.MODEL, "dataset " + id + " has no model " + modelName + "; it has: "
                             + String.join(", ", names)));
         } else {
             chosen = scored.stream().min(Comparator.comparingDouble(Scored::pct)).orElseThrow();
@@ -238,7 +241,7 @@ public final class PredictionSources {
      * whose data determine both (the median of each), at N GPUs.
      */
     public static PredictionModel interconnect(String name, int gpus, Integer nodes, HardwareFacts facts) {
-        Interconnect ic = facts.interconnectNamed("--interconnect", name);
+        Interconnect ic = facts.interconnectNamed(Advice.name(Setting.INTERCONNECT), name);
         SingleTierCalibrator cal = new SingleTierCalibrator(facts, CalibrationOptions.defaults());
         List<String> ids = new ArrayList<>();
         List<Double> latency = new ArrayList<>();
@@ -258,8 +261,9 @@ public final class PredictionSources {
             }
         }
         if (ids.isEmpty()) {
-            throw new InputException("--interconnect", 0, "no bundled single-tier calibration of " + ic.name()
-                    + " determines both alpha and beta; use --dataset or --calibration instead");
+            throw new InputException(Setting.INTERCONNECT, "no bundled single-tier calibration of " + ic.name()
+                    + " determines both alpha and beta; use " + Advice.name(Setting.DATASET) + " or "
+                    + Advice.name(Setting.CALIBRATION) + " instead");
         }
         double l = median(latency);
         double b = median(beta);
@@ -282,8 +286,8 @@ public final class PredictionSources {
     /** T = 2(N−1)·(M/(N·B) + L): method B's form with one hop per step, ℓ = L and β_eff = B. */
     public static PredictionModel ringFormula(double bandwidthGBps, double stepUs, int gpus) {
         if (bandwidthGBps <= 0 || stepUs < 0 || gpus < 2) {
-            throw new IllegalArgumentException("the ring formula needs --bandwidth > 0, --step-latency >= 0 and"
-                    + " --gpus >= 2");
+            throw new IllegalArgumentException("the ring formula needs " + Advice.name(Setting.BANDWIDTH) + " > 0, "
+                    + Advice.name(Setting.STEP_LATENCY) + " >= 0 and " + Advice.name(Setting.GPU_COUNT) + " >= 2");
         }
         SingleTierModel m = new SingleTierModel(Collective.ALL_REDUCE, gpus, 1, LatencyRule.PIPELINE);
         return new PredictionModel(RING_FORMULA, m, new double[] {stepUs, bandwidthGBps}, String.format(Locale.ROOT,

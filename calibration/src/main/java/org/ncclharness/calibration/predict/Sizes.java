@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.measure.SizeList;
 
 /**
@@ -65,10 +67,12 @@ public final class Sizes {
      */
     public static List<Long> series(long min, long max, long factor) {
         if (min < 1 || max < min) {
-            throw new IllegalArgumentException("need 1 <= -b <= -e, got -b " + min + " -e " + max);
+            throw new IllegalArgumentException("need 1 <= " + Advice.name(Setting.MIN_BYTES) + " <= "
+                    + Advice.name(Setting.MAX_BYTES) + ", got " + Advice.with(Setting.MIN_BYTES, min) + " "
+                    + Advice.with(Setting.MAX_BYTES, max));
         }
         if (factor < 2) {
-            throw new IllegalArgumentException("-f must be at least 2, got " + factor);
+            throw new IllegalArgumentException(Advice.name(Setting.STEP_FACTOR) + " must be at least 2, got " + factor);
         }
         return SizeList.sizes(min, max, 0, factor);
     }

@@ -23,9 +23,12 @@ import java.util.Iterator;
 import java.util.zip.GZIPInputStream;
 import java.util.List;
 import java.util.Optional;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.CollectiveEvidence;
 import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.Sweep;
 
@@ -107,7 +110,7 @@ public final class Inputs {
             throw empty(name);
         }
         if (SweepJson.looksLikeJson(body)) {
-            List<SweepJson.Read> runs = SweepJson.readAll(name, body);
+            List<SweepJson.Read> runs = SweepJson.readAll(name, body, given);
             return RunDocument.ofText(name, RunDocument.Format.JSON, runs.stream().map(SweepJson.Read::sweep).toList(),
                     null, LogText.EMPTY, runs, null);
         }
@@ -159,7 +162,8 @@ public final class Inputs {
             if (e.line() == 0 && otherCsvHeader(firstLine)) {
                 throw new InputException(name, 1, "a CSV header this tool does not read (" + Echo.quote(firstLine)
                         + "): it reads nccl-tests/rccl-tests logs, nccl-tests' -J JSON and its own CSV, whose first"
-                        + " line is " + MeasurementCsv.HEADER + " (convert --csv writes it)");
+                        + " line is " + MeasurementCsv.HEADER + " (convert " + Advice.name(Setting.CSV)
+                        + " writes it)");
             }
             throw e;
         }
@@ -292,9 +296,9 @@ public final class Inputs {
     private static List<Sweep> csvSweeps(String name, String text, Collective given) {
         List<Sweep> out = new ArrayList<>();
         for (MeasurementCsv.Table t : MeasurementCsv.readTables(name, text)) {
-            List<String> notes = new ArrayList<>();
+            List<Note> notes = new ArrayList<>();
             if (t.collective() == null) {
-                notes.add("the CSV has no collective column (an earlier release's)");
+                notes.add(Note.info("the CSV has no collective column (an earlier release's)"));
             }
             // The CSV lists no devices: N comes from the rows, as for a log without them; an unknown
             // collective of ours may still be decided from --collective

@@ -19,6 +19,7 @@ import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.SourceKind;
@@ -614,19 +615,21 @@ public final class NcclTestsLogReader {
             Optional<PredictedScale> predicted = PredictedScale.of(stated);
             Trailer trailer = trailer();
             for (List<Measurement> read : byTypeOp.values()) {
-                List<String> tableNotes = new ArrayList<>(notes);
+                List<Note> tableNotes = new ArrayList<>(Note.info(notes));
                 // no header this reader knows (NCCL 1.x's 'bytes N type op time ... res') and times that agree with
                 // algbw only as milliseconds: the old tests' unit
                 boolean ms = layout.headerLine() == 0 && TimeAlgbwAgreement.inMilliseconds(read);
                 List<Measurement> group = ms ? TimeAlgbwAgreement.fromMilliseconds(read) : read;
                 if (ms) {
-                    tableNotes.add("time read in milliseconds, as the tests of NCCL 1.x and nccl-tests before 2019"
-                            + " printed it (with its algbw, size/time agrees only so), and converted to us");
+                    tableNotes.add(Note.info("time read in milliseconds, as the tests of NCCL 1.x and nccl-tests"
+                            + " before 2019 printed it (with its algbw, size/time agrees only so), and converted to"
+                            + " us"));
                 }
 
                 if (reducedMaxBytes != null && nThread != null) {
-                    tableNotes.add("maxBytes " + SizeText.exact(reducedMaxBytes) + ", as nccl-tests lowered it for the"
-                            + " GPUs' memory (started for " + SizeText.exact(Long.parseLong(nThread.group(4))) + ")");
+                    tableNotes.add(Note.info("maxBytes " + SizeText.exact(reducedMaxBytes) + ", as nccl-tests lowered"
+                            + " it for the GPUs' memory (started for "
+                            + SizeText.exact(Long.parseLong(nThread.group(4))) + ")"));
                 }
                 // N: the device list where it shows every rank, else the launch line's processes x GPUs each, else
                 // what a predicted table says it was predicted for
@@ -637,21 +640,22 @@ public final class NcclTestsLogReader {
                 tableNotes.addAll(e.notes());
                 if (listed == null && launch != null && known != null && known.equals(launch.ranks())
                         && known.equals(e.ranks())) {
-                    tableNotes.add("N = " + known + " ranks as the launch line states (" + launch.source() + ")"
-                            + (devices.isEmpty() ? "" : ": the device list shows " + devices.size()));
+                    tableNotes.add(Note.info("N = " + known + " ranks as the launch line states (" + launch.source()
+                            + ")" + (devices.isEmpty() ? "" : ": the device list shows " + devices.size())));
                 }
-                TimeAlgbwAgreement.find(group).ifPresent(d -> tableNotes.add("line "
-                        + rowLines.get(rows.indexOf(d.row())) + ": " + d.describe()));
+                TimeAlgbwAgreement.find(group).ifPresent(d -> tableNotes.add(Note.info("line "
+                        + rowLines.get(rows.indexOf(d.row())) + ": " + d.describe())));
                 Trailer t = trailer;
                 if (byTypeOp.size() > 1 && trailer != Trailer.NONE) {
                     t = Trailer.NONE;
-                    tableNotes.add("the trailer" + (averageLine == null ? "" : " at line " + averageLine.number())
-                            + " covers all " + byTypeOp.size() + " type/op groups of this table, not this one alone");
+                    tableNotes.add(Note.info("the trailer" + (averageLine == null ? "" : " at line "
+                            + averageLine.number()) + " covers all " + byTypeOp.size() + " type/op groups of this"
+                            + " table, not this one alone"));
                 }
                 Hardware hw = predicted.map(p -> p.on(hardware(e.ranks()))).orElse(hardware(e.ranks()));
                 if (hw.hosts() != null && launch != null && hw.hosts().equals(launch.hosts()) && !whole(e.ranks())) {
-                    tableNotes.add(launch.hosts() + " hosts taken as the launch line states (" + launch.source()
-                            + "): the device list does not show every rank");
+                    tableNotes.add(Note.info(launch.hosts() + " hosts taken as the launch line states ("
+                            + launch.source() + "): the device list does not show every rank"));
                 }
                 sweeps.add(new Sweep(provenance, e.collective(), run, hw, devices, group, tableNotes, t));
             }

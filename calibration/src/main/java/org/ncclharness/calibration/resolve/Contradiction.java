@@ -1,13 +1,15 @@
 package org.ncclharness.calibration.resolve;
 
+import org.ncclharness.calibration.advice.Setting;
+
 /** What makes a run's facts impossible: a hint against the input, or counts that do not divide. */
 public sealed interface Contradiction {
 
     /** A count the input states, and another the user states. */
-    record CountsDiffer(Fact fact, int stated, int hinted) implements Contradiction { }
+    record CountsDiffer(Setting fact, int stated, int hinted) implements Contradiction { }
 
     /** A count below one, from the input or from the user. */
-    record CountBelowOne(Fact fact, int value, boolean hinted) implements Contradiction { }
+    record CountBelowOne(Setting fact, int value, boolean hinted) implements Contradiction { }
 
     /** The ranks do not split evenly over the hosts. */
     record UnevenHosts(int ranks, int hosts) implements Contradiction { }

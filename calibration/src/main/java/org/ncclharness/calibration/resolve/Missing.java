@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.resolve;
 
 import java.util.List;
+import org.ncclharness.calibration.advice.Setting;
 
 /**
  * A fact a run's input does not state, with what is known around it, so that the advice can say exactly what to
@@ -10,12 +11,12 @@ import java.util.List;
 public sealed interface Missing {
 
     /** The fact a user would state. */
-    Fact fact();
+    Setting fact();
 
     /** N: no device lines, no launch line, and busbw/algbw do not tell. */
     record GpuCount() implements Missing {
-        public Fact fact() {
-            return Fact.GPU_COUNT;
+        public Setting fact() {
+            return Setting.GPU_COUNT;
         }
     }
 
@@ -41,8 +42,8 @@ public sealed interface Missing {
             NETWORK_NAMED
         }
 
-        public Fact fact() {
-            return Fact.HOST_COUNT;
+        public Setting fact() {
+            return Setting.HOST_COUNT;
         }
     }
 
@@ -54,8 +55,8 @@ public sealed interface Missing {
      * @param gpu     the GPU name, null where not stated
      */
     record Interconnect(Integer hosts, Integer perHost, String gpu) implements Missing {
-        public Fact fact() {
-            return Fact.INTERCONNECT;
+        public Setting fact() {
+            return Setting.INTERCONNECT;
         }
     }
 
@@ -70,8 +71,8 @@ public sealed interface Missing {
             nicDevices = List.copyOf(nicDevices);
         }
 
-        public Fact fact() {
-            return Fact.NETWORK_BETWEEN_HOSTS;
+        public Setting fact() {
+            return Setting.NETWORK_BETWEEN_HOSTS;
         }
     }
 
@@ -80,8 +81,8 @@ public sealed interface Missing {
      * gives none).
      */
     record FabricInsideHost(int hosts, NamedInterconnect network, String gpu) implements Missing {
-        public Fact fact() {
-            return Fact.FABRIC_INSIDE_HOST;
+        public Setting fact() {
+            return Setting.FABRIC_INSIDE_HOST;
         }
     }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.hardware.GpuFabrics;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Nics;
@@ -74,11 +75,12 @@ public final class RunResolver {
         ResolvedRun run(UnstatedHosts unstated) {
             // the reader states N where it knows it (a whole device list, the launch line, busbw over algbw); a device
             // list that shows some ranks only (an excerpt keeping rank 1439 of 1440) is no count
-            ranks = reconcile(Fact.GPU_COUNT, stated.ranks(), hints.gpus());
+            ranks = reconcile(Setting.GPU_COUNT, stated.ranks(), hints.gpus());
             if (ranks == null) {
                 missing.add(new Missing.GpuCount());
             }
-            hosts = reconcile(Fact.HOST_COUNT, stated.hosts() != null ? stated.hosts() : hostsListed(), hints.nodes());
+            hosts = reconcile(Setting.HOST_COUNT, stated.hosts() != null ? stated.hosts() : hostsListed(),
+                    hints.nodes());
             if (hosts == null) {
                 hosts = unstatedHosts(unstated);
             }
@@ -94,7 +96,7 @@ public final class RunResolver {
         }
 
         /** A count the input states, else the hint's; both and different is a contradiction. */
-        private Integer reconcile(Fact fact, Integer fromInput, Integer hinted) {
+        private Integer reconcile(Setting fact, Integer fromInput, Integer hinted) {
             if (hinted != null && hinted < 1) {
                 throw new ResolveException(doc.name(), new Contradiction.CountBelowOne(fact, hinted, true));
             }

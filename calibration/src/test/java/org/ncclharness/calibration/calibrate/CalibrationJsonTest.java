@@ -92,7 +92,7 @@ class CalibrationJsonTest {
         // an nccl-tests log given as --calibration: what to run instead, not the JSON parser's complaint
         assertThatThrownBy(() -> CalibrationFile.parse("run.txt", "# nThread 1 nGpus 1\n#  Rank  0 Group  0"))
                 .isInstanceOf(InputException.class).hasMessage("run.txt:1: not a calibration report but measurements"
-                        + " (a log or CSV): calibrate them first, harness.jar calibrate run.txt --json cal.json, then"
-                        + " pass --calibration cal.json");
+                        + " (a log or CSV): calibrate them first, harness.jar calibrate run.txt a JSON report cal.json,"
+                        + " then pass a calibration report cal.json");
     }
 }

@@ -15,6 +15,7 @@ import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.Measurement;
@@ -74,7 +75,7 @@ class SingleTierCalibratorTest {
         assertThat(c.inNetworkFlag()).isEqualTo("NVLS");
         assertThat(c.seed().ur()).isEqualTo(0.92);
         assertThat(c.seed().measuredUr()).isGreaterThan(1.0);
-        assertThat(c.notes()).anyMatch(n -> n.startsWith("NVLS:"));
+        assertThat(Note.texts(c.notes())).anyMatch(n -> n.startsWith("NVLS:"));
     }
 
     @Test
@@ -114,7 +115,7 @@ class SingleTierCalibratorTest {
         SingleTierCalibration declared = single(s, List.of("bandwidth-only"));
         assertThat(declared.identifiability().label()).isEqualTo("beta-only");
         assertThat(declared.fit("B+beta").orElseThrow().theta()[0]).isZero();
-        assertThat(declared.notes()).anyMatch(n -> n.contains("metadata flag bandwidth-only decides"));
+        assertThat(Note.texts(declared.notes())).anyMatch(n -> n.contains("metadata flag bandwidth-only decides"));
     }
 
     @Test
@@ -157,14 +158,14 @@ class SingleTierCalibratorTest {
         // at 1.6 times Simple's bandwidth, and says so
         Dataset polaris = DatasetCatalog.bundled().get("a100_allreduce_32gpu_8node_slingshot_polaris_nccl2215");
         SingleTierCalibration c = single(oneTier(polaris), List.of());
-        assertThat(c.notes()).filteredOn(n -> n.contains("above 1")).singleElement().asString()
+        assertThat(Note.texts(c.notes())).filteredOn(n -> n.contains("above 1")).singleElement().asString()
                 .startsWith("envelope: ll128Efficiency 1.61 above 1");
         // the NVLink-bridged A100 PCIe pair: its fit with β free put LL128 at 1.09; with β from its largest sizes
         // Simple carries them, LL128 stays below Simple's bandwidth, and nothing is said
         Dataset bridge = DatasetCatalog.bundled().get("a100pcie_allreduce_2gpu_1node_nvlinkbridge_azure_nc48v4_graphfile");
         SingleTierCalibration s = single(bridge.sweep(), bridge.metadata().flags());
         assertThat(s.fit("envelope").orElseThrow().theta()[5]).isLessThan(1);
-        assertThat(s.notes()).noneMatch(n -> n.contains("above 1"));
+        assertThat(Note.texts(s.notes())).noneMatch(n -> n.contains("above 1"));
     }
 
     /**
@@ -177,13 +178,13 @@ class SingleTierCalibratorTest {
         Hardware hw = d.sweep().hardware();
         Sweep onNvlink = d.sweep().withHardware(new Hardware(hw.gpuModel(), hw.ranks(), hw.hosts(), hw.domainSize(),
                 hw.domains(), "NVLink4", null));
-        assertThat(single(onNvlink, d.metadata().flags()).notes()).anySatisfy(n -> assertThat(n)
+        assertThat(Note.texts(single(onNvlink, d.metadata().flags()).notes())).anySatisfy(n -> assertThat(n)
                 .startsWith("busbw peaks at 2.24 GB/s, 0.5 % of NVLink4's 450 GB/s: is the interconnect right?"));
         SingleTierCalibrator cal = new SingleTierCalibrator(HardwareFacts.bundled(), CalibrationOptions.defaults());
         for (Dataset x : DatasetCatalog.bundled().all()) {
             if (cal.calibrate(new CalibrationInput(x.id(), x.sweep(), x.metadata().algo(), x.metadata().flags()))
                     instanceof SingleTierCalibration c) {
-                assertThat(c.notes()).as(x.id()).noneMatch(n -> n.contains("is the interconnect right?"));
+                assertThat(Note.texts(c.notes())).as(x.id()).noneMatch(n -> n.contains("is the interconnect right?"));
             }
         }
     }
@@ -224,14 +225,14 @@ class SingleTierCalibratorTest {
                 d.sweep().hardware(), d.sweep().devices(), rows, d.sweep().notes(), d.sweep().trailer());
         SingleTierCalibration c = (SingleTierCalibration) calibrator.calibrate(new CalibrationInput(d.id(), broken,
                 d.metadata().algo(), d.metadata().flags()));
-        assertThat(c.notes()).anySatisfy(n -> assertThat(n).startsWith("1 of its " + rows.size()
+        assertThat(Note.texts(c.notes())).anySatisfy(n -> assertThat(n).startsWith("1 of its " + rows.size()
                 + " rows report #wrong > 0: nccl-tests' data check failed"));
         java.io.StringWriter w = new java.io.StringWriter();
         CalibrationSummary.write(new java.io.PrintWriter(w, true), new CalibrationReport(List.of(c)));
         assertThat(w.toString().lines().filter(l -> l.startsWith(d.id())).findFirst().orElseThrow()).endsWith("W");
         SingleTierCalibration clean = (SingleTierCalibration) calibrator.calibrate(new CalibrationInput(d.id(),
                 d.sweep(), d.metadata().algo(), d.metadata().flags()));
-        assertThat(clean.notes()).noneMatch(n -> n.contains("#wrong"));
+        assertThat(Note.texts(clean.notes())).noneMatch(n -> n.contains("#wrong"));
     }
 
     /** The dataset's rows with nothing but GPU model, N and interconnect: no flags, no notes, no algo. */

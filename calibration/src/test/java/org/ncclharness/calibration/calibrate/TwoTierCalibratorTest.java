@@ -21,6 +21,7 @@ import org.ncclharness.calibration.hardware.Nics;
 import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.model.TwoTierCostModel;
 import org.ncclharness.calibration.fit.twotier.GridProgress;
@@ -61,7 +62,7 @@ class TwoTierCalibratorTest {
                     assertThat(p.value()).isEqualTo(0.92);
                     assertThat(p.source()).contains("NVLS");
                 });
-        assertThat(t.notes()).anySatisfy(n -> assertThat(n).startsWith("priors from single-domain runs")
+        assertThat(Note.texts(t.notes())).anySatisfy(n -> assertThat(n).startsWith("priors from single-domain runs")
                 .contains(single.id()));
     }
 
@@ -76,7 +77,7 @@ class TwoTierCalibratorTest {
         assertThat(t.inter()).isEqualTo("EFA");
         assertThat(t.nicsPerDomain()).isEqualTo(32);
         assertThat(t.networkLineRateGBps()).isEqualTo(400.0);
-        assertThat(t.notes()).anySatisfy(n -> assertThat(n).contains("above the 400 GB/s the network carries for"
+        assertThat(Note.texts(t.notes())).anySatisfy(n -> assertThat(n).contains("above the 400 GB/s the network carries for"
                 + " AllReduce between domains (32 EFA NICs per domain, 400 GB/s)"));
         // a flag's speed wins over the metadata's
         CalibrationInput slower = new CalibrationInput(p5.id(), p5.sweep(), null, List.of(), new Nics(null, 6.25));
@@ -106,7 +107,8 @@ class TwoTierCalibratorTest {
         }
         assertThat(((TwoTierCalibration) TWO.calibrate(multi, List.of(multi))).grids()).isEmpty();
         assertThatThrownBy(() -> new GridOptions(1, Map.of(), (id, form) -> GridProgress.NONE))
-                .isInstanceOf(InputException.class).hasMessageContaining("--grid-points");
+                .isInstanceOf(InputException.class).hasMessage("the grid's points per axis: 1 points per axis; give at"
+                        + " least 2 (a per-parameter grid range sets its own axis's points, 1 included)");
     }
 
     @Test
@@ -123,21 +125,21 @@ class TwoTierCalibratorTest {
         assertThat(env[5]).isGreaterThan(1.05);
         assertThat(alg[4]).isLessThanOrEqualTo(0.5);
         assertThat(alg[5]).isLessThanOrEqualTo(0.9375);
-        assertThat(t.notes()).filteredOn(n -> n.contains("above 1")).singleElement().asString()
+        assertThat(Note.texts(t.notes())).filteredOn(n -> n.contains("above 1")).singleElement().asString()
                 .startsWith("envelope: ll128Efficiency " + String.format(java.util.Locale.ROOT, "%.3g", env[5])
                         + " above 1");
         // fits within 1 (the qoofyk 2-node run: eta_LL128 0.61 and 0.77) get no such note
         CalibrationInput h100 = input("h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk");
         TwoTierCalibration q = (TwoTierCalibration) TWO.calibrate(h100, List.of(h100));
         assertThat(q.protocolFits()).allSatisfy(f -> assertThat(f.theta()[5]).isLessThan(1));
-        assertThat(q.notes()).noneMatch(n -> n.contains("above 1"));
+        assertThat(Note.texts(q.notes())).noneMatch(n -> n.contains("above 1"));
         // a protocol the fit never takes at a measured size: its eta is not determined, so it is not named (this
         // 11-size run starts at 1 MiB; its envelope puts LL's latency at 1.7 ms and eta_LL far above 1)
         CalibrationInput partial = input("h100_allreduce_16gpu_2node_ib_ndr_default_ncclTests290_partial");
         TwoTierCalibration r = (TwoTierCalibration) TWO.calibrate(partial, List.of(partial));
         Fit envelope = r.protocolFits().stream().filter(f -> f.name().equals("envelope")).findFirst().orElseThrow();
         assertThat(envelope.theta()[4]).isGreaterThan(1);
-        assertThat(r.notes()).noneMatch(n -> n.startsWith("envelope:"));
+        assertThat(Note.texts(r.notes())).noneMatch(n -> n.startsWith("envelope:"));
     }
 
     @Test
@@ -149,15 +151,15 @@ class TwoTierCalibratorTest {
         double end = org.ncclharness.calibration.fit.TailBandwidth.of(
                 org.ncclharness.calibration.fit.FitPoints.from(aks.sweep(), 16), 30.0 / 16).orElseThrow().busBwGBps();
         assertThat(alg.theta()[3]).isEqualTo(end);
-        assertThat(t.notes()).anyMatch(n -> n.startsWith("algorithms: bandwidth from the sweep's end, the alpha-beta"
+        assertThat(Note.texts(t.notes())).anyMatch(n -> n.startsWith("algorithms: bandwidth from the sweep's end, the alpha-beta"
                 + " line through 2 GiB-8 GiB (3 sizes): ") && n.contains(" GB/s bus on Ring/Simple"));
-        assertThat(t.notes()).anyMatch(n -> n.startsWith("envelope: bandwidth from the sweep's end"));
+        assertThat(Note.texts(t.notes())).anyMatch(n -> n.startsWith("envelope: bandwidth from the sweep's end"));
         // a joint fit's bandwidth is fitted with the rest: no such line
         CalibrationInput a = input("h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_gjaion");
         CalibrationInput b = input("h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion");
         TwoTierCalibration joint = TWO.joint("gjaion", List.of(a, b));
         assertThat(joint.protocolFits()).isNotEmpty();
-        assertThat(joint.notes()).noneMatch(n -> n.contains("bandwidth from the sweep's end"));
+        assertThat(Note.texts(joint.notes())).noneMatch(n -> n.contains("bandwidth from the sweep's end"));
     }
 
     /**
@@ -169,18 +171,18 @@ class TwoTierCalibratorTest {
         TwoTierCalibration alps = TWO.joint("alps", List.of(input("gh200_allreduce_8gpu_2node_slingshot_alps_tunedcxi"),
                 input("gh200_allreduce_16gpu_4node_slingshot_alps_tunedcxi"),
                 input("gh200_allreduce_32gpu_8node_slingshot_alps_tunedcxi")));
-        assertThat(alps.notes()).filteredOn(n -> n.startsWith("algorithms (joint): at each run's largest size"))
+        assertThat(Note.texts(alps.notes())).filteredOn(n -> n.startsWith("algorithms (joint): at each run's largest size"))
                 .singleElement().satisfies(n -> assertThat(n).contains("2x4 -").contains("4x4 +").contains("8x4 +")
                         .contains("join the scales nearest the target"));
         // Polaris at 2 and 8 nodes both reach 36.5 GB/s; the joint bandwidth stands above both
         TwoTierCalibration polaris = TWO.joint("polaris", List.of(
                 input("a100_allreduce_8gpu_2node_slingshot_polaris_nccl2215"),
                 input("a100_allreduce_32gpu_8node_slingshot_polaris_nccl2215")));
-        assertThat(polaris.notes()).filteredOn(n -> n.startsWith("algorithms (joint):")).singleElement()
+        assertThat(Note.texts(polaris.notes())).filteredOn(n -> n.startsWith("algorithms (joint):")).singleElement()
                 .satisfies(n -> assertThat(n).contains("is above what their largest sizes reach"));
         TwoTierCalibration azure = TWO.joint("azure", List.of(input("a100_allreduce_8gpu_1node_azureml_ndv4_jzazure"),
                 input("a100_allreduce_16gpu_2node_ib_azureml_ndv4_jzazure")));
-        assertThat(azure.notes()).noneMatch(n -> n.contains("(joint): at each run's largest size"));
+        assertThat(Note.texts(azure.notes())).noneMatch(n -> n.contains("(joint): at each run's largest size"));
     }
 
     @Test
@@ -248,7 +250,7 @@ class TwoTierCalibratorTest {
         assertThat(t.collective()).isEqualTo(Collective.ALL_GATHER);
         assertThat(t.fits()).isEmpty();
         assertThat(t.best()).isEmpty();
-        assertThat(t.notes()).contains("two-tier forms not fitted: the two-tier models describe AllReduce; this is"
+        assertThat(Note.texts(t.notes())).contains("two-tier forms not fitted: the two-tier models describe AllReduce; this is"
                 + " AllGather");
         assertThat(t.protocolFits()).extracting(Fit::name).containsExactly("envelope", "algorithms");
         Fit algorithms = t.protocolFit("algorithms").orElseThrow();
@@ -283,7 +285,7 @@ class TwoTierCalibratorTest {
     void aMultiHostAllToAllSaysItsRingRowsAreTheModelsNotNcclsAndAJointFitNeedsOneCollective() {
         CalibrationInput a2a = input("mi355x_alltoall_16gpu_2node_roce_ainic_rccl_alibaba");
         TwoTierCalibration t = (TwoTierCalibration) TWO.calibrate(a2a, List.of(a2a));
-        assertThat(t.notes()).anySatisfy(n -> assertThat(n).startsWith("algorithms: NCCL runs AllToAll as"
+        assertThat(Note.texts(t.notes())).anySatisfy(n -> assertThat(n).startsWith("algorithms: NCCL runs AllToAll as"
                 + " point-to-point sends"));
         CalibrationInput ag = input("b200_allgather_16gpu_2node_roce_gke_a4_dranet");
         CalibrationInput ar = input("h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion");
@@ -299,7 +301,7 @@ class TwoTierCalibratorTest {
                 h.ranks(), h.hosts(), h.domainSize(), h.domains(), null, h.inter())), null, List.of());
         CalibrationEntry e = TWO.calibrate(noFabric, List.of(noFabric));
         assertThat(e).isInstanceOf(DeferredCalibration.class);
-        assertThat(((DeferredCalibration) e).reason()).contains("pass --intra NAME");
+        assertThat(((DeferredCalibration) e).reason()).contains("pass the fabric inside a host");
         assertThatThrownBy(() -> TWO.joint("j", List.of(multi, multi)))
                 .isInstanceOf(InputException.class).hasMessageContaining("needs at least two configurations");
         assertThatThrownBy(() -> TWO.joint("j", List.of(multi)))

@@ -13,6 +13,7 @@ import org.ncclharness.calibration.fit.SingleTierEstimator.BetaChoice;
 import org.ncclharness.calibration.fit.SingleTierEstimator.Choice;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.model.LatencyRule;
 import org.ncclharness.calibration.model.SingleTierModel;
@@ -123,7 +124,7 @@ class SingleTierFitTest {
         FitPoints p = FitPoints.from(b, 8);
         assertThat(p.timeDerived()).isTrue();
         assertThat(p.placement().label()).isEqualTo("in-place");
-        assertThat(p.notes()).anyMatch(s -> s.contains("derived from busbw"))
+        assertThat(Note.texts(p.notes())).anyMatch(s -> s.contains("derived from busbw"))
                 .anyMatch(s -> s.contains("in-place half"));
         // The largest size: busbw printed to 0.01 GB/s of about 380, so the derived time is within 0.01 %.
         double t = ALPHA_US + Collective.ALL_REDUCE.busFactor(8) * MAX / (BETA_GBPS * 1e3);

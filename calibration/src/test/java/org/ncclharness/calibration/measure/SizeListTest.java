@@ -51,8 +51,10 @@ class SizeListTest {
 
     @Test
     void loopsThatWouldNeverEndAreRefused() {
-        assertThatThrownBy(() -> SizeList.sizes(0, 1024, 0, 2)).hasMessageContaining("-b 0 with -f 2 never advances");
-        assertThatThrownBy(() -> SizeList.sizes(8, 1024, 0, 1)).hasMessageContaining("-i 0 never advances");
+        assertThatThrownBy(() -> SizeList.sizes(0, 1024, 0, 2))
+                .hasMessage("minbytes 0 with stepfactor 2 never advances: use minbytes 1 or larger");
+        assertThatThrownBy(() -> SizeList.sizes(8, 1024, 0, 1))
+                .hasMessage("stepbytes 0 never advances: use stepbytes 1 or larger, or stepfactor 2");
         assertThat(SizeList.sizes(8, 8, 0, 1)).containsExactly(8L);
     }
 

@@ -52,7 +52,7 @@ class TimeAlgbwAgreementTest {
         assertThat(d.printedGBps() / d.fromTimeGBps()).isBetween(1.98, 2.02);
         assertThat(d.disagreeing()).isEqualTo(d.compared() / 2); // every out-of-place half, no in-place one
         int line = firstLine;
-        assertThat(s.notes()).anySatisfy(n -> assertThat(n).startsWith("line " + line + ": time and algbw"
+        assertThat(Note.texts(s.notes())).anySatisfy(n -> assertThat(n).startsWith("line " + line + ": time and algbw"
                 + " disagree in " + d.disagreeing() + " of " + d.compared() + " placements (first: 131072 B"
                 + " out-of-place"));
     }

@@ -40,7 +40,7 @@ class NetworkCeilingTest {
         assertThat(NetworkCeiling.apply(at(2), List.of(), new TwoTierConfig(8, 8), THETA, null))
                 .hasValueSatisfying(m -> {
                     assertThat(m.theta()).isEqualTo(THETA);
-                    assertThat(m.note()).contains("--nics-per-host");
+                    assertThat(m.note()).contains("(calibrate with the NICs per host)");
                 });
         // below the line rate: kept, and said (the note asking for the line rate does not just vanish)
         assertThat(NetworkCeiling.apply(at(2), List.of(), new TwoTierConfig(4, 8), THETA, 500.0))

@@ -26,7 +26,7 @@ class PredictionModelTest {
         PredictionModel pm = of(new TwoTierCostModel(TwoTierForm.FLAT_RING, new TwoTierConfig(2, 8), 450, 2),
                 new double[] {0.8, 45, 0.5, 2, 5}, 16, 2);
         assertThatThrownBy(() -> pm.at(16, 4)).hasMessage("16 GPUs are not 4 domains of 8 GPUs (the calibrated"
-                + " domain size); for 4 domains pass --gpus 32");
+                + " domain size); for 4 domains pass the GPU count 32");
         assertThatThrownBy(() -> pm.at(12, null)).hasMessage("12 GPUs are not whole domains of 8 GPUs (the calibrated"
                 + " domain size)");
         PredictionModel moved = pm.at(32, null);

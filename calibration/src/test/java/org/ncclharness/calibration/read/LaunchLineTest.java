@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.Sweep;
 
 /** Host counts from the launch lines of real logs (the bundled raw files), and what is not one. */
@@ -72,7 +73,7 @@ class LaunchLineTest {
         assertThat(s.devices()).hasSize(8);
         assertThat(s.hardware().ranks()).isEqualTo(32);
         assertThat(s.hardware().hosts()).isEqualTo(4);
-        assertThat(s.notes()).contains("4 hosts taken as the launch line states (mpirun 32 ranks, 8 per node): the"
+        assertThat(Note.texts(s.notes())).contains("4 hosts taken as the launch line states (mpirun 32 ranks, 8 per node): the"
                 + " device list does not show every rank");
         // without the launch line the count stays unknown, never the one host the list shows
         Sweep cut = new NcclTestsLogReader("run.txt", null).read(log.stream()

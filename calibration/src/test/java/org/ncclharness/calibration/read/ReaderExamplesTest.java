@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.Sweep;
 
 /** The excerpts of the issue "Read every real log as written", each read as the log says. */
@@ -29,7 +30,7 @@ class ReaderExamplesTest {
         // redop none, root -1 and size = 16 x count x 4 B leave all_gather and alltoall, which print the same
         // sizes and the same bus factor: the rows cannot tell them apart, so the reader says which they may be.
         assertThat(s.get(0).collective()).isEqualTo(Collective.UNKNOWN);
-        assertThat(String.join(" ", s.get(0).notes())).contains("all_gather/alltoall").contains("--collective");
+        assertThat(String.join(" ", Note.texts(s.get(0).notes()))).contains("all_gather/alltoall").contains("pass the collective");
         assertThat(s.get(0).ranks()).isEqualTo(16);
     }
 
@@ -154,7 +155,7 @@ class ReaderExamplesTest {
         assertThat(prose.collective()).isEqualTo(Collective.UNKNOWN);
         Sweep contradicted = read("$ mpirun -np 8 ./build/all_reduce_perf -b 1M -e 1M\n" + AG_ROWS).get(0);
         assertThat(contradicted.collective()).isEqualTo(Collective.UNKNOWN);
-        assertThat(String.join(" ", contradicted.notes())).contains("the log names all_reduce, but its rows");
+        assertThat(String.join(" ", Note.texts(contradicted.notes()))).contains("the log names all_reduce, but its rows");
         assertThat(contradicted.ranks()).isEqualTo(8);
         assertThat(read("$ mpirun -np 8 ./build/all_gather_perf -b 1M -e 1M\n" + AG_ROWS).get(0).collective())
                 .isEqualTo(Collective.ALL_GATHER);
@@ -166,7 +167,7 @@ class ReaderExamplesTest {
         assertThat(s).extracting(Sweep::collective).containsExactly(Collective.ALL_REDUCE, Collective.ALL_GATHER);
         List<Sweep> wrong = new NcclTestsLogReader("x.txt", Collective.BROADCAST).read(AG_ROWS.lines().toList());
         assertThat(wrong.get(0).collective()).isEqualTo(Collective.UNKNOWN);
-        assertThat(String.join(" ", wrong.get(0).notes())).contains("broadcast (as given) does not fit the rows");
+        assertThat(String.join(" ", Note.texts(wrong.get(0).notes()))).contains("broadcast (as given) does not fit the rows");
     }
 
     @Test
@@ -194,7 +195,7 @@ class ReaderExamplesTest {
                 """;
         Sweep s = read(header + rows).get(0);
         assertThat(s.rows().get(1).outOfPlace().timeUs()).isEqualTo(158.0);
-        assertThat(s.notes()).anySatisfy(n -> assertThat(n).startsWith("time read in milliseconds"));
+        assertThat(Note.texts(s.notes())).anySatisfy(n -> assertThat(n).startsWith("time read in milliseconds"));
         String commented = rows.lines().map(l -> "#" + l).reduce("", (a, b) -> a + b + "\n");
         assertThatThrownBy(() -> read(header + commented)).isInstanceOf(InputException.class)
                 .hasMessageContaining("x.txt:3: no nccl-tests result table found")
@@ -253,7 +254,7 @@ class ReaderExamplesTest {
                 """).get(0);
         org.ncclharness.calibration.fit.FitPoints p = org.ncclharness.calibration.fit.FitPoints.from(s, 8);
         assertThat(p.size()).isEqualTo(2);
-        assertThat(p.notes()).anyMatch(n -> n.startsWith("2 rows of 0 bytes not fitted"));
+        assertThat(Note.texts(p.notes())).anyMatch(n -> n.startsWith("2 rows of 0 bytes not fitted"));
     }
 
     /** Another tool's CSV is named as one, with the header this tool reads, not as a log without rows. */

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.ncclharness.calibration.datasets.RawDataset;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.Sweep;
 
 /**
@@ -74,7 +75,7 @@ class RealLogFixturesTest {
             if (named) {
                 soft.assertThat(s.collective().testName()).as(at + "collective").isEqualTo(truth);
             } else if (s.collective() == Collective.UNKNOWN) {
-                soft.assertThat(String.join(" ", s.notes())).as(at + "alternatives named").contains(truth);
+                soft.assertThat(String.join(" ", Note.texts(s.notes()))).as(at + "alternatives named").contains(truth);
             } else {
                 soft.assertThat(s.collective().testName()).as(at + "collective from the rows").isEqualTo(truth);
             }

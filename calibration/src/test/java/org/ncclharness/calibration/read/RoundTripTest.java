@@ -16,6 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.measure.Sweep;
 
@@ -67,7 +68,9 @@ class RoundTripTest {
     void csvAndJsonReadBackToTheSameRows(Dataset d) {
         assertThat(MeasurementCsv.read("csv", MeasurementCsv.toString(d.collective(), d.rows()))).isEqualTo(d.rows());
         SweepJson.Read back = SweepJson.read("json", SweepJson.write(d.sweep(), List.of()));
-        assertThat(back.sweep()).isEqualTo(d.sweep());
+        // the file keeps a note's words, not its kind (Note)
+        assertThat(back.sweep().withNotes(List.of())).isEqualTo(d.sweep().withNotes(List.of()));
+        assertThat(Note.texts(back.sweep().notes())).isEqualTo(Note.texts(d.sweep().notes()));
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.Nics;
 import org.ncclharness.calibration.read.Inputs;
@@ -103,7 +104,7 @@ class RunResolverTest {
         RunDocument doc = log(REAL, "prefix_mpitag_eks_efa_p4d_interleaved_errorcol");
         assertThatThrownBy(() -> resolver.resolve(doc, new Hints(8, null, null, null, null, null, Nics.UNKNOWN),
                 UnstatedHosts.LEAVE_UNKNOWN)).isInstanceOfSatisfying(ResolveException.class,
-                e -> assertThat(e.contradiction()).isEqualTo(new Contradiction.CountsDiffer(Fact.GPU_COUNT, 16, 8)));
+                e -> assertThat(e.contradiction()).isEqualTo(new Contradiction.CountsDiffer(Setting.GPU_COUNT, 16, 8)));
         assertThatThrownBy(() -> resolver.resolve(doc, new Hints(null, null, null, "NVLink3", "EFA", 6, Nics.UNKNOWN),
                 UnstatedHosts.LEAVE_UNKNOWN)).isInstanceOfSatisfying(ResolveException.class,
                 e -> assertThat(e.contradiction()).isEqualTo(new Contradiction.UnevenDomains(16, 6)));

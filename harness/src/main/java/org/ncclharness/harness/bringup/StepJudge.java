@@ -14,6 +14,7 @@ import org.ncclharness.calibration.check.RepeatedRuns;
 import org.ncclharness.calibration.check.Severity;
 import org.ncclharness.calibration.check.Verdict;
 import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
@@ -85,7 +86,7 @@ final class StepJudge {
             ResolvedRun resolved = measured.get(i);
             RepeatedRuns runs = RepeatedRuns.of(raw.rows());
             Sweep kept = new Sweep(raw.provenance(), raw.collective(), raw.run(), raw.hardware(), raw.devices(),
-                    runs.median(), List.of("median of " + runs.atLargest().runs() + " runs per size (-N)"));
+                    runs.median(), List.of(Note.info("median of " + runs.atLargest().runs() + " runs per size (-N)")));
             String name = names.get(i);
             CheckReport report;
             JudgedReference ref = null;

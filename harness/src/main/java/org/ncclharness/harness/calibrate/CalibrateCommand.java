@@ -145,7 +145,7 @@ public final class CalibrateCommand implements Callable<Integer> {
             + " progress bar on stderr")
     boolean grid;
 
-    @Option(names = GridOptions.POINTS_FLAG, paramLabel = "R", defaultValue = "" + DEFAULT_GRID_POINTS,
+    @Option(names = "--grid-points", paramLabel = "R", defaultValue = "" + DEFAULT_GRID_POINTS,
             description = "with --grid: points per axis for every axis not set by a --grid-* range (default:"
                     + " ${DEFAULT-VALUE}; the box is the data's default)")
     int gridPoints;

@@ -1,5 +1,6 @@
 package org.ncclharness.harness.cli;
 
+import org.ncclharness.harness.options.CliWording;
 import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.harness.exit.HarnessException;
 import org.ncclharness.harness.gpus.GpusCommand;
@@ -124,6 +125,8 @@ public final class Main implements Runnable {
      * anywhere on the line adds the stack trace.
      */
     public static int execute(String... args) {
+        // the calibration core's messages name this command line's flags, before any command runs
+        CliWording.install();
         List<String> rest = new ArrayList<>(Arrays.asList(args));
         boolean debug = rest.remove("--debug");
         DEBUG.set(debug);

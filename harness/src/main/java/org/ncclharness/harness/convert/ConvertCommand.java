@@ -78,7 +78,7 @@ public final class ConvertCommand implements Callable<Integer> {
             for (Sweep s : sweeps) {
                 List<String> heading = new ArrayList<>();
                 heading.add("# " + s.provenance().label());
-                s.notes().forEach(n -> heading.add("# note: " + n));
+                s.notes().forEach(n -> heading.add("# note: " + n.text()));
                 NcclTestsTableWriter.write(out, s, heading);
             }
             out.flush();

@@ -59,7 +59,7 @@ final class PeerGroup extends TcpGroup {
                                 + Wire.utf(reply.body()));
                     }
                     if (reply.type() != Wire.WELCOME) {
-                        throw new IOException("message type " + reply.type());
+                        throw new UnexpectedReply(reply.type());
                     }
                     PeerGroup g = new PeerGroup(place, options, log, c);
                     g.awaitStart(spec);
@@ -77,9 +77,9 @@ final class PeerGroup extends TcpGroup {
     }
 
     private static String describe(IOException e) {
+        // "reset" is the JDK's own word for a connection the other side dropped
         if (e instanceof java.io.EOFException || String.valueOf(e.getMessage()).contains("reset")
-                || e instanceof Wire.OversizeException || e.getMessage() != null
-                        && e.getMessage().startsWith("message type")) {
+                || e instanceof Wire.OversizeException || e instanceof UnexpectedReply) {
             return "did not answer the harness handshake (" + e.getMessage()
                     + "): is another service on that port, e.g. torchrun's agent store on MASTER_PORT?";
         }
@@ -87,6 +87,15 @@ final class PeerGroup extends TcpGroup {
     }
 
     private record Target(List<InetSocketAddress> addresses, String token) {
+    }
+
+    /** A handshake answered with a message that is not the harness's welcome. */
+    private static final class UnexpectedReply extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        UnexpectedReply(int type) {
+            super("message type " + type);
+        }
     }
 
     private static Optional<Target> target(RendezvousSpec spec, Place place, JobIdentity identity)

@@ -68,7 +68,7 @@ public final class ReplaySweep {
             heading.add("# note: " + rows.size() + " of the " + plan.sizes().size() + " requested sizes are in the"
                     + " dataset; the others are not shown (nothing is interpolated)");
         }
-        replay.notes().forEach(n -> heading.add("# note: " + n));
+        replay.notes().forEach(n -> heading.add("# note: " + n.text()));
         notApplicable().forEach(n -> heading.add("# note: " + n));
         String storedType = rows.get(0).type();
         String storedOp = rows.get(0).redop();

@@ -3,6 +3,7 @@ package org.ncclharness.harness.options;
 import java.util.ArrayList;
 import java.util.List;
 import org.ncclharness.calibration.measure.InputException;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 
@@ -49,8 +50,8 @@ public enum PredictedRows {
                 throw new InputException(file, 0, "this is a prediction, not a measurement (" + s.provenance().label()
                         + "); " + command.does + " (" + command.anyway + ")");
             }
-            List<String> notes = new ArrayList<>(s.notes());
-            notes.add(NOTE + s.provenance().label());
+            List<Note> notes = new ArrayList<>(s.notes());
+            notes.add(Note.info(NOTE + s.provenance().label()));
             out.add(new Sweep(s.provenance(), s.collective(), s.run(), s.hardware(), s.devices(), s.rows(), notes,
                     s.trailer()));
         }

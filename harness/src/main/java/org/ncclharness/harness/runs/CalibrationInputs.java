@@ -15,6 +15,7 @@ import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.calibration.read.Inputs;
 import org.ncclharness.calibration.read.RunDocument;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.calibrate.CalibrationInput;
 import org.ncclharness.calibration.resolve.Hints;
@@ -142,8 +143,8 @@ public final class CalibrationInputs {
                 Sweep s = sweeps.get(i);
                 if (!s.collective().known()) {
                     // No model applies to a table whose collective is not known: say so, fit the others
-                    String why = s.notes().stream().filter(n -> n.contains("pass --collective")).findFirst()
-                            .orElse("its collective is unknown");
+                    String why = s.notes().stream().filter(n -> n.kind() == Note.Kind.COLLECTIVE_UNKNOWN)
+                            .map(Note::text).findFirst().orElse("its collective is unknown");
                     skipped.add(id + " (" + TableName.of(s) + "): " + why);
                     continue;
                 }
@@ -153,8 +154,7 @@ public final class CalibrationInputs {
             if (!skipped.isEmpty() && out.stream().noneMatch(c -> c.id().startsWith(p.toString()))) {
                 // every missing fact in one message: a file read here takes its interconnect from the flags
                 String fabric = flags.interconnect() == null && flags.intra() == null ? "; nor does it say its"
-                        + " interconnect: pass --interconnect NAME (one tier) or --intra NAME [--inter NAME] (two tiers)"
-                        : "";
+                        + " interconnect: " + FactAdvice.eitherTier() : "";
                 throw new InputException(p.toString(), 0, "no table can be calibrated: " + String.join("; ", skipped)
                         + fabric);
             }
@@ -176,8 +176,8 @@ public final class CalibrationInputs {
         if (!run.complete()) {
             throw new InputException(file, 0, FactAdvice.missing(run.missing()));
         }
-        List<String> notes = new ArrayList<>(run.sweep().notes());
-        notes.addAll(FactAdvice.notes(run.notes()));
+        List<Note> notes = new ArrayList<>(run.sweep().notes());
+        notes.addAll(Note.info(FactAdvice.notes(run.notes())));
         return run.sweep().withNotes(notes);
     }
 

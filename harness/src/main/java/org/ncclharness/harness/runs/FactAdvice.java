@@ -2,10 +2,11 @@ package org.ncclharness.harness.runs;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.ncclharness.harness.options.CliWording;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.calibration.resolve.Contradiction;
-import org.ncclharness.calibration.resolve.Fact;
 import org.ncclharness.calibration.resolve.Missing;
 import org.ncclharness.calibration.resolve.NamedInterconnect;
 import org.ncclharness.calibration.resolve.ResolveException;
@@ -14,7 +15,7 @@ import org.ncclharness.calibration.resolve.ResolveNote;
 /**
  * The one place that turns what the calibration core says of a run's facts (a {@link Missing} fact, a
  * {@link ResolveNote}, a {@link Contradiction}) into words that name this command line's flags: the core names
- * facts, never flags, so a flag is renamed here alone.
+ * facts, never flags, and each flag is spelled in {@link CliWording} alone.
  */
 public final class FactAdvice {
 
@@ -24,48 +25,28 @@ public final class FactAdvice {
     private FactAdvice() {
     }
 
-    /** The flag that states a fact, with its argument. */
-    public static String flag(Fact fact) {
-        return switch (fact) {
-            case GPU_COUNT -> "--gpus N";
-            case HOST_COUNT -> "--nodes N";
-            case INTERCONNECT -> "--interconnect NAME";
-            case FABRIC_INSIDE_HOST -> "--intra NAME";
-            case NETWORK_BETWEEN_HOSTS -> "--inter NAME";
-            case DOMAIN_SIZE -> "--domain-size G";
-            case NICS_PER_HOST -> "--nics-per-host N";
-            case NIC_SPEED -> "--nic-speed RATE";
-            case COLLECTIVE -> "--collective NAME";
-        };
-    }
-
-    /** The flag's name alone ({@code --gpus}). */
-    public static String flagName(Fact fact) {
-        return flag(fact).replaceFirst(" .*", "");
-    }
-
     /** A contradiction as the one-line input error a user fixes (exit 2). */
     public static InputException error(ResolveException e) {
         Contradiction c = e.contradiction();
         if (c instanceof Contradiction.CountsDiffer d) {
             return new InputException(e.file(), 0, "the file's " + words(d.fact()) + " is " + d.stated() + " but "
-                    + flagName(d.fact()) + " says " + d.hinted() + "; drop the flag or fix it");
+                    + name(d.fact()) + " says " + d.hinted() + "; drop the flag or fix it");
         }
         if (c instanceof Contradiction.CountBelowOne b) {
-            return new InputException(b.hinted() ? flagName(b.fact()) : e.file(), 0, words(b.fact())
+            return new InputException(b.hinted() ? name(b.fact()) : e.file(), 0, words(b.fact())
                     + " must be at least 1, got " + b.value());
         }
         if (c instanceof Contradiction.UnevenHosts u) {
             return new InputException(e.file(), 0, u.ranks() + " GPUs do not split evenly over " + u.hosts()
-                    + " nodes; check --gpus and --nodes");
+                    + " nodes; check " + name(Setting.GPU_COUNT) + " and " + name(Setting.HOST_COUNT));
         }
         Contradiction.UnevenDomains d = (Contradiction.UnevenDomains) c;
         return new InputException(e.file(), 0, d.ranks() + " GPUs do not split into domains of " + d.domainSize()
-                + "; check --domain-size");
+                + "; check " + name(Setting.DOMAIN_SIZE));
     }
 
-    private static String words(Fact fact) {
-        return fact == Fact.GPU_COUNT ? "GPU count" : "node count";
+    private static String words(Setting fact) {
+        return fact == Setting.GPU_COUNT ? "GPU count" : "node count";
     }
 
     /**
@@ -76,7 +57,8 @@ public final class FactAdvice {
         List<String> unsaid = new ArrayList<>();
         for (Missing m : missing) {
             if (m instanceof Missing.GpuCount) {
-                unsaid.add("how many GPUs ran (no '# Using devices' lines, and busbw/algbw does not tell): pass --gpus N");
+                unsaid.add("how many GPUs ran (no '# Using devices' lines, and busbw/algbw does not tell): pass "
+                        + usage(Setting.GPU_COUNT));
             } else if (m instanceof Missing.Interconnect i) {
                 unsaid.add(interconnect(i));
             }
@@ -95,36 +77,39 @@ public final class FactAdvice {
         if (m instanceof Missing.HostCount h) {
             return switch (h.why()) {
                 case NETWORK_NAMED -> "the file does not say how many hosts ran, and " + said(h.network())
-                        + " names a network between hosts: pass --nodes N (1 if it did run on one host)";
+                        + " names a network between hosts: pass " + usage(Setting.HOST_COUNT) + " (1 if it did run on"
+                        + " one host)";
                 case PARTIAL_DEVICE_LIST -> "the device list shows " + h.listedRanks() + " of the " + h.ranks()
-                        + " ranks, on " + h.listedHosts() + " hosts, so the host count is not known: pass --nodes N";
+                        + " ranks, on " + h.listedHosts() + " hosts, so the host count is not known: pass "
+                        + usage(Setting.HOST_COUNT);
                 case PARTIAL_LIST_NO_LAUNCH -> "the device list shows " + h.listedRanks() + " of the " + h.ranks()
-                        + " ranks and no launch line states the hosts: pass --nodes N and, across hosts,"
-                        + " --interconnect NAME for the network";
-                case UNSTATED -> "the file does not say how many hosts ran: pass --nodes N";
+                        + " ranks and no launch line states the hosts: pass " + usage(Setting.HOST_COUNT) + " and,"
+                        + " across hosts, " + usage(Setting.INTERCONNECT) + " for the network";
+                case UNSTATED -> "the file does not say how many hosts ran: pass " + usage(Setting.HOST_COUNT);
             };
         }
         if (m instanceof Missing.Network n) {
             return "the run spans " + n.hosts() + " hosts" + (n.perHost() != null && n.perHost() > 1 ? ": inside a"
                     + " host " + n.intra() + " (from the GPU name " + n.gpu() + "), but" : ", and") + " the network"
-                    + " between them is not stated" + networkSeen(n.nicDevices()) + ": pass --interconnect NAME ("
-                    + NETWORK_EXAMPLES + ")";
+                    + " between them is not stated" + networkSeen(n.nicDevices()) + ": pass "
+                    + usage(Setting.INTERCONNECT) + " (" + NETWORK_EXAMPLES + ")";
         }
         Missing.FabricInsideHost f = (Missing.FabricInsideHost) m;
         NamedInterconnect one = f.network();
         return "the run spans " + f.hosts() + " hosts, so " + said(one) + " names the network between them; the"
                 + " fabric inside a host is not known from the GPU name (" + (f.gpu() == null ? "not stated" : f.gpu())
-                + "): pass --intra NAME --inter " + one.name() + (one.fromLog() || one.asTwoTiers() ? ""
-                : " instead of --interconnect");
+                + "): pass " + usage(Setting.FABRIC_INSIDE_HOST) + " " + name(Setting.NETWORK_BETWEEN_HOSTS) + " "
+                + one.name() + (one.fromLog() || one.asTwoTiers() ? "" : " instead of " + name(Setting.INTERCONNECT));
     }
 
     /** A note for the user: what was decided that the file did not say, and the flag that overrides it. */
     public static String note(ResolveNote note) {
         if (note instanceof ResolveNote.HostsAssumedOne) {
-            return "the file does not say how many nodes ran: 1 assumed (pass --nodes N)";
+            return "the file does not say how many nodes ran: 1 assumed (pass " + usage(Setting.HOST_COUNT) + ")";
         }
         if (note instanceof ResolveNote.FabricFromGpuName f) {
-            return "interconnect " + f.intra() + " taken from the GPU name " + f.gpu() + " (--interconnect overrides it)";
+            return "interconnect " + f.intra() + " taken from the GPU name " + f.gpu() + " ("
+                    + name(Setting.INTERCONNECT) + " overrides it)";
         }
         if (note instanceof ResolveNote.NetworkBetweenHosts n) {
             return said(n.network()) + " taken as the network between the " + (n.intra() == null ? "hosts"
@@ -132,13 +117,13 @@ public final class FactAdvice {
         }
         if (note instanceof ResolveNote.LogNetworkOverridden o) {
             return "the log says " + o.log().interconnect() + " (" + o.log().where() + ": '" + o.log().evidence()
-                    + "'), and --interconnect " + o.stated() + " overrides it: drop the flag for this file if the log"
-                    + " is right";
+                    + "'), and " + name(Setting.INTERCONNECT) + " " + o.stated() + " overrides it: drop the flag for"
+                    + " this file if the log is right";
         }
         ResolveNote.NetworkOnOneHost h = (ResolveNote.NetworkOnOneHost) note;
-        return "--interconnect " + h.network() + " names a network between hosts, and this run is on one host: inside"
-                + " it " + h.intra() + " is taken (from the GPU name " + h.gpu() + "; --intra NAME where its GPUs did"
-                + " talk over the network)";
+        return name(Setting.INTERCONNECT) + " " + h.network() + " names a network between hosts, and this run is on"
+                + " one host: inside it " + h.intra() + " is taken (from the GPU name " + h.gpu() + "; "
+                + usage(Setting.FABRIC_INSIDE_HOST) + " where its GPUs did talk over the network)";
     }
 
     /** Every note, in words. */
@@ -150,9 +135,9 @@ public final class FactAdvice {
     private static String said(NamedInterconnect one) {
         if (one.fromLog()) {
             return one.name() + " (from " + one.log().where() + ": '" + one.log().evidence()
-                    + "'; --interconnect overrides it)";
+                    + "'; " + name(Setting.INTERCONNECT) + " overrides it)";
         }
-        return (one.asTwoTiers() ? "--inter " : "--interconnect ") + one.name();
+        return name(one.asTwoTiers() ? Setting.NETWORK_BETWEEN_HOSTS : Setting.INTERCONNECT) + " " + one.name();
     }
 
     /**
@@ -161,15 +146,30 @@ public final class FactAdvice {
      */
     private static String interconnect(Missing.Interconnect i) {
         if (i.hosts() == null || i.hosts() <= 1 || i.perHost() == null) {
-            return "its interconnect: pass --interconnect NAME (one tier) or --intra NAME [--inter NAME] (two tiers)";
+            return "its interconnect: " + eitherTier();
         }
         if (i.perHost() == 1) {
-            return "the network between its " + i.hosts() + " hosts (one GPU each): pass --interconnect NAME ("
-                    + NETWORK_EXAMPLES + ")";
+            return "the network between its " + i.hosts() + " hosts (one GPU each): pass "
+                    + usage(Setting.INTERCONNECT) + " (" + NETWORK_EXAMPLES + ")";
         }
         return "the fabric inside a host (the GPU name " + (i.gpu() == null ? "is not stated" : i.gpu() + " is not one"
-                + " hardware/gpu-fabrics.json knows") + "), nor the network between its " + i.hosts() + " hosts: pass"
-                + " --intra NAME (NVLink4, PCIe5, ...) --inter NAME (" + NETWORK_EXAMPLES + ")";
+                + " hardware/gpu-fabrics.json knows") + "), nor the network between its " + i.hosts() + " hosts: pass "
+                + usage(Setting.FABRIC_INSIDE_HOST) + " (NVLink4, PCIe5, ...) " + usage(Setting.NETWORK_BETWEEN_HOSTS)
+                + " (" + NETWORK_EXAMPLES + ")";
+    }
+
+    /** How a file's interconnect is stated, one tier or two, where nothing tells how many hosts it spans. */
+    public static String eitherTier() {
+        return "pass " + usage(Setting.INTERCONNECT) + " (one tier) or " + usage(Setting.FABRIC_INSIDE_HOST) + " ["
+                + usage(Setting.NETWORK_BETWEEN_HOSTS) + "] (two tiers)";
+    }
+
+    private static String name(Setting s) {
+        return CliWording.INSTANCE.name(s);
+    }
+
+    private static String usage(Setting s) {
+        return CliWording.INSTANCE.usage(s);
     }
 
     /**

@@ -6,6 +6,7 @@ import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.calibration.read.RunDocument;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.resolve.Hints;
 import org.ncclharness.calibration.resolve.Missing;
@@ -31,8 +32,9 @@ public final class RunSource {
         for (Sweep s : tables) {
             if (!s.collective().known()) {
                 // Every rule reads busbw through the collective's bus factor: no verdict without it
-                String why = String.join("; ", s.notes().stream().filter(n -> n.contains("--collective"))
-                        .map(n -> n.replaceAll("[;,]? ?pass --collective NAME\\)?", "")).toList());
+                // the reader's reason, without its own advice: this message gives the flag with examples
+                String why = String.join("; ", s.notes().stream()
+                        .filter(n -> n.kind() == Note.Kind.COLLECTIVE_UNKNOWN).map(Note::reason).toList());
                 throw new InputException(doc.name(), 0, TableName.of(s) + ": the collective is not known (" + why + ")"
                         + (given != null ? "; the rows contradict --collective " + given.testName() + " too: their"
                         + " time and busbw columns disagree (the table was edited, or mixes runs)"

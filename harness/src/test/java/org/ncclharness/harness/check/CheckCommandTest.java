@@ -17,6 +17,7 @@ import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.measure.RunInfo;
@@ -531,7 +532,7 @@ class CheckCommandTest {
                 new Device(3, 0, 201, "nodeb", 1, "0000:2a:00", "synthetic GPU"));
         return new Sweep(new Provenance(SourceKind.STORED, "test", null, "synthetic test data, not a measurement"),
                 Collective.ALL_REDUCE, RunInfo.unknown(), new Hardware("synthetic GPU", 4, 2, 2, 2, null, null),
-                devices, List.of(m), List.of("synthetic test data"));
+                devices, List.of(m), List.of(Note.info("synthetic test data")));
     }
 
     /** 10 iterations of 10 us; process 3 runs at 13 us; iteration 0 is 39 us, iteration 6 is 40 us. */

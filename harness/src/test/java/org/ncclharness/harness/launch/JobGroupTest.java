@@ -423,31 +423,64 @@ class JobGroupTest {
         assertThat(failureOf(fs.get(1))).hasMessageEndingWith("(reported by rank 0)");
     }
 
+    /** Options that give up on a rendezvous after a second. */
+    private static final JobOptions QUICK = new JobOptions(Duration.ofSeconds(1), FAST.opTimeout(),
+            FAST.heartbeatInterval(), FAST.heartbeatTimeout(), FAST.maxMessageBytes(), null);
+
+    /** What a service on the rendezvous port does with each connection. */
+    private interface Answer {
+        void to(java.net.Socket s) throws java.io.IOException;
+    }
+
+    /** Answers every connection to the socket, on a daemon thread, until the socket closes. */
+    private static void answerEvery(ServerSocket server, Answer answer) {
+        Thread t = new Thread(() -> {
+            while (!server.isClosed()) {
+                java.net.Socket s;
+                try {
+                    s = server.accept();
+                } catch (java.io.IOException e) {
+                    return;
+                }
+                try (s) {
+                    answer.to(s);
+                } catch (java.io.IOException e) {
+                    // that client went away: answer the next
+                }
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+    }
+
     @Test
     void anotherServiceOnThePortIsNamedAndAPortInUseStopsRankZero() throws Exception {
-        JobOptions quick = new JobOptions(Duration.ofSeconds(1), FAST.opTimeout(), FAST.heartbeatInterval(),
-                FAST.heartbeatTimeout(), FAST.maxMessageBytes(), null);
         try (ServerSocket store = new ServerSocket(0)) { // like torchrun's agent store on MASTER_PORT
-            Thread acceptor = new Thread(() -> {
-                while (!store.isClosed()) {
-                    try {
-                        store.accept().close();
-                    } catch (java.io.IOException e) {
-                        return;
-                    }
-                }
-            });
-            acceptor.setDaemon(true);
-            acceptor.start();
+            answerEvery(store, s -> { });
             RendezvousSpec tcp = new RendezvousSpec.Tcp("127.0.0.1", store.getLocalPort(), "test");
-            assertThatThrownBy(() -> JobGroups.join(place(1, 2), tcp, member(1), ID, quick, null, log))
+            assertThatThrownBy(() -> JobGroups.join(place(1, 2), tcp, member(1), ID, QUICK, null, log))
                     .isInstanceOf(JobFailedException.class)
                     .hasMessageContaining("did not answer the harness handshake")
                     .hasMessageContaining("e.g. torchrun's agent store on MASTER_PORT?");
-            assertThatThrownBy(() -> JobGroups.join(place(0, 2), tcp, member(0), ID, quick, null, log))
+            assertThatThrownBy(() -> JobGroups.join(place(0, 2), tcp, member(0), ID, QUICK, null, log))
                     .isInstanceOf(JobFailedException.class)
                     .hasMessageStartingWith("rank 0/2: rank 0 cannot listen on 127.0.0.1:" + store.getLocalPort()
                             + " (");
+        }
+    }
+
+    @Test
+    void aServiceThatAnswersTheHelloWithAnotherMessageIsNamedAsNotTheHarness() throws Exception {
+        try (ServerSocket other = new ServerSocket(0)) { // speaks frames, but answers a hello with a ping
+            answerEvery(other, s -> {
+                Wire.read(new java.io.DataInputStream(s.getInputStream()), Wire.HANDSHAKE_LIMIT);
+                Wire.write(new java.io.DataOutputStream(s.getOutputStream()), Wire.PING, new byte[0]);
+            });
+            RendezvousSpec tcp = new RendezvousSpec.Tcp("127.0.0.1", other.getLocalPort(), "test");
+            assertThatThrownBy(() -> JobGroups.join(place(1, 2), tcp, member(1), ID, QUICK, null, log))
+                    .isInstanceOf(JobFailedException.class)
+                    .hasMessageContaining(": did not answer the harness handshake (message type " + Wire.PING
+                            + "): is another service on that port");
         }
     }
 }

@@ -4,6 +4,8 @@ import org.ncclharness.calibration.model.TwoTierConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.ncclharness.calibration.measure.InputException;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Hardware;
@@ -32,7 +34,8 @@ public final class TwoTierRuns {
         Hardware h = s.hardware();
         if (h == null || h.domains() == null || h.domainSize() == null) {
             throw new InputException(label, 0, "the two-tier fit needs the configuration (domains x GPUs per domain)"
-                    + " and the source does not state it; give --gpus, --nodes and --domain-size");
+                    + " and the source does not state it; give " + Advice.name(Setting.GPU_COUNT) + ", "
+                    + Advice.name(Setting.HOST_COUNT) + " and " + Advice.name(Setting.DOMAIN_SIZE));
         }
         return of(s, label, new TwoTierConfig(h.domains(), h.domainSize()));
     }
