@@ -36,14 +36,14 @@ class CalibrationNamesNoOptionTest {
     }
 
     private static final Map<String, Allowed> OTHER_PROGRAMS = Map.of(
-            "org/ncclharness/calibration/io/LaunchLine.java", new Allowed(Set.of("--nodes", "-N", "-n", "-g", "-t",
+            "org/ncclharness/calibration/read/LaunchLine.java", new Allowed(Set.of("--nodes", "-N", "-n", "-g", "-t",
                     "--ngpus", "--nthreads"), "reads a log's launch line: mpirun's and srun's options (--nodes, -N,"
                     + " -n) and nccl-tests' own (-g/--ngpus, -t/--nthreads)"),
             "org/ncclharness/calibration/check/RunContext.java", new Allowed(Set.of("-t", "-g", "-b", "-e", "-f", "-i",
                     "-w", "-n", "-m", "-c", "-G"), "writes the nccl-tests command line a log's preamble implies"),
-            "org/ncclharness/calibration/io/SeparateJobs.java", new Allowed(Set.of("-N"),
+            "org/ncclharness/calibration/read/SeparateJobs.java", new Allowed(Set.of("-N"),
                     "says what a log shows: nccl-tests started its sweep again (its -N, run cycles)"),
-            "org/ncclharness/calibration/report/TwoTierTable.java", new Allowed(Set.of("--joint"),
+            "org/ncclharness/calibration/calibrate/TwoTierTable.java", new Allowed(Set.of("--joint"),
                     "its main is a documentation tool with an argument of its own (docs/two-tier.md), not this"
                             + " command line"));
 

@@ -101,6 +101,11 @@ public final class PredictionSourceOptions {
             if (nodes != null) {
                 throw usage(command, "the raw ring formula has one tier: drop --nodes");
             }
+            if (!(source.bandwidthGBps > 0) || !(stepLatencyUs >= 0)) {
+                // refused here, as a usage error: the formula's own check is for callers of the library
+                throw usage(command, "the ring formula needs --bandwidth above 0 and --step-latency of 0 or more, got "
+                        + source.bandwidthGBps + " GB/s and " + stepLatencyUs + " us");
+            }
             return PredictionSources.ringFormula(source.bandwidthGBps, stepLatencyUs, gpus);
         } else {
             throw new IllegalStateException("picocli admitted an empty source group");

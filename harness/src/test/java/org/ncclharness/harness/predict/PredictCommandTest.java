@@ -267,6 +267,8 @@ class PredictCommandTest {
                 new String[] {"predict", "--bytes", "1M", "-b", "1K", "--gpus", "8", "--bandwidth", "25GB/s",
                     "--step-latency", "1us"},
                 new String[] {"predict", "--bytes", "1M", "--gpus", "8", "--bandwidth", "25GB", "--step-latency", "1us"},
+                // the formula's own refusal was an internal error (exit 5) before
+                new String[] {"predict", "--bytes", "1M", "--gpus", "8", "--bandwidth", "0GB/s", "--step-latency", "1us"},
                 new String[] {"predict", "--interconnect", "NVLink9", "--gpus", "8", "--bytes", "1M"})) {
             CliRun r = CliRun.of(args);
             assertThat(r.exitCode()).as(Arrays.toString(args)).isEqualTo(ExitCode.USAGE);
