@@ -78,6 +78,9 @@ public final class CheckReportWriter {
         } else if (noFigure != null) {
             b.append("\n## Figure\n\n").append(noFigure).append('\n');
         }
+        if (r.sizes().isEmpty()) {
+            return b.toString();
+        }
         boolean ref = r.reference() != null;
         b.append("\n## Per size\n\n| size (B) | busbw (GB/s) |");
         b.append(ref ? " reference (GB/s) | % of reference |" : "").append(" time (us) |");

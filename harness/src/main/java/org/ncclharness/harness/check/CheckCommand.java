@@ -24,6 +24,9 @@ import org.ncclharness.calibration.resolve.Comparability;
 import org.ncclharness.calibration.check.RunContext;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
+import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.measure.RunInfo;
+import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.predict.PredictionModel;
 import org.ncclharness.calibration.predict.PredictionSources;
 import org.ncclharness.calibration.check.CheckReportWriter;
@@ -45,6 +48,7 @@ import org.ncclharness.calibration.format.SweepJson;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.calibrate.CalibrationFile;
 import org.ncclharness.harness.options.AllowPredictedOption;
+import org.ncclharness.harness.options.PredictedRows;
 import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.harness.options.LogCollectiveOption;
 import org.ncclharness.harness.options.OutputFolder;
@@ -184,12 +188,11 @@ public final class CheckCommand implements Callable<Integer> {
             ReportPage.checkWritable(page.path(), force);
         }
         RunDocument doc = RunInputs.document(run, collective.value());
-        if (!perIteration && doc.sweepError() instanceof NoTableException) {
-            return failedBeforeATable(doc);
-        }
         List<Judged> judged;
         try {
-            judged = perIteration ? List.of(perIterationReport(doc)) : healthReports(doc);
+            judged = perIteration ? List.of(perIterationReport(doc))
+                    : doc.sweepError() instanceof NoTableException ? List.of(failedBeforeATable(doc))
+                    : healthReports(doc);
         } catch (IllegalArgumentException e) {
             throw new HarnessException(ExitCode.USAGE, e.getMessage());
         }
@@ -288,22 +291,23 @@ public final class CheckCommand implements Callable<Integer> {
     /**
      * A log with no result table whose own lines say the run failed (a rank's 'Test NCCL failure', an IB
      * completion error, a socket that could not connect) is a failed run, not bad input: a script gets FAIL (exit
-     * 1) with the reasons, not the usage error (exit 2) a typo gets. Anything else stays the input error.
+     * 1) with the reasons, not the usage error (exit 2) a typo gets, and the ticket (--markdown, --report) says
+     * them with the run's context like any verdict's; the run has no row, so no figure. Anything else stays the
+     * input error.
      */
-    private Integer failedBeforeATable(RunDocument doc) {
-        List<Diagnosis.Issue> fails = doc.lines().isEmpty() ? List.of() : Diagnoser.diagnose(run, doc.lines())
-                .findings().stream().filter(i -> i.severity() == Severity.FAIL).toList();
+    private Judged failedBeforeATable(RunDocument doc) {
+        List<Finding> fails = new ArrayList<>(doc.lines().isEmpty() ? List.of() : Diagnoser.diagnose(run,
+                doc.lines()).findings().stream().filter(i -> i.severity() == Severity.FAIL)
+                .map(i -> finding(Severity.FAIL, "run-failed", i)).toList());
         if (fails.isEmpty()) {
             throw doc.sweepError();
         }
-        PrintWriter out = new PrintWriter(OutputTarget.reportStream(markdown), true, StandardCharsets.UTF_8);
-        out.println("# check: " + run);
-        out.println("FAIL: no result table: the run stopped before its first size, and its lines say why");
-        fails.forEach(i -> out.println("FAIL: diagnosis " + i.code() + ": " + i.message() + " (" + i.evidence()
-                + "); fix: " + i.fix()));
-        out.println("Verdict: FAIL (" + (fails.size() + 1) + " reasons)");
-        out.flush();
-        return ExitCode.FAIL;
+        fails.add(0, new Finding(Severity.FAIL, "no-table", null, "no result table: the run stopped before its first"
+                + " size, and its lines say why"));
+        Sweep none = new Sweep(new Provenance(SourceKind.STORED, run, null, "a stored log with no result table: "
+                + run), null, RunInfo.unknown(), null, List.of(), List.of(), List.of());
+        CheckReport report = new CheckReport(run, none.provenance(), null, List.of(), fails, Verdict.of(fails));
+        return new Judged(report, RunContext.of(none, doc), none, null);
     }
 
     /** The figure file a Markdown record links to: {@code bringup.md} → {@code bringup.png}. */
@@ -326,10 +330,15 @@ public final class CheckCommand implements Callable<Integer> {
         // a rank that stopped on an NCCL or CUDA error fails the run whatever its numbers say; the rest of the
         // diagnosis is context for the reader (diagnose judges it)
         d.findings().stream().filter(i -> i.severity() != Severity.INFO && !i.code().equals("NO_NCCL_LINES"))
-                .map(i -> new Finding(i.code().equals(RUN_FAILED_CODE) ? Severity.FAIL : Severity.INFO,
-                        i.code().equals(RUN_FAILED_CODE) ? "run-failed" : "diagnosis", null, "diagnosis " + i.code()
-                        + ": " + i.message() + " (" + i.evidence() + "); fix: " + i.fix())).forEach(out::add);
+                .map(i -> i.code().equals(RUN_FAILED_CODE) ? finding(Severity.FAIL, "run-failed", i)
+                        : finding(Severity.INFO, "diagnosis", i)).forEach(out::add);
         return out;
+    }
+
+    /** A diagnosis issue as a finding of check's, its evidence and fix on the same line. */
+    private static Finding finding(Severity severity, String rule, Diagnosis.Issue i) {
+        return new Finding(severity, rule, null, "diagnosis " + i.code() + ": " + i.message() + " (" + i.evidence()
+                + "); fix: " + i.fix());
     }
 
     /** One report per table of the run: a multi-table log is judged table by table. */
@@ -350,7 +359,8 @@ public final class CheckCommand implements Callable<Integer> {
         }
         Hints hints = new Hints(runMetadata.gpus(), runMetadata.nodes(), runMetadata.interconnect(), tiers.intra(),
                 tiers.inter(), null, nicOptions.nics());
-        List<Sweep> tables = RunSource.judgeable(doc, collective.value(), allowPredicted.rows());
+        List<Sweep> tables = RunSource.judgeable(doc, collective.value(),
+                allowPredicted.rows(PredictedRows.Command.CHECK));
         if (failBelow > warnBelow) {
             throw new HarnessException(ExitCode.USAGE, "--fail-below " + failBelow + " is above --warn-below "
                     + warnBelow + ": a size that fails must also warn; give a FAIL threshold at or below the WARN one");
@@ -361,9 +371,6 @@ public final class CheckCommand implements Callable<Integer> {
         if (expectBusBw != null && (reference.baseline != null || reference.calibration != null)) {
             throw new HarnessException(ExitCode.USAGE, "--expect-busbw and --" + (reference.baseline != null
                     ? "baseline" : "calibration") + " contradict: each is what the run is compared with; give one");
-        }
-        if (expectBusBw != null && !(expectBusBw > 0)) {
-            throw new HarnessException(ExitCode.USAGE, "--expect-busbw takes GB/s above 0, got " + expectBusBw);
         }
         // a --warn-below / --fail-below the user typed holds against the line rate too
         var parsed = spec.commandLine().getParseResult();
@@ -404,9 +411,9 @@ public final class CheckCommand implements Callable<Integer> {
             return null;
         }
         try {
-            return Double.valueOf(env.trim());
-        } catch (NumberFormatException e) {
-            throw new HarnessException(ExitCode.USAGE, "invalid NCCL_TESTS_MIN_BW='" + env + "': expected GB/s");
+            return new BandwidthConverter.GBpsByDefault().convert(env);
+        } catch (picocli.CommandLine.TypeConversionException e) {
+            throw new HarnessException(ExitCode.USAGE, "invalid NCCL_TESTS_MIN_BW: " + e.getMessage());
         }
     }
 
