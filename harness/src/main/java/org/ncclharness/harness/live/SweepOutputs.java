@@ -12,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import org.ncclharness.calibration.check.CheckRules;
 import org.ncclharness.calibration.fit.FitProgress;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.format.CFormat;
@@ -38,7 +37,7 @@ import org.ncclharness.harness.options.VersionInfo;
  * Everything a finished sweep prints and writes, the same for a live run and a replay: one nccl-tests table
  * per combination, the fastest combination per size, the run-to-run spread of {@code -N}, the calibration,
  * the JSON and the CSV, and the exit code (1 below NCCL_TESTS_MIN_BW or with any #wrong, as nccl-tests fails
- * both). It never asks where the sweep came from.
+ * both, for a table measured by this run only: {@link TableStatus}).
  */
 final class SweepOutputs {
 
@@ -68,10 +67,12 @@ final class SweepOutputs {
                         + " NCCL_PROTO=" + orAuto(r.requested().proto()) + "); NCCL ran: "
                         + (r.actual().isEmpty() ? "not known" : String.join(", ", r.actual())));
             }
-            boolean failed = belowMinBusBw(r.sweep());
+            TableStatus status = TableStatus.of(plan, r.sweep());
             // nccl-tests exits non-zero on a failed data check too; a corrupted run must not look like success.
-            anyFailed |= failed || r.sweep().rows().stream().anyMatch(SweepOutputs::wrong);
-            NcclTestsTableWriter.write(out, r.sweep(), lines, status(failed), plan.cpuTime() ? "cputime" : "time");
+            anyFailed |= status.failed();
+            NcclTestsTableWriter.write(out, r.sweep(), lines, status.trailerWord(), plan.cpuTime() ? "cputime"
+                    : "time");
+            status.notJudged().ifPresent(why -> out.println("# " + why));
         }
         if (results.size() > 1) {
             fastest(results);
@@ -113,21 +114,6 @@ final class SweepOutputs {
         }
         out.flush();
         return anyFailed ? ExitCode.FAIL : ExitCode.OK;
-    }
-
-    private static boolean wrong(Measurement m) {
-        return (m.outOfPlace().wrong() != null && m.outOfPlace().wrong() > 0)
-                || (m.inPlace().wrong() != null && m.inPlace().wrong() > 0);
-    }
-
-    private boolean belowMinBusBw(Sweep s) {
-        return plan.minBusBwGBps() != null && NcclTestsTableWriter.averageBusBw(s.rows())
-                < CheckRules.NCCL_TESTS_MIN_BW_MARGIN * plan.minBusBwGBps();
-    }
-
-    /** nccl-tests prints OK/FAILED after the average only when NCCL_TESTS_MIN_BW is set. */
-    private String status(boolean failed) {
-        return plan.minBusBwGBps() == null ? "" : failed ? "FAILED" : "OK";
     }
 
     /** Where combination i goes: standard output (one combination only), or its file of {@link #names}. */
@@ -251,8 +237,7 @@ final class SweepOutputs {
             h.set("calibration", CalibrationJson.toJson(new CalibrationReport(List.of(report.entries().get(index)))));
         }
         return new SweepJson.Context(facts.startTime(), facts.endTime(), plan.args(), ncclEnvironment(),
-                facts.ncclVersion(), plan.minBusBwGBps() == null ? "unchecked" : belowMinBusBw(r.sweep()) ? "false"
-                        : "true", h);
+                facts.ncclVersion(), TableStatus.of(plan, r.sweep()).jsonOkay(), h);
     }
 
     /**

@@ -3,6 +3,7 @@ package org.ncclharness.harness.live;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.ncclharness.calibration.check.CheckRules;
 import org.ncclharness.calibration.format.CFormat;
 import org.ncclharness.calibration.format.NcclTestsTableWriter;
@@ -79,18 +80,22 @@ final class SweepReportPage {
         return results.size() > 1 ? id + " " + r.requested().label() : id;
     }
 
-    /** What nccl-tests itself would fail the run on: corrupted results and NCCL_TESTS_MIN_BW. */
+    /** What nccl-tests itself would fail the run on: corrupted results and NCCL_TESTS_MIN_BW; a replay is not judged. */
     private static List<ReportPage.Verdict> runVerdicts(SweepPlan plan, String subject, Sweep s) {
         List<ReportPage.Verdict> out = new ArrayList<>();
-        long wrong = s.rows().stream().flatMap(m -> java.util.stream.Stream.of(m.outOfPlace(), m.inPlace()))
-                .filter(h -> h.wrong() != null && h.wrong() > 0).count();
-        if (wrong > 0) {
-            out.add(new ReportPage.Verdict(ReportPage.Level.FAIL, subject, wrong + " result(s) with #wrong > 0:"
-                    + " the data check failed"));
+        TableStatus status = TableStatus.of(plan, s);
+        Optional<String> notJudged = status.notJudged();
+        if (notJudged.isPresent()) {
+            out.add(new ReportPage.Verdict(ReportPage.Level.NOTE, subject, notJudged.get()));
+            return out;
         }
-        double avg = NcclTestsTableWriter.averageBusBw(s.rows());
+        if (status.wrongResults() > 0) {
+            out.add(new ReportPage.Verdict(ReportPage.Level.FAIL, subject, status.wrongResults() + " result(s) with"
+                    + " #wrong > 0: the data check failed"));
+        }
+        double avg = status.avgBusBwGBps();
         if (plan.minBusBwGBps() != null) {
-            boolean below = avg < CheckRules.NCCL_TESTS_MIN_BW_MARGIN * plan.minBusBwGBps();
+            boolean below = status.belowMinBusBw();
             out.add(new ReportPage.Verdict(below ? ReportPage.Level.FAIL : ReportPage.Level.PASS, subject,
                     String.format(Locale.ROOT, "average busbw %s GB/s %s %.2f × NCCL_TESTS_MIN_BW %s GB/s",
                             CFormat.g(avg), below ? "below" : "at or above", CheckRules.NCCL_TESTS_MIN_BW_MARGIN,

@@ -45,7 +45,9 @@ import picocli.CommandLine.Model.CommandSpec;
             "Environment read as nccl-tests reads it: NCCL_TESTS_DEVICE, NCCL_TESTS_SPLIT,"
                 + " NCCL_TESTS_SPLIT_MASK, NCCL_TESTS_MIN_BW.",
             "Exit 1 when the average busbw is below 0.9 x --min-busbw / NCCL_TESTS_MIN_BW or any #wrong is above 0"
-                + " (the trailer says FAILED), as nccl-tests fails both."},
+                + " (the trailer says FAILED), as nccl-tests fails both. A replay is not judged: another machine's"
+                + " numbers say nothing of this one, so it exits 0, the trailer says NOT-JUDGED where a gate is set"
+                + " and a '#' line after the table says why."},
         footer = {"", ExitCode.TABLE})
 public final class SweepCommand implements Callable<Integer> {
 
