@@ -375,6 +375,22 @@ public final class HealthCheck {
         return Optional.empty();
     }
 
+    /**
+     * A baseline whose numbers were not measured on any system being compared: a replay (another machine's stored
+     * measurements) or a table a model computed. Agreeing with it shows nothing of this run's hardware, so the
+     * verdict is at least this WARN, as for a replayed run ({@link #notMeasured(Sweep)}).
+     */
+    static Optional<Finding> notMeasured(Reference ref) {
+        if (!ref.notMeasured()) {
+            return Optional.empty();
+        }
+        String what = ref.source() == SourceKind.REPLAY ? "a replay: another machine's stored measurements, shown"
+                + " where no GPU was" : "a prediction: a model's curve, not a measurement";
+        return Optional.of(new Finding(Severity.WARN, "reference-not-measured", null, ref.role() + " is " + what
+                + "; agreeing with it says nothing of this system, so the verdict is at least WARN: compare with a run"
+                + " measured on this system"));
+    }
+
     /** A table whose times were changed after the run tells two stories: which one to check is not known. */
     private static void agreement(Sweep run, List<Finding> out) {
         TimeAlgbwAgreement.find(run.rows()).ifPresent(d -> out.add(new Finding(Severity.WARN, "time-algbw",
@@ -558,6 +574,7 @@ public final class HealthCheck {
                 : ref.role().equals(Reference.BASELINE) ? "baseline " : "") + ref.label() + " at " + common.size()
                 + " common sizes"));
         ref.notes().forEach(n -> out.add(Finding.info("reference", n)));
+        notMeasured(ref).ifPresent(out::add);
         double crossover = crossover(ref, run, common);
         Set<Long> latencyBound = new HashSet<>();
         Ranges latency = new Ranges();

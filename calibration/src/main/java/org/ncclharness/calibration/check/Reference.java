@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import java.util.function.DoubleUnaryOperator;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 
 /**
@@ -15,12 +16,13 @@ import org.ncclharness.calibration.measure.Sweep;
  *
  * @param label     one line naming the baseline, the model or the bundled run
  * @param role      how findings name it: {@code the baseline}, {@code the model's prediction}, {@code the expected curve}
- * @param predicted true when the values come from a model, not from a measurement
+ * @param source    where the values came from: {@link SourceKind#PREDICTED} for a model's (and a table a model
+ *                  computed), else the kind of the run measured (a replay's are another machine's)
  * @param busBwGBps busbw per size, bytes → GB/s
  * @param timeUs    time per size, bytes → µs (the same placement as the busbw); sizes with no time are absent
  * @param notes     what the first lines of the report must say (a scale the model was moved to, what differs)
  */
-public record Reference(String label, String role, boolean predicted, NavigableMap<Long, Double> busBwGBps,
+public record Reference(String label, String role, SourceKind source, NavigableMap<Long, Double> busBwGBps,
                         NavigableMap<Long, Double> timeUs, List<String> notes) {
 
     public static final String BASELINE = "the baseline";
@@ -31,6 +33,19 @@ public record Reference(String label, String role, boolean predicted, NavigableM
         busBwGBps = Collections.unmodifiableNavigableMap(new TreeMap<>(busBwGBps));
         timeUs = Collections.unmodifiableNavigableMap(new TreeMap<>(timeUs));
         notes = List.copyOf(notes);
+    }
+
+    /** True when the values come from a model, not from a measurement. */
+    public boolean predicted() {
+        return source == SourceKind.PREDICTED;
+    }
+
+    /**
+     * True for a run in a measured role (a baseline, a bundled run) whose values were not measured on a system:
+     * a replay or a table a model computed.
+     */
+    public boolean notMeasured() {
+        return !role.equals(MODEL) && (source == SourceKind.REPLAY || source == SourceKind.PREDICTED);
     }
 
     /** A measured run's busbw and time per size. */
@@ -52,7 +67,8 @@ public record Reference(String label, String role, boolean predicted, NavigableM
                 }
             }
         }
-        return new Reference(label, role, false, bus, time, List.of());
+        return new Reference(label, role, sweep.provenance() == null ? null : sweep.provenance().kind(), bus,
+                time, List.of());
     }
 
     /**
@@ -70,7 +86,7 @@ public record Reference(String label, String role, boolean predicted, NavigableM
                 time.put(r.sizeBytes(), t);
             }
         }
-        return new Reference(label, MODEL, true, bus, time, List.of());
+        return new Reference(label, MODEL, SourceKind.PREDICTED, bus, time, List.of());
     }
 
     /**
@@ -88,7 +104,7 @@ public record Reference(String label, String role, boolean predicted, NavigableM
         List<String> more = new java.util.ArrayList<>(notes);
         more.add(label + " measured none of the run's sizes: its busbw and time are read between its neighbouring"
                 + " sizes (interpolated in log-size), not measured there");
-        return new Reference(label, role, predicted, bus, time, more);
+        return new Reference(label, role, source, bus, time, more);
     }
 
     private static java.util.OptionalDouble between(NavigableMap<Long, Double> m, long size) {
@@ -103,12 +119,12 @@ public record Reference(String label, String role, boolean predicted, NavigableM
     }
 
     public Reference as(String newRole, String newLabel) {
-        return new Reference(newLabel, newRole, predicted, busBwGBps, timeUs, notes);
+        return new Reference(newLabel, newRole, source, busBwGBps, timeUs, notes);
     }
 
     public Reference withNotes(List<String> more) {
         List<String> all = new java.util.ArrayList<>(notes);
         all.addAll(more);
-        return new Reference(label, role, predicted, busBwGBps, timeUs, all);
+        return new Reference(label, role, source, busBwGBps, timeUs, all);
     }
 }
