@@ -38,6 +38,7 @@ import org.ncclharness.harness.options.Outputs;
 import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.harness.options.AllowPredictedOption;
+import org.ncclharness.harness.options.PredictedRows;
 import org.ncclharness.harness.exit.HarnessException;
 import org.ncclharness.harness.options.HelpOptions;
 import org.ncclharness.harness.options.LogCollectiveOption;
@@ -255,7 +256,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         tiers.agreeWith(runMetadata.interconnect());
         return new CalibrationInputs.Flags(runMetadata.gpus(), runMetadata.nodes(), runMetadata.interconnect(),
                 tiers.intra(), tiers.inter(), domainSize, collective.value(), nicOptions.nics())
-                .withPredicted(allowPredicted.rows());
+                .withPredicted(allowPredicted.rows(PredictedRows.Command.CALIBRATE));
     }
 
     /** {@code --joint}: the runs given (bundled ids or files), or every bundled dataset for the bundled groups. */

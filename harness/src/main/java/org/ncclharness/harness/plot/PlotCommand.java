@@ -42,6 +42,9 @@ import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.harness.runs.CalibrationInputs;
 import org.ncclharness.harness.options.TierOptions;
 import picocli.CommandLine.Command;
+import org.ncclharness.harness.options.AllowPredictedOption;
+import org.ncclharness.harness.options.CountConverter;
+import org.ncclharness.harness.options.PredictedRows;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -90,11 +93,11 @@ public final class PlotCommand implements Callable<Integer> {
     @Option(names = "--residuals", description = "add a panel with each model's time error (%%) per measured size")
     boolean residuals;
 
-    @Option(names = "--gpus", paramLabel = "N",
+    @Option(names = "--gpus", paramLabel = "N", converter = CountConverter.class,
             description = "with --model: GPU count, for files that do not say; with --predict: N to predict at")
     Integer gpus;
 
-    @Option(names = "--nodes", paramLabel = "N",
+    @Option(names = "--nodes", paramLabel = "N", converter = CountConverter.class,
             description = "with --model: node count, for files that do not say; with --predict: nodes to predict at")
     Integer nodes;
 
@@ -125,6 +128,9 @@ public final class PlotCommand implements Callable<Integer> {
 
     @Mixin
     PredictionSourceOptions source;
+    /** --model fits as calibrate does, so it takes or refuses predicted rows by calibrate's rule */
+    @Mixin
+    AllowPredictedOption allowPredicted;
 
     @Option(names = "--width", paramLabel = "PX", defaultValue = "1000", description = "width in pixels (default 1000)")
     int width;
@@ -160,6 +166,10 @@ public final class PlotCommand implements Callable<Integer> {
         }
         if (residuals && models.isEmpty()) {
             throw new InputException("--residuals", 0, "residuals are a model's errors: add --model");
+        }
+        if (allowPredicted.rows(PredictedRows.Command.PLOT).allowed() && models.isEmpty()) {
+            throw new InputException("--allow-predicted", 0, "takes predicted rows into a fit: add --model (without"
+                    + " it plot draws any rows, a prediction's labelled as such)");
         }
         OutputFile.checkWritable(out.path(), force);
         List<FigureSeries> series = models.isEmpty() ? measuredSeries() : calibratedSeries();
@@ -235,7 +245,8 @@ public final class PlotCommand implements Callable<Integer> {
         HardwareFacts facts = HardwareFacts.bundled();
         tiers.agreeWith(source.interconnect());
         CalibrationInputs.Flags flags = new CalibrationInputs.Flags(gpus, nodes, source.interconnect(), tiers.intra(),
-                tiers.inter(), domainSize, collective.value(), nicOptions.nics());
+                tiers.inter(), domainSize, collective.value(), nicOptions.nics())
+                .withPredicted(allowPredicted.rows(PredictedRows.Command.PLOT));
         Map<String, List<CalibrationInput>> read = new LinkedHashMap<>();
         List<List<CalibrationInput>> each = InputErrors.readEach(inputs, input -> isFile(input)
                 ? CalibrationInputs.files(List.of(Path.of(input)), flags, facts)

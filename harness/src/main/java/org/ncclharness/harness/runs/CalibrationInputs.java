@@ -41,7 +41,7 @@ public final class CalibrationInputs {
 
         public Flags {
             nics = nics == null ? Nics.UNKNOWN : nics;
-            predicted = predicted == null ? PredictedRows.REFUSED : predicted;
+            predicted = predicted == null ? PredictedRows.refused(PredictedRows.Command.CALIBRATE) : predicted;
         }
 
         /** What the command line says; predicted tables refused. */
@@ -135,8 +135,7 @@ public final class CalibrationInputs {
         for (Path p : files) {
             Flags fileFlags = configuration(configs.get(p.toString()), flags);
             RunDocument doc = Inputs.document(p.toString(), flags.collective());
-            List<Sweep> sweeps = flags.predicted().admit(p.toString(), doc.requireSweeps(),
-                    PredictedRows.Command.CALIBRATE);
+            List<Sweep> sweeps = flags.predicted().admit(p.toString(), doc.requireSweeps());
             List<String> skipped = new ArrayList<>();
             for (int i = 0; i < sweeps.size(); i++) {
                 String id = sweeps.size() == 1 ? p.toString() : p + "#" + (i + 1);

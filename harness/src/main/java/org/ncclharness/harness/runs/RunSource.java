@@ -28,7 +28,7 @@ public final class RunSource {
      * a table of unknown collective.
      */
     public static List<Sweep> judgeable(RunDocument doc, Collective given, PredictedRows predicted) {
-        List<Sweep> tables = predicted.admit(doc.name(), doc.requireSweeps(), PredictedRows.Command.CHECK);
+        List<Sweep> tables = predicted.admit(doc.name(), doc.requireSweeps());
         for (Sweep s : tables) {
             if (!s.collective().known()) {
                 // Every rule reads busbw through the collective's bus factor: no verdict without it
