@@ -10,9 +10,11 @@ import org.ncclharness.gpu.DataType;
 import org.ncclharness.gpu.ReduceOp;
 import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.harness.exit.HarnessException;
+import org.ncclharness.harness.options.BandwidthConverter;
 import org.ncclharness.harness.options.OutputFolder;
 import org.ncclharness.harness.options.OutputTarget;
 import org.ncclharness.harness.figure.ReportPage;
+import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -108,8 +110,9 @@ public final class SweepRequest {
     boolean noReplay;
     @Option(names = "--dataset", paramLabel = "ID", description = "the bundled dataset to replay when there is no GPU")
     String dataset;
-    @Option(names = "--min-busbw", paramLabel = "GB/s",
-            description = "exit 1 when the average busbw is below 0.9 x this (nccl-tests' NCCL_TESTS_MIN_BW rule)")
+    @Option(names = "--min-busbw", paramLabel = "GB/s", converter = BandwidthConverter.GBpsByDefault.class,
+            description = "exit 1 when the average busbw is below 0.9 x this (nccl-tests' NCCL_TESTS_MIN_BW rule);"
+                    + " a replay is not judged")
     Double minBusBw;
     @Option(names = "--interconnect", paramLabel = "NAME",
             description = "interconnect of a live run, for its calibration: on one host the one inside it, across hosts "
@@ -251,18 +254,16 @@ public final class SweepRequest {
         String envMin = env.get("NCCL_TESTS_MIN_BW");
         if (minBw == null && envMin != null && !envMin.isBlank()) {
             try {
-                minBw = Double.valueOf(envMin.trim());
-            } catch (NumberFormatException e) {
-                throw usage("invalid NCCL_TESTS_MIN_BW='" + envMin + "': expected a bandwidth in GB/s");
+                minBw = new BandwidthConverter.GBpsByDefault().convert(envMin);
+            } catch (CommandLine.TypeConversionException e) {
+                throw usage("invalid NCCL_TESTS_MIN_BW: " + e.getMessage());
             }
-        }
-        if (minBw != null && !(minBw >= 0)) {
-            throw usage("invalid --min-busbw " + minBw + ": expected a bandwidth of 0 GB/s or more");
         }
         for (OutputTarget o : new OutputTarget[] {json, csv}) {
             if (o != null && o.isStdout() && (combinations.size() > 1 || !combinations.get(0).isAuto())) {
                 throw usage("--algo/--proto write one file per combination, and standard output holds one: give"
-                        + " " + (o == json ? "-J" : "--csv") + " a file name (out.json gives out.ring-ll.json, ...)");
+                        + " " + (o == json ? "-J a file name (out.json gives out.ring-ll.json, ...)"
+                        : "--csv a file name (out.csv gives out.ring-ll.csv, ...)"));
             }
             if (o != null) {
                 o.checkWritable(force);

@@ -18,11 +18,16 @@ public final class LatencyConverter implements CommandLine.ITypeConverter<Double
                     + "' is not a latency: expected a number with a unit, e.g. 0.936us, 936ns, 0.5ms");
         }
         double v = Double.parseDouble(m.group(1));
-        return switch (m.group(2)) {
+        double us = switch (m.group(2)) {
             case "ns" -> v / 1e3;
             case "ms" -> v * 1e3;
             case "s" -> v * 1e6;
             default -> v;
         };
+        if (Double.isInfinite(us)) {
+            throw new CommandLine.TypeConversionException("'" + value + "' is not a finite latency: expected e.g."
+                    + " 0.936us");
+        }
+        return us;
     }
 }

@@ -101,11 +101,8 @@ public final class PredictionSourceOptions {
             if (nodes != null) {
                 throw usage(command, "the raw ring formula has one tier: drop --nodes");
             }
-            if (!(source.bandwidthGBps > 0) || !(stepLatencyUs >= 0)) {
-                // refused here, as a usage error: the formula's own check is for callers of the library
-                throw usage(command, "the ring formula needs --bandwidth above 0 and --step-latency of 0 or more, got "
-                        + source.bandwidthGBps + " GB/s and " + stepLatencyUs + " us");
-            }
+            // --bandwidth is above 0 and --step-latency finite (their converters refuse the rest as usage errors);
+            // the formula's own check is for callers of the library
             return PredictionSources.ringFormula(source.bandwidthGBps, stepLatencyUs, gpus);
         } else {
             throw new IllegalStateException("picocli admitted an empty source group");
@@ -136,12 +133,23 @@ public final class PredictionSourceOptions {
         }
         // --nodes alone on a model that keeps its domain size: N follows, as the domains times their GPUs
         Integer domainSize = pm.model().domains().map(TwoTierConfig::gpusPerDomain).orElse(null);
-        int ranks = gpus != null ? gpus : nodes != null && domainSize != null ? nodes * domainSize : pm.ranks();
+        int ranks = gpus != null ? gpus : nodes != null && domainSize != null ? gpusOf(command, nodes, domainSize)
+                : pm.ranks();
         try {
             return pm.at(ranks, nodes);
         } catch (IllegalArgumentException e) {
             throw usage(command, e.getMessage());
         }
+    }
+
+    /** The GPUs of --nodes domains of the model's size: refused (naming --nodes) above {@link CountConverter#MAX}. */
+    private static int gpusOf(String command, int nodes, int domainSize) {
+        long gpus = Math.multiplyExact((long) nodes, domainSize);
+        if (gpus > CountConverter.MAX) {
+            throw usage(command, "--nodes " + nodes + " of the model's " + domainSize + " GPUs each is " + gpus
+                    + " GPUs, above the " + CountConverter.MAX + " (2^20) a count here takes");
+        }
+        return (int) gpus;
     }
 
     private static void requireGpus(String command, Integer gpus, String flag) {
