@@ -10,10 +10,12 @@ import picocli.CommandLine.Option;
  */
 public final class RunMetadataOptions {
 
-    @Option(names = "--gpus", paramLabel = "N", description = "GPU (rank) count, for files that do not say")
+    @Option(names = "--gpus", paramLabel = "N", converter = CountConverter.class,
+            description = "GPU (rank) count, for files that do not say")
     Integer gpus;
 
-    @Option(names = "--nodes", paramLabel = "N", description = "node count, for files that do not say")
+    @Option(names = "--nodes", paramLabel = "N", converter = CountConverter.class,
+            description = "node count, for files that do not say")
     Integer nodes;
 
     @Option(names = "--interconnect", paramLabel = "NAME",

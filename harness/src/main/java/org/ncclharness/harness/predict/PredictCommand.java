@@ -24,6 +24,7 @@ import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.harness.exit.HarnessException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import org.ncclharness.harness.options.CountConverter;
 import picocli.CommandLine.Option;
 
 /** {@code predict}: collective times from a calibrated model, printed in nccl-tests' layout and labelled. */
@@ -59,11 +60,12 @@ public final class PredictCommand implements Callable<Integer> {
             + " leave-one-out RMSPE): B, B+beta, A, naive, envelope, nccl, ...")
     String model;
 
-    @Option(names = "--gpus", paramLabel = "N", description = "predict at N GPUs instead of the calibrated N")
+    @Option(names = "--gpus", paramLabel = "N", converter = CountConverter.class,
+            description = "predict at N GPUs instead of the calibrated N")
     Integer gpus;
 
-    @Option(names = "--nodes", paramLabel = "D", description = "predict at D nodes (for a two-tier model: D NVLink"
-            + " domains of the calibrated domain size)")
+    @Option(names = "--nodes", paramLabel = "D", converter = CountConverter.class,
+            description = "predict at D nodes (for a two-tier model: D NVLink domains of the calibrated domain size)")
     Integer nodes;
 
     @Override
