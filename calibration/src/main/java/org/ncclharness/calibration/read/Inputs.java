@@ -110,7 +110,12 @@ public final class Inputs {
             throw empty(name);
         }
         if (SweepJson.looksLikeJson(body)) {
-            List<SweepJson.Read> runs = SweepJson.readAll(name, body, given);
+            List<SweepJson.Read> runs;
+            try {
+                runs = SweepJson.readAll(name, body, given);
+            } catch (InputException e) {
+                throw JsonNotARun.explain(name, body).orElse(e);
+            }
             return RunDocument.ofText(name, RunDocument.Format.JSON, runs.stream().map(SweepJson.Read::sweep).toList(),
                     null, LogText.EMPTY, runs, null);
         }
