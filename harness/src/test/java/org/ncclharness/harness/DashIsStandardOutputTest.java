@@ -38,6 +38,26 @@ class DashIsStandardOutputTest {
         assertThat(r.err().strip()).isEqualTo("--algo/--proto write one file per combination, and standard output"
                 + " holds one: give -J a file name (out.json gives out.ring-ll.json, ...)");
         assertThat(r.out()).isEmpty();
+        // the CSV's example names a CSV
+        CliRun csv = CliRun.of("sweep", "--algo", "Ring,Tree", "--csv", "-");
+        assertThat(csv.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(csv.err().strip()).isEqualTo("--algo/--proto write one file per combination, and standard output"
+                + " holds one: give --csv a file name (out.csv gives out.ring-ll.csv, ...)");
+    }
+
+    /** A replay's CSV on standard output says it is a replay on every row, and reads back as one (README). */
+    @Test
+    void aReplaysCsvOnStandardOutputSaysReplayOnEveryRow() {
+        org.junit.jupiter.api.Assumptions.assumeFalse(org.ncclharness.gpu.Gpus.probe().ok(),
+                "a GPU is present: the sweep measures");
+        CliRun r = CliRun.of("sweep", "-b", "1K", "-e", "4K", "--no-calibrate", "--csv", "-");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        java.util.List<String> rows = r.out().lines().toList();
+        assertThat(rows.get(0)).endsWith(",provenance,provenance_label");
+        assertThat(rows.subList(1, rows.size())).hasSize(3)
+                .allSatisfy(l -> assertThat(l).contains(",replay,replay of stored measurements: "));
+        assertThat(org.ncclharness.calibration.read.Inputs.parse("stdout", r.out()).get(0).provenance().kind())
+                .isEqualTo(org.ncclharness.calibration.measure.SourceKind.REPLAY);
     }
 
     @Test

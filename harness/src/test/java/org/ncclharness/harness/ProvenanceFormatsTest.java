@@ -20,8 +20,8 @@ import org.ncclharness.calibration.measure.Sweep;
 /**
  * A replay and a prediction keep their kind and label through every format, converted in a loop (text, CSV,
  * JSON, text, CSV, JSON), and every command that judges or fits rows reads them back as what they are: {@code check}
- * of a replay WARNs saying so where the same rows as stored measurements PASS; {@code check} and {@code calibrate}
- * refuse a prediction naming its model, and take it with {@code --allow-predicted}, saying so.
+ * of a replay WARNs saying so where the same rows as stored measurements PASS; {@code check}, {@code calibrate} and
+ * {@code plot --model} refuse a prediction naming its model, and take it with {@code --allow-predicted}, saying so.
  */
 class ProvenanceFormatsTest {
 
@@ -119,15 +119,45 @@ class ProvenanceFormatsTest {
         }
     }
 
-    /** One option, one description: both commands take it from the same mixin. */
+    /**
+     * plot --model fits as calibrate does, so it refuses a prediction by the same rule, naming plot (it once
+     * answered "calibrate --allow-predicted fits it anyway", a flag plot did not have), and takes it when asked;
+     * --allow-predicted without --model, where plot fits nothing, is refused.
+     */
     @Test
-    void checkAndCalibrateShareTheOption() {
+    void plotsFitRefusesAPredictionNamingPlotAndTakesItWhenAsked() throws IOException {
+        CliRun p = CliRun.of("predict", "--dataset", "h100_allreduce_8gpu_azure_ndv5", "--gpus", "16");
+        assertThat(p.exitCode()).as(p.err()).isZero();
+        Path text = Files.writeString(dir.resolve("p.txt"), p.out());
+        Path csv = dir.resolve("p.csv");
+        assertThat(CliRun.of("convert", text.toString(), "--csv", csv.toString()).exitCode()).isZero();
+        String model = Inputs.read(csv.toString()).get(0).provenance().label();
+        Path svg = dir.resolve("x.svg");
+        CliRun refused = CliRun.of("plot", csv.toString(), "--model", "--out", svg.toString());
+        assertThat(refused.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(refused.err()).isEqualTo(csv + ": this is a prediction, not a measurement (" + model + "); plot"
+                + " --model fits measured runs as calibrate does (plot --model --allow-predicted fits it anyway)\n");
+        assertThat(svg).doesNotExist();
+        CliRun taken = CliRun.of("plot", csv.toString(), "--model", "--allow-predicted", "--interconnect", "NVLink4",
+                "--out", svg.toString());
+        assertThat(taken.exitCode()).as(taken.err()).isZero();
+        assertThat(Files.readString(svg)).contains("predicted: p.csv");
+        CliRun alone = CliRun.of("plot", csv.toString(), "--allow-predicted", "--out", dir.resolve("y.svg").toString());
+        assertThat(alone.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(alone.err()).contains("--allow-predicted: takes predicted rows into a fit: add --model");
+    }
+
+    /** One option, one description: the commands take it from the same mixin. */
+    @Test
+    void checkCalibrateAndPlotShareTheOption() {
         String check = CliRun.of("check", "--help").out();
         String calibrate = CliRun.of("calibrate", "--help").out();
+        String plot = CliRun.of("plot", "--help").out();
         String line = "--allow-predicted";
         assertThat(check).contains(line);
         assertThat(calibrate).contains(line);
-        assertThat(describe(check)).isEqualTo(describe(calibrate));
+        assertThat(plot).contains(line);
+        assertThat(describe(check)).isEqualTo(describe(calibrate)).isEqualTo(describe(plot));
     }
 
     /** The option's help text: its line and the lines that continue it (up to the next option's). */

@@ -10,6 +10,8 @@ import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 
 /** The verdict rules of issue 8 on the bundled OCI A100 2-node run and on doctored copies of it. */
@@ -34,6 +36,30 @@ class HealthCheckTest {
         CheckReport alone = check.check(OCI, oci(), (Reference) null);
         assertThat(alone.reasons()).filteredOn(f -> f.rule().equals("dip")).extracting(Finding::sizeBytes)
                 .containsExactly(16 * MIB, 64 * MIB);
+    }
+
+    /**
+     * Agreeing with a baseline that was not measured (the bundled run's replay, or the same rows marked as a
+     * prediction) shows nothing of the system: at least WARN, saying what the baseline is; the run measured as
+     * the baseline, and a calibrated model (a reference that is a model by design), add no such finding.
+     */
+    @Test
+    void aBaselineThatIsAReplayOrAPredictionMakesTheVerdictAtLeastWarn() {
+        Sweep replay = DatasetCatalog.bundled().get(OCI).replay();
+        CheckReport r = check.check(OCI, oci(), Reference.baseline("day1", replay));
+        assertThat(r.verdict()).isEqualTo(Verdict.WARN);
+        assertThat(r.reasons()).singleElement().satisfies(f -> {
+            assertThat(f.rule()).isEqualTo("reference-not-measured");
+            assertThat(f.message()).startsWith("the baseline is a replay: another machine's stored measurements");
+        });
+        Sweep predicted = oci().withProvenance(new Provenance(SourceKind.PREDICTED, "p.txt", null, "predicted by x"));
+        Reference fromPrediction = Reference.baseline("p.txt", predicted);
+        assertThat(fromPrediction.predicted()).isTrue();
+        assertThat(check.check(OCI, oci(), fromPrediction).reasons()).extracting(Finding::rule)
+                .containsExactly("reference-not-measured");
+        assertThat(check.check(OCI, oci(), Reference.baseline(OCI, oci())).verdict()).isEqualTo(Verdict.PASS);
+        Reference model = Reference.model("a model", oci(), oci().collective(), 16, bytes -> 10 + bytes / 1e4);
+        assertThat(model.notMeasured()).isFalse();
     }
 
     /**

@@ -96,7 +96,7 @@ class CheckCommandTest {
                 + " (400 GB/s); above the line rate: a tree or an in-network reduction");
         CliRun zero = CliRun.of("check", log, "--interconnect", "EFA", "--nic-speed", "0Gb/s");
         assertThat(zero.exitCode()).isEqualTo(2);
-        assertThat(zero.err()).contains("invalid --nic-speed: expected a rate above 0, e.g. 100Gb/s");
+        assertThat(zero.err()).contains("Invalid value for option '--nic-speed': '0Gb/s' is not a bandwidth above 0");
     }
 
     /**
@@ -200,6 +200,116 @@ class CheckCommandTest {
         Path empty = dir.resolve("prose.txt");
         Files.writeString(empty, "nothing here\n");
         assertThat(CliRun.of("check", empty.toString()).exitCode()).isEqualTo(2);
+    }
+
+    /**
+     * The run that most needs a ticket gets one: a failed run with no result table (two real excerpts, as the user
+     * gives them) writes its --markdown record, to a file or standard output, and its --report page, with the FAIL
+     * reasons and the run's context, and says there is no figure; before, FAIL and exit 1 came with nothing written.
+     */
+    @Test
+    void aRunThatFailedBeforeItsFirstSizeGetsItsRecordAndPage(@TempDir Path dir) throws IOException {
+        String logs = "../calibration/src/test/resources/logs/ncclinfo/";
+        String ib = logs + "ib_completion_error4_vendor81_h100_5node_issue928.txt";
+        Path md = dir.resolve("tk.md");
+        CliRun file = CliRun.of("check", ib, "--markdown", md.toString());
+        assertThat(file.exitCode()).as(file.err()).isEqualTo(ExitCode.FAIL);
+        assertThat(file.out()).contains("Verdict: FAIL (2 reasons)").contains("# report written to " + md);
+        String record = Files.readString(md);
+        assertThat(record).startsWith("# Bring-up check: " + ib + "\n\n**Verdict: FAIL** (2 reasons)")
+                .contains("- **FAIL** no result table: the run stopped before its first size, and its lines say why")
+                .contains("- **FAIL** diagnosis IB_COMPLETION_ERROR: local protection error")
+                .contains("| measurements | a stored log with no result table: " + ib)
+                .contains("## Figure\n\nNo figure: the run has no point to draw.")
+                .doesNotContain("## Per size");
+        assertThat(dir.resolve("tk.png")).doesNotExist();
+        CliRun stdout = CliRun.of("check", ib, "--markdown", "-");
+        assertThat(stdout.exitCode()).isEqualTo(ExitCode.FAIL);
+        assertThat(stdout.out()).isEqualTo(record);
+        assertThat(stdout.err()).contains("Verdict: FAIL (2 reasons)");
+
+        String bootstrap = logs + "test_failed_bootstrap_af_family_h100_2x8_nccltests294.txt";
+        Path site = dir.resolve("rep");
+        CliRun page = CliRun.of("check", bootstrap, "--report", site.toString());
+        assertThat(page.exitCode()).as(page.err()).isEqualTo(ExitCode.FAIL);
+        assertThat(page.out()).contains("# page written to " + site.resolve("index.html"));
+        assertThat(Files.readString(site.resolve("index.html")))
+                .contains("<span class=\"level\">FAIL</span><b>no-table</b>: no result table")
+                .contains("<b>run-failed</b>: diagnosis TEST_FAILED")
+                .contains("NCCL_IB_MERGE_VFS=0")
+                .doesNotContain("<img ");
+    }
+
+    /**
+     * A GB/s threshold is a finite rate above 0: NaN and -5 used to pass ("meets 0.9 x nan = nan GB/s"), and so
+     * would 0; one line, exit 2, nothing judged.
+     */
+    @Test
+    void aBandwidthThresholdIsAFiniteRateAboveZero() {
+        for (String option : new String[] {"--min-busbw", "--expect-busbw"}) {
+            for (String bad : new String[] {"NaN", "-5", "0", "Infinity", "1e999", "-1GB/s", "NaNGB/s"}) {
+                CliRun r = CliRun.of("check", OCI, option, bad);
+                assertThat(r.exitCode()).as(option + " " + bad).isEqualTo(ExitCode.USAGE);
+                assertThat(r.out()).as(option + " " + bad).isEmpty();
+                assertThat(r.err().lines().findFirst().orElse("")).as(option + " " + bad)
+                        .startsWith("Invalid value for option '" + option + "': '" + bad + "' is not a bandwidth");
+            }
+        }
+        assertThat(CliRun.of("check", OCI, "--min-busbw", "20").out()).contains("meets 0.9 x 20 = 18 GB/s");
+        assertThat(CliRun.of("check", OCI, "--min-busbw", "160Gb/s").out()).contains("meets 0.9 x 20 = 18 GB/s");
+    }
+
+    /**
+     * A baseline that is a replay (the folder bringup --replay writes) or a prediction says nothing of the system
+     * being checked: agreeing with it is at least WARN, and the report says why; before, the replay gave PASS.
+     */
+    @Test
+    void aBaselineThatWasNotMeasuredMakesTheVerdictAtLeastWarn(@TempDir Path dir) throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeFalse(org.ncclharness.gpu.Gpus.probe().ok(),
+                "a GPU is present: bringup measures rather than replays");
+        Path day1 = dir.resolve("day1");
+        CliRun bringup = CliRun.of("bringup", "--replay", "--dataset", OCI, "-o", day1.toString());
+        assertThat(bringup.exitCode()).as(bringup.err()).isZero();
+        CliRun r = CliRun.of("check", OCI, "--baseline", day1.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("WARN: the baseline is a replay: another machine's stored measurements, shown"
+                + " where no GPU was; agreeing with it says nothing of this system, so the verdict is at least WARN")
+                .contains("Verdict: WARN (1 reason)");
+        // the bundled run itself as the baseline is a measurement: no such finding
+        assertThat(CliRun.of("check", OCI, "--baseline", OCI).out()).contains("Verdict: PASS")
+                .doesNotContain("the baseline is a");
+
+        Path predicted = dir.resolve("p.txt");
+        CliRun predict = CliRun.of("predict", "--dataset", HEALTHY, "-b", "1K", "-e", "1G");
+        assertThat(predict.exitCode()).as(predict.err()).isZero();
+        Files.writeString(predicted, predict.out());
+        CliRun against = CliRun.of("check", HEALTHY, "--baseline", predicted.toString());
+        assertThat(against.exitCode()).as(against.err()).isZero();
+        assertThat(against.out()).contains("# reference: baseline PREDICTION (not a measurement) of ")
+                .contains("WARN: the baseline is a prediction: a model's curve, not a measurement; agreeing with it"
+                        + " says nothing of this system")
+                .doesNotContain("Verdict: PASS");
+    }
+
+    /**
+     * JSON that holds no run says what it is: an empty "results" array is empty (not missing), and a calibration
+     * report given as the run points to --calibration, for check and calibrate alike.
+     */
+    @Test
+    void aJsonThatHoldsNoRunSaysWhatItIs(@TempDir Path dir) throws IOException {
+        Path empty = Files.writeString(dir.resolve("e.json"), "{\"results\":[]}\n");
+        CliRun r = CliRun.of("check", empty.toString());
+        assertThat(r.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(r.err()).isEqualTo(empty + ": the \"results\" array is empty: the run wrote no size (it stopped"
+                + " before its first one, or the file was cut); its log's NCCL lines may say why\n");
+        Path cal = dir.resolve("cal.json");
+        assertThat(CliRun.of("calibrate", HEALTHY, "--json", cal.toString()).exitCode()).isZero();
+        for (String command : new String[] {"check", "calibrate"}) {
+            CliRun report = CliRun.of(command, cal.toString());
+            assertThat(report.exitCode()).as(command).isEqualTo(ExitCode.USAGE);
+            assertThat(report.err()).as(command).startsWith(cal + ": is a calibration report (calibrate's JSON:"
+                    + " models, not measurements), not a run: give it as --calibration FILE");
+        }
     }
 
     /** calibrate's two-tier flags work for check too, and clash with --interconnect as they do there. */

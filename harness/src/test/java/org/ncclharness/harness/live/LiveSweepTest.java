@@ -187,6 +187,19 @@ class LiveSweepTest {
                 org.ncclharness.calibration.format.SweepJson.object()));
         assertThat(rc).isEqualTo(1);
         assertThat(sw.toString()).contains("# Out of bounds values : 1 FAILED");
+        // the same rows replayed are another machine's: printed as nccl-tests would, not judged for this one
+        StringWriter replayed = new StringWriter();
+        int replayRc = new SweepOutputs(plan(Map.of(), "-b", "1K", "-e", "1K", "--no-calibrate", "--min-busbw", "100"),
+                new PrintWriter(replayed)).emit(List.of(new SweepResult(Combination.auto(), List.of(), s.withProvenance(
+                        new Provenance(SourceKind.REPLAY, "test", "test", Provenance.REPLAY_LABEL + "test")),
+                List.of())), List.of(), new SweepOutputs.RunFacts(null, null, null, null, List.of(),
+                org.ncclharness.calibration.format.SweepJson.object()));
+        assertThat(replayRc).isZero();
+        assertThat(replayed.toString()).contains("# Out of bounds values : 1 FAILED")
+                .containsPattern("# Avg bus bandwidth    : [0-9.]+ NOT-JUDGED\n")
+                .contains("# --min-busbw / NCCL_TESTS_MIN_BW (average 0.2 GB/s, gate 0.9 x 100 GB/s) and #wrong (1"
+                        + " result above 0) not judged: this table is a replay, another machine's stored"
+                        + " measurements, not this one's (exit 0)");
     }
 
     @Test
@@ -207,6 +220,10 @@ class LiveSweepTest {
         assertThat(plan(Map.of("NCCL_TESTS_SPLIT", "DIV 4")).split().colour(9)).isEqualTo(2);
         assertThatThrownBy(() -> plan(Map.of("NCCL_TESTS_SPLIT", "XOR 1"))).hasMessageContaining("NCCL_TESTS_SPLIT");
         assertThatThrownBy(() -> plan(Map.of("NCCL_TESTS_MIN_BW", "fast"))).hasMessageContaining("NCCL_TESTS_MIN_BW");
+        for (String bad : new String[] {"NaN", "-5", "0", "Infinity", "1e999"}) {
+            assertThatThrownBy(() -> plan(Map.of("NCCL_TESTS_MIN_BW", bad))).as(bad)
+                    .hasMessageContaining("invalid NCCL_TESTS_MIN_BW: '" + bad + "' is not a bandwidth");
+        }
         assertThat(plan(Map.of("NCCL_TESTS_MIN_BW", "150"), "--min-busbw", "10").minBusBwGBps()).isEqualTo(10.0);
     }
 

@@ -278,4 +278,39 @@ class PredictCommandTest {
                     .containsPattern("predict: |Invalid value|no such file|no bundled dataset|has no model|unknown interconnect");
         }
     }
+
+    /**
+     * A count too large to be a machine is refused in one line naming the flag the user typed: --gpus 1100000000
+     * printed "-1.210e+10 us" (2 (N - 1) ring steps wrapped round an int), and --nodes 300000000 of an 8-GPU domain
+     * was answered "--gpus must be at least 2, got -1894967296" though no --gpus was given.
+     */
+    @Test
+    void aCountBeyondAnyMachineIsRefusedNamingItsFlag(@TempDir Path dir) throws IOException {
+        CliRun gpus = CliRun.of("predict", "--dataset", "h100_allreduce_8gpu_azure_ndv5", "--gpus", "1100000000",
+                "--bytes", "1G");
+        assertThat(gpus.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(gpus.out()).isEmpty();
+        assertThat(gpus.err().lines().findFirst().orElse("")).isEqualTo("Invalid value for option '--gpus':"
+                + " 1100000000 is above 1048576 (2^20), the most GPUs or hosts a count here takes");
+        CliRun most = CliRun.of("predict", "--dataset", "h100_allreduce_8gpu_azure_ndv5", "--gpus", "1048576",
+                "--bytes", "1G");
+        assertThat(most.exitCode()).as(most.err()).isZero();
+        assertThat(most.out()).containsPattern("on 1048576 GPUs: [0-9.]+ s \\(");
+
+        String oci = "a100_allreduce_16gpu_2node_oci_roce";
+        Path cal = dir.resolve("cal.json");
+        CliRun calibrate = CliRun.of("calibrate", oci, "--json", cal.toString());
+        assertThat(calibrate.exitCode()).as(calibrate.err()).isZero();
+        CliRun nodes = CliRun.of("predict", "--calibration", cal.toString(), "--dataset", oci, "--nodes", "300000000",
+                "--bytes", "1G");
+        assertThat(nodes.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(nodes.err().lines().findFirst().orElse("")).startsWith("Invalid value for option '--nodes':"
+                + " 300000000 is above 1048576").doesNotContain("--gpus");
+        // within the bound, but times the model's GPUs per node beyond it: still --nodes, with the product
+        CliRun product = CliRun.of("predict", "--calibration", cal.toString(), "--dataset", oci, "--model",
+                "hierarchical", "--nodes", "200000", "--bytes", "1G");
+        assertThat(product.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(product.err()).isEqualTo("predict: --nodes 200000 of the model's 8 GPUs each is 1600000 GPUs,"
+                + " above the 1048576 (2^20) a count here takes\n");
+    }
 }
