@@ -41,11 +41,11 @@ public record Reference(String label, String role, SourceKind source, NavigableM
     }
 
     /**
-     * True for a run in a measured role (a baseline, a bundled run) whose values were not measured on a system:
-     * a replay or a table a model computed.
+     * True for a baseline whose values were not measured on a system: a replay or a table a model computed. A
+     * model's prediction and an expected curve are models or bundled runs by design, and say so in their label.
      */
     public boolean notMeasured() {
-        return !role.equals(MODEL) && (source == SourceKind.REPLAY || source == SourceKind.PREDICTED);
+        return role.equals(BASELINE) && (source == SourceKind.REPLAY || source == SourceKind.PREDICTED);
     }
 
     /** A measured run's busbw and time per size. */
