@@ -4,7 +4,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.ncclharness.calibration.check.Severity;
+import org.ncclharness.calibration.measure.Severity;
 
 /**
  * What a log's NCCL lines say NCCL actually used, and what is wrong with it.

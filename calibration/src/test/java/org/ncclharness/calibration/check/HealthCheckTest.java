@@ -11,6 +11,7 @@ import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.measure.Severity;
 
 /** The verdict rules of issue 8 on the bundled OCI A100 2-node run and on doctored copies of it. */
 class HealthCheckTest {

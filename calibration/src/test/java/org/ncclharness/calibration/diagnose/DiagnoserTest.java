@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.ncclharness.calibration.check.Severity;
+import org.ncclharness.calibration.measure.Severity;
 
 /**
  * Every real NCCL_DEBUG=INFO excerpt of {@code logs/ncclinfo/} (36 runs, sources in their headers) against the

@@ -10,7 +10,7 @@ import org.ncclharness.calibration.check.CheckReport;
 import org.ncclharness.calibration.check.CheckReportWriter;
 import org.ncclharness.calibration.check.Finding;
 import org.ncclharness.calibration.check.RepeatedRuns;
-import org.ncclharness.calibration.check.Severity;
+import org.ncclharness.calibration.measure.Severity;
 import org.ncclharness.calibration.check.Verdict;
 import org.ncclharness.calibration.diagnose.Diagnosis;
 import org.ncclharness.calibration.diagnose.DiagnosisWriter;

@@ -11,7 +11,7 @@ import org.ncclharness.calibration.check.Finding;
 import org.ncclharness.calibration.check.HealthCheck;
 import org.ncclharness.calibration.check.PeerComparison;
 import org.ncclharness.calibration.check.RepeatedRuns;
-import org.ncclharness.calibration.check.Severity;
+import org.ncclharness.calibration.measure.Severity;
 import org.ncclharness.calibration.check.Verdict;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.Note;

@@ -16,7 +16,7 @@ import java.util.Optional;
 import org.ncclharness.calibration.hardware.Nics;
 import org.ncclharness.calibration.check.CheckReport;
 import org.ncclharness.calibration.check.Finding;
-import org.ncclharness.calibration.check.Severity;
+import org.ncclharness.calibration.measure.Severity;
 import org.ncclharness.calibration.diagnose.Diagnoser;
 import org.ncclharness.calibration.diagnose.DiagnosisWriter;
 import org.ncclharness.calibration.diagnose.Diagnosis;
