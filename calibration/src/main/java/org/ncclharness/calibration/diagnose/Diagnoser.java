@@ -10,7 +10,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.ncclharness.calibration.measure.Severity;
-import org.ncclharness.calibration.diagnose.Diagnosis.Issue;
+import org.ncclharness.calibration.read.LogDiagnosis.Issue;
 import org.ncclharness.calibration.diagnose.NcclLines.Line;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.read.DeviceLine;

@@ -111,13 +111,12 @@ public final class Inputs {
         }
         if (SweepJson.looksLikeJson(body)) {
             List<SweepJson.Read> runs = SweepJson.readAll(name, body, given);
-            return RunDocument.ofText(name, RunDocument.Format.JSON, runs.stream().map(SweepJson.Read::sweep).toList(),
-                    null, LogText.EMPTY, runs, null);
+            return RunDocument.ofJson(name, runs);
         }
         String first = body.lines().findFirst().orElse("");
         if (MeasurementCsv.looksLikeCsv(first)) {
             return RunDocument.ofText(name, RunDocument.Format.CSV, csvSweeps(name, body, given), null, LogText.EMPTY,
-                    List.of(), null);
+                    null);
         }
         return logDocument(name, LogText.of(body), given);
     }
@@ -133,7 +132,7 @@ public final class Inputs {
         } catch (InputException e) {
             error = e;
         }
-        return RunDocument.ofText(name, RunDocument.Format.LOG, sweeps, error, text, List.of(), null);
+        return RunDocument.ofText(name, RunDocument.Format.LOG, sweeps, error, text, null);
     }
 
     /**

@@ -39,8 +39,12 @@ public record LogFacts(List<String> ncclVersions, String ncclCuda, String driver
             "^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \\d]\\d .*\\b(20\\d\\d)$");
 
     public LogFacts {
-        ncclVersions = List.copyOf(ncclVersions);
-        environment = Collections.unmodifiableMap(new TreeMap<>(environment));
+        if (nicsPerHost != null && nicsPerHost < 1) {
+            throw new IllegalArgumentException("NICs per host must be at least 1, got " + nicsPerHost);
+        }
+        // a JSON of the run that names none of them reads back as none
+        ncclVersions = ncclVersions == null ? List.of() : List.copyOf(ncclVersions);
+        environment = Collections.unmodifiableMap(environment == null ? new TreeMap<>() : new TreeMap<>(environment));
     }
 
     public static LogFacts none() {
