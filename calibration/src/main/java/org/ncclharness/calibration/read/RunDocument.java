@@ -4,7 +4,6 @@ import org.ncclharness.calibration.format.SweepJson;
 import org.ncclharness.calibration.measure.InputException;
 import java.util.List;
 import java.util.Optional;
-import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Nics;
 import org.ncclharness.calibration.measure.Sweep;
 
@@ -19,7 +18,8 @@ import org.ncclharness.calibration.measure.Sweep;
  * @param sweeps     its tables; empty where {@code sweepError} says why
  * @param sweepError why the text gave no tables (none found, a damaged row), or null: commands that need tables
  *                   throw it ({@link #requireSweeps()}), those that read the other lines go on
- * @param text       a log's text (a bundled dataset's raw source), {@link LogText#EMPTY} for CSV and JSON
+ * @param text       a log's text (a bundled dataset's raw source), {@link LogText#EMPTY} for CSV and JSON, null for
+ *                   a log read without keeping it ({@link Inputs.Text#DROP}: its facts are gathered as it streams)
  * @param json       a JSON input's runs with their per-iteration samples, empty for other formats
  * @param facts      what the text's lines say besides the tables ({@link LogFacts#none()} without text)
  * @param network    the network between hosts NCCL's lines (or the job's environment) name, null where none does
@@ -58,13 +58,22 @@ public record RunDocument(String name, Format format, List<Sweep> sweeps, InputE
         stated = stated == null ? Stated.NONE : stated;
     }
 
-    /** A document of a text: the facts of its lines read here, once. */
+    /** A document of a text held whole: the facts of its lines read here, once. */
     public static RunDocument ofText(String name, Format format, List<Sweep> sweeps, InputException sweepError,
                                      LogText text, List<SweepJson.Read> json, Stated stated) {
-        List<String> lines = text.lines();
-        return new RunDocument(name, format, sweeps, sweepError, text, json, text.isEmpty() ? LogFacts.none()
-                : LogFacts.of(lines), text.isEmpty() ? null : LogNetwork.of(lines, HardwareFacts.bundled()).orElse(null),
-                NicCount.devicesIn(lines), stated);
+        if (text.isEmpty()) {
+            return new RunDocument(name, format, sweeps, sweepError, text, json, LogFacts.none(), null, List.of(),
+                    stated);
+        }
+        LineFacts f = LineFacts.of(text.lines());
+        return new RunDocument(name, format, sweeps, sweepError, text, json, f.facts(), f.network(), f.nicDevices(),
+                stated);
+    }
+
+    /** A log read as a stream: its tables and the facts its lines stated, its text not kept. */
+    static RunDocument streamed(String name, List<Sweep> sweeps, InputException sweepError, LineFacts f) {
+        return new RunDocument(name, Format.LOG, sweeps, sweepError, null, List.of(), f.facts(), f.network(),
+                f.nicDevices(), null);
     }
 
     /** A sweep this harness measured now: its facts are the ones the job saw, it has no text. */
@@ -88,8 +97,16 @@ public record RunDocument(String name, Format format, List<Sweep> sweeps, InputE
         return json.get(0);
     }
 
-    /** The text's lines (none for CSV and JSON). */
+    /**
+     * The text's lines (none for CSV and JSON).
+     *
+     * @throws IllegalStateException for a log read without keeping its text ({@link Inputs.Text#DROP}): a command
+     *                               that reads the lines asks for them when it reads
+     */
     public List<String> lines() {
+        if (text == null) {
+            throw new IllegalStateException(name + " was read without keeping its text");
+        }
         return text.lines();
     }
 
