@@ -19,7 +19,8 @@ import org.ncclharness.calibration.measure.Sweep;
  * @param sweeps     its tables; empty where {@code sweepError} says why
  * @param sweepError why the text gave no tables (none found, a damaged row), or null: commands that need tables
  *                   throw it ({@link #requireSweeps()}), those that read the other lines go on
- * @param text       a log's text (a bundled dataset's raw source), {@link LogText#EMPTY} for CSV and JSON
+ * @param text       a log's text (a bundled dataset's raw source), {@link LogText#EMPTY} for CSV and JSON, null for
+ *                   a log read without keeping it ({@link Inputs.Text#DROP}: its facts are gathered as it streams)
  * @param json       a JSON input's runs with their per-iteration samples, empty for other formats
  * @param source     what the input states besides its tables: read from a text's lines, or as a JSON keeps it
  */
@@ -53,7 +54,7 @@ public record RunDocument(String name, Format format, List<Sweep> sweeps, InputE
         source = source == null ? SourceFacts.NONE : source;
     }
 
-    /** A document of a text: the facts of its lines read here, once. */
+    /** A document of a text held whole: the facts of its lines read here, once. */
     public static RunDocument ofText(String name, Format format, List<Sweep> sweeps, InputException sweepError,
                                      LogText text, Stated stated) {
         return new RunDocument(name, format, sweeps, sweepError, text, List.of(),
@@ -72,6 +73,11 @@ public record RunDocument(String name, Format format, List<Sweep> sweeps, InputE
         }
         return new RunDocument(name, Format.JSON, runs.stream().map(SweepJson.Read::sweep).toList(), null,
                 LogText.EMPTY, runs, kept);
+    }
+
+    /** A log read as a stream: its tables and the facts its lines stated, its text not kept. */
+    static RunDocument streamed(String name, List<Sweep> sweeps, InputException sweepError, LineFacts f) {
+        return new RunDocument(name, Format.LOG, sweeps, sweepError, null, List.of(), f.source(null));
     }
 
     /** A sweep this harness measured now: its facts are the ones the job saw, it has no text. */
@@ -95,8 +101,16 @@ public record RunDocument(String name, Format format, List<Sweep> sweeps, InputE
         return json.get(0);
     }
 
-    /** The text's lines (none for CSV and JSON). */
+    /**
+     * The text's lines (none for CSV and JSON).
+     *
+     * @throws IllegalStateException for a log read without keeping its text ({@link Inputs.Text#DROP}): a command
+     *                               that reads the lines asks for them when it reads
+     */
     public List<String> lines() {
+        if (text == null) {
+            throw new IllegalStateException(name + " was read without keeping its text");
+        }
         return text.lines();
     }
 

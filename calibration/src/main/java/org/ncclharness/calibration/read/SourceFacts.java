@@ -46,8 +46,7 @@ public record SourceFacts(LogFacts log, LogNetwork.Named network, List<String> n
         if (lines.isEmpty()) {
             return new SourceFacts(LogFacts.none(), null, List.of(), stated, null);
         }
-        return new SourceFacts(LogFacts.of(lines), LogNetwork.of(lines, HardwareFacts.bundled()).orElse(null),
-                NicCount.devicesIn(lines), stated, null);
+        return LineFacts.of(lines).source(stated);
     }
 
     /** These facts with the diagnosis a JSON is to keep. */

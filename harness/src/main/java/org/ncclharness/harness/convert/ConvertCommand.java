@@ -17,6 +17,7 @@ import org.ncclharness.calibration.format.SweepJson;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.read.Inputs;
 import org.ncclharness.calibration.read.RunDocument;
 import org.ncclharness.harness.options.LogCollectiveOption;
 import org.ncclharness.harness.runs.RunInputs;
@@ -62,7 +63,10 @@ public final class ConvertCommand implements Callable<Integer> {
                 o.checkWritable(force);
             }
         }
-        RunDocument doc = RunInputs.document(input, collective.value());
+        // the JSON keeps the diagnosis of NCCL's lines, which reads the log's text; the CSV and the table need its
+        // rows and its facts only, so a log of any size streams past
+        RunDocument doc = RunInputs.document(input, collective.value(), json != null ? Inputs.Text.KEEP
+                : Inputs.Text.DROP);
         List<Sweep> sweeps = doc.requireSweeps();
         // Every table stays its own: the CSV names each row's collective, the JSON holds one sweep per table, each
         // with what the input states besides its rows (the NICs, the network, NCCL's lines' diagnosis)
