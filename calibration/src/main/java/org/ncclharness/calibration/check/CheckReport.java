@@ -2,6 +2,7 @@ package org.ncclharness.calibration.check;
 
 import java.util.List;
 import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.measure.Severity;
 
 /**
  * What {@code check} concluded about one run: per-size figures, the findings and the verdict.

@@ -1,5 +1,7 @@
 package org.ncclharness.calibration.check;
 
+import org.ncclharness.calibration.measure.Severity;
+
 /**
  * One thing {@code check} found.
  *

@@ -31,6 +31,7 @@ import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.nccl.Protocol;
 import org.ncclharness.calibration.fit.envelope.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.calibrate.GlitchExclusion;
+import org.ncclharness.calibration.measure.Severity;
 
 /**
  * The bring-up verdict for one run: #wrong, the average busbw against nccl-tests' NCCL_TESTS_MIN_BW rule, dips,

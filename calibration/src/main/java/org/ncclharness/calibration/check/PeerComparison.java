@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.commons.math3.stat.descriptive.rank.Median;
+import org.ncclharness.calibration.measure.Severity;
 
 /**
  * Like against like: the GPUs, hosts or pairs of hosts of one bring-up step measured at the same time on the same

@@ -13,6 +13,7 @@ import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.SizeText;
+import org.ncclharness.calibration.measure.Severity;
 
 /**
  * Stragglers and spikes from per-iteration samples (ours, or nccl-tests' own {@code -I 1 -J} JSON): per size

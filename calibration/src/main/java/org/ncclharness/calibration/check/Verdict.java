@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.check;
 
 import java.util.List;
+import org.ncclharness.calibration.measure.Severity;
 
 /** The outcome of {@code check}: FAIL if any finding fails, else WARN if any warns, else PASS. */
 public enum Verdict {

@@ -117,7 +117,7 @@ public record Dataset(DatasetMetadata metadata, Supplier<List<Measurement>> rowS
         RunDocument.Stated stated = new RunDocument.Stated(id(), metadata.nics(), metadata.algo(),
                 metadata.ncclVersion(), metadata.date(), metadata.sourceUrl(), metadata.flags());
         return RunDocument.ofText(id(), RunDocument.Format.DATASET, List.of(table), null,
-                LogText.of(String.join("\n", raw)), List.of(), stated);
+                LogText.of(String.join("\n", raw)), stated);
     }
 
     /** The devices the raw source's own lines list; none where its text reads as no log (a summary table). */

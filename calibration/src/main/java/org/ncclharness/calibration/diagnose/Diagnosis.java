@@ -4,7 +4,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.ncclharness.calibration.check.Severity;
+import org.ncclharness.calibration.read.LogDiagnosis.Issue;
 
 /**
  * What a log's NCCL lines say NCCL actually used, and what is wrong with it.
@@ -33,15 +33,6 @@ public record Diagnosis(String file, List<String> ncclVersions, Integer ranks, I
                         String collnet, boolean pxn, Integer channels, List<Issue> findings) {
 
     public static final String SCHEMA = "nccl-harness/diagnosis/1";
-
-    /**
-     * One finding.
-     *
-     * @param code     stable identifier ({@code SOCKET_FALLBACK})
-     * @param evidence {@code file:line: the line}, or null where the finding is an absence
-     * @param fix      what to do
-     */
-    public record Issue(String code, Severity severity, String message, String evidence, String fix) { }
 
     public Diagnosis {
         ncclVersions = List.copyOf(ncclVersions);

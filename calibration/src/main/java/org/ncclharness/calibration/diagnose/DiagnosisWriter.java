@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.ncclharness.calibration.read.LogDiagnosis.Issue;
 
 /** A {@link Diagnosis} as text for the terminal and as {@value Diagnosis#SCHEMA} JSON. */
 public final class DiagnosisWriter {
@@ -31,7 +32,7 @@ public final class DiagnosisWriter {
         out.println("NVLS: " + or(d.nvls()) + "; CollNet: " + or(d.collnet()) + "; channels: "
                 + (d.channels() == null ? UNKNOWN : d.channels()));
         // the worst first (a stable sort: the rule order within a severity), so a FAIL is not below the notes
-        for (Diagnosis.Issue i : d.findings().stream().sorted(java.util.Comparator.comparing(Diagnosis.Issue::severity)
+        for (Issue i : d.findings().stream().sorted(java.util.Comparator.comparing(Issue::severity)
                 .reversed()).toList()) {
             out.println(i.severity() + " " + i.code() + ": " + i.message());
             if (i.evidence() != null) {
@@ -102,7 +103,7 @@ public final class DiagnosisWriter {
             n.put("pxn", d.pxn());
             n.put("channels", d.channels());
             ArrayNode f = n.putArray("findings");
-            for (Diagnosis.Issue i : d.findings()) {
+            for (Issue i : d.findings()) {
                 ObjectNode o = f.addObject();
                 o.put("code", i.code());
                 o.put("severity", i.severity().name());

@@ -26,7 +26,9 @@ import org.ncclharness.calibration.measure.Sweep;
 /**
  * Sweep JSON: nccl-tests' {@code -J} layout (src/util.cu, file version 3) wherever it has a field, so tools
  * written for nccl-tests' JSON read ours, plus an {@code nccl_harness} object with what nccl-tests does not
- * record (provenance, collective, hardware, notes). Reads both nccl-tests' own files and ours.
+ * record (provenance, collective, hardware, notes, and in {@code source} what the run's input stated besides its
+ * tables: the reader's typed facts, which this class carries without reading them). Reads both nccl-tests' own
+ * files and ours; a file without {@code source} (nccl-tests', an earlier release's) reads as stating nothing more.
  */
 public final class SweepJson {
 
@@ -38,8 +40,12 @@ public final class SweepJson {
     private SweepJson() {
     }
 
-    /** A sweep as read from JSON, with the per-iteration objects and per-process times when the file has them. */
-    public record Read(Sweep sweep, List<PerIteration> perIteration, List<RankTimes> rankTimes) { }
+    /**
+     * A sweep as read from JSON, with the per-iteration objects and per-process times when the file has them.
+     *
+     * @param source the {@code nccl_harness.source} object, null where the file has none
+     */
+    public record Read(Sweep sweep, List<PerIteration> perIteration, List<RankTimes> rankTimes, JsonNode source) { }
 
     /** True when a text looks like JSON (its first non-blank character is '{'). */
     public static boolean looksLikeJson(String text) {
@@ -56,12 +62,19 @@ public final class SweepJson {
      * @param minBwOkay      nccl-tests' {@code average_bus_bandwidth.okay}: {@code unchecked}, {@code true},
      *                       {@code false}
      * @param harness        fields added to the {@code nccl_harness} object (calibration, algorithm, ...)
+     * @param source         what the run's input stated besides its tables ({@code nccl_harness.source}), null
+     *                       where it stated nothing more
      */
     public record Context(String startTime, String endTime, List<String> args, List<String> env,
-                          Integer ncclVersion, String minBwOkay, ObjectNode harness) {
+                          Integer ncclVersion, String minBwOkay, ObjectNode harness, JsonNode source) {
 
         public static Context none() {
-            return new Context(null, null, List.of(), List.of(), null, "unchecked", MAPPER.createObjectNode());
+            return new Context(null, null, List.of(), List.of(), null, "unchecked", MAPPER.createObjectNode(), null);
+        }
+
+        /** This context with the input's facts to keep, or none (null). */
+        public Context withSource(JsonNode facts) {
+            return new Context(startTime, endTime, args, env, ncclVersion, minBwOkay, harness, facts);
         }
     }
 
@@ -163,6 +176,9 @@ public final class SweepJson {
         if (stated.minBwStatus() != null) {
             trailer.put("min_bw_status", stated.minBwStatus());
         }
+        if (ctx.source() != null) {
+            ours.set("source", ctx.source());
+        }
         ours.setAll(ctx.harness());
         try {
             return MAPPER.writeValueAsString(root) + "\n";
@@ -177,15 +193,20 @@ public final class SweepJson {
      * that sweep's document alone, which nccl-tests' own tools read.
      */
     public static String writeAll(List<Sweep> sweeps) {
+        return writeAll(sweeps, Context.none());
+    }
+
+    /** {@link #writeAll(List)}, each sweep with the context of their one run (the input's facts: every table's). */
+    public static String writeAll(List<Sweep> sweeps, Context ctx) {
         if (sweeps.size() == 1) {
-            return write(sweeps.get(0), List.of());
+            return write(sweeps.get(0), List.of(), ctx);
         }
         ObjectNode root = MAPPER.createObjectNode();
         root.put("schema", SWEEPS_SCHEMA);
         ArrayNode all = root.putArray("sweeps");
         try {
             for (Sweep s : sweeps) {
-                all.add(MAPPER.readTree(write(s, List.of())));
+                all.add(MAPPER.readTree(write(s, List.of(), ctx)));
             }
             return MAPPER.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {
@@ -377,7 +398,7 @@ public final class SweepJson {
                 }
             }
             Sweep sweep = new Sweep(prov, coll, run, hw, devices, rows, notes, trailer(root, ours));
-            return new Read(sweep, per, rankTimes);
+            return new Read(sweep, per, rankTimes, ours.get("source"));
         } catch (JsonProcessingException e) {
             throw new InputException(file, 0, at + "the nccl_harness object is not valid: "
                     + Echo.quote(e.getOriginalMessage()));

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Optional;
 import org.ncclharness.calibration.advice.Advice;
 import org.ncclharness.calibration.advice.Setting;
+import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.CollectiveEvidence;
 import org.ncclharness.calibration.measure.Hardware;
@@ -53,21 +54,39 @@ public final class Inputs {
         return read(name, null);
     }
 
-    /** @param given the collective the user states for tables the file does not name; null to decide from the rows */
+    /**
+     * The tables alone, the log streamed past once and only its rows kept: memory bounded by the rows, whatever the
+     * size of the log around them.
+     *
+     * @param given the collective the user states for tables the file does not name; null to decide from the rows
+     */
     public static List<Sweep> read(String name, Collective given) {
-        return document(name, given).requireSweeps();
+        return document(name, given, Text.DROP).requireSweeps();
+    }
+
+    /** Whether a log's text is kept in its document, for the commands that read its lines again (the diagnosis). */
+    public enum Text {
+        /** Held whole ({@link LogText}), up to {@link #LOG_LIMIT} characters. */
+        KEEP,
+        /** Streamed past: the tables and the facts its lines state are kept, the lines are not. */
+        DROP
+    }
+
+    /** The document with its text kept ({@link Text#KEEP}). */
+    public static RunDocument document(String name, Collective given) {
+        return document(name, given, Text.KEEP);
     }
 
     /**
-     * Reads a file (or stdin) once, whole: its tables and the facts of its other lines ({@link RunDocument}). A
-     * log is held as one text ({@link LogText}); JSON and CSV, which the project writes itself, are read up to
-     * {@link #WHOLE_LIMIT}. A text with no readable table still gives its document, with the reason
-     * ({@link RunDocument#sweepError()}): its NCCL lines may say why the run stopped.
+     * Reads a file (or stdin) once: its tables and the facts of its other lines ({@link RunDocument}), gathered in
+     * the same pass. A log's text is held ({@link LogText}) only where {@code text} asks; JSON and CSV, which the
+     * project writes itself, are read whole up to {@link #WHOLE_LIMIT}. A text with no readable table still gives
+     * its document, with the reason ({@link RunDocument#sweepError()}): its NCCL lines may say why the run stopped.
      *
      * @param given the collective the user states ({@code --collective}) for tables the file does not name;
      *              null to decide from the rows
      */
-    public static RunDocument document(String name, Collective given) {
+    public static RunDocument document(String name, Collective given, Text text) {
         try (BufferedInputStream in = openDecompressed(name)) {
             in.mark(PEEK_BYTES);
             byte[] head = in.readNBytes(PEEK_BYTES);
@@ -85,7 +104,8 @@ public final class Inputs {
             if (first.isBlank() && head.length < PEEK_BYTES) {
                 throw empty(name);
             }
-            return logDocument(name, logText(name, reader), given);
+            return text == Text.KEEP ? logDocument(name, logText(name, reader), given)
+                    : streamed(name, first.lines().findFirst().orElse(""), reader, given);
         } catch (NoSuchFileException e) {
             throw new InputException(name, 0, "no such file");
         } catch (java.util.zip.ZipException | java.io.EOFException e) {
@@ -116,13 +136,12 @@ public final class Inputs {
             } catch (InputException e) {
                 throw JsonNotARun.explain(name, body).orElse(e);
             }
-            return RunDocument.ofText(name, RunDocument.Format.JSON, runs.stream().map(SweepJson.Read::sweep).toList(),
-                    null, LogText.EMPTY, runs, null);
+            return RunDocument.ofJson(name, runs);
         }
         String first = body.lines().findFirst().orElse("");
         if (MeasurementCsv.looksLikeCsv(first)) {
             return RunDocument.ofText(name, RunDocument.Format.CSV, csvSweeps(name, body, given), null, LogText.EMPTY,
-                    List.of(), null);
+                    null);
         }
         return logDocument(name, LogText.of(body), given);
     }
@@ -138,7 +157,42 @@ public final class Inputs {
         } catch (InputException e) {
             error = e;
         }
-        return RunDocument.ofText(name, RunDocument.Format.LOG, sweeps, error, text, List.of(), null);
+        return RunDocument.ofText(name, RunDocument.Format.LOG, sweeps, error, text, null);
+    }
+
+    /**
+     * A log read as it streams past: each line goes to the table reader and to the facts it may state, and none is
+     * kept. Where the tables end in an error (a damaged row), the lines after it still give their facts.
+     */
+    private static RunDocument streamed(String name, String firstLine, BufferedReader reader, Collective given) {
+        LineFacts facts = new LineFacts(HardwareFacts.bundled());
+        LineIterator lines = new LineIterator(name, reader);
+        Iterator<String> seen = new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return lines.hasNext();
+            }
+
+            @Override
+            public String next() {
+                String line = lines.next();
+                facts.accept(line);
+                return line;
+            }
+        };
+        List<Sweep> sweeps = List.of();
+        InputException error = null;
+        try {
+            sweeps = asLog(name, firstLine, () -> new NcclTestsLogReader(name, given).read(seen));
+        } catch (InputException e) {
+            error = e;
+            try {
+                seen.forEachRemaining(line -> { });
+            } catch (InputException unreadable) {
+                // a byte that is not UTF-8 ends the facts where it stands; the first error is the one reported
+            }
+        }
+        return RunDocument.streamed(name, sweeps, error, facts);
     }
 
     /**

@@ -39,8 +39,12 @@ public record LogFacts(List<String> ncclVersions, String ncclCuda, String driver
             "^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \\d]\\d .*\\b(20\\d\\d)$");
 
     public LogFacts {
-        ncclVersions = List.copyOf(ncclVersions);
-        environment = Collections.unmodifiableMap(new TreeMap<>(environment));
+        if (nicsPerHost != null && nicsPerHost < 1) {
+            throw new IllegalArgumentException("NICs per host must be at least 1, got " + nicsPerHost);
+        }
+        // a JSON of the run that names none of them reads back as none
+        ncclVersions = ncclVersions == null ? List.of() : List.copyOf(ncclVersions);
+        environment = Collections.unmodifiableMap(environment == null ? new TreeMap<>() : new TreeMap<>(environment));
     }
 
     public static LogFacts none() {
@@ -48,79 +52,120 @@ public record LogFacts(List<String> ncclVersions, String ncclCuda, String driver
     }
 
     public static LogFacts of(List<String> lines) {
-        List<String> versions = new ArrayList<>();
-        String cuda = null;
-        String driver = null;
-        String cudaDriver = null;
-        Map<String, String> env = new TreeMap<>();
-        String command = null;
-        String date = null;
-        for (String line : continued(lines)) {
-            Matcher v = NCCL_VERSION.matcher(line);
-            if (v.find()) {
-                if (!versions.contains(v.group(1))) {
-                    versions.add(v.group(1));
-                }
-                cuda = cuda == null ? v.group(2) : cuda;
-            }
-            Matcher d = DRIVER.matcher(line);
-            if (driver == null && d.find()) {
-                driver = d.group(1);
-            }
-            Matcher cd = CUDA_DRIVER.matcher(line);
-            if (cudaDriver == null && cd.find()) {
-                int code = Integer.parseInt(cd.group(1));
-                cudaDriver = "supports CUDA " + code / 1000 + "." + code % 1000 / 10;
-            }
-            Matcher e = ENV_SET.matcher(line);
-            while (e.find()) {
-                env.putIfAbsent(e.group(1), e.group(2).replaceFirst("[.,;]$", ""));
-            }
-            if (command == null && LAUNCH.matcher(line).find() && !line.contains("NCCL INFO")
-                    && !line.strip().startsWith("#")) {
-                Matcher p = PROMPT.matcher(line);
-                if (p.matches() || line.contains("mpirun") || line.contains("srun ")) {
-                    command = (p.matches() ? p.group(1) : line).strip();
-                }
-            }
-            if (command != null && line.contains(command) || line.startsWith("export ")) {
-                Matcher a = ENV_ASSIGN.matcher(line);
-                while (a.find()) {
-                    env.putIfAbsent(a.group(1), a.group(2).replaceAll("^[\"']|[\"']$", "").replaceFirst("[.,;]$", ""));
-                }
-            }
-            if (date == null) {
-                Matcher iso = ISO_DATE.matcher(line);
-                Matcher out = DATE_OUTPUT.matcher(line.strip());
-                date = iso.find() ? iso.group(1) : out.matches() ? line.strip() : null;
-            }
-        }
-        OptionalInt nics = NicCount.fromLines(lines);
-        return new LogFacts(versions, cuda, driver != null ? driver : cudaDriver, env, command, date,
-                nics.isPresent() ? nics.getAsInt() : null);
+        Builder b = new Builder();
+        lines.forEach(b::accept);
+        return b.build();
     }
 
-    /** The lines with a shell's continuations joined: {@code mpirun ... \} and the lines it runs on to are one. */
-    private static List<String> continued(List<String> lines) {
-        List<String> out = new ArrayList<>(lines.size());
-        StringBuilder open = null;
-        for (String line : lines) {
-            String stripped = line.stripTrailing();
-            boolean goesOn = stripped.endsWith("\\");
-            String part = goesOn ? stripped.substring(0, stripped.length() - 1).stripTrailing() : line;
+    /**
+     * The facts gathered line by line, as a log streams past once (its tables read from the same pass): a shell
+     * line continued with a backslash ({@code mpirun ... \}) is joined with the lines it runs on to.
+     */
+    public static final class Builder {
+        private final List<String> versions = new ArrayList<>();
+        private final Map<String, String> env = new TreeMap<>();
+        private final NicCount.Tally nics = new NicCount.Tally();
+        private String cuda;
+        private String driver;
+        private String cudaDriver;
+        private String command;
+        private String date;
+        /** A continued shell line, joined so far; null between lines. */
+        private StringBuilder open;
+
+        public void accept(String line) {
+            nics.accept(line);
+            int end = line.length();
+            while (end > 0 && Character.isWhitespace(line.charAt(end - 1))) {
+                end--;
+            }
+            boolean goesOn = end > 0 && line.charAt(end - 1) == '\\';
+            if (open == null && !goesOn) {
+                joined(line); // the common case: a line of its own, no copy
+                return;
+            }
+            String part = goesOn ? line.substring(0, end - 1).stripTrailing() : line;
             if (open == null) {
                 open = new StringBuilder(part);
             } else {
                 open.append(' ').append(part.strip());
             }
             if (!goesOn) {
-                out.add(open.toString());
+                joined(open.toString());
                 open = null;
             }
         }
-        if (open != null) {
-            out.add(open.toString());
+
+        /** The NET/IB devices the lines list, in order seen. */
+        public List<String> nicDevices() {
+            return nics.devices();
         }
-        return out;
+
+        public LogFacts build() {
+            if (open != null) {
+                joined(open.toString());
+                open = null;
+            }
+            OptionalInt n = nics.count();
+            return new LogFacts(versions, cuda, driver != null ? driver : cudaDriver, env, command, date,
+                    n.isPresent() ? n.getAsInt() : null);
+        }
+
+        /** A {@code 20YY-} (an ISO date), or a line that starts with a capital (a {@code date} command's output). */
+        private static boolean mayHoldDate(String line) {
+            for (int i = line.indexOf('-', 4); i >= 0; i = line.indexOf('-', i + 1)) {
+                if (line.charAt(i - 4) == '2' && line.charAt(i - 3) == '0' && Character.isDigit(line.charAt(i - 2))
+                        && Character.isDigit(line.charAt(i - 1))) {
+                    return true;
+                }
+            }
+            int first = 0;
+            while (first < line.length() && Character.isWhitespace(line.charAt(first))) {
+                first++;
+            }
+            return first < line.length() && Character.isUpperCase(line.charAt(first));
+        }
+
+        private void joined(String line) {
+            // each pattern behind a plain substring test: a log of NCCL INFO lines runs to millions of lines
+            Matcher v = line.contains("NCCL version") ? NCCL_VERSION.matcher(line) : null;
+            if (v != null && v.find()) {
+                if (!versions.contains(v.group(1))) {
+                    versions.add(v.group(1));
+                }
+                cuda = cuda == null ? v.group(2) : cuda;
+            }
+            Matcher d = driver == null && line.contains("Driver Version") ? DRIVER.matcher(line) : null;
+            if (d != null && d.find()) {
+                driver = d.group(1);
+            }
+            Matcher cd = cudaDriver == null && line.contains("cudaDriverVersion") ? CUDA_DRIVER.matcher(line) : null;
+            if (cd != null && cd.find()) {
+                int code = Integer.parseInt(cd.group(1));
+                cudaDriver = "supports CUDA " + code / 1000 + "." + code % 1000 / 10;
+            }
+            Matcher e = line.contains(" set by environment to ") ? ENV_SET.matcher(line) : null;
+            while (e != null && e.find()) {
+                env.putIfAbsent(e.group(1), e.group(2).replaceFirst("[.,;]$", ""));
+            }
+            if (command == null && line.contains("_perf") && LAUNCH.matcher(line).find() && !line.contains("NCCL INFO")
+                    && !line.strip().startsWith("#")) {
+                Matcher p = PROMPT.matcher(line);
+                if (p.matches() || line.contains("mpirun") || line.contains("srun ")) {
+                    command = (p.matches() ? p.group(1) : line).strip();
+                }
+            }
+            if ((command != null && line.contains(command) || line.startsWith("export ")) && line.contains("NCCL_")) {
+                Matcher a = ENV_ASSIGN.matcher(line);
+                while (a.find()) {
+                    env.putIfAbsent(a.group(1), a.group(2).replaceAll("^[\"']|[\"']$", "").replaceFirst("[.,;]$", ""));
+                }
+            }
+            if (date == null && mayHoldDate(line)) {
+                Matcher iso = ISO_DATE.matcher(line);
+                Matcher out = DATE_OUTPUT.matcher(line.strip());
+                date = iso.find() ? iso.group(1) : out.matches() ? line.strip() : null;
+            }
+        }
     }
 }

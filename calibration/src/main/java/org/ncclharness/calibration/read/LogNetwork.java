@@ -47,36 +47,61 @@ public final class LogNetwork {
      * empty where none does.
      */
     public static Optional<Named> of(Iterable<String> lines, HardwareFacts facts) {
-        Named environment = null;
-        Named device = null;
-        for (String line : lines) {
-            Matcher d = IB_DEVICE.matcher(line);
-            if (device == null && d.find()) {
+        Finder f = new Finder(facts);
+        lines.forEach(f::accept);
+        return f.result();
+    }
+
+    /** The network a log names, looked for line by line as the log streams past. */
+    public static final class Finder {
+        private final HardwareFacts facts;
+        private Named environment;
+        private Named device;
+        private Named found;
+
+        public Finder(HardwareFacts facts) {
+            this.facts = facts;
+        }
+
+        public void accept(String line) {
+            if (found != null) {
+                return;
+            }
+            // each pattern behind a plain substring test: a log of NCCL INFO lines runs to millions of lines
+            Matcher d = device == null && line.contains("NET/IB") ? IB_DEVICE.matcher(line) : null;
+            if (d != null && d.find()) {
                 device = fromDevice(d, facts);
             }
-            if (device != null && IB_USED.matcher(line).find()) {
-                return Optional.of(device);
+            if (device != null && line.contains("etwork IB") && IB_USED.matcher(line).find()) {
+                found = device;
+                return;
             }
-            Matcher p = PROVIDER.matcher(line);
-            if (p.find()) {
+            Matcher p = line.contains("NET/OFI") ? PROVIDER.matcher(line) : null;
+            if (p != null && p.find()) {
                 String provider = p.group(1).toLowerCase(Locale.ROOT);
                 if (provider.equals("efa")) {
-                    return Optional.of(new Named("EFA", p.group(), NCCL_LINES));
+                    found = new Named("EFA", p.group(), NCCL_LINES);
+                    return;
                 }
                 if (provider.equals("cxi")) {
-                    return Optional.of(new Named("Slingshot11", p.group(), NCCL_LINES));
+                    found = new Named("Slingshot11", p.group(), NCCL_LINES);
+                    return;
                 }
             }
-            Matcher s = SOCKET.matcher(line);
-            if (s.find()) {
-                return Optional.of(new Named("TCP", s.group().substring("NCCL INFO ".length()), NCCL_LINES));
+            Matcher s = line.contains("Socket") ? SOCKET.matcher(line) : null;
+            if (s != null && s.find()) {
+                found = new Named("TCP", s.group().substring("NCCL INFO ".length()), NCCL_LINES);
+                return;
             }
-            if (environment == null) {
+            if (environment == null && line.contains("FI_")) {
                 environment = fromEnvironment(line);
             }
         }
-        // NCCL's own lines outrank the environment, which says what was configured rather than what was used
-        return Optional.ofNullable(environment);
+
+        /** NCCL's own lines outrank the environment, which says what was configured rather than what was used. */
+        public Optional<Named> result() {
+            return Optional.ofNullable(found != null ? found : environment);
+        }
     }
 
     /** The fabric of the device's family (IB-, RoCE-) whose line rate is its speed; null where none is. */

@@ -26,6 +26,9 @@ public final class NicCount {
 
     /** The device:port/link entries of one NCCL message, empty when it is not a NET/IB device list. */
     public static List<String> devices(String message) {
+        if (!message.contains("NET/IB")) {
+            return List.of();
+        }
         List<String> out = new ArrayList<>();
         Matcher u = USING.matcher(message);
         if (u.find()) {
@@ -39,11 +42,9 @@ public final class NicCount {
 
     /** The distinct device:port/link entries every NET/IB device list of the lines names, in order seen. */
     public static List<String> devicesIn(Iterable<String> lines) {
-        Set<String> all = new LinkedHashSet<>();
-        for (String line : lines) {
-            all.addAll(devices(line));
-        }
-        return List.copyOf(all);
+        Tally t = new Tally();
+        lines.forEach(t::accept);
+        return t.devices();
     }
 
     /**
@@ -51,15 +52,32 @@ public final class NicCount {
      * the count aws-ofi-nccl says it found.
      */
     public static OptionalInt fromLines(Iterable<String> lines) {
-        Set<String> all = new LinkedHashSet<>();
-        int ofi = 0;
-        for (String line : lines) {
-            all.addAll(devices(line));
+        Tally t = new Tally();
+        lines.forEach(t::accept);
+        return t.count();
+    }
+
+    /** The NICs the lines of a log name, gathered as it streams past. */
+    public static final class Tally {
+        private final Set<String> all = new LinkedHashSet<>();
+        private int ofi;
+
+        public void accept(String line) {
+            all.addAll(NicCount.devices(line));
             Matcher m = line.contains("NET/OFI") ? OFI.matcher(line) : null;
             if (m != null && m.find()) {
                 ofi = Math.max(ofi, Integer.parseInt(m.group(1)));
             }
         }
-        return !all.isEmpty() ? OptionalInt.of(all.size()) : ofi > 0 ? OptionalInt.of(ofi) : OptionalInt.empty();
+
+        /** The distinct NET/IB device entries, in order seen. */
+        public List<String> devices() {
+            return List.copyOf(all);
+        }
+
+        /** NICs per host: the NET/IB devices, else aws-ofi-nccl's count; empty where neither was printed. */
+        public OptionalInt count() {
+            return !all.isEmpty() ? OptionalInt.of(all.size()) : ofi > 0 ? OptionalInt.of(ofi) : OptionalInt.empty();
+        }
     }
 }

@@ -21,6 +21,7 @@ import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.measure.Severity;
 
 /**
  * {@code check} as an unattended gate, on every bundled real run and on degraded copies of each (times × 1/0.55

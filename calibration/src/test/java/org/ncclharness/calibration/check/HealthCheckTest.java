@@ -13,6 +13,7 @@ import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.measure.Severity;
 
 /** The verdict rules of issue 8 on the bundled OCI A100 2-node run and on doctored copies of it. */
 class HealthCheckTest {

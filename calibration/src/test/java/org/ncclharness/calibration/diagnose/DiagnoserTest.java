@@ -11,7 +11,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.ncclharness.calibration.check.Severity;
+import org.ncclharness.calibration.measure.Severity;
+import org.ncclharness.calibration.read.LogDiagnosis;
 
 /**
  * Every real NCCL_DEBUG=INFO excerpt of {@code logs/ncclinfo/} (36 runs, sources in their headers) against the
@@ -38,7 +39,7 @@ class DiagnoserTest {
         List<String> raw = all.subList(all.indexOf("=== RAW (copied verbatim from the source) ===") + 1,
                 all.indexOf("=== END RAW"));
         Diagnosis d = Diagnoser.diagnose("nccl1368.txt", raw);
-        assertThat(d.findings()).extracting(Diagnosis.Issue::code).containsExactly("NO_NCCL_LINES", "FORCED_ALGO");
+        assertThat(d.findings()).extracting(LogDiagnosis.Issue::code).containsExactly("NO_NCCL_LINES", "FORCED_ALGO");
         assertThat(d.findings().get(1).message()).startsWith("NCCL_ALGO=Ring is set");
         assertThat(d.findings().get(1).evidence()).startsWith("nccl1368.txt:1: /usr/mpi/gcc/openmpi-4.1.7a1/bin/mpirun");
     }
@@ -87,7 +88,7 @@ class DiagnoserTest {
     void eachExcerptIsDiagnosedAsTheExpertDid(String file, String codes, String intra, String inter) throws IOException {
         Diagnosis d = diagnose(file);
         Set<String> expected = codes == null ? Set.of() : Set.of(codes.split(" "));
-        Set<String> found = d.findings().stream().filter(i -> i.severity() != Severity.INFO).map(Diagnosis.Issue::code)
+        Set<String> found = d.findings().stream().filter(i -> i.severity() != Severity.INFO).map(LogDiagnosis.Issue::code)
                 .collect(Collectors.toSet());
         assertThat(found).as("%s: %s", file, d.findings()).isEqualTo(expected);
         if (intra != null) {

@@ -32,7 +32,9 @@ final class BringupOutputs {
     int write(BringupReport report) {
         Map<Path, OutputFile.Content> files = new LinkedHashMap<>();
         report.baseline().ifPresent(b -> {
-            files.put(dir.resolve("baseline.json"), bytes(SweepJson.write(b, List.of())));
+            // with what the run's input states besides its rows, so that check of the file knows its NICs and network
+            files.put(dir.resolve("baseline.json"), bytes(SweepJson.write(b, List.of(), SweepJson.Context.none()
+                    .withSource(report.baselineSource().toJson().orElse(null)))));
             // a replay's CSV says so on every row (its provenance columns), as its JSON and page do
             files.put(dir.resolve("baseline.csv"), bytes(MeasurementCsv.toString(List.of(b))));
             files.put(dir.resolve("baseline.png"), ReportPage.png(Figure.of(List.of(FigureSeries.of(b)))));

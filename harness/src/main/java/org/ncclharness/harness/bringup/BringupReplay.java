@@ -8,11 +8,13 @@ import java.util.Optional;
 import org.ncclharness.calibration.resolve.Comparability;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.diagnose.RunDiagnosis;
 import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.read.RunDocument;
 
 /**
  * {@code bringup --replay} without a GPU: bundled runs go through the same steps and the same judge, each
@@ -80,11 +82,13 @@ final class BringupReplay {
         List<StepOutcome> outcomes = new ArrayList<>();
         outcomes.add(StepOutcome.skipped(BringupStep.GPU, "a replay has no bundled run of one GPU"));
         if (single.isPresent()) {
-            outcomes.add(judge.judge(BringupStep.HOST, List.of(single.get().id()), List.of(judge.replayed(single.get(),
-                    inRange(single.get().replay())))));
+            outcomes.add(judge.judge(BringupStep.HOST, List.of(single.get().id()), List.of(judge.replayed(
+                    single.get().document(), inRange(single.get().replay())))));
         } else {
             outcomes.add(StepOutcome.skipped(BringupStep.HOST, "no bundled one-host run of " + family));
         }
+        // read once for steps 3 and 4, and for what baseline.json keeps of the run's source
+        RunDocument multiDoc = multi.document();
         for (BringupStep step : List.of(BringupStep.NETWORK, BringupStep.BASELINE)) {
             if (outcomes.stream().anyMatch(o -> o.verdict() == org.ncclharness.calibration.check.Verdict.FAIL)) {
                 break;
@@ -94,13 +98,13 @@ final class BringupReplay {
             Sweep rows = new Sweep(s.provenance(), s.collective(), s.run(), s.hardware(), s.devices(),
                     s.rows().stream().filter(r -> sizes.contains(r.sizeBytes())).toList(), s.notes());
             // named by its id, so that the expected curve is never the replayed run itself
-            outcomes.add(judge.judge(step, List.of(multi.id()), List.of(judge.replayed(multi, rows))));
+            outcomes.add(judge.judge(step, List.of(multi.id()), List.of(judge.replayed(multiDoc, rows))));
         }
         String source = "REPLAY, not measured here (no GPU: " + noGpu + "): step 2 " + single.map(Dataset::id)
                 .orElse("skipped") + ", steps 3 and 4 " + multi.id() + ", bundled runs as published, their sizes from "
                 + SizeText.exact(minBytes) + " to " + SizeText.exact(maxBytes) + " (-b/-e); one run each: -N and the"
                 + " spread do not apply";
         return outputs.write(new BringupReport(source, outcomes, null, "a replay runs no NCCL; `diagnose LOG` reads"
-                + " the NCCL lines of a log", args));
+                + " the NCCL lines of a log", args, RunDiagnosis.kept(multiDoc)));
     }
 }

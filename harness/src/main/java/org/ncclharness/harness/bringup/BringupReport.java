@@ -10,10 +10,12 @@ import org.ncclharness.calibration.check.CheckReport;
 import org.ncclharness.calibration.check.CheckReportWriter;
 import org.ncclharness.calibration.check.Finding;
 import org.ncclharness.calibration.check.RepeatedRuns;
-import org.ncclharness.calibration.check.Severity;
+import org.ncclharness.calibration.measure.Severity;
 import org.ncclharness.calibration.check.Verdict;
 import org.ncclharness.calibration.diagnose.Diagnosis;
 import org.ncclharness.calibration.diagnose.DiagnosisWriter;
+import org.ncclharness.calibration.read.LogDiagnosis;
+import org.ncclharness.calibration.read.SourceFacts;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.measure.SourceKind;
@@ -31,9 +33,12 @@ import org.ncclharness.harness.figure.ReportPage;
  * @param outcomes  the steps run or skipped, in order; a flow that stopped has fewer than four
  * @param diagnosis   the ranks' NCCL lines diagnosed, null when there were none
  * @param noDiagnosis why there is no diagnosis, for when {@code diagnosis} is null
+ * @param baselineSource what the input of step 4's run states besides its rows (a replayed dataset's NICs, network,
+ *                       metadata and NCCL lines' diagnosis), which baseline.json keeps; {@link SourceFacts#NONE} for a
+ *                       run measured now
  */
 record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagnosis, String noDiagnosis,
-                     List<String> args) {
+                     List<String> args, SourceFacts baselineSource) {
 
     /** Figures draw at most this many subjects; a step of more GPUs is in the table only. */
     static final int MAX_SERIES = 16;
@@ -41,6 +46,12 @@ record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagno
     BringupReport {
         outcomes = List.copyOf(outcomes);
         args = List.copyOf(args);
+    }
+
+    /** A bring-up measured now: its runs have no input that states more than they measured. */
+    BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagnosis, String noDiagnosis,
+                  List<String> args) {
+        this(source, outcomes, diagnosis, noDiagnosis, args, SourceFacts.NONE);
     }
 
     /**
@@ -202,7 +213,7 @@ record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagno
             }
         }
         if (diagnosis != null) {
-            for (Diagnosis.Issue i : diagnosis.findings()) {
+            for (LogDiagnosis.Issue i : diagnosis.findings()) {
                 verdicts.add(new ReportPage.Verdict(i.severity() == Severity.FAIL ? ReportPage.Level.FAIL
                         : i.severity() == Severity.WARN ? ReportPage.Level.WARN : ReportPage.Level.NOTE,
                         "diagnosis " + i.code(), i.message() + "; fix: " + i.fix()));

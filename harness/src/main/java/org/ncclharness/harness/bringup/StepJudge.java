@@ -11,14 +11,13 @@ import org.ncclharness.calibration.check.Finding;
 import org.ncclharness.calibration.check.HealthCheck;
 import org.ncclharness.calibration.check.PeerComparison;
 import org.ncclharness.calibration.check.RepeatedRuns;
-import org.ncclharness.calibration.check.Severity;
+import org.ncclharness.calibration.measure.Severity;
 import org.ncclharness.calibration.check.Verdict;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.measure.SizeText;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
-import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.read.RunDocument;
 import org.ncclharness.calibration.resolve.Hints;
 import org.ncclharness.calibration.resolve.ResolvedRun;
@@ -62,9 +61,9 @@ final class StepJudge {
         this.hints = hints;
     }
 
-    /** A bundled run replayed as a step's subject: its facts resolved as {@code check} resolves them. */
-    ResolvedRun replayed(Dataset d, Sweep rows) {
-        return RunSource.judged(d.document(), rows, hints);
+    /** A bundled run replayed as a step's subject: its facts resolved from its document as {@code check} does. */
+    ResolvedRun replayed(RunDocument dataset, Sweep rows) {
+        return RunSource.judged(dataset, rows, hints);
     }
 
     /** Each subject's sweeps measured now, resolved with the flags' hints (the job states the rest). */

@@ -42,7 +42,7 @@ public record StepOutcome(BringupStep step, List<Subject> subjects, List<Finding
 
     /** A step that did not complete (an NCCL error, a rank lost): FAIL with the reason, nothing measured. */
     static StepOutcome broken(BringupStep step, String why) {
-        return new StepOutcome(step, List.of(), List.of(new Finding(org.ncclharness.calibration.check.Severity.FAIL,
+        return new StepOutcome(step, List.of(), List.of(new Finding(org.ncclharness.calibration.measure.Severity.FAIL,
                 "job", null, "the step did not complete: " + why)), Verdict.FAIL, null);
     }
 
@@ -53,7 +53,7 @@ public record StepOutcome(BringupStep step, List<Subject> subjects, List<Finding
             s.report().reasons().forEach(f -> out.add(new Finding(f.severity(), f.rule(), f.sizeBytes(),
                     (subjects.size() > 1 ? s.name() + ": " : "") + f.message())));
         }
-        findings.stream().filter(f -> f.severity() != org.ncclharness.calibration.check.Severity.INFO)
+        findings.stream().filter(f -> f.severity() != org.ncclharness.calibration.measure.Severity.INFO)
                 .forEach(out::add);
         return out;
     }

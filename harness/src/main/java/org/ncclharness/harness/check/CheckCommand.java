@@ -16,10 +16,9 @@ import java.util.Optional;
 import org.ncclharness.calibration.hardware.Nics;
 import org.ncclharness.calibration.check.CheckReport;
 import org.ncclharness.calibration.check.Finding;
-import org.ncclharness.calibration.check.Severity;
-import org.ncclharness.calibration.diagnose.Diagnoser;
-import org.ncclharness.calibration.diagnose.DiagnosisWriter;
-import org.ncclharness.calibration.diagnose.Diagnosis;
+import org.ncclharness.calibration.measure.Severity;
+import org.ncclharness.calibration.diagnose.RunDiagnosis;
+import org.ncclharness.calibration.read.LogDiagnosis;
 import org.ncclharness.calibration.resolve.Comparability;
 import org.ncclharness.calibration.check.RunContext;
 import org.ncclharness.calibration.measure.Collective;
@@ -296,9 +295,9 @@ public final class CheckCommand implements Callable<Integer> {
      * input error.
      */
     private Judged failedBeforeATable(RunDocument doc) {
-        List<Finding> fails = new ArrayList<>(doc.lines().isEmpty() ? List.of() : Diagnoser.diagnose(run,
-                doc.lines()).findings().stream().filter(i -> i.severity() == Severity.FAIL)
-                .map(i -> finding(Severity.FAIL, "run-failed", i)).toList());
+        List<Finding> fails = new ArrayList<>(RunDiagnosis.of(doc).map(LogDiagnosis::findings).orElse(List.of())
+                .stream().filter(i -> i.severity() == Severity.FAIL).map(i -> finding(Severity.FAIL, "run-failed", i))
+                .toList());
         if (fails.isEmpty()) {
             throw doc.sweepError();
         }
@@ -317,16 +316,23 @@ public final class CheckCommand implements Callable<Integer> {
         return md.resolveSibling(stem + ".png");
     }
 
-    /**
-     * What the log's NCCL lines say, next to the bandwidth verdict (as INFO: the verdict stays the bandwidth's;
-     * the diagnosis says why it is what it is). Logs without NCCL lines add nothing.
-     */
     private static final String RUN_FAILED_CODE = "TEST_FAILED";
 
-    private List<Finding> diagnosis(List<String> lines) {
-        Diagnosis d = Diagnoser.diagnose(run, lines);
+    /**
+     * What the log's NCCL lines say, next to the bandwidth verdict (as INFO: the verdict stays the bandwidth's;
+     * the diagnosis says why it is what it is), as the document gives it: a JSON's kept diagnosis, else its lines'.
+     * Logs without NCCL lines add nothing.
+     */
+    private static List<Finding> diagnosis(RunDocument doc) {
+        Optional<LogDiagnosis> found = RunDiagnosis.of(doc);
+        if (found.isEmpty()) {
+            return List.of();
+        }
+        LogDiagnosis d = found.get();
         List<Finding> out = new ArrayList<>();
-        DiagnosisWriter.transportLine(d).ifPresent(t -> out.add(Finding.info("diagnosis", t)));
+        if (d.transport() != null) {
+            out.add(Finding.info("diagnosis", d.transport()));
+        }
         // a rank that stopped on an NCCL or CUDA error fails the run whatever its numbers say; the rest of the
         // diagnosis is context for the reader (diagnose judges it)
         d.findings().stream().filter(i -> i.severity() != Severity.INFO && !i.code().equals("NO_NCCL_LINES"))
@@ -336,7 +342,7 @@ public final class CheckCommand implements Callable<Integer> {
     }
 
     /** A diagnosis issue as a finding of check's, its evidence and fix on the same line. */
-    private static Finding finding(Severity severity, String rule, Diagnosis.Issue i) {
+    private static Finding finding(Severity severity, String rule, LogDiagnosis.Issue i) {
         return new Finding(severity, rule, null, "diagnosis " + i.code() + ": " + i.message() + " (" + i.evidence()
                 + "); fix: " + i.fix());
     }
@@ -377,7 +383,7 @@ public final class CheckCommand implements Callable<Integer> {
         CheckRules rules = new CheckRules(warnBelow, failBelow, dip, minBusBw(), failOnWrong, warnLatency)
                 .withLineRate(parsed.hasMatchedOption("--warn-below") ? warnBelow : null,
                         parsed.hasMatchedOption("--fail-below") ? failBelow : null);
-        List<Finding> diagnosis = diagnosis(doc.lines());
+        List<Finding> diagnosis = diagnosis(doc);
         List<Judged> out = new ArrayList<>();
         for (Sweep input : tables) {
             List<Finding> context = new ArrayList<>();

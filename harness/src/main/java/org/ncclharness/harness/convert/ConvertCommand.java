@@ -10,12 +10,15 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.ncclharness.calibration.diagnose.RunDiagnosis;
 import org.ncclharness.calibration.format.MeasurementCsv;
 import org.ncclharness.calibration.format.NcclTestsTableWriter;
 import org.ncclharness.calibration.format.SweepJson;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.read.Inputs;
+import org.ncclharness.calibration.read.RunDocument;
 import org.ncclharness.harness.options.LogCollectiveOption;
 import org.ncclharness.harness.runs.RunInputs;
 import org.ncclharness.harness.exit.ExitCode;
@@ -60,18 +63,24 @@ public final class ConvertCommand implements Callable<Integer> {
                 o.checkWritable(force);
             }
         }
-        List<Sweep> sweeps = RunInputs.read(input, collective.value());
-        // Every table stays its own: the CSV names each row's collective, the JSON holds one sweep per table.
+        // the JSON keeps the diagnosis of NCCL's lines, which reads the log's text; the CSV and the table need its
+        // rows and its facts only, so a log of any size streams past
+        RunDocument doc = RunInputs.document(input, collective.value(), json != null ? Inputs.Text.KEEP
+                : Inputs.Text.DROP);
+        List<Sweep> sweeps = doc.requireSweeps();
+        // Every table stays its own: the CSV names each row's collective, the JSON holds one sweep per table, each
+        // with what the input states besides its rows (the NICs, the network, NCCL's lines' diagnosis)
         Outputs outputs = new Outputs();
         if (csv != null) {
             outputs.add(csv, Outputs.utf8(MeasurementCsv.toString(sweeps)));
         }
         if (json != null) {
-            outputs.add(json, Outputs.utf8(SweepJson.writeAll(sweeps)));
+            outputs.add(json, Outputs.utf8(SweepJson.writeAll(sweeps, SweepJson.Context.none()
+                    .withSource(RunDiagnosis.kept(doc).toJson().orElse(null)))));
         }
         outputs.commit(force);
         if (csv != null) {
-            lostInCsv(sweeps).ifPresent(System.err::println);
+            lostInCsv(doc, sweeps).ifPresent(System.err::println);
         }
         if (csv == null && json == null) {
             PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
@@ -87,10 +96,11 @@ public final class ConvertCommand implements Callable<Integer> {
     }
 
     /**
-     * The CSV holds the rows only: what else the input said of its run (the GPU, the hosts, the device list) is
-     * named, so that a calibration of the CSV is not silently another one (one tier where the log had two).
+     * The CSV holds the rows only: what else the input said of its run (the GPU, the hosts, the device list, the
+     * NICs and the network NCCL's lines name) is named, so that a calibration or check of the CSV is not silently
+     * another one (one tier where the log had two, no line rate where the log gave the NICs).
      */
-    private static Optional<String> lostInCsv(List<Sweep> sweeps) {
+    private static Optional<String> lostInCsv(RunDocument doc, List<Sweep> sweeps) {
         Set<String> lost = new LinkedHashSet<>();
         for (Sweep s : sweeps) {
             Hardware h = s.hardware() == null ? Hardware.unknown() : s.hardware();
@@ -108,8 +118,16 @@ public final class ConvertCommand implements Callable<Integer> {
                 lost.add("the device list");
             }
         }
+        boolean nics = doc.nics().perHost() != null;
+        if (nics) {
+            lost.add("the NICs per host");
+        }
+        if (doc.namedNetwork().isPresent()) {
+            lost.add("the network NCCL's lines name");
+        }
         return lost.isEmpty() ? Optional.empty() : Optional.of("# note: the CSV holds the rows"
-                + " only, not " + String.join(", ", lost) + ": calibrate or check it with --gpus, --nodes and"
-                + " --interconnect, or convert with --json, which keeps them");
+                + " only, not " + String.join(", ", lost) + ": calibrate or check it with --gpus, --nodes"
+                + (nics ? ", --interconnect and --nics-per-host" : " and --interconnect") + ", or convert with --json,"
+                + " which keeps them");
     }
 }

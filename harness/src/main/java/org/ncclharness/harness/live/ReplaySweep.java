@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.diagnose.RunDiagnosis;
 import org.ncclharness.calibration.format.SweepJson;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
@@ -92,8 +93,11 @@ public final class ReplaySweep {
         plan.combinations().forEach(c -> asked.add(c.label()));
         var notHonoured = r.putArray("not_honoured");
         notApplicable().forEach(notHonoured::add);
+        // the JSON keeps what the replayed run's source states (its NICs, network, NCCL lines' diagnosis), so that a
+        // check of the file knows what a check of the dataset knows
         return new SweepOutputs(plan.asReplay(), out).emit(List.of(result), heading,
-                new SweepOutputs.RunFacts(null, null, null, d.metadata().algo(), d.metadata().flags(), harness));
+                new SweepOutputs.RunFacts(null, null, null, d.metadata().algo(), d.metadata().flags(), harness,
+                        RunDiagnosis.kept(d.document())));
     }
 
     /** What the user asked for that stored numbers cannot honour; said, never silently dropped. */

@@ -20,6 +20,7 @@ import org.ncclharness.calibration.format.NcclTestsTableWriter;
 import org.ncclharness.calibration.format.SweepJson;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.read.SourceFacts;
 import org.ncclharness.calibration.calibrate.CalibrationInput;
 import org.ncclharness.calibration.calibrate.CalibrationJson;
 import org.ncclharness.calibration.calibrate.CalibrationOptions;
@@ -41,9 +42,19 @@ import org.ncclharness.harness.options.VersionInfo;
  */
 final class SweepOutputs {
 
-    /** Facts about the run the tables do not hold: times, NCCL version, dataset flags, extra JSON fields. */
+    /**
+     * Facts about the run the tables do not hold: times, NCCL version, dataset flags, extra JSON fields, and what a
+     * replay's input stated besides its rows ({@link SourceFacts#NONE} for a run measured now), which the JSON keeps.
+     */
     record RunFacts(String startTime, String endTime, Integer ncclVersion, String forcedAlgo, List<String> flags,
-                    ObjectNode harness) { }
+                    ObjectNode harness, SourceFacts source) {
+
+        /** A run measured now: no input states more of it than the job saw. */
+        RunFacts(String startTime, String endTime, Integer ncclVersion, String forcedAlgo, List<String> flags,
+                 ObjectNode harness) {
+            this(startTime, endTime, ncclVersion, forcedAlgo, flags, harness, SourceFacts.NONE);
+        }
+    }
 
     private final SweepPlan plan;
     private final PrintWriter out;
@@ -237,7 +248,7 @@ final class SweepOutputs {
             h.set("calibration", CalibrationJson.toJson(new CalibrationReport(List.of(report.entries().get(index)))));
         }
         return new SweepJson.Context(facts.startTime(), facts.endTime(), plan.args(), ncclEnvironment(),
-                facts.ncclVersion(), TableStatus.of(plan, r.sweep()).jsonOkay(), h);
+                facts.ncclVersion(), TableStatus.of(plan, r.sweep()).jsonOkay(), h, facts.source().toJson().orElse(null));
     }
 
     /**

@@ -134,7 +134,7 @@ public final class CalibrationInputs {
         List<CalibrationInput> out = new ArrayList<>();
         for (Path p : files) {
             Flags fileFlags = configuration(configs.get(p.toString()), flags);
-            RunDocument doc = Inputs.document(p.toString(), flags.collective());
+            RunDocument doc = Inputs.document(p.toString(), flags.collective(), Inputs.Text.DROP);
             List<Sweep> sweeps = flags.predicted().admit(p.toString(), doc.requireSweeps());
             List<String> skipped = new ArrayList<>();
             for (int i = 0; i < sweeps.size(); i++) {

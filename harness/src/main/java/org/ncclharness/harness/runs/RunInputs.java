@@ -40,18 +40,27 @@ public final class RunInputs {
         return read(nameOrId, null);
     }
 
-    /** @param given {@code --collective}: the collective of tables the file does not name, or null */
+    /**
+     * The tables alone: a log streamed past with only its rows kept, whatever its size.
+     *
+     * @param given {@code --collective}: the collective of tables the file does not name, or null
+     */
     public static List<Sweep> read(String nameOrId, Collective given) {
-        return document(nameOrId, given).requireSweeps();
+        return document(nameOrId, given, Inputs.Text.DROP).requireSweeps();
+    }
+
+    /** The input read once with its text kept, for the commands that read a log's lines (the diagnosis). */
+    public static RunDocument document(String nameOrId, Collective given) {
+        return document(nameOrId, given, Inputs.Text.KEEP);
     }
 
     /**
-     * The input read once, whole: a file's (or stdin's) document, or a bundled dataset's (its table as published,
-     * its raw source's lines and its metadata).
+     * The input read once: a file's (or stdin's) document, its text kept or streamed past as {@code text} asks, or a
+     * bundled dataset's (its table as published, its raw source's lines and its metadata).
      */
-    public static RunDocument document(String nameOrId, Collective given) {
+    public static RunDocument document(String nameOrId, Collective given, Inputs.Text text) {
         if (isFile(nameOrId)) {
-            return Inputs.document(nameOrId, given);
+            return Inputs.document(nameOrId, given, text);
         }
         return dataset(nameOrId).orElseThrow(() -> notFound(nameOrId)).document();
     }

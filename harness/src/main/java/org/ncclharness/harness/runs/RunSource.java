@@ -3,6 +3,7 @@ package org.ncclharness.harness.runs;
 import org.ncclharness.harness.options.PredictedRows;
 import java.util.List;
 import org.ncclharness.calibration.measure.InputException;
+import org.ncclharness.calibration.read.Inputs;
 import org.ncclharness.calibration.read.RunDocument;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Measurement;
@@ -60,7 +61,8 @@ public final class RunSource {
      * (its only table when it has one). A baseline of another collective is not comparable: refused.
      */
     public static Sweep baselineFor(String nameOrId, Sweep run) {
-        RunDocument doc = RunInputs.document(JudgedReference.baselineFile(nameOrId), null);
+        RunDocument doc = RunInputs.document(JudgedReference.baselineFile(nameOrId), null,
+                Inputs.Text.DROP);
         List<Sweep> tables = doc.requireSweeps();
         Measurement first = run.rows().get(0);
         List<Sweep> same = tables.stream().filter(t -> t.collective() == run.collective()).toList();

@@ -101,7 +101,8 @@ class BringupCommandTest {
 
     /**
      * Issue 40's second case: check of the OCI RoCE run knew its 16 NICs per host (the dataset's metadata) while the
-     * replay of the same run said they were not known; both now judge it against the same line rate.
+     * replay of the same run said they were not known, and so did check of the baseline.json the replay kept; all three
+     * now judge it against the same line rate.
      */
     @Test
     void theReplayKnowsTheNicsCheckKnowsOfTheSameRun() {
@@ -112,6 +113,10 @@ class BringupCommandTest {
                 tmp.resolve("nics").toString());
         assertThat(replay.exitCode()).as(replay.err()).isEqualTo(ExitCode.OK);
         assertThat(replay.out()).contains(line).doesNotContain("NICs per host are not known");
+        // and the baseline it kept keeps them: check of baseline.json judges it against the same line rate
+        CliRun kept = CliRun.of("check", tmp.resolve("nics").resolve("baseline.json").toString());
+        assertThat(kept.exitCode()).as(kept.err()).isEqualTo(ExitCode.OK);
+        assertThat(kept.out()).contains(line).doesNotContain("NICs per host are not known");
     }
 
     @Test

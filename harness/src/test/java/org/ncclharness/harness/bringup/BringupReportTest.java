@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.ncclharness.calibration.check.CheckReport;
 import org.ncclharness.calibration.check.Finding;
 import org.ncclharness.calibration.check.RepeatedRuns;
-import org.ncclharness.calibration.check.Severity;
+import org.ncclharness.calibration.measure.Severity;
 import org.ncclharness.calibration.check.Verdict;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.measure.Provenance;

@@ -71,7 +71,7 @@ class RunFactsTableTest {
             // -e at the run's largest size, as a user replaying it whole would give
             Sweep replayed = BringupReplay.inRange(d.replay(), DEFAULT_MIN, d.rows().get(d.rows().size() - 1)
                     .sizeBytes());
-            ResolvedRun stepRun = judge.replayed(d, replayed);
+            ResolvedRun stepRun = judge.replayed(doc, replayed);
             Facts byBringup = Facts.of(stepRun, JudgedReference.expected(stepRun, stepRun.sweep(), d.id()));
             assertThat(byBringup).as("bringup's facts of %s against check's", d.id()).isEqualTo(byCheck);
             rows.add(byCheck.row(d.id()));

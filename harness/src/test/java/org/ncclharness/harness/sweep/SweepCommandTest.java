@@ -144,6 +144,9 @@ public class SweepCommandTest {
         // check of what a replay wrote never passes a node that measured nothing
         CliRun check = CliRun.of("check", json.toString());
         assertThat(check.out()).contains("WARN: these numbers are a replay (").doesNotContain("Verdict: PASS");
+        // the JSON keeps what the replayed dataset states: check of it knows the NICs check of the dataset knows
+        assertThat(root.path("nccl_harness").path("source").path("stated").path("datasetId").asText()).isEqualTo(OCI);
+        assertThat(check.out()).contains("of the line rate of 16 RoCE-100G NICs per host");
     }
 
     /** The CSV says replay on every row, whatever the file's name, and check of it is a WARN saying so. */
