@@ -27,11 +27,19 @@ public final class NcclLines {
     public record Line(int lineNo, String host, String pid, String device, boolean warn, String text, String raw) { }
 
     private static final Pattern MESSAGE = Pattern.compile("NCCL (INFO|WARN) ?");
-    private static final Pattern HOST = Pattern.compile("([A-Za-z0-9][\\w.-]*):(\\d+):\\d+ \\[(\\d+)\\] ?$");
+    /**
+     * {@code host:pid:tid [dev]}, and before a WARN the {@code file:line} (NCCL 2.4+) and {@code (function)} (2.30)
+     * of the call: {@code h1:123:456 [0] transport/net_ib/p2p.cc:688 (ncclIbTest) NCCL WARN}.
+     */
+    private static final Pattern HOST = Pattern.compile("([A-Za-z0-9][\\w.-]*):(\\d+):\\d+ \\[(\\d+)\\]"
+            + "(?: [\\w./<>-]+:\\d+(?: \\([^)]*\\))?)? ?$");
     /** Messages posters kept without any prefix: what NCCL's INFO lines begin with. */
     private static final Pattern BARE = Pattern.compile("^(?:[NR]CCL version|NET/|Bootstrap|Channel \\d|comm 0x|Using (?:internal )?"
             + "[Nn]etwork|NVLS|Connected all|ncclCommInitRank|Init COMPLETE|NCCL_[A-Z_]+ set by|CollNet|Ring \\d|Trees|"
             + "\\d+ coll channels|cudaDriverVersion|P2P plugin|Plugin|Setting affinity|MNNVL|DMA-BUF)");
+
+    private static final Pattern SPLICED = Pattern.compile("\\S*:\\d+:\\d+ \\[\\d+\\](?: [\\w./<>-]+:\\d+(?: \\([^)]*\\))?)?"
+            + " ?$");
 
     /** NCCL's version line where it stands alone: at the start, or after a launcher's tag. */
     private static final Pattern VERSION_LINE = Pattern.compile("(?:^\\s*|[>:\\]]\\s*)([NR]CCL version \\d+\\.\\d+\\.\\d+)");
@@ -88,7 +96,7 @@ public final class NcclLines {
     /** Where the next spliced message's prefix begins: the start of its {@code host:pid:tid [dev]}, if any. */
     private static int start(String raw, int nextMessage) {
         String before = raw.substring(0, nextMessage);
-        Matcher h = Pattern.compile("\\S*:\\d+:\\d+ \\[\\d+\\] ?$").matcher(before);
+        Matcher h = SPLICED.matcher(before);
         return h.find() ? h.start() : nextMessage;
     }
 }

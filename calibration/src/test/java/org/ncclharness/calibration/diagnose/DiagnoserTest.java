@@ -47,15 +47,15 @@ class DiagnoserTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', nullValues = "-", value = {
         // file | WARN/FAIL codes (space-separated, '-' for none) | an intra transport | an inter transport
-        "bootstrap_ipv6_linklocal_ib1_connect_abort_issue975 | CONNECT_FAILED | - | -",
+        "bootstrap_ipv6_linklocal_ib1_connect_abort_issue975 | CONNECT_FAILED NCCL_ERROR | - | -",
         "collnet_requested_not_supported_warn_ib_gdr_tests133 | COLLNET_UNSUPPORTED | P2P/direct pointer/read | NET/IB/GDRDMA",
         "collnet_sharp_init_then_hang_a100_4node_2gpu_nccl2234_tests311 | NCCL_WARN | - | COLLNET/SHARP/GDRDMA",
         "efa_ofi_open_av_einval_hang_horovod_nccl24_ofi_issue24 | NCCL_WARN GDR_OFF | P2P/IPC | NET/AWS Libfabric",
         "efa_p4d_4pods_1gpu_each_nccl2273 | - | - | NET/Libfabric/GDRDMA",
         "efa_plugin_no_provider_socket_fallback_g6e8x_nccl2273 | NET_PLUGIN_FAILED SOCKET_FALLBACK NO_IB_DEVICE | - | NET/Socket",
         "gcp_fastsocket_8nic_no_gdr_h100_issue1519 | - | - | -",
-        "ib_azure_completion_error12_vendor129_2node | IB_COMPLETION_ERROR IB_LIST_MIXES_LINK_LAYERS | - | -",
-        "ib_completion_error4_vendor81_h100_5node_issue928 | IB_COMPLETION_ERROR | - | -",
+        "ib_azure_completion_error12_vendor129_2node | IB_COMPLETION_ERROR NCCL_ERROR IB_LIST_MIXES_LINK_LAYERS | - | -",
+        "ib_completion_error4_vendor81_h100_5node_issue928 | IB_COMPLETION_ERROR NCCL_ERROR | - | -",
         "ib_gdr_rail_p2p_cumem_h20_2node_2gpu_issue1189 | - | - | NET/IB/GDRDMA",
         "ib_with_virbr0_socket_list_2node_nccltests_issue29 | - | - | -",
         "ib_rdma_plugin_v8_gdr_h100_2node_ring_qps64_tests319 | - | P2P/CUMEM | NET/NCCL RDMA Plugin v8/GDRDMA",
@@ -70,18 +70,18 @@ class DiagnoserTest {
         "p2p_cumem_pcie_2x_rtx5060ti_patched_driver_nccl2289 | - | P2P/CUMEM | -",
         "p2p_cumem_read_nvlink_p4d_1pod_4gpu | - | P2P/CUMEM/read | -",
         "p2p_direct_pointer_single_process_2gpu_cross_numa_issue1358 | - | P2P/direct pointer | -",
-        "p2p_ipc_peer_access_not_supported_217_ray_nccl278_raylightning24 | P2P_OFF | P2P/IPC | -",
+        "p2p_ipc_peer_access_not_supported_217_ray_nccl278_raylightning24 | P2P_OFF NCCL_ERROR | P2P/IPC | -",
         "rccl_slingshot_no_ofi_plugin_socket_hsn_crusher | SOCKET_FALLBACK NO_IB_DEVICE | - | NET/Socket",
         "separate_jobs_rank0_on_two_hosts_nomp1_issue182 | SEPARATE_JOBS | - | -",
         "mixed_gpus_socket_connect_timeout_h100nvl_a100_2node_nccl2262 | MIXED_GPUS CONNECT_RETRY SOCKET_FALLBACK NO_IB_DEVICE | - | -",
         "nic_count_differs_7vs8_mi300x_vf_rccl_issue1423 | NIC_COUNT_DIFFERS | - | -",
-        "test_failed_bootstrap_af_family_h100_2x8_nccltests294 | TEST_FAILED NCCL_WARN | - | -",
+        "test_failed_bootstrap_af_family_h100_2x8_nccltests294 | TEST_FAILED SOCKET_ADDRESS_INVALID NCCL_ERROR | - | -",
         "roce_bridge_oob_partial_gdr_shm_cross_socket_nccl257_issue392 | GDR_OFF P2P_OFF | SHM/direct | NET/IB",
         "roce_gdr_disabled_despite_peermem_16rank_issue1537 | GDR_OFF | - | -",
         "roce_gdr_ofiplugin_fallback_2node_nccl2275 | NET_PLUGIN_FAILED | - | NET/IB/GDRDMA",
-        "socket_connect_abort_proxy_fail_shm_intra_issue166_tests | CONNECT_FAILED NCCL_WARN P2P_OFF | SHM/direct/direct | -",
+        "socket_connect_abort_proxy_fail_shm_intra_issue166_tests | CONNECT_FAILED NCCL_ERROR P2P_OFF | SHM/direct/direct | -",
         "socket_multinic_ethernet_2node_8gpu_issue601 | SOCKET_FALLBACK | - | NET/Socket",
-        "socket_forced_p2p_shm_disabled_1vm_2gpu_nccl2292_warn | P2P_OFF NCCL_WARN NET_PLUGIN_FAILED SOCKET_FALLBACK"
+        "socket_forced_p2p_shm_disabled_1vm_2gpu_nccl2292_warn | P2P_OFF SOCKET_ADDRESS_INVALID NCCL_ERROR NET_PLUGIN_FAILED SOCKET_FALLBACK"
                 + " NO_IB_DEVICE SOCKET_ON_VIRTUAL_IFACE | - | NET/Socket/Shared",
         "socket_shm_2gpu_workstation_nccl2275 | P2P_OFF | SHM/direct/direct | -",
     })
