@@ -68,7 +68,7 @@ public record NcclRules(List<Rule> rules, List<Fact> facts,
      *                {@code {resultName}} from the lookup table, {@code {peerText}} / {@code {addrText}} a group with
      *                its words, where present
      * @param lookup  the table that explains the status the line reports: ibv_wc_status, errno or nccl_result
-     * @param args    values for the format's conversions in the test that prints each format
+     * @param args    values for the formats' {@code %s} conversions, in order, in the test that prints each format
      * @param carrier for ANY rules, the line that carries NCCL's string in the test ({@code %s} for the string)
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
