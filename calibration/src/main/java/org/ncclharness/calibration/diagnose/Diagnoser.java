@@ -34,6 +34,8 @@ public final class Diagnoser {
             + "(?=/))?)*)");
     /** The end of one nccl-tests run: its trailer, or the next test's start. */
     private static final Pattern RUN_END = Pattern.compile("Avg bus bandwidth|Collective test (?:concluded|starting)");
+    private static final Pattern LAST_ERROR = Pattern.compile("\\bLast error:\\s*$");
+    private static final Pattern MESSAGE_LINE = Pattern.compile("NCCL (?:INFO|WARN)");
     private static final Pattern FAILING_HOST = Pattern.compile("^\\s*([\\w.-]+): Test (?:NCCL|CUDA) failure");
     private static final Pattern TEST_FAILURE = Pattern.compile(
             "\\bTest (?:NCCL|CUDA) failure \\S+:\\d+|\\bFailed: (?:NCCL|Cuda) error \\S+:\\d+");
@@ -121,6 +123,7 @@ public final class Diagnoser {
         String network = null;
         String nvls = null;
         String collnet = null;
+        Line collnetLine = null;
         boolean pxn = false;
         Integer channels = null;
         Set<String> hosts = new LinkedHashSet<>();
@@ -207,6 +210,7 @@ public final class Diagnoser {
             }
             if (t.contains("via COLLNET") || t.startsWith("CollNet ") && t.contains("via ")) {
                 collnet = "in use";
+                collnetLine = collnetLine == null ? l : collnetLine;
             } else if (t.contains("CollNet is not supported")) {
                 collnet = "not supported";
             }
@@ -274,6 +278,7 @@ public final class Diagnoser {
         boolean rankPerHost = ranks != null && ranks > 1 && hosts.size() >= ranks;
         setOnLaunchLines(env, envLines);
         environment(env, envLines, inter, rankPerHost);
+        socketIfnameUnused(env, envLines, bootstrap, sockets);
         pluginFailures(multi);
         if (nics.stream().anyMatch(n -> n.endsWith("/IB") || n.contains("/IB/")) && nics.stream()
                 .anyMatch(n -> n.contains("/RoCE"))) {
@@ -282,6 +287,11 @@ public final class Diagnoser {
                     + " NCCL_IB_HCA=mlx5_0,mlx5_1), or the rings mix two networks");
         }
         separateJobs(rankZeroHosts, rankZeroAgain, rankZeroFirst);
+        if ("in use".equals(collnet) && collnetLine != null) {
+            add("COLLNET_IN_USE", Severity.INFO, "CollNet (SHARP in-network reduction) carries collectives", collnetLine,
+                    "where the job hangs after init with SHARP set up, rerun with NCCL_COLLNET_ENABLE=0 to confirm;"
+                    + " check that sharp_am runs on the subnet manager and the SHARP plugin matches HPC-X");
+        }
         nicsDiffer(nicsByHost, nicLineByHost);
         if (lines.stream().allMatch(l -> !l.warn() && VERSION.matcher(l.text()).find())) {
             noNcclLines("only NCCL's version line: NCCL_DEBUG was VERSION or WARN, which print nothing more"
@@ -371,11 +381,13 @@ public final class Diagnoser {
                             + " message is staged through host memory", gdrDisabled != null ? gdrDisabled
                             : evidence.get(k),
                     "load nvidia-peermem (or use DMA-BUF with a recent driver and NCCL_DMABUF_ENABLE=1), check"
-                            + " NCCL_NET_GDR_LEVEL, and that ACS/IOMMU do not block peer-to-peer PCIe");
-        } else if (gdrDisabled != null && !socketInter && network != null && !network.contains("Socket")
-                && gdr == null) {
-            add("GDR_OFF", Severity.WARN, "NCCL says GPUDirect RDMA is disabled for a NIC", gdrDisabled,
-                    "load nvidia-peermem (or use DMA-BUF), check NCCL_NET_GDR_LEVEL and ACS/IOMMU");
+                            + " NCCL_NET_GDR_LEVEL, and that ACS/IOMMU do not block peer-to-peer PCIe; " + PEERMEM_NAME);
+        } else if (gdrDisabled != null && !socketInter && gdr == null && (network != null
+                ? !network.contains("Socket") : gdrDisabled.text().startsWith("NET/"))) {
+            // NET/IB's own line is enough where the excerpt shows no transport: that NIC carries no GDR
+            add("GDR_OFF", Severity.WARN, "NCCL says GPUDirect RDMA is disabled for a NIC: " + gdrDisabled.text(),
+                    gdrDisabled, "load nvidia-peermem (or use DMA-BUF), check NCCL_NET_GDR_LEVEL and ACS/IOMMU; "
+                    + PEERMEM_NAME);
         }
         List<String> offHost = intra.keySet().stream().filter(k -> k.startsWith("SHM") || k.startsWith("NET/"))
                 .toList();
@@ -389,6 +401,24 @@ public final class Diagnoser {
             add("VERSION_MISMATCH", Severity.FAIL, "ranks report different NCCL versions: " + String.join(", ",
                     versions), firstVersion, "run one NCCL build on every host (check LD_LIBRARY_PATH and the"
                     + " container images)");
+        }
+    }
+
+    /**
+     * NCCL_SOCKET_IFNAME set, no line of NCCL using any interface, and the job failed: a name that matches no
+     * interface makes NCCL go on with an empty address and fail later with a garbage address family
+     * (NVIDIA/nccl#1837).
+     */
+    private void socketIfnameUnused(Map<String, String> env, Map<String, Line> envLines, String bootstrap,
+                                    Set<String> sockets) {
+        String ifname = env.get("NCCL_SOCKET_IFNAME");
+        boolean failed = issues.stream().anyMatch(i -> i.severity() == Severity.FAIL);
+        if (ifname != null && bootstrap == null && sockets.isEmpty() && failed) {
+            add("SOCKET_IFNAME_NOT_FOUND", Severity.FAIL, "NCCL_SOCKET_IFNAME=" + ifname + " is set, no line shows"
+                    + " NCCL using an interface (no 'Bootstrap : Using' or 'NET/Socket : Using'), and the job failed:"
+                    + " the interface it names may not exist on this host, and NCCL goes on with an empty address",
+                    envLines.get("NCCL_SOCKET_IFNAME"), "check the name on every host (ip addr); name an interface"
+                    + " that exists (a prefix such as eth matches eth0, eth1; ^docker,lo excludes), or unset it");
         }
     }
 
@@ -498,13 +528,15 @@ public final class Diagnoser {
     /** A WARN line: the table's row for it, a NET plugin's own failure, else the generic finding, quoted. */
     private void warnLine(Line l) {
         String t = l.text();
-        java.util.Optional<NcclRules.Match> row = table.match(NcclRules.Level.WARN, t);
+        java.util.Optional<NcclRules.Match> row = table.match(NcclRules.Level.WARN, t, NcclLines.warnSource(l));
         if (row.isPresent()) {
             hit(row.get(), l);
-        } else if (t.matches("(?i).*(NET/OFI|aws-ofi|plugin).*(fail|unable|no eligible).*")) {
+        } else if (t.matches("(?i).*(NET/OFI|aws-ofi|plugin).*(fail|unable|no eligible|couldn't|could not|error).*")) {
             // a plugin's own words (aws-ofi-nccl, the SHARP plugin): not NCCL's format strings
             add("NET_PLUGIN_FAILED", Severity.WARN, "a NET plugin failed: " + t, l, "give the pod/host the"
-                    + " devices the plugin needs (EFA, cxi), or remove NCCL_NET_PLUGIN and the plugin library");
+                    + " devices the plugin needs (EFA, cxi); where it has them, the node image's EFA driver,"
+                    + " libfabric and plugin versions are the suspect (another image or AMI is the usual fix); or"
+                    + " remove NCCL_NET_PLUGIN and the plugin library");
         } else {
             add("NCCL_WARN", Severity.WARN, t, l, "read the NCCL warning; search it in github.com/NVIDIA/nccl/issues");
         }
@@ -530,6 +562,12 @@ public final class Diagnoser {
                 continue;
             }
             java.util.Optional<NcclRules.Match> m = table.match(NcclRules.Level.ANY, raw);
+            // NCCL's last error as a framework prints it (PyTorch: "Last error:" and the WARN's text on the next line)
+            boolean lastError = i > 0 && LAST_ERROR.matcher(text.get(i - 1)).find();
+            if (lastError && !MESSAGE_LINE.matcher(raw).find()) {
+                java.util.Optional<NcclRules.Match> w = table.match(NcclRules.Level.WARN, raw.strip());
+                m = w.isPresent() ? w : m;
+            }
             if (m.isPresent() && !own.contains(m.get().rule().code())) {
                 Matcher h = FAILING_HOST.matcher(raw);
                 hit(m.get(), new Line(i + 1, h.find() ? h.group(1) : null, null, null, false, raw.strip(), raw));
@@ -743,6 +781,13 @@ public final class Diagnoser {
                     + " github.com/NVIDIA/nccl-tests/issues"));
         }
     }
+
+    /**
+     * NCCL 2.22.3 and older look for the nv_peer_mem module only; 2.23.4 added nvidia_peermem, the name current
+     * drivers load (NVIDIA/nccl#1676; net_ib.cc's ncclIbGdrSupport).
+     */
+    private static final String PEERMEM_NAME = "NCCL 2.22.3 and older look only for nv_peer_mem, not nvidia_peermem:"
+            + " with nvidia_peermem loaded, upgrade NCCL to 2.23.4 or later (NVIDIA/nccl#1676)";
 
     private static final String SEPARATE_JOBS_FIX = "for one run across hosts, build nccl-tests with MPI=1 (make clean"
             + " && make MPI=1) and launch it once with mpirun or srun; a job started by torchrun: give every host the"

@@ -26,7 +26,11 @@ public final class NcclLines {
      */
     public record Line(int lineNo, String host, String pid, String device, boolean warn, String text, String raw) { }
 
-    private static final Pattern MESSAGE = Pattern.compile("NCCL (INFO|WARN) ?");
+    /** {@code NCCL INFO}/{@code NCCL WARN}; a WARN whose poster dropped "NCCL" still has its {@code file.h:344}. */
+    private static final Pattern MESSAGE = Pattern.compile("(?:NCCL |(?<=\\.(?:cc|cu|h|c):\\d{1,5} ))(INFO|WARN) ?");
+    /** The NCCL source file that printed a WARN, as its prefix names it ({@code transport/nvls.cc:158}). */
+    private static final Pattern WARN_SOURCE = Pattern.compile("([\\w./-]+\\.(?:cc|cu|h|c)):\\d+(?: \\([^)]*\\))?"
+            + " (?:NCCL )?WARN");
     /**
      * {@code host:pid:tid [dev]}, and before a WARN the {@code file:line} (NCCL 2.4+) and {@code (function)} (2.30)
      * of the call: {@code h1:123:456 [0] transport/net_ib/p2p.cc:688 (ncclIbTest) NCCL WARN}.
@@ -91,6 +95,15 @@ public final class NcclLines {
             out.sort(Comparator.comparingInt(Line::lineNo));
         }
         return out;
+    }
+
+    /** The NCCL source file a WARN line names in its prefix ({@code transport/nvls.cc}), null where it names none. */
+    public static String warnSource(Line l) {
+        if (!l.warn()) {
+            return null;
+        }
+        Matcher m = WARN_SOURCE.matcher(l.raw());
+        return m.find() ? m.group(1) : null;
     }
 
     /** Where the next spliced message's prefix begins: the start of its {@code host:pid:tid [dev]}, if any. */

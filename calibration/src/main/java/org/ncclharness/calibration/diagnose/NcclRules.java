@@ -70,10 +70,13 @@ public record NcclRules(List<Rule> rules, List<Fact> facts,
      * @param lookup  the table that explains the status the line reports: ibv_wc_status, errno or nccl_result
      * @param args    values for the formats' {@code %s} conversions, in order, in the test that prints each format
      * @param carrier for ANY rules, the line that carries NCCL's string in the test ({@code %s} for the string)
+     * @param source  where set, the rule reads only WARNs printed from a source file this pattern finds
+     *                ({@code nvls\.cc}: a CUDA failure while NVLS is set up); null for any
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Rule(String id, Level level, String pattern, String code, Severity severity, String message,
-                       String fix, String lookup, List<String> args, String carrier, List<Format> formats) {
+                       String fix, String lookup, List<String> args, String carrier, String source,
+                       List<Format> formats) {
         public Rule {
             args = args == null ? List.of() : List.copyOf(args);
             formats = List.copyOf(formats);
@@ -143,8 +146,14 @@ public record NcclRules(List<Rule> rules, List<Fact> facts,
 
     /** The first rule of this level that matches the message, with its match. */
     public Optional<Match> match(Level level, String text) {
+        return match(level, text, null);
+    }
+
+    /** The same, for a WARN printed from this NCCL source file (null where its prefix names none). */
+    public Optional<Match> match(Level level, String text, String sourceFile) {
         for (Rule r : rules) {
-            if (r.level() != level) {
+            if (r.level() != level || r.source() != null && (sourceFile == null
+                    || !Compiled.of(r.source()).matcher(sourceFile).find())) {
                 continue;
             }
             Matcher m = r.compiled().matcher(text);

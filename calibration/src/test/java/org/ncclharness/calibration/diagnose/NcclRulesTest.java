@@ -54,11 +54,11 @@ class NcclRulesTest {
      * function), and what launchers and collectors do to it: Open MPI's tag, a timestamp, a kubectl pod name, a
      * stripped host:pid:tid, a poster's quoting.
      */
-    static List<String> printed(String level, String message) {
-        String tag = level.equals("WARN") ? "misc/socket.cc:483 NCCL WARN " : "NCCL INFO ";
+    static List<String> printed(String level, String message, String file) {
+        String tag = level.equals("WARN") ? file + ":483 NCCL WARN " : "NCCL INFO ";
         return List.of(
                 "gpu-node-1:1234:5678 [3] " + tag + message,
-                "gpu-node-1:1234:5678 [3] " + (level.equals("WARN") ? "misc/socket.cc:483 (ncclSocketConnect) NCCL WARN "
+                "gpu-node-1:1234:5678 [3] " + (level.equals("WARN") ? file + ":483 (ncclSocketConnect) NCCL WARN "
                         : tag) + message,
                 "gpu-node-1:1234:5678 [3] NCCL " + level + " " + message,
                 "[1,7]<stderr>:gpu-node-1:1234:5678 [3] " + tag + message,
@@ -66,7 +66,8 @@ class NcclRulesTest {
                 "2026-03-18T11:13:09.123456789Z stderr F gpu-node-1:1234:5678 [3] " + tag + message,
                 ":1234:5678 [3] " + tag + message,
                 " [3] NCCL " + level + " " + message,
-                "> gpu-node-1:1234:5678 [3] " + tag + message);
+                "> gpu-node-1:1234:5678 [3] " + tag + message,
+                level.equals("WARN") ? file + ":483 WARN " + message : "NCCL INFO " + message);
     }
 
     static Stream<Arguments> everyRuleFormat() {
@@ -91,16 +92,22 @@ class NcclRulesTest {
                     .satisfies(m -> assertThat(m.meaning()).as("its result is in the table").isNotNull());
             return;
         }
-        for (String raw : printed(rule.level().name(), message)) {
+        // a rule that reads one source file's WARNs (the CUDA failures of transport/nvls.cc) gets that file's prefix
+        String file = rule.source() == null ? "misc/socket.cc" : "transport/nvls.cc";
+        assertThat(rule.source() == null || Pattern.compile(rule.source()).matcher(file).find()).isTrue();
+        for (String raw : printed(rule.level().name(), message, file)) {
             List<Line> read = NcclLines.of(List.of(raw));
             assertThat(read).as(raw).hasSize(1);
             Line l = read.get(0);
             assertThat(l.warn()).as(raw).isEqualTo(rule.level() == Level.WARN);
             assertThat(l.text()).as(raw).isEqualTo(message.strip());
+            if (rule.source() != null && NcclLines.warnSource(l) == null) {
+                continue; // a prefix without the file cannot say where NCCL printed it
+            }
             if (raw.contains("gpu-node-1:1234")) {
                 assertThat(l.host()).as("the host of " + raw).isEqualTo("gpu-node-1");
             }
-            Optional<NcclRules.Match> m = TABLE.match(rule.level(), l.text());
+            Optional<NcclRules.Match> m = TABLE.match(rule.level(), l.text(), NcclLines.warnSource(l));
             assertThat(m).as(raw).isPresent();
             assertThat(m.get().rule().id()).as(raw).isEqualTo(id);
             assertThat(m.get().message()).doesNotContain("{").doesNotContain("?)");
