@@ -46,13 +46,30 @@ public record NcclRules(List<Rule> rules, List<Fact> facts,
      * @param format the printf format, or for ANY rules the string NCCL returns
      */
     public record Format(String file, String since, String until, String format) {
-        /** The format as a pattern: every conversion stands for any text. */
-        Pattern asPattern() {
+        private static final String CONVERSION = "%[-0-9.*]*[lhz]*[a-zA-Z]";
+
+        /** Whether this format prints the text: every conversion stands for any text. */
+        boolean prints(String text) {
             StringBuilder b = new StringBuilder();
-            for (String part : format.split("%[-0-9.*]*[lhz]*[a-zA-Z]", -1)) {
+            for (String part : format.split(CONVERSION, -1)) {
                 b.append(b.isEmpty() ? "" : ".*?").append(Pattern.quote(part));
             }
-            return Pattern.compile(b.toString());
+            return Pattern.compile(b.toString()).matcher(text).matches();
+        }
+
+        /** How much of the format's literal text the text holds, part after part in order, from its start. */
+        int partsFollowed(String text) {
+            int at = 0;
+            int n = 0;
+            for (String part : format.split(CONVERSION, -1)) {
+                int found = text.indexOf(part, at);
+                if (found < 0) {
+                    break;
+                }
+                at = found + part.length();
+                n += part.length();
+            }
+            return n;
         }
 
         @Override
@@ -86,14 +103,22 @@ public record NcclRules(List<Rule> rules, List<Fact> facts,
             return Compiled.of(pattern);
         }
 
-        /** The format this message was printed from: the newest release's whose text matches, else the newest. */
+        /**
+         * The format this message was printed from: one that prints it whole before one it only begins (a poster's
+         * cut line follows the start of its format only), then the one whose literal text it holds most of
+         * ({@code Net : Connect to} is more than {@code : Connect to}), the newest release's among equals.
+         */
         public Format citedFor(String text) {
+            Format best = null;
+            int most = -1;
             for (int i = formats.size() - 1; i >= 0; i--) {
-                if (formats.get(i).asPattern().matcher(text).find()) {
-                    return formats.get(i);
+                int n = (formats.get(i).prints(text) ? 1_000_000 : 0) + formats.get(i).partsFollowed(text);
+                if (n > most) {
+                    most = n;
+                    best = formats.get(i);
                 }
             }
-            return formats.isEmpty() ? null : formats.get(formats.size() - 1);
+            return best;
         }
     }
 

@@ -111,7 +111,8 @@ class NcclRulesTest {
             assertThat(m).as(raw).isPresent();
             assertThat(m.get().rule().id()).as(raw).isEqualTo(id);
             assertThat(m.get().message()).doesNotContain("{").doesNotContain("?)");
-            assertThat(rule.citedFor(l.text())).isIn(rule.formats());
+            // the cited format prints this line (%d and %u, or two files' copies, print alike)
+            assertThat(rule.citedFor(l.text()).prints(l.text())).as("the format cited for " + raw).isTrue();
         }
     }
 
@@ -176,6 +177,14 @@ class NcclRulesTest {
                 + " (NCCL 2.29.2-2.30.7)");
         assertThat(d.findings()).filteredOn(i -> i.code().equals("NCCL_ERROR")).singleElement()
                 .satisfies(i -> assertThat(i.message()).contains("ncclRemoteError", "the line that says why: new.log:1:"));
+    }
+
+    /** A line its poster cut short cites the format it begins, not the newest one. */
+    @Test
+    void aCutLineCitesTheFormatItBegins() {
+        Rule rule = TABLE.rules().stream().filter(r -> r.id().equals("ib-completion-error")).findFirst().orElseThrow();
+        Format cited = rule.citedFor("NET/IB : Got completion from peer 10.2.0.5<33092> with error 12, opcode 0, len");
+        assertThat(cited.format()).startsWith("NET/IB : Got completion from peer %s with error %d, opcode %d, len %d");
     }
 
     /** Hosts compared: every host's completion error names one peer, so that peer is where to start. */
