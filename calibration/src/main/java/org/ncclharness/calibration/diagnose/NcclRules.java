@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.diagnose;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -27,9 +28,9 @@ import org.ncclharness.calibration.measure.Severity;
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record NcclRules(List<Rule> rules, List<Fact> facts,
-                        @com.fasterxml.jackson.annotation.JsonProperty("ibv_wc_status") Map<String, Meaning> ibvWcStatus,
+                        @JsonProperty("ibv_wc_status") Map<String, Meaning> ibvWcStatus,
                         Map<String, Meaning> errno,
-                        @com.fasterxml.jackson.annotation.JsonProperty("nccl_result") Map<String, Meaning> ncclResult) {
+                        @JsonProperty("nccl_result") Map<String, Meaning> ncclResult) {
 
     private static final String RESOURCE = "/nccl/diagnosis-rules.json";
     private static final NcclRules TABLE = load();

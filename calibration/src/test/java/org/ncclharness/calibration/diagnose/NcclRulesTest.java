@@ -173,10 +173,11 @@ class NcclRulesTest {
                 .contains("IB_COMPLETION_ERROR FAIL", "NCCL_ERROR FAIL");
         assertThat(d.findings().get(0).message()).contains("IBV_WC_RETRY_EXC_ERR", "status 12", "vendor error 129",
                 "10.0.0.2<4711>");
-        assertThat(d.citations().get("IB_COMPLETION_ERROR")).startsWith("ib-completion-error: src/transport/net_ib/p2p.cc"
-                + " (NCCL 2.29.2-2.30.7)");
+        assertThat(d.citations().get("IB_COMPLETION_ERROR"))
+                .startsWith("ib-completion-error: src/transport/net_ib/p2p.cc (NCCL 2.29.2-2.30.7)");
         assertThat(d.findings()).filteredOn(i -> i.code().equals("NCCL_ERROR")).singleElement()
-                .satisfies(i -> assertThat(i.message()).contains("ncclRemoteError", "the line that says why: new.log:1:"));
+                .satisfies(i -> assertThat(i.message())
+                        .contains("ncclRemoteError", "the line that says why: new.log:1:"));
     }
 
     /** A line its poster cut short cites the format it begins, not the newest one. */
