@@ -32,10 +32,10 @@ public final class Diagnoser {
     private static final Pattern VIA = Pattern.compile("(?:->|^CollNet|\\[(?:send|receive)\\]).*?\\bvia (P2P/direct"
             + " pointer(?:/\\w+)?|direct shared memory|[A-Z][A-Za-z0-9]+(?:/[A-Za-z0-9_()]+(?:(?: [A-Za-z0-9][\\w.]*)+"
             + "(?=/))?)*)");
-    private static final Pattern CONNECT_RETRY = Pattern.compile(
-            "socketStartConnect: connect (?:to \\S+ )?returned ([^,]+), retrying \\((\\d+)/(\\d+)\\)");
     /** The end of one nccl-tests run: its trailer, or the next test's start. */
     private static final Pattern RUN_END = Pattern.compile("Avg bus bandwidth|Collective test (?:concluded|starting)");
+    private static final Pattern LAST_ERROR = Pattern.compile("\\bLast error:\\s*$");
+    private static final Pattern MESSAGE_LINE = Pattern.compile("NCCL (?:INFO|WARN)");
     private static final Pattern FAILING_HOST = Pattern.compile("^\\s*([\\w.-]+): Test (?:NCCL|CUDA) failure");
     private static final Pattern TEST_FAILURE = Pattern.compile(
             "\\bTest (?:NCCL|CUDA) failure \\S+:\\d+|\\bFailed: (?:NCCL|Cuda) error \\S+:\\d+");
@@ -51,8 +51,6 @@ public final class Diagnoser {
     private static final Pattern IFACE = Pattern.compile("\\[\\d+\\]([^\\s\\[]+)");
     private static final Pattern NETWORK = Pattern.compile("^Using (?:internal )?[Nn]etwork (\\S+(?: [A-Z]\\w*)*)");
     private static final Pattern CHANNELS = Pattern.compile("^(\\d+) coll channels|^Channel \\d+/(\\d+)");
-    private static final Pattern COMPLETION = Pattern.compile("Got completion from peer (\\S+) with (?:error|status)[ =]"
-            + "(\\d+)(?:.*vendor err (\\d+))?");
     private static final Pattern GDR_HCA = Pattern.compile("^NET/(\\w+) ?: GPU Direct RDMA (?:Disabled|Enabled) for HCA \\d+"
             + " '([^']+)'");
     /** A communicator's rank as its Init/Destroy COMPLETE lines print it: {@code comm 0x55.. rank 0 nranks 2}. */
@@ -68,6 +66,14 @@ public final class Diagnoser {
     private final List<String> text;
     private final List<Issue> issues = new ArrayList<>();
     private final List<Line> pluginFailures = new ArrayList<>();
+    private final NcclRules table = NcclRules.table();
+    /** The lines each finding code's rules matched, in the order first seen: one finding per code. */
+    private final Map<String, List<RuleHit>> hits = new LinkedHashMap<>();
+    /** Each rule finding's table row and the NCCL format string its evidence was printed from. */
+    private final Map<String, String> citations = new LinkedHashMap<>();
+
+    /** A table row that matched one NCCL line. */
+    private record RuleHit(NcclRules.Match match, Line line) { }
     private Map<String, String> launchEnv;
 
     /** NCCL_* set on the log's launch or export lines: read once, for the forced algorithm and the debug file. */
@@ -97,8 +103,10 @@ public final class Diagnoser {
             setOnLaunchLines(env, envLines);
             noNcclLines("no NCCL INFO or WARN line in the log");
             environment(env, envLines, Map.of(), false);
+            anyLines();
+            ruleFindings();
             return new Diagnosis(file, List.of(), deviceList.ranks(), deviceList.hostCount(), null, null, Map.of(), Map.of(),
-                    null, List.of(), List.of(), null, null, null, false, null, issues);
+                    null, List.of(), List.of(), null, null, null, false, null, issues, citations);
         }
         List<String> versions = new ArrayList<>();
         Line firstVersion = null;
@@ -115,6 +123,7 @@ public final class Diagnoser {
         String network = null;
         String nvls = null;
         String collnet = null;
+        Line collnetLine = null;
         boolean pxn = false;
         Integer channels = null;
         Set<String> hosts = new LinkedHashSet<>();
@@ -134,10 +143,6 @@ public final class Diagnoser {
         Line rankZeroFirst = null;
         Map<String, Set<String>> nicsByHost = new LinkedHashMap<>();
         Map<String, Line> nicLineByHost = new LinkedHashMap<>();
-        Line retryLine = null;
-        int retries = 0;
-        String retryOf = null;
-        String retryError = null;
         for (Line l : lines) {
             String t = l.text();
             if (l.host() != null) {
@@ -182,7 +187,7 @@ public final class Diagnoser {
                     nicLineByHost.putIfAbsent(l.host(), l);
                 }
             }
-            if (t.matches("^NET/IB ?: No device found\\.?.*")) {
+            if (!l.warn() && table.fact("no-ib-device").matches(t)) {
                 noIb = noIb == null ? l : noIb;
             }
             if ((m = SOCKET_USING.matcher(t)).find()) {
@@ -205,6 +210,7 @@ public final class Diagnoser {
             }
             if (t.contains("via COLLNET") || t.startsWith("CollNet ") && t.contains("via ")) {
                 collnet = "in use";
+                collnetLine = collnetLine == null ? l : collnetLine;
             } else if (t.contains("CollNet is not supported")) {
                 collnet = "not supported";
             }
@@ -212,7 +218,7 @@ public final class Diagnoser {
                 int c = Integer.parseInt(m.group(1) != null ? m.group(1) : m.group(2));
                 channels = Math.max(channels == null ? 0 : channels, c);
             }
-            if (t.contains("GPU Direct RDMA Disabled")) {
+            if (table.fact("gdr-disabled").matches(t)) {
                 gdrDisabled = gdrDisabled == null ? l : gdrDisabled;
             }
             if ((m = GDR_HCA.matcher(t)).find() && !m.group(1).equals("IB")) {
@@ -232,20 +238,10 @@ public final class Diagnoser {
                 (net ? netTransports : localTransports).merge(transport, 1, Integer::sum);
                 transportEvidence.putIfAbsent(transport, l);
             }
-            if (!l.warn() && (m = CONNECT_RETRY.matcher(t)).find()) {
-                retryLine = retryLine == null ? l : retryLine;
-                retries = Math.max(retries, Integer.parseInt(m.group(2)));
-                retryOf = m.group(3);
-                retryError = m.group(1);
-            }
             warn(l);
         }
-        if (retryLine != null) {
-            add("CONNECT_RETRY", Severity.WARN, "connections between ranks fail and are retried (" + retryError
-                    + ", up to retry " + retries + " of " + retryOf + "): a rank cannot reach its peer's address",
-                    retryLine, "check that NCCL_SOCKET_IFNAME names an interface every host can reach, and the"
-                    + " firewalls and security groups between the hosts (NCCL uses ports beyond ssh's)");
-        }
+        anyLines();
+        ruleFindings();
         // One process that printed for several GPUs is on one host, whatever else the log omits
         boolean oneProcess = pids.size() == 1 && devices.size() > 1 && lines.stream().allMatch(x -> x.host() != null);
         Integer nodes = nNodes;
@@ -282,6 +278,7 @@ public final class Diagnoser {
         boolean rankPerHost = ranks != null && ranks > 1 && hosts.size() >= ranks;
         setOnLaunchLines(env, envLines);
         environment(env, envLines, inter, rankPerHost);
+        socketIfnameUnused(env, envLines, bootstrap, sockets);
         pluginFailures(multi);
         if (nics.stream().anyMatch(n -> n.endsWith("/IB") || n.contains("/IB/")) && nics.stream()
                 .anyMatch(n -> n.contains("/RoCE"))) {
@@ -290,6 +287,11 @@ public final class Diagnoser {
                     + " NCCL_IB_HCA=mlx5_0,mlx5_1), or the rings mix two networks");
         }
         separateJobs(rankZeroHosts, rankZeroAgain, rankZeroFirst);
+        if ("in use".equals(collnet) && collnetLine != null) {
+            add("COLLNET_IN_USE", Severity.INFO, "CollNet (SHARP in-network reduction) carries collectives", collnetLine,
+                    "where the job hangs after init with SHARP set up, rerun with NCCL_COLLNET_ENABLE=0 to confirm;"
+                    + " check that sharp_am runs on the subnet manager and the SHARP plugin matches HPC-X");
+        }
         nicsDiffer(nicsByHost, nicLineByHost);
         if (lines.stream().allMatch(l -> !l.warn() && VERSION.matcher(l.text()).find())) {
             noNcclLines("only NCCL's version line: NCCL_DEBUG was VERSION or WARN, which print nothing more"
@@ -303,7 +305,7 @@ public final class Diagnoser {
                     + " /dev/shm between them");
         }
         return new Diagnosis(file, versions, ranks, nodes, local, bootstrap, intra, inter, gdr, List.copyOf(nics),
-                List.copyOf(sockets), network, nvls, collnet, pxn, channels, issues);
+                List.copyOf(sockets), network, nvls, collnet, pxn, channels, issues, citations);
     }
 
     /**
@@ -379,11 +381,13 @@ public final class Diagnoser {
                             + " message is staged through host memory", gdrDisabled != null ? gdrDisabled
                             : evidence.get(k),
                     "load nvidia-peermem (or use DMA-BUF with a recent driver and NCCL_DMABUF_ENABLE=1), check"
-                            + " NCCL_NET_GDR_LEVEL, and that ACS/IOMMU do not block peer-to-peer PCIe");
-        } else if (gdrDisabled != null && !socketInter && network != null && !network.contains("Socket")
-                && gdr == null) {
-            add("GDR_OFF", Severity.WARN, "NCCL says GPUDirect RDMA is disabled for a NIC", gdrDisabled,
-                    "load nvidia-peermem (or use DMA-BUF), check NCCL_NET_GDR_LEVEL and ACS/IOMMU");
+                            + " NCCL_NET_GDR_LEVEL, and that ACS/IOMMU do not block peer-to-peer PCIe; " + PEERMEM_NAME);
+        } else if (gdrDisabled != null && !socketInter && gdr == null && (network != null
+                ? !network.contains("Socket") : gdrDisabled.text().startsWith("NET/"))) {
+            // NET/IB's own line is enough where the excerpt shows no transport: that NIC carries no GDR
+            add("GDR_OFF", Severity.WARN, "NCCL says GPUDirect RDMA is disabled for a NIC: " + gdrDisabled.text(),
+                    gdrDisabled, "load nvidia-peermem (or use DMA-BUF), check NCCL_NET_GDR_LEVEL and ACS/IOMMU; "
+                    + PEERMEM_NAME);
         }
         List<String> offHost = intra.keySet().stream().filter(k -> k.startsWith("SHM") || k.startsWith("NET/"))
                 .toList();
@@ -397,6 +401,24 @@ public final class Diagnoser {
             add("VERSION_MISMATCH", Severity.FAIL, "ranks report different NCCL versions: " + String.join(", ",
                     versions), firstVersion, "run one NCCL build on every host (check LD_LIBRARY_PATH and the"
                     + " container images)");
+        }
+    }
+
+    /**
+     * NCCL_SOCKET_IFNAME set, no line of NCCL using any interface, and the job failed: a name that matches no
+     * interface makes NCCL go on with an empty address and fail later with a garbage address family
+     * (NVIDIA/nccl#1837).
+     */
+    private void socketIfnameUnused(Map<String, String> env, Map<String, Line> envLines, String bootstrap,
+                                    Set<String> sockets) {
+        String ifname = env.get("NCCL_SOCKET_IFNAME");
+        boolean failed = issues.stream().anyMatch(i -> i.severity() == Severity.FAIL);
+        if (ifname != null && bootstrap == null && sockets.isEmpty() && failed) {
+            add("SOCKET_IFNAME_NOT_FOUND", Severity.FAIL, "NCCL_SOCKET_IFNAME=" + ifname + " is set, no line shows"
+                    + " NCCL using an interface (no 'Bootstrap : Using' or 'NET/Socket : Using'), and the job failed:"
+                    + " the interface it names may not exist on this host, and NCCL goes on with an empty address",
+                    envLines.get("NCCL_SOCKET_IFNAME"), "check the name on every host (ip addr); name an interface"
+                    + " that exists (a prefix such as eth matches eth0, eth1; ^docker,lo excludes), or unset it");
         }
     }
 
@@ -480,6 +502,11 @@ public final class Diagnoser {
 
     private void warn(Line l) {
         if (!l.warn()) {
+            java.util.Optional<NcclRules.Match> info = table.match(NcclRules.Level.INFO, l.text());
+            if (info.isPresent()) {
+                hit(info.get(), l);
+                return;
+            }
             if (l.text().matches("(?i).*(initiali[sz]ing plugin failed|failed to initiali[sz]e.*plugin|net plugin.*"
                     + "failed|plugin/net\\.cc:\\d+ -> [1-9]).*")) {
                 pluginFailures.add(l);
@@ -498,48 +525,119 @@ public final class Diagnoser {
         }
     }
 
+    /** A WARN line: the table's row for it, a NET plugin's own failure, else the generic finding, quoted. */
     private void warnLine(Line l) {
         String t = l.text();
-        Matcher c = COMPLETION.matcher(t);
-        if (c.find()) {
-            String status = c.group(2);
-            String vendor = c.group(3);
-            String meaning = switch (status) {
-                case "12" -> "transport retry exceeded (IBV_WC_RETRY_EXC_ERR, vendor " + vendor + "): the peer "
-                        + c.group(1) + " did not answer: the hosts are not on one reachable fabric, a link or switch"
-                        + " port is down, or the peer process died";
-                case "4" -> "local protection error (IBV_WC_LOC_PROT_ERR, vendor " + vendor + "): the HCA could"
-                        + " not access the registered buffer: GPUDirect RDMA blocked (ACS/IOMMU) or nvidia-peermem /"
-                        + " DMA-BUF registration broken";
-                case "5" -> "work request flushed (IBV_WC_WR_FLUSH_ERR): an earlier error closed the queue pair";
-                default -> "IB completion status " + status + ", vendor error " + vendor;
-            };
-            add("IB_COMPLETION_ERROR", Severity.FAIL, vendor == null ? meaning.replace(", vendor null", "")
-                    .replace("vendor error null", "no vendor error in the line") : meaning, l, switch (status) {
-                case "12" -> "check ibstat / ibping between the hosts, the subnet manager, and that every host is"
-                        + " in one IB partition (on clouds: one placement group or availability set)";
-                case "4" -> "disable ACS on the PCIe switches or set iommu=pt, load nvidia-peermem, or try"
-                        + " NCCL_NET_GDR_LEVEL=LOC to confirm";
-                default -> "look for the first IB error of the job; check ibstat and the HCA logs";
-            });
-        } else if (t.matches("(?i).*(NET/OFI|aws-ofi|plugin).*(fail|unable|no eligible).*")) {
+        java.util.Optional<NcclRules.Match> row = table.match(NcclRules.Level.WARN, t, NcclLines.warnSource(l));
+        if (row.isPresent()) {
+            hit(row.get(), l);
+        } else if (t.matches("(?i).*(NET/OFI|aws-ofi|plugin).*(fail|unable|no eligible|couldn't|could not|error).*")) {
+            // a plugin's own words (aws-ofi-nccl, the SHARP plugin): not NCCL's format strings
             add("NET_PLUGIN_FAILED", Severity.WARN, "a NET plugin failed: " + t, l, "give the pod/host the"
-                    + " devices the plugin needs (EFA, cxi), or remove NCCL_NET_PLUGIN and the plugin library");
-        } else if (t.matches("(?i).*(socketStartConnect|Connect to .* failed|Proxy Connect failed|Failed to execute"
-                + " operation Connect|connection (abort|refused|closed)|bootstrap.*(fail|timeout)|socketProgress).*")) {
-            add("CONNECT_FAILED", Severity.FAIL, "a socket connection between ranks failed: " + t, l,
-                    "check that NCCL_SOCKET_IFNAME names an interface every host can reach (not a link-local"
-                            + " IPv6 or container address), firewalls between the hosts, and whether the peer died");
-        } else if (t.contains("CollNet is not supported")) {
-            add("COLLNET_UNSUPPORTED", Severity.WARN, "CollNet (SHARP) was asked for but is not available: " + t, l,
-                    "install the SHARP collnet plugin (nccl-rdma-sharp-plugins / HPC-X) or drop NCCL_ALGO=COLLNET"
-                            + " / NCCL_COLLNET_ENABLE");
-        } else if (t.contains("failed to open CUDA IPC handle")) {
-            add("P2P_OFF", Severity.FAIL, "CUDA IPC between GPUs of one host failed: " + t, l,
-                    "fix peer access (ACS/IOMMU, a VM without P2P), or set NCCL_P2P_DISABLE=1 to use SHM");
+                    + " devices the plugin needs (EFA, cxi); where it has them, the node image's EFA driver,"
+                    + " libfabric and plugin versions are the suspect (another image or AMI is the usual fix); or"
+                    + " remove NCCL_NET_PLUGIN and the plugin library");
         } else {
             add("NCCL_WARN", Severity.WARN, t, l, "read the NCCL warning; search it in github.com/NVIDIA/nccl/issues");
         }
+    }
+
+    /** A row's match, kept for its finding; a result NCCL does not count as an error (ncclInProgress) is dropped. */
+    private void hit(NcclRules.Match match, Line l) {
+        if (match.severity() == Severity.INFO && match.rule().severity() != Severity.INFO) {
+            return;
+        }
+        hits.computeIfAbsent(match.rule().code(), k -> new ArrayList<>()).add(new RuleHit(match, l));
+    }
+
+    /**
+     * Lines that carry NCCL's result outside its own messages: nccl-tests' {@code Test NCCL failure ... 'unhandled
+     * system error'}, a framework's {@code ncclRemoteError}. Read where NCCL's own lines gave no such finding.
+     */
+    private void anyLines() {
+        Set<String> own = new java.util.HashSet<>(hits.keySet());
+        for (int i = 0; i < text.size(); i++) {
+            String raw = text.get(i);
+            if (raw.stripLeading().startsWith("#")) {
+                continue;
+            }
+            java.util.Optional<NcclRules.Match> m = table.match(NcclRules.Level.ANY, raw);
+            // NCCL's last error as a framework prints it (PyTorch: "Last error:" and the WARN's text on the next line)
+            boolean lastError = i > 0 && LAST_ERROR.matcher(text.get(i - 1)).find();
+            if (lastError && !MESSAGE_LINE.matcher(raw).find()) {
+                java.util.Optional<NcclRules.Match> w = table.match(NcclRules.Level.WARN, raw.strip());
+                m = w.isPresent() ? w : m;
+            }
+            if (m.isPresent() && !own.contains(m.get().rule().code())) {
+                Matcher h = FAILING_HOST.matcher(raw);
+                hit(m.get(), new Line(i + 1, h.find() ? h.group(1) : null, null, null, false, raw.strip(), raw));
+            }
+        }
+    }
+
+    /**
+     * One finding per code the table's rows gave, its evidence the first line; where several hosts report it, the
+     * hosts and the peers they name are compared (every host naming one peer points at that peer); a fatal NCCL
+     * result quotes the WARN line before it that says why.
+     */
+    private void ruleFindings() {
+        for (Map.Entry<String, List<RuleHit>> e : hits.entrySet()) {
+            List<RuleHit> all = e.getValue();
+            RuleHit first = all.get(0);
+            Severity worst = all.stream().map(h -> h.match().severity()).max(Enum::compareTo).orElseThrow();
+            StringBuilder message = new StringBuilder(first.match().message());
+            Set<String> hosts = new LinkedHashSet<>();
+            Set<String> peers = new LinkedHashSet<>();
+            for (RuleHit h : all) {
+                if (h.line().host() != null) {
+                    hosts.add(h.line().host());
+                }
+                String peer = h.match().groups().getOrDefault("peer", h.match().groups().get("addr"));
+                if (peer != null) {
+                    peers.add(peer);
+                }
+            }
+            if (all.size() > 1) {
+                message.append(" (").append(all.size()).append(" lines").append(hosts.size() > 1 ? " from "
+                        + hosts.size() + " hosts: " + String.join(", ", hosts) : "").append(")");
+            }
+            if (hosts.size() > 1 && peers.size() == 1) {
+                message.append("; every reporting host names the same peer ").append(peers.iterator().next())
+                        .append(": start there");
+            } else if (peers.size() > 1) {
+                message.append("; peers named: ").append(String.join(", ", peers));
+            }
+            Line why = first.match().rule().lookup() != null && first.match().rule().lookup().equals("nccl_result")
+                    ? warnBefore(first.line()) : null;
+            if (why != null) {
+                message.append("; the line that says why: ").append(file).append(":").append(why.lineNo()).append(": ")
+                        .append(why.text());
+            }
+            NcclRules.Rule rule = first.match().rule();
+            NcclRules.Format cited = rule.citedFor(first.line().text());
+            citations.put(e.getKey(), rule.id() + (cited == null ? "" : ": " + cited));
+            add(e.getKey(), worst, message.toString(), first.line(), first.match().fix());
+        }
+    }
+
+    /**
+     * The WARN that says why a result came back: the last before it from its host; where the host's threads printed
+     * the result first (a proxy's trace before the main thread's WARN), its host's first WARN after it.
+     */
+    private Line warnBefore(Line at) {
+        Line before = null;
+        Line after = null;
+        for (Line l : lines) {
+            if (!l.warn() || at.host() != null && l.host() != null && !at.host().equals(l.host())) {
+                continue;
+            }
+            if (l.lineNo() < at.lineNo()) {
+                before = l;
+            } else if (after == null) {
+                after = l;
+            }
+        }
+        return before != null ? before : after;
     }
 
     /**
@@ -684,13 +782,19 @@ public final class Diagnoser {
         }
     }
 
+    /**
+     * NCCL 2.22.3 and older look for the nv_peer_mem module only; 2.23.4 added nvidia_peermem, the name current
+     * drivers load (NVIDIA/nccl#1676; net_ib.cc's ncclIbGdrSupport).
+     */
+    private static final String PEERMEM_NAME = "NCCL 2.22.3 and older look only for nv_peer_mem, not nvidia_peermem:"
+            + " with nvidia_peermem loaded, upgrade NCCL to 2.23.4 or later (NVIDIA/nccl#1676)";
+
     private static final String SEPARATE_JOBS_FIX = "for one run across hosts, build nccl-tests with MPI=1 (make clean"
             + " && make MPI=1) and launch it once with mpirun or srun; a job started by torchrun: give every host the"
             + " same --rdzv-endpoint";
 
     /** Codes whose every WARN line tells one story: the first line is the evidence, the rest add nothing. */
-    private static final Set<String> ONCE = Set.of("NET_PLUGIN_FAILED", "CONNECT_FAILED", "IB_COMPLETION_ERROR",
-            "SEPARATE_JOBS");
+    private static final Set<String> ONCE = Set.of("NET_PLUGIN_FAILED", "SEPARATE_JOBS");
 
     private void add(String code, Severity s, String message, Line evidence, String fix) {
         String where = evidence == null ? null : file + ":" + evidence.lineNo() + ": " + evidence.raw().strip();

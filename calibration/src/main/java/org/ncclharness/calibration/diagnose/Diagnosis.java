@@ -26,11 +26,14 @@ import org.ncclharness.calibration.read.LogDiagnosis.Issue;
  * @param pxn              a network transport ran through a proxy rank ({@code NET/IB/0(1)/...})
  * @param channels         channel count where printed, null otherwise
  * @param findings         in the order found
+ * @param citations        for a finding the diagnosis table gave, by its code: the table row's id and the NCCL
+ *                         format string (source file, releases) its evidence line was printed from
  */
 public record Diagnosis(String file, List<String> ncclVersions, Integer ranks, Integer nodes, Integer localRanks,
                         String bootstrap, Map<String, Integer> intra, Map<String, Integer> inter, Boolean gdr,
                         List<String> nics, List<String> socketInterfaces, String network, String nvls,
-                        String collnet, boolean pxn, Integer channels, List<Issue> findings) {
+                        String collnet, boolean pxn, Integer channels, List<Issue> findings,
+                        Map<String, String> citations) {
 
     public static final String SCHEMA = "nccl-harness/diagnosis/1";
 
@@ -41,6 +44,7 @@ public record Diagnosis(String file, List<String> ncclVersions, Integer ranks, I
         nics = List.copyOf(nics);
         socketInterfaces = List.copyOf(socketInterfaces);
         findings = List.copyOf(findings);
+        citations = Collections.unmodifiableMap(new java.util.LinkedHashMap<>(citations));
     }
 
     public List<String> codes() {

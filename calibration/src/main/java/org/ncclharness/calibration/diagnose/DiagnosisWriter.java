@@ -38,6 +38,9 @@ public final class DiagnosisWriter {
             if (i.evidence() != null) {
                 out.println("    evidence: " + i.evidence());
             }
+            if (d.citations().containsKey(i.code())) {
+                out.println("    rule: " + d.citations().get(i.code()));
+            }
             out.println("    fix: " + i.fix());
         }
         if (d.findings().isEmpty()) {
@@ -109,6 +112,7 @@ public final class DiagnosisWriter {
                 o.put("severity", i.severity().name());
                 o.put("message", i.message());
                 o.put("evidence", i.evidence());
+                o.put("rule", d.citations().get(i.code()));
                 o.put("fix", i.fix());
             }
         }

@@ -26,12 +26,24 @@ public final class NcclLines {
      */
     public record Line(int lineNo, String host, String pid, String device, boolean warn, String text, String raw) { }
 
-    private static final Pattern MESSAGE = Pattern.compile("NCCL (INFO|WARN) ?");
-    private static final Pattern HOST = Pattern.compile("([A-Za-z0-9][\\w.-]*):(\\d+):\\d+ \\[(\\d+)\\] ?$");
+    /** {@code NCCL INFO}/{@code NCCL WARN}; a WARN whose poster dropped "NCCL" still has its {@code file.h:344}. */
+    private static final Pattern MESSAGE = Pattern.compile("(?:NCCL |(?<=\\.(?:cc|cu|h|c):\\d{1,5} ))(INFO|WARN) ?");
+    /** The NCCL source file that printed a WARN, as its prefix names it ({@code transport/nvls.cc:158}). */
+    private static final Pattern WARN_SOURCE = Pattern.compile("([\\w./-]+\\.(?:cc|cu|h|c)):\\d+(?: \\([^)]*\\))?"
+            + " (?:NCCL )?WARN");
+    /**
+     * {@code host:pid:tid [dev]}, and before a WARN the {@code file:line} (NCCL 2.4+) and {@code (function)} (2.30)
+     * of the call: {@code h1:123:456 [0] transport/net_ib/p2p.cc:688 (ncclIbTest) NCCL WARN}.
+     */
+    private static final Pattern HOST = Pattern.compile("([A-Za-z0-9][\\w.-]*):(\\d+):\\d+ \\[(\\d+)\\]"
+            + "(?: [\\w./<>-]+:\\d+(?: \\([^)]*\\))?)? ?$");
     /** Messages posters kept without any prefix: what NCCL's INFO lines begin with. */
     private static final Pattern BARE = Pattern.compile("^(?:[NR]CCL version|NET/|Bootstrap|Channel \\d|comm 0x|Using (?:internal )?"
             + "[Nn]etwork|NVLS|Connected all|ncclCommInitRank|Init COMPLETE|NCCL_[A-Z_]+ set by|CollNet|Ring \\d|Trees|"
             + "\\d+ coll channels|cudaDriverVersion|P2P plugin|Plugin|Setting affinity|MNNVL|DMA-BUF)");
+
+    private static final Pattern SPLICED = Pattern.compile("\\S*:\\d+:\\d+ \\[\\d+\\](?: [\\w./<>-]+:\\d+(?: \\([^)]*\\))?)?"
+            + " ?$");
 
     /** NCCL's version line where it stands alone: at the start, or after a launcher's tag. */
     private static final Pattern VERSION_LINE = Pattern.compile("(?:^\\s*|[>:\\]]\\s*)([NR]CCL version \\d+\\.\\d+\\.\\d+)");
@@ -85,10 +97,19 @@ public final class NcclLines {
         return out;
     }
 
+    /** The NCCL source file a WARN line names in its prefix ({@code transport/nvls.cc}), null where it names none. */
+    public static String warnSource(Line l) {
+        if (!l.warn()) {
+            return null;
+        }
+        Matcher m = WARN_SOURCE.matcher(l.raw());
+        return m.find() ? m.group(1) : null;
+    }
+
     /** Where the next spliced message's prefix begins: the start of its {@code host:pid:tid [dev]}, if any. */
     private static int start(String raw, int nextMessage) {
         String before = raw.substring(0, nextMessage);
-        Matcher h = Pattern.compile("\\S*:\\d+:\\d+ \\[\\d+\\] ?$").matcher(before);
+        Matcher h = SPLICED.matcher(before);
         return h.find() ? h.start() : nextMessage;
     }
 }

@@ -15,7 +15,7 @@ import org.ncclharness.calibration.measure.Severity;
 import org.ncclharness.calibration.read.LogDiagnosis;
 
 /**
- * Every real NCCL_DEBUG=INFO excerpt of {@code logs/ncclinfo/} (36 runs, sources in their headers) against the
+ * Every real NCCL_DEBUG=INFO excerpt of {@code logs/ncclinfo/} (sources in their headers) against the
  * diagnosis an expert gave in its {@code # expect:} line: the WARN and FAIL codes found, nothing more, and the
  * transports where the excerpt shows them. Only the RAW block is read: the header describes, the tool must not.
  */
@@ -47,15 +47,15 @@ class DiagnoserTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', nullValues = "-", value = {
         // file | WARN/FAIL codes (space-separated, '-' for none) | an intra transport | an inter transport
-        "bootstrap_ipv6_linklocal_ib1_connect_abort_issue975 | CONNECT_FAILED | - | -",
+        "bootstrap_ipv6_linklocal_ib1_connect_abort_issue975 | CONNECT_FAILED NCCL_ERROR | - | -",
         "collnet_requested_not_supported_warn_ib_gdr_tests133 | COLLNET_UNSUPPORTED | P2P/direct pointer/read | NET/IB/GDRDMA",
         "collnet_sharp_init_then_hang_a100_4node_2gpu_nccl2234_tests311 | NCCL_WARN | - | COLLNET/SHARP/GDRDMA",
-        "efa_ofi_open_av_einval_hang_horovod_nccl24_ofi_issue24 | NCCL_WARN GDR_OFF | P2P/IPC | NET/AWS Libfabric",
+        "efa_ofi_open_av_einval_hang_horovod_nccl24_ofi_issue24 | NET_PLUGIN_FAILED GDR_OFF | P2P/IPC | NET/AWS Libfabric",
         "efa_p4d_4pods_1gpu_each_nccl2273 | - | - | NET/Libfabric/GDRDMA",
         "efa_plugin_no_provider_socket_fallback_g6e8x_nccl2273 | NET_PLUGIN_FAILED SOCKET_FALLBACK NO_IB_DEVICE | - | NET/Socket",
         "gcp_fastsocket_8nic_no_gdr_h100_issue1519 | - | - | -",
-        "ib_azure_completion_error12_vendor129_2node | IB_COMPLETION_ERROR IB_LIST_MIXES_LINK_LAYERS | - | -",
-        "ib_completion_error4_vendor81_h100_5node_issue928 | IB_COMPLETION_ERROR | - | -",
+        "ib_azure_completion_error12_vendor129_2node | IB_COMPLETION_ERROR NCCL_ERROR IB_LIST_MIXES_LINK_LAYERS | - | -",
+        "ib_completion_error4_vendor81_h100_5node_issue928 | IB_COMPLETION_ERROR NCCL_ERROR | - | -",
         "ib_gdr_rail_p2p_cumem_h20_2node_2gpu_issue1189 | - | - | NET/IB/GDRDMA",
         "ib_with_virbr0_socket_list_2node_nccltests_issue29 | - | - | -",
         "ib_rdma_plugin_v8_gdr_h100_2node_ring_qps64_tests319 | - | P2P/CUMEM | NET/NCCL RDMA Plugin v8/GDRDMA",
@@ -70,20 +70,42 @@ class DiagnoserTest {
         "p2p_cumem_pcie_2x_rtx5060ti_patched_driver_nccl2289 | - | P2P/CUMEM | -",
         "p2p_cumem_read_nvlink_p4d_1pod_4gpu | - | P2P/CUMEM/read | -",
         "p2p_direct_pointer_single_process_2gpu_cross_numa_issue1358 | - | P2P/direct pointer | -",
-        "p2p_ipc_peer_access_not_supported_217_ray_nccl278_raylightning24 | P2P_OFF | P2P/IPC | -",
+        "p2p_ipc_peer_access_not_supported_217_ray_nccl278_raylightning24 | P2P_OFF NCCL_ERROR | P2P/IPC | -",
         "rccl_slingshot_no_ofi_plugin_socket_hsn_crusher | SOCKET_FALLBACK NO_IB_DEVICE | - | NET/Socket",
         "separate_jobs_rank0_on_two_hosts_nomp1_issue182 | SEPARATE_JOBS | - | -",
         "mixed_gpus_socket_connect_timeout_h100nvl_a100_2node_nccl2262 | MIXED_GPUS CONNECT_RETRY SOCKET_FALLBACK NO_IB_DEVICE | - | -",
         "nic_count_differs_7vs8_mi300x_vf_rccl_issue1423 | NIC_COUNT_DIFFERS | - | -",
-        "test_failed_bootstrap_af_family_h100_2x8_nccltests294 | TEST_FAILED NCCL_WARN | - | -",
+        "test_failed_bootstrap_af_family_h100_2x8_nccltests294 | TEST_FAILED SOCKET_ADDRESS_INVALID NCCL_ERROR | - | -",
         "roce_bridge_oob_partial_gdr_shm_cross_socket_nccl257_issue392 | GDR_OFF P2P_OFF | SHM/direct | NET/IB",
         "roce_gdr_disabled_despite_peermem_16rank_issue1537 | GDR_OFF | - | -",
         "roce_gdr_ofiplugin_fallback_2node_nccl2275 | NET_PLUGIN_FAILED | - | NET/IB/GDRDMA",
-        "socket_connect_abort_proxy_fail_shm_intra_issue166_tests | CONNECT_FAILED NCCL_WARN P2P_OFF | SHM/direct/direct | -",
+        "socket_connect_abort_proxy_fail_shm_intra_issue166_tests | CONNECT_FAILED NCCL_ERROR P2P_OFF | SHM/direct/direct | -",
         "socket_multinic_ethernet_2node_8gpu_issue601 | SOCKET_FALLBACK | - | NET/Socket",
-        "socket_forced_p2p_shm_disabled_1vm_2gpu_nccl2292_warn | P2P_OFF NCCL_WARN NET_PLUGIN_FAILED SOCKET_FALLBACK"
+        "socket_forced_p2p_shm_disabled_1vm_2gpu_nccl2292_warn | P2P_OFF SOCKET_ADDRESS_INVALID NCCL_ERROR NET_PLUGIN_FAILED SOCKET_FALLBACK"
                 + " NO_IB_DEVICE SOCKET_ON_VIRTUAL_IFACE | - | NET/Socket/Shared",
         "socket_shm_2gpu_workstation_nccl2275 | P2P_OFF | SHM/direct/direct | -",
+        "efa_ofi_av_insert_fail_p5_k8s_al2_ami_mpirun_tags_awsomedistributedai519 | NET_PLUGIN_FAILED | - | -",
+        "ib_gdr_disabled_nvidia_peermem_unrecognised_dgxos2501_nccl2223_issue1676 | GDR_OFF | - | -",
+        "invalid_usage_duplicate_gpu_torch_last_error_nccl2193_dfine289"
+                + " | NO_NCCL_LINES NCCL_ERROR DUPLICATE_GPU | - | -",
+        "nvls_cuda_failure_1_invalid_argument_fabricmanager_h800_8gpu_nccl2215_issue1338"
+                + " | NVLS_FAILED NCCL_ERROR | - | -",
+        "nvls_cuda_invalid_argument_fabricmanager_h100_prefix_stripped_nccl2185_issue976"
+                + " | NVLS_FAILED NCCL_ERROR | - | -",
+        "remote_error_socket_recv_reset_torch_last_error_v100_nccl2215_issue2076"
+                + " | NO_NCCL_LINES NCCL_ERROR CONNECT_FAILED | - | -",
+        "ring_not_loop_back_prefix_stripped_nccl2193_issue1020 | RING_MISMATCH | - | -",
+        "roce_completion_error12_vendor129_gid_index_cut_prefix_issue426 | IB_COMPLETION_ERROR | - | -",
+        "roce_modify_qp_rtr_timeout_110_rail_only_cross_nic_redacted_nccl227_issue2013 | IB_QP_FAILED | - | -",
+        "shm_attach_enoent_proxy_segment_ib_gdr_shared_newer_than_2215_issue1589 | SHM_FAILED | - | -",
+        "shm_extend_enospc_ci_pod_timestamped_t4_4gpu_pytorchciinfra490 | SHM_FAILED | - | -",
+        "shm_posix_fallocate_docker_64mb_no_prefix_nccl273_issue342 | SHM_FAILED | - | -",
+        "shm_posix_fallocate_kubeflow_rank_only_prefix_nccl296_issue525 | SHM_FAILED | - | -",
+        "socket_creation_af_not_supported_no_ip_interface_1node_mpirun_issue210 | SOCKET_UNUSABLE | - | -",
+        "socket_finalize_accept_wrong_type_ib_vs_socket_same_hostname_nccltests188"
+                + " | NET_TYPE_MISMATCH SOCKET_FALLBACK | - | -",
+        "socket_ifname_missing_family_garbage_trainer_prefix_nccl2277_issue1837"
+                + " | NCCL_ERROR SOCKET_ADDRESS_INVALID SOCKET_IFNAME_NOT_FOUND | - | -",
     })
     void eachExcerptIsDiagnosedAsTheExpertDid(String file, String codes, String intra, String inter) throws IOException {
         Diagnosis d = diagnose(file);

@@ -27,12 +27,18 @@ import picocli.CommandLine.Parameters;
                 + " with a stable code, the evidence (file:line) and the fix.",
             "Run the job with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV so that these lines are there."},
         footer = {"%nCodes: SOCKET_FALLBACK, NO_IB_DEVICE, SOCKET_ON_LOOPBACK, SOCKET_ON_VIRTUAL_IFACE, GDR_OFF, P2P_OFF,"
-                + " NET_PLUGIN_FAILED, IB_COMPLETION_ERROR, CONNECT_FAILED, COLLNET_UNSUPPORTED, VERSION_MISMATCH,"
+                + " NET_PLUGIN_FAILED, IB_COMPLETION_ERROR, IB_QP_FAILED, IB_VERBS_FAILED, IB_DEVICE_UNUSABLE,"
+                + " CONNECT_FAILED, SOCKET_ADDRESS_INVALID, SOCKET_UNUSABLE, SOCKET_IFNAME_NOT_FOUND, NET_TYPE_MISMATCH,"
+                + " SHM_FAILED, SYSTEM_CALL_FAILED, CUDA_ERROR, NVLS_FAILED, DUPLICATE_GPU, RING_MISMATCH, NCCL_ERROR,"
+                + " COLLNET_UNSUPPORTED, VERSION_MISMATCH,"
                 + " IB_LIST_MIXES_LINK_LAYERS, ONE_RANK_PER_NODE, SEPARATE_JOBS, ONE_RANK, CONNECT_RETRY, MIXED_GPUS,"
-                + " NIC_COUNT_DIFFERS, TEST_FAILED, NCCL_WARN, NO_NCCL_LINES; as INFO FORCED_ALGO, FORCED_PROTO.",
-            "Exit: 0 without a FAIL finding, 1 with one (a failed connection, an IB completion error, mixed NCCL"
-                    + " versions, a host with fewer NICs, a rank's 'Test NCCL failure'), 2 bad usage or input, 3 an"
-                    + " output that cannot be written."})
+                + " NIC_COUNT_DIFFERS, TEST_FAILED, NCCL_WARN, NO_NCCL_LINES; as INFO FORCED_ALGO, FORCED_PROTO,"
+                + " COLLNET_IN_USE.",
+            "Which NCCL message gives which finding, and its severity, is the table nccl/diagnosis-rules.json"
+                    + " (NCCL's own format strings, 2.3 to 2.30).",
+            "Exit: 0 without a FAIL finding, 1 with one (a failed connection, an IB completion error, a fatal NCCL"
+                    + " result, mixed NCCL versions, a host with fewer NICs, a rank's 'Test NCCL failure'), 2 bad usage"
+                    + " or input, 3 an output that cannot be written."})
 public final class DiagnoseCommand implements Callable<Integer> {
 
     @Mixin

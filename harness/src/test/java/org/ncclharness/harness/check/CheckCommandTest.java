@@ -214,11 +214,12 @@ class CheckCommandTest {
         Path md = dir.resolve("tk.md");
         CliRun file = CliRun.of("check", ib, "--markdown", md.toString());
         assertThat(file.exitCode()).as(file.err()).isEqualTo(ExitCode.FAIL);
-        assertThat(file.out()).contains("Verdict: FAIL (2 reasons)").contains("# report written to " + md);
+        assertThat(file.out()).contains("Verdict: FAIL (3 reasons)").contains("# report written to " + md);
         String record = Files.readString(md);
-        assertThat(record).startsWith("# Bring-up check: " + ib + "\n\n**Verdict: FAIL** (2 reasons)")
+        assertThat(record).startsWith("# Bring-up check: " + ib + "\n\n**Verdict: FAIL** (3 reasons)")
                 .contains("- **FAIL** no result table: the run stopped before its first size, and its lines say why")
-                .contains("- **FAIL** diagnosis IB_COMPLETION_ERROR: local protection error")
+                .contains("- **FAIL** diagnosis IB_COMPLETION_ERROR: an IB work request failed with IBV_WC_LOC_PROT_ERR")
+                .contains("- **FAIL** diagnosis NCCL_ERROR: NCCL returned ncclRemoteError (6)")
                 .contains("| measurements | a stored log with no result table: " + ib)
                 .contains("## Figure\n\nNo figure: the run has no point to draw.")
                 .doesNotContain("## Per size");
@@ -226,7 +227,7 @@ class CheckCommandTest {
         CliRun stdout = CliRun.of("check", ib, "--markdown", "-");
         assertThat(stdout.exitCode()).isEqualTo(ExitCode.FAIL);
         assertThat(stdout.out()).isEqualTo(record);
-        assertThat(stdout.err()).contains("Verdict: FAIL (2 reasons)");
+        assertThat(stdout.err()).contains("Verdict: FAIL (3 reasons)");
 
         String bootstrap = logs + "test_failed_bootstrap_af_family_h100_2x8_nccltests294.txt";
         Path site = dir.resolve("rep");

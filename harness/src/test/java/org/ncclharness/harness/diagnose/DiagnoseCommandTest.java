@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.ncclharness.calibration.diagnose.NcclRules;
 import org.ncclharness.harness.CliRun;
 import org.ncclharness.harness.exit.ExitCode;
 
@@ -38,10 +39,20 @@ class DiagnoseCommandTest {
         JsonNode f = root.path("runs").get(0).path("findings").get(0);
         assertThat(f.path("code").asText()).isEqualTo("IB_COMPLETION_ERROR");
         assertThat(f.path("message").asText()).contains("local protection error");
+        assertThat(f.path("rule").asText())
+                .startsWith("ib-completion-error: src/transport/net_ib.cc (NCCL 2.18.1-2.19.4)");
         Path out = dir.resolve("d.json");
         assertThat(CliRun.of("diagnose", log, "--json", out.toString()).exitCode()).isEqualTo(ExitCode.FAIL);
         assertThat(Files.readString(out)).contains("\"code\" : \"IB_COMPLETION_ERROR\"");
         assertThat(CliRun.of("diagnose", "no/such.log").exitCode()).isEqualTo(ExitCode.USAGE);
+    }
+
+    /** The help names every finding code the diagnosis table can give. */
+    @Test
+    void theHelpNamesEveryCodeOfTheTable() {
+        String help = CliRun.of("diagnose", "--help").out().replaceAll("\\s+", " ");
+        assertThat(NcclRules.table().rules()).extracting(NcclRules.Rule::code).allSatisfy(c -> assertThat(help)
+                .contains(c));
     }
 
     @Test
