@@ -92,4 +92,51 @@ class OutputFileTest {
             ro.toFile().setWritable(true);
         }
     }
+
+    /** A file system that refuses hard links (some network and FUSE mounts), as Linux reports it. */
+    private static final OutputFile.Links NO_LINKS = (target, existing) -> {
+        throw new java.nio.file.FileSystemException(target.toString(), existing.toString(), "Operation not supported");
+    };
+
+    @Test
+    void withoutHardLinksTheFileIsStillWrittenWholeAndNothingIsLeftBeside() throws IOException {
+        Map<Path, OutputFile.Content> outs = new LinkedHashMap<>();
+        outs.put(dir.resolve("a.csv"), text("a"));
+        outs.put(dir.resolve("b.json"), text("b"));
+        OutputFile.writeAll(outs, false, NO_LINKS);
+        assertThat(Files.readString(dir.resolve("a.csv"))).isEqualTo("a");
+        assertThat(Files.readString(dir.resolve("b.json"))).isEqualTo("b");
+        assertThat(dir.toFile().list()).containsExactlyInAnyOrder("a.csv", "b.json");
+        // a link call the file system does not offer at all, as a provider says it
+        OutputFile.writeAll(Map.of(dir.resolve("c.csv"), text("c")), false, (t, e) -> {
+            throw new UnsupportedOperationException();
+        });
+        assertThat(Files.readString(dir.resolve("c.csv"))).isEqualTo("c");
+        assertThat(dir.toFile().list()).containsExactlyInAnyOrder("a.csv", "b.json", "c.csv");
+    }
+
+    /**
+     * Without hard links a file that appears while the output is written is still never replaced: the exclusive
+     * create that claims the name fails as the link would.
+     */
+    @Test
+    void withoutHardLinksAFileThatAppearsMeanwhileIsKept() {
+        Path target = dir.resolve("out.csv");
+        OutputFile.Links theirsFirst = (t, e) -> {
+            Files.writeString(t, "theirs");
+            NO_LINKS.link(t, e);
+        };
+        assertThatThrownBy(() -> OutputFile.writeAll(Map.of(target, text("mine")), false, theirsFirst))
+                .isInstanceOf(InputException.class).hasMessageContaining("appeared while writing");
+        assertThat(target).hasContent("theirs");
+        assertThat(dir.toFile().list()).containsExactly("out.csv");
+    }
+
+    @Test
+    void anInterruptedWriteNamesTheSignalAndTheFiles() {
+        assertThat(OutputFile.interruptedLine("SIGTERM", java.util.List.of("out.csv", "out.json")))
+                .isEqualTo("interrupted by SIGTERM; nothing written (out.csv, out.json)");
+        assertThat(OutputFile.interruptedLine(null, java.util.List.of("out.csv")))
+                .isEqualTo("interrupted; nothing written (out.csv)");
+    }
 }

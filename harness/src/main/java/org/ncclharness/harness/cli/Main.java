@@ -3,6 +3,7 @@ package org.ncclharness.harness.cli;
 import org.ncclharness.harness.options.CliWording;
 import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.harness.exit.HarnessException;
+import org.ncclharness.calibration.format.OutputFile;
 import org.ncclharness.harness.gpus.GpusCommand;
 import org.ncclharness.harness.options.OutputRule;
 import org.ncclharness.harness.options.VersionInfo;
@@ -69,7 +70,26 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         System.setOut(new StdoutStream());
+        nameSignals();
         System.exit(execute(args));
+    }
+
+    /**
+     * SIGTERM, SIGINT and SIGHUP end the process as Java's own handlers do (the shutdown hooks run, exit 128 + N),
+     * having first named the signal for the line an interrupted write prints (README, "Outputs"). A signal the
+     * process was started to ignore (nohup) stays ignored: the JVM does not install a handler over it.
+     */
+    private static void nameSignals() {
+        for (String name : List.of("TERM", "INT", "HUP")) {
+            try {
+                sun.misc.Signal.handle(new sun.misc.Signal(name), s -> {
+                    OutputFile.interruptedBy("SIG" + s.getName());
+                    System.exit(128 + s.getNumber());
+                });
+            } catch (IllegalArgumentException e) {
+                // -Xrs, or a signal the JVM keeps for itself: Java's own handling stands
+            }
+        }
     }
 
     /**
@@ -202,10 +222,10 @@ public final class Main implements Runnable {
             err.flush();
             return ExitCode.USAGE;
         });
-        // two outputs on standard output are refused before any command runs, whichever command it is
+        // two outputs on standard output or one file, or an output on an input, are refused before any command runs
         cl.setExecutionStrategy(parsed -> {
             if (!helpRequested(parsed)) {
-                OutputRule.oneOnStdout(parsed);
+                OutputRule.check(parsed);
             }
             return new CommandLine.RunLast().execute(parsed);
         });
