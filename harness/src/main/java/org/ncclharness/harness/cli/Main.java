@@ -159,7 +159,7 @@ public final class Main implements Runnable {
             trace(e);
             return ExitCode.USAGE;
         } catch (Error e) {
-            System.err.println("internal error: " + e + " (a defect of nccl-harness; --debug prints the stack trace)");
+            System.err.println(INTERNAL);
             trace(e);
             return ExitCode.INTERNAL;
         }
@@ -274,6 +274,13 @@ public final class Main implements Runnable {
         return q.equals(top) ? "" : q.substring(top.length() + 1) + " ";
     }
 
+    /**
+     * A defect's line. It names no Java type (README, "Exit codes"): a library's class and message say nothing a
+     * user can act on, and --debug prints both with the stack trace for the report.
+     */
+    static final String INTERNAL = "internal error: a defect of nccl-harness stopped the command (run it again with"
+            + " --debug for the stack trace to report)";
+
     private static String messageOf(Throwable ex) {
         if (ex instanceof HarnessException || ex instanceof InputException) {
             return ex.getMessage();
@@ -284,7 +291,7 @@ public final class Main implements Runnable {
         if (ex instanceof UncheckedIOException || ex instanceof OutputException) {
             return "error: " + ex.getMessage();
         }
-        return "internal error: " + ex + " (a defect of nccl-harness; --debug prints the stack trace)";
+        return INTERNAL;
     }
 
     private static int exitCodeOf(Throwable ex) {
