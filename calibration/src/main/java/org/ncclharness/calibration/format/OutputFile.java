@@ -205,20 +205,24 @@ public final class OutputFile {
         }
     }
 
-    /** Temporary files of a process that died mid-write (kill -9): named {@code .NAME.PID.N.tmp}, PID gone. */
+    /**
+     * Temporary files of a process that died mid-write (kill -9), of any output in the target's folder: named
+     * {@code .NAME.PID.N.tmp} ({@link #temp}), PID no live process's. A live writer's are never touched.
+     */
     private static void removeStale(Path target) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
-        String prefix = "." + target.getFileName() + ".";
-        try (var s = Files.newDirectoryStream(dir, prefix + "*.tmp")) {
+        try (var s = Files.newDirectoryStream(dir, ".*.tmp")) {
             for (Path p : s) {
-                String[] parts = p.getFileName().toString().substring(prefix.length()).split("\\.");
-                if (parts.length == 3 && parts[0].matches("\\d{1,18}")
-                        && ProcessHandle.of(Long.parseLong(parts[0])).isEmpty()) {
+                java.util.regex.Matcher m = TEMP.matcher(p.getFileName().toString());
+                if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).isEmpty()) {
                     Files.deleteIfExists(p);
                 }
             }
         }
     }
+
+    /** {@code .NAME.PID.N.tmp}: the writer's pid, then its clock. */
+    private static final java.util.regex.Pattern TEMP = java.util.regex.Pattern.compile("\\..+\\.(\\d{1,18})\\.-?\\d+\\.tmp");
 
     /** The content in a hidden temporary file beside the target. */
     private static Path temp(Path target, Content content) throws IOException {

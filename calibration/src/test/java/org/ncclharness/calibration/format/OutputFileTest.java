@@ -72,8 +72,12 @@ class OutputFileTest {
         // pid 2^22 + 1 is above Linux's pid_max default range of live processes in a test container
         Path stale = Files.writeString(dir.resolve(".out.csv.4194305.123.tmp"), "half");
         Path mine = Files.writeString(dir.resolve(".out.csv." + ProcessHandle.current().pid() + ".5.tmp"), "live");
+        Path otherName = Files.writeString(dir.resolve(".run.v2.json.4194305.77.tmp"), "half");
+        Path notOurs = Files.writeString(dir.resolve(".notes.tmp"), "the user's");
         OutputFile.write(dir.resolve("out.csv"), false, text("whole"));
         assertThat(stale).doesNotExist();
+        assertThat(otherName).as("a dead writer's file of another output in the folder").doesNotExist();
+        assertThat(notOurs).exists();
         assertThat(mine).exists();
         assertThat(Files.readString(dir.resolve("out.csv"))).isEqualTo("whole");
     }
