@@ -203,6 +203,96 @@ class OutputOptionsWalkTest {
         }));
     }
 
+    /** A real two-host log with NCCL's lines, which every command that reads a run reads. */
+    private static final Path LOG = Path.of("../calibration/src/test/resources/logs/ncclinfo/"
+            + "ib_rdma_plugin_v8_gdr_h100_2node_ring_qps64_tests319.txt").toAbsolutePath().normalize();
+
+    /** The commands that read a file the user names, and the base argument that names it. */
+    private static final Map<String, String> INPUT = Map.of("check", DATASET, "diagnose", DATASET, "calibrate",
+            DATASET, "plot", DATASET, "convert", DATASET, "datasets import", RAW.toString());
+
+    /**
+     * README, "Outputs": two outputs of one command never name one file. Every pair of output options of every
+     * command, both given one name (one through {@code ..}): one line naming both, exit 2, before any work (nothing
+     * on stdout, no file made).
+     */
+    @TestFactory
+    Stream<DynamicTest> everyTwoOutputsOfACommandOnOneFileAreRefusedBeforeAnyWork() {
+        List<Found> outputs = outputOptions();
+        List<DynamicTest> tests = new ArrayList<>();
+        for (int i = 0; i < outputs.size(); i++) {
+            for (int j = i + 1; j < outputs.size(); j++) {
+                Found a = outputs.get(i);
+                Found b = outputs.get(j);
+                if (!a.command().equals(b.command())) {
+                    continue;
+                }
+                tests.add(DynamicTest.dynamicTest(a.name() + " and " + OutputRule.nameOf(b.option()), () -> {
+                    Path dir = Files.createTempDirectory(root, "same");
+                    Files.createDirectory(dir.resolve("sub"));
+                    List<String> args = new ArrayList<>(BASE.get(a.command()));
+                    args.addAll(List.of(OutputRule.nameOf(a.option()), dir.resolve("same").toString(),
+                            OutputRule.nameOf(b.option()), dir.resolve("sub/../same").toString(), "--force"));
+                    CliRun r = CliRun.of(args.toArray(String[]::new));
+                    assertThat(r.exitCode()).as("%s: %s", args, r.err()).isEqualTo(ExitCode.USAGE);
+                    assertThat(r.err().strip().lines()).as("%s: one line", args).hasSize(1);
+                    assertThat(r.err()).contains(OutputRule.nameOf(a.option()), OutputRule.nameOf(b.option()),
+                            "name the same file");
+                    assertThat(r.out()).as("%s: before any work", args).isEmpty();
+                    assertThat(dir.resolve("same")).doesNotExist();
+                }));
+            }
+        }
+        assertThat(tests).as("commands with two outputs").hasSizeGreaterThan(5);
+        return tests.stream();
+    }
+
+    /**
+     * README, "Outputs": an output never replaces an input, even with --force. Every output option of every command
+     * that reads a file, given that file through a symbolic link: one line, exit 2, the input untouched.
+     */
+    @TestFactory
+    Stream<DynamicTest> anOutputNamingAnInputThroughALinkIsRefusedEvenWithForce() {
+        return outputOptions().stream().filter(f -> INPUT.containsKey(f.command()))
+                .map(f -> DynamicTest.dynamicTest(f.name() + " on the input", () -> {
+                    Path dir = Files.createTempDirectory(root, "input");
+                    Path input = dir.resolve("run.txt");
+                    Files.copy(f.command().equals("datasets import") ? RAW : LOG, input);
+                    byte[] before = Files.readAllBytes(input);
+                    Path link = Files.createSymbolicLink(dir.resolve("link.out"), input.getFileName());
+                    List<String> args = new ArrayList<>(BASE.get(f.command()).stream()
+                            .map(a -> a.equals(INPUT.get(f.command())) ? input.toString() : a).toList());
+                    args.addAll(List.of(OutputRule.nameOf(f.option()), link.toString(), "--force"));
+                    CliRun r = CliRun.of(args.toArray(String[]::new));
+                    assertThat(r.exitCode()).as("%s: %s", args, r.err()).isEqualTo(ExitCode.USAGE);
+                    assertThat(r.err().strip().lines()).as("%s: one line", args).hasSize(1);
+                    assertThat(r.err()).contains(OutputRule.nameOf(f.option()), "names the input " + input);
+                    assertThat(r.out()).isEmpty();
+                    assertThat(Files.readAllBytes(input)).isEqualTo(before);
+                    assertThat(Files.isSymbolicLink(link)).isTrue();
+                }));
+    }
+
+    /**
+     * README, "Outputs": every output location is checked before the work starts. Each output option of each
+     * command, given a place no file can be made in ({@code /proc}, which even root cannot write): one line that
+     * names the place, exit 3, nothing on stdout.
+     */
+    @TestFactory
+    Stream<DynamicTest> everyOutputLocationIsCheckedBeforeTheWork() {
+        return outputOptions().stream().map(f -> DynamicTest.dynamicTest(f.name() + " in /proc", () -> {
+            String place = "/proc/nccl-harness-out-" + f.option().type().getSimpleName().toLowerCase()
+                    + (f.option().type() == OutputImage.class ? ".png" : "");
+            List<String> args = new ArrayList<>(BASE.get(f.command()));
+            args.addAll(List.of(OutputRule.nameOf(f.option()), place));
+            CliRun r = CliRun.of(args.toArray(String[]::new));
+            assertThat(r.exitCode()).as("%s: %s", args, r.err()).isEqualTo(ExitCode.ENVIRONMENT);
+            assertThat(r.err().strip().lines()).as("%s: one line", args).hasSize(1);
+            assertThat(r.err()).contains(place);
+            assertThat(r.out()).as("%s: before any work", args).isEmpty();
+        }));
+    }
+
     /** The same output written to a file: accuracy's is docs/model-accuracy.md, which AccuracyCommandTest holds. */
     private static String asAFile(Found f, String option) throws IOException, InterruptedException {
         if (f.command().equals("accuracy")) {

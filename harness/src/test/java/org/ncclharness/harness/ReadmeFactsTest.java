@@ -64,4 +64,31 @@ class ReadmeFactsTest {
         assertThat(readme.substring(from, readme.indexOf("```", from))).as("README's bringup --replay example"
                 + " (-Dgolden.update=true)").isEqualTo(shown);
     }
+
+    /**
+     * The refusals the README's "Outputs and {@code -}" section shows are what the commands print, run from the
+     * repository root as the README runs them: each {@code $ java -jar harness.jar ...} line, its stderr, and the
+     * {@code (exit N)} under it.
+     */
+    @Test
+    void theOutputRefusalsTheReadmeShowsAreWhatTheCommandsPrint() throws IOException, InterruptedException {
+        String readme = Files.readString(Path.of("../README.md"));
+        int from = readme.indexOf("## Outputs and `-`");
+        String section = readme.substring(from, readme.indexOf("\n## ", from + 1));
+        Matcher m = Pattern.compile("\\$ java -jar harness\\.jar (.+)\n((?:(?! +\\(exit).*\n)+) +\\(exit (\\d)\\)\n")
+                .matcher(section);
+        int shown = 0;
+        while (m.find()) {
+            java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(Path.of(
+                    System.getProperty("java.home"), "bin", "java").toString(), "-Djava.awt.headless=true", "-cp",
+                    System.getProperty("java.class.path"), org.ncclharness.harness.cli.Main.class.getName()));
+            cmd.addAll(java.util.List.of(m.group(1).split(" ")));
+            Process p = new ProcessBuilder(cmd).directory(Path.of("..").toFile()).start();
+            String err = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(p.waitFor()).as(m.group(1)).isEqualTo(Integer.parseInt(m.group(3)));
+            assertThat(err).as(m.group(1)).isEqualTo(m.group(2));
+            shown++;
+        }
+        assertThat(shown).as("examples in the README's Outputs section").isGreaterThanOrEqualTo(3);
+    }
 }

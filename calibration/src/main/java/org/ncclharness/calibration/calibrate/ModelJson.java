@@ -1,5 +1,7 @@
 package org.ncclharness.calibration.calibrate;
 
+import org.ncclharness.calibration.format.JsonProblem;
+
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -53,7 +55,7 @@ final class ModelJson {
             // a record's own refusal ("hops per step must be at least 1") says more than where Jackson stopped
             Throwable cause = e.getCause();
             throw new IllegalArgumentException(cause != null && cause.getMessage() != null ? cause.getMessage()
-                    : e.getOriginalMessage(), e);
+                    : JsonProblem.describe(e), e);
         } catch (IOException e) {
             throw new IllegalStateException("reading a JSON tree in memory", e);
         }

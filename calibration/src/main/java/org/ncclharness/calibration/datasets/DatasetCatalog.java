@@ -1,5 +1,7 @@
 package org.ncclharness.calibration.datasets;
 
+import org.ncclharness.calibration.format.JsonProblem;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -88,7 +90,7 @@ public final class DatasetCatalog {
             return out;
         } catch (JsonProcessingException e) {
             throw new InputException(file, e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
-                    "not valid dataset metadata: " + e.getOriginalMessage());
+                    "not valid dataset metadata: " + JsonProblem.describe(e));
         }
     }
 

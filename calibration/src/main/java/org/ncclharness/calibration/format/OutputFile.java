@@ -26,17 +26,58 @@ public final class OutputFile {
         void writeTo(OutputStream out) throws IOException;
     }
 
-    /** Temporary files being written now: removed by the shutdown hook on SIGTERM or SIGINT. */
-    private static final java.util.Set<Path> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /**
+     * How a whole temporary file takes the target's name without replacing a file there: a hard link, which fails
+     * when the name is taken. A test double stands in for a file system that refuses links.
+     */
+    @FunctionalInterface
+    interface Links {
+        void link(Path target, Path existing) throws IOException;
+    }
+
+    /**
+     * Temporary files being written now, each with its target: removed by the shutdown hook on SIGTERM or SIGINT,
+     * which then says so. The moves into place and the hook take {@link #COMMIT} in turn, so a command's files are
+     * all in place or none is.
+     */
+    private static final java.util.Map<Path, Path> LIVE = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Object COMMIT = new Object();
+    /** The signal that is ending the process ({@link #interruptedBy}), or null. */
+    private static volatile String signal;
+    /** Set once the process is ending: no file is moved into place after it. */
+    private static boolean ending;
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(p -> {
-            try {
-                Files.deleteIfExists(p);
-            } catch (IOException ignored) {
-                // the process is ending; nothing else can be done
-            }
-        }), "output-temp-cleanup"));
+        Runtime.getRuntime().addShutdownHook(new Thread(OutputFile::abandon, "output-temp-cleanup"));
+    }
+
+    /**
+     * Names the signal that ends the process ({@code SIGTERM}), for the line an interrupted write prints; the
+     * entry point calls it from its signal handler, before the exit.
+     */
+    public static void interruptedBy(String signalName) {
+        signal = signalName;
+    }
+
+    /** The shutdown hook: the files not yet in place are removed, and the line says so. */
+    private static void abandon() {
+        java.util.List<String> lost;
+        synchronized (COMMIT) {
+            ending = true;
+            lost = LIVE.values().stream().map(Path::toString).distinct().sorted().toList();
+            LIVE.keySet().forEach(OutputFile::deleteQuietly);
+            LIVE.clear();
+        }
+        if (!lost.isEmpty()) {
+            System.err.println(interruptedLine(signal, lost));
+            System.err.flush();
+        }
+    }
+
+    /** {@code interrupted by SIGTERM; nothing written (out.csv)}. */
+    static String interruptedLine(String signalName, java.util.List<String> targets) {
+        return "interrupted" + (signalName == null ? "" : " by " + signalName) + "; nothing written ("
+                + String.join(", ", targets) + ")";
     }
 
     private OutputFile() {
@@ -73,10 +114,35 @@ public final class OutputFile {
     }
 
     /**
+     * Refuses early a folder output that could not be made or written into (README, "Outputs"): the folder, or the
+     * nearest folder above it that is there, must take a new file. A folder not there yet is made at the end.
+     */
+    public static void checkFolderWritable(Path folder) {
+        Path there = folder.toAbsolutePath().normalize();
+        while (there != null && !Files.exists(there)) {
+            there = there.getParent();
+        }
+        if (there == null || !Files.isDirectory(there)) {
+            throw new InputException(folder.toString(), 0, (there == null ? "has no folder above it"
+                    : there + " is a file, not a folder") + "; choose another place");
+        }
+        try {
+            Files.delete(Files.createTempFile(there, ".nccl-harness-probe", ".tmp"));
+        } catch (IOException e) {
+            throw new OutputException("cannot write " + folder + ": " + reason(e) + " (in " + there
+                    + "; choose another place)", e);
+        }
+    }
+
+    /**
      * All outputs of one command, committed together or not at all: every temporary file is written first, and
      * only when all are whole are they moved into place; on a failure none is left behind.
      */
     public static void writeAll(java.util.Map<Path, Content> targets, boolean force) {
+        writeAll(targets, force, Files::createLink);
+    }
+
+    static void writeAll(java.util.Map<Path, Content> targets, boolean force, Links links) {
         targets.keySet().forEach(t -> checkWritable(t, force));
         java.util.Map<Path, Path> temps = new java.util.LinkedHashMap<>();
         try {
@@ -84,15 +150,23 @@ public final class OutputFile {
                 removeStale(e.getKey());
                 temps.put(e.getKey(), temp(e.getKey(), e.getValue()));
             }
-            for (var e : temps.entrySet()) {
-                move(e.getValue(), e.getKey(), force);
-                LIVE.remove(e.getValue());
+            synchronized (COMMIT) {
+                if (ending) {
+                    waitForTheExit(); // the hook removed the temporary files and said so
+                }
+                for (var e : temps.entrySet()) {
+                    move(e.getValue(), e.getKey(), force, links);
+                    LIVE.remove(e.getValue());
+                }
             }
             temps.clear();
         } catch (FileAlreadyExistsException e) {
             throw new InputException(e.getFile(), 0, "appeared while writing; pass " + Advice.name(Setting.OVERWRITE)
                     + " to overwrite it");
         } catch (IOException e) {
+            if (isEnding()) {
+                waitForTheExit(); // a failure of a file the hook removed is no news; the hook's line is the news
+            }
             throw new OutputException("cannot write " + String.join(", ", targets.keySet().stream()
                     .map(Path::toString).toList()) + ": " + reason(e), e);
         } finally {
@@ -102,29 +176,53 @@ public final class OutputFile {
         }
     }
 
+    private static boolean isEnding() {
+        synchronized (COMMIT) {
+            return ending;
+        }
+    }
+
+    /**
+     * The process is exiting (a signal): this thread waits for the halt, which follows the shutdown hooks, rather
+     * than print a second, misleading line about a file that was removed on purpose.
+     */
+    private static void waitForTheExit() {
+        while (true) {
+            java.util.concurrent.locks.LockSupport.park();
+        }
+    }
+
     private static void delete(Path tmp) {
+        deleteQuietly(tmp);
+        LIVE.remove(tmp);
+    }
+
+    private static void deleteQuietly(Path tmp) {
         try {
             Files.deleteIfExists(tmp);
         } catch (IOException ignored) {
             // Best effort: the temporary file is hidden and named after the target.
         }
-        LIVE.remove(tmp);
     }
 
-    /** Temporary files of a process that died mid-write (kill -9): named {@code .NAME.PID.N.tmp}, PID gone. */
+    /**
+     * Temporary files of a process that died mid-write (kill -9), of any output in the target's folder: named
+     * {@code .NAME.PID.N.tmp} ({@link #temp}), PID no live process's. A live writer's are never touched.
+     */
     private static void removeStale(Path target) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
-        String prefix = "." + target.getFileName() + ".";
-        try (var s = Files.newDirectoryStream(dir, prefix + "*.tmp")) {
+        try (var s = Files.newDirectoryStream(dir, ".*.tmp")) {
             for (Path p : s) {
-                String[] parts = p.getFileName().toString().substring(prefix.length()).split("\\.");
-                if (parts.length == 3 && parts[0].matches("\\d{1,18}")
-                        && ProcessHandle.of(Long.parseLong(parts[0])).isEmpty()) {
+                java.util.regex.Matcher m = TEMP.matcher(p.getFileName().toString());
+                if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).isEmpty()) {
                     Files.deleteIfExists(p);
                 }
             }
         }
     }
+
+    /** {@code .NAME.PID.N.tmp}: the writer's pid, then its clock. */
+    private static final java.util.regex.Pattern TEMP = java.util.regex.Pattern.compile("\\..+\\.(\\d{1,18})\\.-?\\d+\\.tmp");
 
     /** The content in a hidden temporary file beside the target. */
     private static Path temp(Path target, Content content) throws IOException {
@@ -132,7 +230,7 @@ public final class OutputFile {
         // Not createTempFile: its 0600 mode would stick to the result. CREATE_NEW keeps the umask's mode.
         Path tmp = dir.resolve("." + target.getFileName() + "." + ProcessHandle.current().pid() + "."
                 + System.nanoTime() + ".tmp");
-        LIVE.add(tmp);
+        LIVE.put(tmp, target);
         try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             content.writeTo(out);
         } catch (IOException | RuntimeException e) {
@@ -161,18 +259,44 @@ public final class OutputFile {
         return e.getMessage();
     }
 
-    private static void move(Path tmp, Path target, boolean force) throws IOException {
-        try {
-            if (force) {
+    private static void move(Path tmp, Path target, boolean force, Links links) throws IOException {
+        if (force) {
+            try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } else {
-                // A hard link fails if the target exists, so a file created meanwhile is not clobbered.
-                Files.createLink(target, tmp);
-                Files.delete(tmp);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
             }
-        } catch (AtomicMoveNotSupportedException | UnsupportedOperationException e) {
-            Files.move(tmp, target, force ? new StandardCopyOption[] {StandardCopyOption.REPLACE_EXISTING}
-                    : new StandardCopyOption[0]);
+            return;
+        }
+        try {
+            // A hard link fails if the target exists, so a file created meanwhile is not clobbered.
+            links.link(target, tmp);
+        } catch (FileAlreadyExistsException e) {
+            throw e;
+        } catch (IOException | UnsupportedOperationException e) {
+            // a file system without hard links (some network and FUSE mounts: "Operation not supported")
+            claimAndRename(tmp, target);
+            return;
+        }
+        Files.delete(tmp);
+    }
+
+    /**
+     * No-clobber without a hard link: an exclusive create claims the name (it fails when a file is there, as the
+     * link does), then the rename puts the whole file over the empty claim in one step. A failed rename takes the
+     * claim back.
+     */
+    private static void claimAndRename(Path tmp, Path target) throws IOException {
+        Files.newByteChannel(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
+        try {
+            try {
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(target);
+            throw e;
         }
     }
 }

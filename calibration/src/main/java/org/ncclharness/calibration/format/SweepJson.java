@@ -401,7 +401,7 @@ public final class SweepJson {
             return new Read(sweep, per, rankTimes, ours.get("source"));
         } catch (JsonProcessingException e) {
             throw new InputException(file, 0, at + "the nccl_harness object is not valid: "
-                    + Echo.quote(e.getOriginalMessage()));
+                    + JsonProblem.describe(e));
         }
     }
 

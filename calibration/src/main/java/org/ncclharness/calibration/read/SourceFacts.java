@@ -1,5 +1,7 @@
 package org.ncclharness.calibration.read;
 
+import org.ncclharness.calibration.format.JsonProblem;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -81,8 +83,9 @@ public record SourceFacts(LogFacts log, LogNetwork.Named network, List<String> n
         try {
             return MAPPER.treeToValue(source, SourceFacts.class);
         } catch (JsonProcessingException | IllegalArgumentException e) {
-            String why = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
-            throw new InputException(file, 0, where + " is not valid: " + Echo.quote(String.valueOf(why)));
+            String why = e instanceof JsonProcessingException j ? JsonProblem.describe(j)
+                    : Echo.quote(String.valueOf(e.getMessage()));
+            throw new InputException(file, 0, where + " is not valid: " + why);
         }
     }
 }

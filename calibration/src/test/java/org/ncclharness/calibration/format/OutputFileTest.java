@@ -72,8 +72,12 @@ class OutputFileTest {
         // pid 2^22 + 1 is above Linux's pid_max default range of live processes in a test container
         Path stale = Files.writeString(dir.resolve(".out.csv.4194305.123.tmp"), "half");
         Path mine = Files.writeString(dir.resolve(".out.csv." + ProcessHandle.current().pid() + ".5.tmp"), "live");
+        Path otherName = Files.writeString(dir.resolve(".run.v2.json.4194305.77.tmp"), "half");
+        Path notOurs = Files.writeString(dir.resolve(".notes.tmp"), "the user's");
         OutputFile.write(dir.resolve("out.csv"), false, text("whole"));
         assertThat(stale).doesNotExist();
+        assertThat(otherName).as("a dead writer's file of another output in the folder").doesNotExist();
+        assertThat(notOurs).exists();
         assertThat(mine).exists();
         assertThat(Files.readString(dir.resolve("out.csv"))).isEqualTo("whole");
     }
@@ -91,5 +95,52 @@ class OutputFileTest {
         } finally {
             ro.toFile().setWritable(true);
         }
+    }
+
+    /** A file system that refuses hard links (some network and FUSE mounts), as Linux reports it. */
+    private static final OutputFile.Links NO_LINKS = (target, existing) -> {
+        throw new java.nio.file.FileSystemException(target.toString(), existing.toString(), "Operation not supported");
+    };
+
+    @Test
+    void withoutHardLinksTheFileIsStillWrittenWholeAndNothingIsLeftBeside() throws IOException {
+        Map<Path, OutputFile.Content> outs = new LinkedHashMap<>();
+        outs.put(dir.resolve("a.csv"), text("a"));
+        outs.put(dir.resolve("b.json"), text("b"));
+        OutputFile.writeAll(outs, false, NO_LINKS);
+        assertThat(Files.readString(dir.resolve("a.csv"))).isEqualTo("a");
+        assertThat(Files.readString(dir.resolve("b.json"))).isEqualTo("b");
+        assertThat(dir.toFile().list()).containsExactlyInAnyOrder("a.csv", "b.json");
+        // a link call the file system does not offer at all, as a provider says it
+        OutputFile.writeAll(Map.of(dir.resolve("c.csv"), text("c")), false, (t, e) -> {
+            throw new UnsupportedOperationException();
+        });
+        assertThat(Files.readString(dir.resolve("c.csv"))).isEqualTo("c");
+        assertThat(dir.toFile().list()).containsExactlyInAnyOrder("a.csv", "b.json", "c.csv");
+    }
+
+    /**
+     * Without hard links a file that appears while the output is written is still never replaced: the exclusive
+     * create that claims the name fails as the link would.
+     */
+    @Test
+    void withoutHardLinksAFileThatAppearsMeanwhileIsKept() {
+        Path target = dir.resolve("out.csv");
+        OutputFile.Links theirsFirst = (t, e) -> {
+            Files.writeString(t, "theirs");
+            NO_LINKS.link(t, e);
+        };
+        assertThatThrownBy(() -> OutputFile.writeAll(Map.of(target, text("mine")), false, theirsFirst))
+                .isInstanceOf(InputException.class).hasMessageContaining("appeared while writing");
+        assertThat(target).hasContent("theirs");
+        assertThat(dir.toFile().list()).containsExactly("out.csv");
+    }
+
+    @Test
+    void anInterruptedWriteNamesTheSignalAndTheFiles() {
+        assertThat(OutputFile.interruptedLine("SIGTERM", java.util.List.of("out.csv", "out.json")))
+                .isEqualTo("interrupted by SIGTERM; nothing written (out.csv, out.json)");
+        assertThat(OutputFile.interruptedLine(null, java.util.List.of("out.csv")))
+                .isEqualTo("interrupted; nothing written (out.csv)");
     }
 }

@@ -20,6 +20,7 @@ import org.ncclharness.calibration.calibrate.CalibrationInput;
 import org.ncclharness.calibration.calibrate.CalibrationOptions;
 import org.ncclharness.calibration.calibrate.CalibrationReport;
 import org.ncclharness.calibration.calibrate.SingleTierCalibration;
+import org.ncclharness.calibration.format.RunFolders;
 import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.harness.exit.HarnessException;
 import org.ncclharness.harness.runs.CalibrationInputs;
@@ -105,7 +106,7 @@ public final class CalibrateBench implements Callable<Integer> {
         Path jar = ownJar();
         Path dir = null;
         try {
-            dir = Files.createTempDirectory("bench-calibrate");
+            dir = RunFolders.create("bench");
             Dataset from = DenseLog.source(DatasetCatalog.bundled().all());
             Path dense = dir.resolve("dense-" + DENSE_SIZES + ".txt");
             DenseLog.write(from, DENSE_SIZES, dense);
@@ -140,7 +141,9 @@ public final class CalibrateBench implements Callable<Integer> {
         } catch (IOException e) {
             throw new HarnessException(ExitCode.ENVIRONMENT, "bench calibrate --cold: " + e.getMessage(), e);
         } finally {
-            removeQuietly(dir);
+            if (dir != null) {
+                RunFolders.remove(dir);
+            }
         }
     }
 
@@ -197,20 +200,6 @@ public final class CalibrateBench implements Callable<Integer> {
     }
 
     /** The synthetic logs are inputs of this bench only: none is left in the temporary directory. */
-    private static void removeQuietly(Path dir) {
-        if (dir == null) {
-            return;
-        }
-        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.toList()) {
-                Files.deleteIfExists(f);
-            }
-            Files.deleteIfExists(dir);
-        } catch (IOException e) {
-            System.err.println("bench calibrate: could not remove " + dir + ": " + e.getMessage());
-        }
-    }
-
     private static double wallMs(List<String> command, Path dir) throws IOException {
         long s = System.nanoTime();
         int rc = run(command, dir);

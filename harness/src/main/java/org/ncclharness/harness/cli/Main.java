@@ -3,6 +3,7 @@ package org.ncclharness.harness.cli;
 import org.ncclharness.harness.options.CliWording;
 import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.harness.exit.HarnessException;
+import org.ncclharness.calibration.format.OutputFile;
 import org.ncclharness.harness.gpus.GpusCommand;
 import org.ncclharness.harness.options.OutputRule;
 import org.ncclharness.harness.options.VersionInfo;
@@ -69,7 +70,26 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         System.setOut(new StdoutStream());
+        nameSignals();
         System.exit(execute(args));
+    }
+
+    /**
+     * SIGTERM, SIGINT and SIGHUP end the process as Java's own handlers do (the shutdown hooks run, exit 128 + N),
+     * having first named the signal for the line an interrupted write prints (README, "Outputs"). A signal the
+     * process was started to ignore (nohup) stays ignored: the JVM does not install a handler over it.
+     */
+    private static void nameSignals() {
+        for (String name : List.of("TERM", "INT", "HUP")) {
+            try {
+                sun.misc.Signal.handle(new sun.misc.Signal(name), s -> {
+                    OutputFile.interruptedBy("SIG" + s.getName());
+                    System.exit(128 + s.getNumber());
+                });
+            } catch (IllegalArgumentException e) {
+                // -Xrs, or a signal the JVM keeps for itself: Java's own handling stands
+            }
+        }
     }
 
     /**
@@ -139,7 +159,7 @@ public final class Main implements Runnable {
             trace(e);
             return ExitCode.USAGE;
         } catch (Error e) {
-            System.err.println("internal error: " + e + " (a defect of nccl-harness; --debug prints the stack trace)");
+            System.err.println(INTERNAL);
             trace(e);
             return ExitCode.INTERNAL;
         }
@@ -202,10 +222,10 @@ public final class Main implements Runnable {
             err.flush();
             return ExitCode.USAGE;
         });
-        // two outputs on standard output are refused before any command runs, whichever command it is
+        // two outputs on standard output or one file, or an output on an input, are refused before any command runs
         cl.setExecutionStrategy(parsed -> {
             if (!helpRequested(parsed)) {
-                OutputRule.oneOnStdout(parsed);
+                OutputRule.check(parsed);
             }
             return new CommandLine.RunLast().execute(parsed);
         });
@@ -254,6 +274,13 @@ public final class Main implements Runnable {
         return q.equals(top) ? "" : q.substring(top.length() + 1) + " ";
     }
 
+    /**
+     * A defect's line. It names no Java type (README, "Exit codes"): a library's class and message say nothing a
+     * user can act on, and --debug prints both with the stack trace for the report.
+     */
+    static final String INTERNAL = "internal error: a defect of nccl-harness stopped the command (run it again with"
+            + " --debug for the stack trace to report)";
+
     private static String messageOf(Throwable ex) {
         if (ex instanceof HarnessException || ex instanceof InputException) {
             return ex.getMessage();
@@ -264,7 +291,7 @@ public final class Main implements Runnable {
         if (ex instanceof UncheckedIOException || ex instanceof OutputException) {
             return "error: " + ex.getMessage();
         }
-        return "internal error: " + ex + " (a defect of nccl-harness; --debug prints the stack trace)";
+        return INTERNAL;
     }
 
     private static int exitCodeOf(Throwable ex) {

@@ -37,7 +37,9 @@ public final class DatasetsImportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        // Every input is parsed before anything is written: one bad file leaves no CSV behind.
+        // the folder is checked before any input is read, and every input is parsed before anything is written:
+        // one bad file leaves no CSV behind
+        OutputFile.checkFolderWritable(out.path());
         List<DatasetImporter.Imported> imported = raws.stream().map(DatasetImporter::importRaw).toList();
         imported.forEach(i -> OutputFile.checkWritable(out.resolve(i.id() + ".csv"), force));
         for (DatasetImporter.Imported i : imported) {

@@ -108,7 +108,8 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
 
     /**
      * Refuses early, before any work, a --report DIR whose page would be refused at the end: DIR is a file, or
-     * its index.html exists without --force. A DIR not there yet is fine: {@link #files} makes it.
+     * its index.html exists without --force, or DIR is not there and could not be made there. {@link #files}
+     * makes it.
      */
     public static void checkWritable(Path dir, boolean force) {
         checkWritable(dir, force, "--report");
@@ -127,6 +128,8 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
         }
         if (Files.isDirectory(dir)) {
             OutputFile.checkWritable(dir.resolve("index.html"), force);
+        } else {
+            OutputFile.checkFolderWritable(dir);
         }
     }
 

@@ -43,6 +43,7 @@ import org.ncclharness.gpu.ReduceOp;
 import org.ncclharness.gpu.SizeResult;
 import org.ncclharness.gpu.TimedLoop;
 import org.ncclharness.gpu.UniqueId;
+import org.ncclharness.calibration.format.RunFolders;
 import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.harness.exit.HarnessException;
 import org.ncclharness.harness.options.VersionInfo;
@@ -161,15 +162,20 @@ public final class LiveSweep {
         }
         Path work;
         try {
-            work = Files.createTempDirectory("nccl-harness-matrix");
+            work = RunFolders.create("matrix");
         } catch (IOException e) {
             throw new HarnessException(ExitCode.ENVIRONMENT, "cannot create a work directory: " + e.getMessage(), e);
         }
         String start = LocalDateTime.now().format(TIME);
-        List<SweepResult> results = new CombinationRuns(work, CHILD_TIMEOUT_S).run(plan, plan.localGpus());
+        List<SweepResult> results;
+        try {
+            results = new CombinationRuns(work, CHILD_TIMEOUT_S).run(plan, plan.localGpus());
+        } finally {
+            RunFolders.remove(work); // the children's outputs are read back into results
+        }
         List<String> heading = List.of("# nccl-harness version " + VersionInfo.projectVersion() + " (nccl-tests"
                 + " 2.19.6 output format) nccl-library=" + probe.ncclVersion().code(), "# --algo/--proto matrix: "
-                + results.size() + " combinations, one process each; child outputs in " + work);
+                + results.size() + " combinations, one process each");
         return new SweepOutputs(plan, out).emit(results, heading, new SweepOutputs.RunFacts(start,
                 LocalDateTime.now().format(TIME), probe.ncclVersion().code(), null, List.of(), SweepJson.object()));
     }

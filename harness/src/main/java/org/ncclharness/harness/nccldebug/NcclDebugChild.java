@@ -2,12 +2,12 @@ package org.ncclharness.harness.nccldebug;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.ncclharness.calibration.format.RunFolders;
 import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.harness.exit.HarnessException;
 
@@ -54,7 +54,7 @@ public final class NcclDebugChild {
     public static int rerun(String mainClass, List<String> args) {
         Path dir;
         try {
-            dir = Files.createTempDirectory("nccl-harness-debug");
+            dir = RunFolders.create("debug"); // removed when the child is done, or this run ends
         } catch (IOException e) {
             throw new HarnessException(ExitCode.ENVIRONMENT, "cannot create a directory for NCCL's debug files: "
                     + e.getMessage() + " (--no-diagnose runs without them)", e);
@@ -73,6 +73,7 @@ public final class NcclDebugChild {
             Runtime.getRuntime().addShutdownHook(stop);
             int rc = p.waitFor();
             Runtime.getRuntime().removeShutdownHook(stop);
+            RunFolders.remove(dir); // the child read its files before it ended
             return rc;
         } catch (IOException e) {
             throw new HarnessException(ExitCode.ENVIRONMENT, "cannot start the sweep again with NCCL_DEBUG=INFO: "

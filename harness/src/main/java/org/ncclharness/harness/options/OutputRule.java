@@ -90,23 +90,36 @@ public final class OutputRule {
     }
 
     /**
-     * Refuses a command line on which two outputs take standard output ({@code convert --csv - --json -}): the
-     * reader would get both interleaved. Run before the command, for every command.
+     * The rules that take a whole command line, run before the command, for every command: one output on standard
+     * output, one file per output, no output on an input.
      */
-    public static void oneOnStdout(ParseResult parsed) {
+    public static void check(ParseResult parsed) {
         ParseResult last = parsed;
         while (last.hasSubcommand()) {
             last = last.subcommand();
         }
+        ParseResult command = last;
+        oneOnStdout(command);
+        OutputPaths.of(command).refusal().ifPresent(message -> refuse(command, message));
+    }
+
+    /**
+     * Refuses a command line on which two outputs take standard output ({@code convert --csv - --json -}): the
+     * reader would get both interleaved.
+     */
+    private static void oneOnStdout(ParseResult last) {
         List<String> onStdout = last.matchedOptions().stream()
                 .filter(o -> o.getValue() instanceof OutputTarget t && t.isStdout())
                 .map(o -> nameOf(o) + " -").toList();
         if (onStdout.size() > 1) {
-            String message = String.join(" and ", onStdout) + " would both write to standard output, which holds"
-                    + " one output: send all but one of them to a file";
-            throw new CommandLine.ExecutionException(last.commandSpec().commandLine(), message,
-                    new HarnessException(ExitCode.USAGE, message));
+            refuse(last, String.join(" and ", onStdout) + " would both write to standard output, which holds"
+                    + " one output: send all but one of them to a file");
         }
+    }
+
+    private static void refuse(ParseResult last, String message) {
+        throw new CommandLine.ExecutionException(last.commandSpec().commandLine(), message,
+                new HarnessException(ExitCode.USAGE, message));
     }
 
     /** The name an option is known by in messages: its first long name ({@code --json} of {@code -J/--json}). */
