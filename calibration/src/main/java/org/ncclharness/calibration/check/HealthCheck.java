@@ -56,11 +56,11 @@ public final class HealthCheck {
     public static final double BROKEN_SHARE_OF_LINE_RATE_PCT = 25;
 
     /**
-     * The sizes whose time is a run's latency figure ({@link #smallSizeTimeUs}): below 64 KiB every bundled run is
-     * latency-bound (its own latency/bandwidth crossover lies above), so the time there is NCCL's and the
-     * fabric's latency, not the bandwidth's.
+     * The sizes below this one give a run's latency figure ({@link #smallSizeTimeUs}): there every bundled run is
+     * latency-bound (its own latency/bandwidth crossover lies above), so the time is NCCL's and the fabric's
+     * latency, not the bandwidth's.
      */
-    public static final long SMALL_SIZE_MAX_BYTES = 64 * 1024;
+    public static final long SMALL_SIZE_BELOW_BYTES = 64 * 1024;
 
     private final HardwareFacts facts;
     private final CheckRules rules;
@@ -306,14 +306,14 @@ public final class HealthCheck {
     }
 
     /**
-     * The run's latency figure: its shortest time at a size up to {@value #SMALL_SIZE_MAX_BYTES} bytes (the
+     * The run's latency figure: its shortest time at a size below {@value #SMALL_SIZE_BELOW_BYTES} bytes (the
      * shortest, so that one slow size is not taken for the latency); empty where it has no such size.
      */
     public static Optional<Double> smallSizeTimeUs(Sweep run) {
         if (run.ranks() != null && run.ranks() < 2) {
             return Optional.empty();
         }
-        return run.rows().stream().filter(r -> r.sizeBytes() > 0 && r.sizeBytes() <= SMALL_SIZE_MAX_BYTES)
+        return run.rows().stream().filter(r -> r.sizeBytes() > 0 && r.sizeBytes() < SMALL_SIZE_BELOW_BYTES)
                 .map(SizeBusBw::timeOf).filter(t -> t != null && t > 0 && Double.isFinite(t))
                 .min(Double::compare);
     }
@@ -360,8 +360,8 @@ public final class HealthCheck {
         double ceiling = f.range().latencyMaxUs() * (1 + f.margin().share());
         boolean above = t.get() > ceiling;
         out.add(new Finding(above ? Severity.FAIL : Severity.INFO, "latency-ceiling", null, String.format(Locale.ROOT,
-                "shortest time up to %s: %s us, %s the latency ceiling %s us of %s (%s us, the slowest of %d bundled"
-                        + " healthy runs, plus the %.0f %% margin)", SizeText.exact(SMALL_SIZE_MAX_BYTES),
+                "shortest time below %s: %s us, %s the latency ceiling %s us of %s (%s us, the slowest of %d bundled"
+                        + " healthy runs, plus the %.0f %% margin)", SizeText.exact(SMALL_SIZE_BELOW_BYTES),
                 num(t.get()), above ? "above" : "within", significant(ceiling, 3), f.describe(),
                 num(f.range().latencyMaxUs()), f.range().latencyRuns(), 100 * f.margin().share())));
     }

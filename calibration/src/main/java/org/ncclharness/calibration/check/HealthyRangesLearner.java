@@ -35,7 +35,7 @@ public final class HealthyRangesLearner {
      * One bundled run's figures, as learned.
      *
      * @param share     busbw at the bandwidth-bound end over the line rate, null where not known
-     * @param latencyUs shortest time up to 64 KiB, null where the run has no such size
+     * @param latencyUs shortest time below 64 KiB, null where the run has no such size
      */
     public record RunFigures(String id, HardwareClass hardwareClass, Double share, Double latencyUs) { }
 

@@ -28,6 +28,46 @@ class HealthyRangesTest {
         assertThat(HealthyRanges.bundled().json()).isEqualTo(learned);
     }
 
+    /** The margins, the runs that set them, and per range whether half bandwidth / 3x latency can be told. */
+    @Test
+    void theRangesInTheDocsAreTheBundledOnes() throws IOException {
+        HealthyRanges r = HealthyRanges.bundled();
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(java.util.Locale.ROOT, "Margins: busbw %.0f %% below a class's floor (%.0f %% below a"
+                + " family's), latency %.0f %% above a class's ceiling (%.0f %% above a family's).\n\n",
+                100 * r.busBwClass().share(), 100 * r.busBwFamily().share(), 100 * r.latencyClass().share(),
+                100 * r.latencyFamily().share()));
+        b.append("The closest bundled healthy runs, each judged by the others of its class or family:\n\n");
+        for (String[] m : new String[][] {{"busbw, class", r.busBwClass().closest()},
+            {"busbw, family", r.busBwFamily().closest()}, {"latency, class", r.latencyClass().closest()},
+            {"latency, family", r.latencyFamily().closest()}}) {
+            b.append("- ").append(m[0]).append(": ").append(m[1] == null ? "no run judged at this level" : m[1])
+                    .append('\n');
+        }
+        b.append("\nRanges of at least ").append(HealthyRanges.MIN_RUNS).append(" runs (busbw as a share of the line"
+                + " rate at the bandwidth-bound end; latency: the shortest time below 64 KiB):\n\n");
+        b.append("| level | class | busbw runs | busbw range | half busbw told | latency runs | latency range |"
+                + " 3x latency told |\n|---|---|---:|---|---|---:|---|---|\n");
+        for (HealthyRanges.Range x : r.ranges()) {
+            boolean bw = x.busBwRuns() >= HealthyRanges.MIN_RUNS;
+            boolean lat = x.latencyRuns() >= HealthyRanges.MIN_RUNS;
+            if (!bw && !lat) {
+                continue;
+            }
+            b.append(String.format(java.util.Locale.ROOT, "| %s | %s | %d | %s | %s | %d | %s | %s |\n",
+                    x.level().name().toLowerCase(java.util.Locale.ROOT), x.key(), x.busBwRuns(),
+                    bw ? String.format(java.util.Locale.ROOT, "%.1f–%.1f %%", 100 * x.busBwMinShare(),
+                            100 * x.busBwMaxShare()) : "", bw ? yes(x.halfBandwidthTold()) : "", x.latencyRuns(),
+                    lat ? HealthCheck.num(x.latencyMinUs()) + "–" + HealthCheck.num(x.latencyMaxUs()) + " us" : "",
+                    lat ? yes(x.tripleLatencyTold()) : ""));
+        }
+        Docs.replaceBlock("healthy-ranges", "HealthyRangesTest", b.toString());
+    }
+
+    private static String yes(Boolean b) {
+        return Boolean.TRUE.equals(b) ? "yes" : "no";
+    }
+
     @Test
     void aClassOfFewerThanThreeRunsGivesWayToItsFamilyAndAnUnknownFamilyToNothing() {
         HealthyRanges r = HealthyRanges.bundled();
