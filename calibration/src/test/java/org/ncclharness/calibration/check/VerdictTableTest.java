@@ -79,7 +79,7 @@ class VerdictTableTest {
         ResolvedRun run = RESOLVER.resolve(doc, doc.sweeps().get(0), Hints.NONE,
                 RunResolver.UnstatedHosts.LEAVE_UNKNOWN);
         Sweep s = run.sweep();
-        boolean trimmed = doc.stated().flags().contains("partial");
+        boolean trimmed = doc.stated().trimmedBySource();
         Map<Copy, CheckReport> out = new LinkedHashMap<>();
         out.put(Copy.ALONE, check(d, run, s, doc, trimmed));
         out.put(Copy.BANDWIDTH, check(d, run, slower(s, MIB, Long.MAX_VALUE, 2), doc, trimmed));

@@ -380,7 +380,7 @@ public final class CheckCommand implements Callable<Integer> {
             Nics tableNics = entry == null ? table.nics() : table.nics().orElse(calibratedNics(sweep, entry));
             JudgedReference ref = reference(table, facts, tableNics.perHost(), entry);
             HealthCheck.Against against = new HealthCheck.Against(ref == null ? null : ref.rule(), expectBusBw,
-                    tableNics);
+                    tableNics, doc.stated().trimmedBySource());
             CheckReport report = new HealthCheck(facts, rules).check(run, sweep, against);
             if (ref != null && ref.why() != null) {
                 context.add(Finding.info("reference", ref.why()));
