@@ -35,6 +35,20 @@ class DatasetsAndConvertCommandTest {
         }
     }
 
+    /** The command that writes calibration's bundled healthy ranges gives its bytes (HealthyRangesTest too). */
+    @Test
+    void datasetsHealthyRangesWritesTheBundledFile() throws IOException {
+        CliRun run = CliRun.of("datasets", "--healthy-ranges", "-");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).isEqualTo(Files.readString(Path.of(
+                "../calibration/src/main/resources/hardware/healthy-ranges.json")));
+        Path file = tmp.resolve("ranges.json");
+        assertThat(CliRun.of("datasets", "--healthy-ranges", file.toString()).exitCode()).isZero();
+        assertThat(CliRun.of("datasets", "--healthy-ranges", file.toString()).exitCode()).as("no --force")
+                .isNotZero();
+        assertThat(Files.readString(file)).isEqualTo(run.out());
+    }
+
     @Test
     void datasetsFiltersCombineAndTheColumnsNeverShift() {
         CliRun run = CliRun.of("datasets", "--collective", "alltoall", "--min-gpus", "8");

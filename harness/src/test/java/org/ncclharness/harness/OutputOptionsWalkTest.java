@@ -54,6 +54,7 @@ class OutputOptionsWalkTest {
             "plot", List.of("plot", DATASET),
             "accuracy", List.of("accuracy"),
             "datasets import", List.of("datasets", "import", RAW.toString()),
+            "datasets", List.of("datasets"),
             "convert", List.of("convert", DATASET));
 
     /**

@@ -34,6 +34,19 @@ public final class CheckReportWriter {
         out.flush();
     }
 
+    /**
+     * The verdict and its reasons only, each line behind {@code prefix}: what {@code sweep} prints after its table
+     * ({@code # }, so that nccl-tests' readers skip them), as {@code check} would judge the table.
+     */
+    public static void verdict(PrintWriter out, CheckReport r, String prefix) {
+        for (Finding f : r.reasons()) {
+            out.println(prefix + f.severity() + ": " + f.message());
+        }
+        out.println(prefix + "Verdict: " + r.verdict() + (r.reasons().isEmpty() ? "" : " (" + r.reasons().size()
+                + (r.reasons().size() == 1 ? " reason)" : " reasons)")));
+        out.flush();
+    }
+
     /** How the reference is named on the report's first lines. */
     public static String referenceLine(Reference ref) {
         String what = ref.predicted() ? "PREDICTION (not a measurement) of " : "";

@@ -55,9 +55,17 @@ public final class HealthCheck {
      */
     public static final double BROKEN_SHARE_OF_LINE_RATE_PCT = 25;
 
+    /**
+     * The sizes below this one give a run's latency figure ({@link #smallSizeTimeUs}): there every bundled run is
+     * latency-bound (its own latency/bandwidth crossover lies above), so the time is NCCL's and the fabric's
+     * latency, not the bandwidth's.
+     */
+    public static final long SMALL_SIZE_BELOW_BYTES = 64 * 1024;
+
     private final HardwareFacts facts;
     private final CheckRules rules;
     private final String references;
+    private final HealthyRanges ranges;
 
     public HealthCheck(HardwareFacts facts, CheckRules rules) {
         this(facts, rules, checkReferences());
@@ -74,9 +82,15 @@ public final class HealthCheck {
      *                   (e.g. {@code bringup}'s {@code --baseline} of step 4)
      */
     public HealthCheck(HardwareFacts facts, CheckRules rules, String references) {
+        this(facts, rules, references, HealthyRanges.bundled());
+    }
+
+    /** @param ranges the healthy ranges per hardware class ({@link HealthyRanges#NONE}: the line rate only) */
+    public HealthCheck(HardwareFacts facts, CheckRules rules, String references, HealthyRanges ranges) {
         this.facts = facts;
         this.rules = rules;
         this.references = references;
+        this.ranges = ranges;
     }
 
     /**
@@ -86,10 +100,15 @@ public final class HealthCheck {
      * @param expectBusBwGBps the busbw a healthy run of this hardware reaches at its largest sizes; null for none
      * @param nics           the host's NICs as stated: across hosts the line rate is all of a host's NICs together
      */
-    public record Against(Reference reference, Double expectBusBwGBps, Nics nics) {
+    public record Against(Reference reference, Double expectBusBwGBps, Nics nics, boolean trimmedBySource) {
 
         public Against {
             nics = nics == null ? Nics.UNKNOWN : nics;
+        }
+
+        /** A run whose source is the run as it ran (not an excerpt its poster trimmed). */
+        public Against(Reference reference, Double expectBusBwGBps, Nics nics) {
+            this(reference, expectBusBwGBps, nics, false);
         }
 
         public static Against nothing() {
@@ -114,9 +133,17 @@ public final class HealthCheck {
         List<Finding> findings = new ArrayList<>();
         Curve curve = Curve.of(run);
         boolean lineRateIsTheReference = reference == null && against.expectBusBwGBps() == null;
-        peak(run, curve, rows.get(rows.size() - 1), against.nics(), lineRateIsTheReference, findings);
+        Measurement largest = rows.get(rows.size() - 1);
+        Double line = peak(run, curve, largest, against.nics(), lineRateIsTheReference, findings);
+        HardwareClass hardwareClass = HardwareClass.of(run, against.nics());
+        if (line != null && atBandwidthEnd(run, curve)) {
+            healthyFloor(hardwareClass, largest, line, findings);
+        }
+        latencyCeiling(run, hardwareClass, findings);
         wrong(run, findings);
-        unfinished(run, rows.get(rows.size() - 1), findings);
+        if (!against.trimmedBySource()) {
+            unfinished(run, largest, findings);
+        }
         agreement(run, findings);
         average(run, findings);
         if (against.expectBusBwGBps() != null) {
@@ -159,10 +186,11 @@ public final class HealthCheck {
      * NIC of a host at once, so the line rate is NICs per host × one NIC's rate, and without the NIC count there
      * is nothing to compare with. As the reference (no other given) it warns below
      * {@value #HEALTHY_SHARE_OF_LINE_RATE_PCT} %; otherwise it informs, except that across hosts below
-     * {@value #BROKEN_SHARE_OF_LINE_RATE_PCT} % it FAILs whatever the reference.
+     * {@value #BROKEN_SHARE_OF_LINE_RATE_PCT} % it FAILs whatever the reference. Returns the line rate the busbw
+     * was judged against, null where there is none.
      */
-    private void peak(Sweep run, Curve curve, Measurement largest, Nics nics, boolean isReference,
-                      List<Finding> out) {
+    private Double peak(Sweep run, Curve curve, Measurement largest, Nics nics, boolean isReference,
+                        List<Finding> out) {
         double b = SizeBusBw.of(largest);
         String name = bottleneck(run.hardware());
         Optional<Interconnect> ic = name == null ? Optional.empty() : facts.interconnect(name);
@@ -172,7 +200,7 @@ public final class HealthCheck {
             out.add(new Finding(Severity.WARN, "peak", null, at + "; one rank (N = 1) communicates with nobody:"
                     + " busbw is 0 by definition and the times are a copy inside one GPU, so no link was tested; run"
                     + " on 2 or more GPUs (" + Advice.with(Setting.GPUS_PER_THREAD, 2) + ", or mpirun -np 2)"));
-            return;
+            return null;
         }
         if (curve == null) {
             // one size, or sizes that give no curve: nothing tells whether it is latency- or bandwidth-bound
@@ -181,7 +209,7 @@ public final class HealthCheck {
                     + " latency or bandwidth, and the line rate says nothing about it" + (isReference ? "; the"
                     + " bandwidth is not judged: sweep a range of sizes (" + Advice.with(Setting.MIN_BYTES, 8) + " "
                     + Advice.with(Setting.MAX_BYTES, "8G") + " " + Advice.with(Setting.STEP_FACTOR, 2) + ")" : "")));
-            return;
+            return null;
         }
         if (curve.latencyOnly()) {
             out.add(new Finding(isReference ? Severity.WARN : Severity.INFO, "peak", null, at + "; every size is"
@@ -189,7 +217,7 @@ public final class HealthCheck {
                     + " says nothing about it" + (isReference ? "; the bandwidth is not judged: sweep to larger sizes"
                     + " (" + Advice.with(Setting.MAX_BYTES, "8G") + "), or give " + Advice.name(Setting.BASELINE)
                     : "")));
-            return;
+            return null;
         }
         String noReference = isReference ? "; the bandwidth is not judged: give " + references : "";
         // A gate that could not judge the bandwidth must not say PASS
@@ -205,7 +233,7 @@ public final class HealthCheck {
                     + " (one NIC's, e.g. 100Gb/s)" + (nics.perHost() == null ? " and "
                     + Advice.name(Setting.NICS_PER_HOST) : "") : ""))
                     + ")" + noReference));
-            return;
+            return null;
         }
         double nic = rate;
         if (network && nics.perHost() == null) {
@@ -213,7 +241,7 @@ public final class HealthCheck {
                     + " NICs per host are not known (pass " + Advice.name(Setting.NICS_PER_HOST) + "; a log with"
                     + " NCCL_DEBUG=INFO states them)"
                     + noReference));
-            return;
+            return null;
         }
         double nicsLine = network ? LineRate.networkGBps(nics.perHost(), nic) : nic;
         String nicsText = network ? String.format(Locale.ROOT, "%d %s NICs per host at %s GB/s (%s GB/s)",
@@ -225,7 +253,7 @@ public final class HealthCheck {
             out.add(new Finding(unjudged, "peak", null, at + "; " + of + " does not bound the busbw of "
                     + run.collective().ncclName() + " (one rank's data at a time through the NICs near it)"
                     + noReference));
-            return;
+            return null;
         }
         double line = ceiling;
         if (line != nicsLine) {
@@ -258,6 +286,84 @@ public final class HealthCheck {
                 + " line rate is the reference)", num(warnPct)) : "");
         out.add(new Finding(broken ? Severity.FAIL : low ? Severity.WARN : Severity.INFO, "peak",
                 low ? largest.sizeBytes() : null, text));
+        return line;
+    }
+
+    /**
+     * The busbw at the largest size as a share of the line rate it is judged against, where the sweep reached its
+     * bandwidth-bound end: the figure {@link HealthyRanges} learns per hardware class.
+     */
+    public Optional<Double> bandwidthBoundShare(Sweep run, Nics nics) {
+        List<Measurement> rows = run.rows().stream().filter(r -> SizeBusBw.of(r) != null).toList();
+        Curve curve = Curve.of(run);
+        if (rows.isEmpty() || curve == null) {
+            return Optional.empty();
+        }
+        Measurement largest = rows.get(rows.size() - 1);
+        Double line = peak(run, curve, largest, nics, false, new ArrayList<>());
+        return line == null || !atBandwidthEnd(run, curve) ? Optional.empty()
+                : Optional.of(SizeBusBw.of(largest) / line);
+    }
+
+    /**
+     * The run's latency figure: its shortest time at a size below {@value #SMALL_SIZE_BELOW_BYTES} bytes (the
+     * shortest, so that one slow size is not taken for the latency); empty where it has no such size.
+     */
+    public static Optional<Double> smallSizeTimeUs(Sweep run) {
+        if (run.ranks() != null && run.ranks() < 2) {
+            return Optional.empty();
+        }
+        return run.rows().stream().filter(r -> r.sizeBytes() > 0 && r.sizeBytes() < SMALL_SIZE_BELOW_BYTES)
+                .map(SizeBusBw::timeOf).filter(t -> t != null && t > 0 && Double.isFinite(t))
+                .min(Double::compare);
+    }
+
+    /** The sweep reached the sizes where its busbw holds ({@link TailBandwidth}): the line rate bounds it there. */
+    private static boolean atBandwidthEnd(Sweep run, Curve curve) {
+        return run.collective().known() && !curve.latencyOnly()
+                && TailBandwidth.of(curve.points(), run.collective().busFactor(curve.ranks())).isPresent();
+    }
+
+    /**
+     * The busbw at the largest size against the healthy floor of the run's hardware class (docs/sweep-and-check.md,
+     * "Healthy ranges"): below the lowest share of the line rate a bundled healthy run of the class reached, less
+     * the margin that keeps every bundled healthy run above it, the run FAILs whatever else it is compared with.
+     */
+    private void healthyFloor(HardwareClass hardwareClass, Measurement largest, double line, List<Finding> out) {
+        Optional<HealthyRanges.Found> found = ranges.busBw(hardwareClass);
+        if (found.isEmpty()) {
+            return;
+        }
+        HealthyRanges.Found f = found.get();
+        double share = SizeBusBw.of(largest) / line;
+        double floor = f.range().busBwMinShare() * (1 - f.margin().share());
+        boolean below = share < floor;
+        out.add(new Finding(below ? Severity.FAIL : Severity.INFO, "class-floor", below ? largest.sizeBytes() : null,
+                String.format(Locale.ROOT, "busbw at the largest size (%s) is %.1f %% of the line rate (%s GB/s), %s"
+                        + " the healthy floor %.1f %% of %s (%.1f %%, the lowest of %d bundled healthy runs, less the"
+                        + " %.0f %% margin)", SizeText.exact(largest.sizeBytes()), 100 * share, num(line),
+                        below ? "below" : "at or above", 100 * floor, f.describe(), 100 * f.range().busBwMinShare(),
+                        f.range().busBwRuns(), 100 * f.margin().share())));
+    }
+
+    /**
+     * The run's shortest time at the small sizes against the latency ceiling of its hardware class: above the
+     * slowest a bundled healthy run of the class took, plus the margin, the run FAILs.
+     */
+    private void latencyCeiling(Sweep run, HardwareClass hardwareClass, List<Finding> out) {
+        Optional<Double> t = smallSizeTimeUs(run);
+        Optional<HealthyRanges.Found> found = ranges.latency(hardwareClass);
+        if (t.isEmpty() || found.isEmpty()) {
+            return;
+        }
+        HealthyRanges.Found f = found.get();
+        double ceiling = f.range().latencyMaxUs() * (1 + f.margin().share());
+        boolean above = t.get() > ceiling;
+        out.add(new Finding(above ? Severity.FAIL : Severity.INFO, "latency-ceiling", null, String.format(Locale.ROOT,
+                "shortest time below %s: %s us, %s the latency ceiling %s us of %s (%s us, the slowest of %d bundled"
+                        + " healthy runs, plus the %.0f %% margin)", SizeText.exact(SMALL_SIZE_BELOW_BYTES),
+                num(t.get()), above ? "above" : "within", significant(ceiling, 3), f.describe(),
+                num(f.range().latencyMaxUs()), f.range().latencyRuns(), 100 * f.margin().share())));
     }
 
     /** The network's bound on this collective's busbw ({@link LineRate#busBwCeilingGBps}), null where none. */
@@ -401,7 +507,8 @@ public final class HealthCheck {
     /**
      * A log whose sweep stops before the maxBytes its {@code # nThread} line states, with no closing
      * {@code # Out of bounds} / {@code # Avg bus bandwidth} lines, is of a run that did not finish (a crash, a
-     * hang that was killed, a time limit) or was cut: the sizes it never reached are not healthy, only unmeasured.
+     * hang that was killed, a time limit) or was cut: the sizes it never reached are not healthy, only unmeasured,
+     * and a gate cannot pass it. An excerpt its poster trimmed (a bundled {@code partial} dataset) is not judged so.
      */
     private static void unfinished(Sweep run, Measurement largest, List<Finding> out) {
         RunInfo info = run.run();
@@ -420,7 +527,7 @@ public final class HealthCheck {
         if ((factor ? largest.sizeBytes() * step : largest.sizeBytes() + step) > info.maxBytes()) {
             return;
         }
-        out.add(new Finding(Severity.WARN, "unfinished", largest.sizeBytes(), String.format(Locale.ROOT,
+        out.add(new Finding(Severity.FAIL, "unfinished", largest.sizeBytes(), String.format(Locale.ROOT,
                 "the sweep stops at %s of the %s it was started for (maxBytes), and the log has no closing"
                         + " '# Out of bounds' / '# Avg bus bandwidth' lines: the run did not finish (crashed, killed,"
                         + " out of time) or the log was cut; rerun it to the end", SizeText.exact(largest.sizeBytes()),

@@ -41,10 +41,17 @@ public record RunDocument(String name, Format format, List<Sweep> sweeps, InputE
                          String sourceUrl, List<String> flags) {
 
         public static final Stated NONE = new Stated(null, Nics.UNKNOWN, null, null, null, null, List.of());
+        /** The metadata flag of a source its poster trimmed (an excerpt, not the run cut short). */
+        public static final String PARTIAL = "partial";
 
         public Stated {
             nics = nics == null ? Nics.UNKNOWN : nics;
             flags = flags == null ? List.of() : List.copyOf(flags);
+        }
+
+        /** Whether the source is an excerpt its poster trimmed: rows stopping early do not mean the run stopped. */
+        public boolean trimmedBySource() {
+            return flags.contains(PARTIAL);
         }
     }
 

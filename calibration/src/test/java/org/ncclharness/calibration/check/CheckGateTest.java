@@ -42,7 +42,9 @@ class CheckGateTest {
     static final java.util.Map<String, String> FAULTS = java.util.Map.of(
             // nccl-tests#290: Ring with the reporter's IB settings, 89.9 GB/s busbw at 8 GiB on 2 x 8 H100 with
             // 8 x 400 Gb/s NDR per host (22.5 %); the maintainer in the thread: 46-48 GB/s per NIC is expected
-            "h100_allreduce_16gpu_2node_ib_ndr_ring_ncclTests290_partial", "22.5 % of the line rate");
+            "h100_allreduce_16gpu_2node_ib_ndr_ring_ncclTests290_partial", "22.5 % of the line rate",
+            // the Azure NC48 post: the shipped graph file limits all-reduce to ~57 GB/s, ~225 GB/s without it
+            "a100pcie_allreduce_2gpu_1node_nvlinkbridge_azure_nc48v4_graphfile", "19.2 % of the line rate");
     private static final HardwareFacts FACTS = HardwareFacts.bundled();
     private static final HealthCheck CHECK = new HealthCheck(FACTS, CheckRules.defaults());
 
@@ -83,15 +85,19 @@ class CheckGateTest {
         Sweep healthy = d.sweep();
         Sweep bad = degraded(healthy);
         Reference self = Reference.baseline(d.id(), healthy);
-        assertThat(CHECK.check(d.id(), healthy, self).verdict()).as("healthy vs itself").isNotEqualTo(Verdict.FAIL);
+        if (!FAULTS.containsKey(d.id())) {
+            assertThat(CHECK.check(d.id(), healthy, self).verdict()).as("healthy vs itself")
+                    .isNotEqualTo(Verdict.FAIL);
+        }
         CheckReport vsBaseline = CHECK.check("degraded", bad, self);
         assertThat(vsBaseline.verdict()).as("degraded vs the healthy run: %s", vsBaseline.findings())
                 .isNotEqualTo(Verdict.PASS);
         CheckReport healthyAlone = alone(d.id(), healthy, d);
         if (FAULTS.containsKey(d.id())) {
+            // the line-rate rule and the class floor (HealthyRanges), each naming the share of the line rate
             assertThat(healthyAlone.reasons()).as("a published fault alone").filteredOn(f -> f.severity()
-                    == Severity.FAIL).singleElement().satisfies(f -> assertThat(f.rule()).isEqualTo("peak"))
-                    .satisfies(f -> assertThat(f.message()).contains(FAULTS.get(d.id())));
+                    == Severity.FAIL).isNotEmpty().allSatisfy(f -> assertThat(f.rule()).isIn("peak", "class-floor"))
+                    .allSatisfy(f -> assertThat(f.message()).contains(FAULTS.get(d.id())));
         } else {
             assertThat(healthyAlone.verdict()).as("healthy alone: %s", healthyAlone.findings())
                     .isNotEqualTo(Verdict.FAIL);
@@ -161,7 +167,7 @@ class CheckGateTest {
         }
         assertThat(text).as("docs/sweep-and-check.md is stale: mvn test -Ddocs.update=true").isEqualTo(regenerated);
         assertThat(failedAlone).as("bundled runs that FAIL checked alone").extracting(l -> l.replaceAll("^- `|`:.*", ""))
-                .containsExactlyInAnyOrderElementsOf(FAULTS.keySet());
+                .containsOnlyElementsOf(FAULTS.keySet()).containsAll(FAULTS.keySet());
         // Each of these is a real slow size in the published times (a dip the glitch detector of calibrate also
         // lists, or a degraded run's); any other dip on a bundled run is a false alarm until reviewed.
         assertThat(dips).as("dip findings on the bundled real runs").extracting(l -> l.replaceAll(": busbw .*", ""))

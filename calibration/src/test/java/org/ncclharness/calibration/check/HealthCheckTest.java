@@ -183,6 +183,23 @@ class HealthCheckTest {
      * line rate whatever it is compared with: nothing, a baseline (itself), the busbw it is expected to reach; a
      * bundled run at 117 % of the same line rate does not.
      */
+    /**
+     * A sweep whose rows stop at half its header's maxBytes, with no trailer, FAILs as unfinished; the same rows
+     * from a source its poster trimmed (a bundled {@code partial} dataset) are not judged unfinished.
+     */
+    @Test
+    void aRunThatStopsBeforeMaxBytesFailsUnlessItsSourceWasTrimmed() {
+        Sweep cut = VerdictTableTest.cut(DatasetCatalog.bundled().get("h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk")
+                .sweep());
+        org.ncclharness.calibration.hardware.Nics eight = new org.ncclharness.calibration.hardware.Nics(8, null);
+        CheckReport ran = check.check("cut", cut, new HealthCheck.Against(null, null, eight, false));
+        assertThat(ran.reasons()).filteredOn(f -> f.rule().equals("unfinished")).singleElement()
+                .satisfies(f -> assertThat(f.severity()).isEqualTo(Severity.FAIL));
+        assertThat(ran.verdict()).isEqualTo(Verdict.FAIL);
+        CheckReport trimmed = check.check("cut", cut, new HealthCheck.Against(null, null, eight, true));
+        assertThat(trimmed.findings()).noneMatch(f -> f.rule().equals("unfinished"));
+    }
+
     @Test
     void theLineRateFaultAcrossHostsFailsWhateverTheReference() throws Exception {
         Sweep slow = read(java.nio.file.Files.readAllLines(java.nio.file.Path.of(
@@ -196,9 +213,14 @@ class HealthCheckTest {
         for (HealthCheck.Against against : references) {
             CheckReport r = check.check("tests319", slow, against);
             assertThat(r.verdict()).as("%s", against).isEqualTo(Verdict.FAIL);
-            assertThat(r.reasons()).as("%s", against).filteredOn(f -> f.severity() == Severity.FAIL)
-                    .singleElement().satisfies(f -> assertThat(f.message()).contains("= 11.1 % of the line rate of 8"
-                            + " IB-NDR NICs per host").contains("below 25 % of the line rate across hosts is a fault"));
+            assertThat(r.reasons()).as("%s", against).filteredOn(f -> f.severity() == Severity.FAIL
+                    && f.rule().equals("peak")).singleElement().satisfies(f -> assertThat(f.message())
+                    .contains("= 11.1 % of the line rate of 8 IB-NDR NICs per host")
+                    .contains("below 25 % of the line rate across hosts is a fault"));
+            // and below the H100 family's healthy floor (HealthyRanges), whatever the reference too
+            assertThat(r.reasons()).as("%s", against).filteredOn(f -> f.severity() == Severity.FAIL
+                    && f.rule().equals("class-floor")).singleElement().satisfies(f -> assertThat(f.message())
+                    .contains("11.1 % of the line rate (400 GB/s), below the healthy floor"));
         }
         Sweep fast = DatasetCatalog.bundled().get("h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk").sweep();
         CheckReport ok = check.check("qoofyk", fast, new HealthCheck.Against(Reference.baseline("itself", fast), null,

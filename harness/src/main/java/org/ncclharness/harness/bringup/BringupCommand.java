@@ -111,6 +111,9 @@ public final class BringupCommand implements Callable<Integer> {
     OutputFolder out = new OutputFolder(Path.of("bringup"));
     @Option(names = "--force", description = "overwrite the files of an earlier bring-up in DIR")
     boolean force;
+    @Option(names = "--strict", description = "exit 1 on WARN as on FAIL: for CI, where a verdict that could not be"
+            + " proved healthy must stop the job")
+    boolean strict;
     @Option(names = "--replay", description = "with no GPU: replay bundled runs through the steps, labelled as"
             + " a replay (default: exit 3)")
     boolean replay;
@@ -162,7 +165,7 @@ public final class BringupCommand implements Callable<Integer> {
                 d.latencyWarnFactor());
         ncclLib.apply();
         GpuProbe probe = Gpus.probe();
-        BringupOutputs outputs = new BringupOutputs(out.path(), force);
+        BringupOutputs outputs = new BringupOutputs(out.path(), force, strict);
         if (!probe.ok()) {
             Place place = PlaceDetector.detect(System.getenv(), launchOptions.placeFlags(),
                     ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L));

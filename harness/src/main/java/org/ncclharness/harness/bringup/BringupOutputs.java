@@ -23,10 +23,13 @@ final class BringupOutputs {
 
     private final Path dir;
     private final boolean force;
+    private final boolean strict;
 
-    BringupOutputs(Path dir, boolean force) {
+    /** @param strict a WARN exits 1 as a FAIL does ({@code --strict}) */
+    BringupOutputs(Path dir, boolean force, boolean strict) {
         this.dir = dir;
         this.force = force;
+        this.strict = strict;
     }
 
     int write(BringupReport report) {
@@ -41,7 +44,7 @@ final class BringupOutputs {
         });
         files.putAll(report.page().files(dir));
         print(report.text(), files);
-        return report.verdict() == Verdict.FAIL ? ExitCode.FAIL : ExitCode.OK;
+        return ExitCode.of(report.verdict(), strict);
     }
 
     /** The page's figure is pairs.png, the heatmap. */

@@ -82,8 +82,8 @@ final class BringupReplay {
         List<StepOutcome> outcomes = new ArrayList<>();
         outcomes.add(StepOutcome.skipped(BringupStep.GPU, "a replay has no bundled run of one GPU"));
         if (single.isPresent()) {
-            outcomes.add(judge.judge(BringupStep.HOST, List.of(single.get().id()), List.of(judge.replayed(
-                    single.get().document(), inRange(single.get().replay())))));
+            outcomes.add(judge.judgeReplayed(BringupStep.HOST, single.get().id(), single.get().document(),
+                    inRange(single.get().replay())));
         } else {
             outcomes.add(StepOutcome.skipped(BringupStep.HOST, "no bundled one-host run of " + family));
         }
@@ -98,7 +98,7 @@ final class BringupReplay {
             Sweep rows = new Sweep(s.provenance(), s.collective(), s.run(), s.hardware(), s.devices(),
                     s.rows().stream().filter(r -> sizes.contains(r.sizeBytes())).toList(), s.notes());
             // named by its id, so that the expected curve is never the replayed run itself
-            outcomes.add(judge.judge(step, List.of(multi.id()), List.of(judge.replayed(multiDoc, rows))));
+            outcomes.add(judge.judgeReplayed(step, multi.id(), multiDoc, rows));
         }
         String source = "REPLAY, not measured here (no GPU: " + noGpu + "): step 2 " + single.map(Dataset::id)
                 .orElse("skipped") + ", steps 3 and 4 " + multi.id() + ", bundled runs as published, their sizes from "

@@ -9,6 +9,8 @@ import org.ncclharness.calibration.check.CheckRules;
 import org.ncclharness.calibration.resolve.Comparability;
 import org.ncclharness.calibration.check.Finding;
 import org.ncclharness.calibration.check.HealthCheck;
+import org.ncclharness.calibration.check.DiagnosisFindings;
+import org.ncclharness.calibration.diagnose.RunDiagnosis;
 import org.ncclharness.calibration.check.PeerComparison;
 import org.ncclharness.calibration.check.RepeatedRuns;
 import org.ncclharness.calibration.measure.Severity;
@@ -66,6 +68,15 @@ final class StepJudge {
         return RunSource.judged(dataset, rows, hints);
     }
 
+    /**
+     * A bundled run replayed as the step's one subject, judged as {@code check} judges it: with the diagnosis of its
+     * source's lines, whose FAIL findings fail the step ({@link DiagnosisFindings}).
+     */
+    StepOutcome judgeReplayed(BringupStep step, String name, RunDocument dataset, Sweep rows) {
+        return judge(step, List.of(name), List.of(replayed(dataset, rows)),
+                RunDiagnosis.of(dataset).map(DiagnosisFindings::of).orElse(List.of()));
+    }
+
     /** Each subject's sweeps measured now, resolved with the flags' hints (the job states the rest). */
     StepOutcome judgeLive(BringupStep step, List<String> names, List<Sweep> measured) {
         List<ResolvedRun> runs = new ArrayList<>();
@@ -77,6 +88,12 @@ final class StepJudge {
 
     /** @param measured each subject's name and its rows, every run in turn, with their facts */
     StepOutcome judge(BringupStep step, List<String> names, List<ResolvedRun> measured) {
+        return judge(step, names, measured, List.of());
+    }
+
+    /** @param diagnosis what the lines of the subjects' log say, as verdict findings (none for a live run) */
+    private StepOutcome judge(BringupStep step, List<String> names, List<ResolvedRun> measured,
+                              List<Finding> diagnosis) {
         List<StepOutcome.Subject> subjects = new ArrayList<>();
         List<PeerComparison.Peer> peers = new ArrayList<>();
         List<Finding> stepFindings = new ArrayList<>();
@@ -99,7 +116,7 @@ final class StepJudge {
                 if (ref.why() != null) {
                     first.add(Finding.info("reference", ref.why()));
                 }
-                report = report.withFindings(first, List.of());
+                report = report.withFindings(first, diagnosis);
             }
             RepeatedRuns.SizeSpread top = runs.atLargest();
             if (top.runs() > 1 && top.spreadPct() > SPREAD_WARN_PCT) {

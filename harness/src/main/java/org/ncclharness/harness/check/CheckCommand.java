@@ -29,6 +29,7 @@ import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.predict.PredictionModel;
 import org.ncclharness.calibration.predict.PredictionSources;
 import org.ncclharness.calibration.check.CheckReportWriter;
+import org.ncclharness.calibration.check.DiagnosisFindings;
 import org.ncclharness.calibration.check.CheckRules;
 import org.ncclharness.calibration.check.HealthCheck;
 import org.ncclharness.calibration.check.PerIterationCheck;
@@ -167,6 +168,9 @@ public final class CheckCommand implements Callable<Integer> {
     OutputFolder page;
     @Option(names = "--force", description = "overwrite an existing --markdown file, --figure or --report page")
     boolean force;
+    @Option(names = "--strict", description = "exit 1 on WARN as on FAIL: for CI, where a verdict that could not be"
+            + " proved healthy must stop the job")
+    boolean strict;
 
     /** A report and what its page draws: the run's rows and the reference as a series (null without one). */
     private record Judged(CheckReport report, RunContext context, Sweep run, FigureSeries reference) { }
@@ -190,7 +194,7 @@ public final class CheckCommand implements Callable<Integer> {
         List<Judged> judged;
         try {
             judged = perIteration ? List.of(perIterationReport(doc))
-                    : doc.sweepError() instanceof NoTableException ? List.of(failedBeforeATable(doc))
+                    : doc.sweepError() != null ? List.of(failedBeforeATable(doc))
                     : healthReports(doc);
         } catch (IllegalArgumentException e) {
             throw new HarnessException(ExitCode.USAGE, e.getMessage());
@@ -246,7 +250,7 @@ public final class CheckCommand implements Callable<Integer> {
             out.println("# report written to " + markdown);
         }
         out.flush();
-        return worst == Verdict.FAIL ? ExitCode.FAIL : ExitCode.OK;
+        return ExitCode.of(worst, strict);
     }
 
     /** Where the first table's figure goes as a file of its own: --figure, else beside a --markdown file. */
@@ -291,18 +295,21 @@ public final class CheckCommand implements Callable<Integer> {
      * A log with no result table whose own lines say the run failed (a rank's 'Test NCCL failure', an IB
      * completion error, a socket that could not connect) is a failed run, not bad input: a script gets FAIL (exit
      * 1) with the reasons, not the usage error (exit 2) a typo gets, and the ticket (--markdown, --report) says
-     * them with the run's context like any verdict's; the run has no row, so no figure. Anything else stays the
-     * input error.
+     * them with the run's context like any verdict's; the run has no row, so no figure. The same where a failure
+     * was printed into the table and broke a row (as {@code diagnose} reads it: TEST_FAILED, exit 1). Anything else
+     * stays the input error.
      */
     private Judged failedBeforeATable(RunDocument doc) {
         List<Finding> fails = new ArrayList<>(RunDiagnosis.of(doc).map(LogDiagnosis::findings).orElse(List.of())
-                .stream().filter(i -> i.severity() == Severity.FAIL).map(i -> finding(Severity.FAIL, "run-failed", i))
+                .stream().filter(DiagnosisFindings::fails).map(DiagnosisFindings::failed)
                 .toList());
         if (fails.isEmpty()) {
             throw doc.sweepError();
         }
-        fails.add(0, new Finding(Severity.FAIL, "no-table", null, "no result table: the run stopped before its first"
-                + " size, and its lines say why"));
+        fails.add(0, doc.sweepError() instanceof NoTableException ? new Finding(Severity.FAIL, "no-table", null,
+                "no result table: the run stopped before its first size, and its lines say why")
+                : new Finding(Severity.FAIL, "broken-table", null, "the result table cannot be read ("
+                + doc.sweepError().getMessage() + "): a failure was printed into it, and the log's lines say why"));
         Sweep none = new Sweep(new Provenance(SourceKind.STORED, run, null, "a stored log with no result table: "
                 + run), null, RunInfo.unknown(), null, List.of(), List.of(), List.of());
         CheckReport report = new CheckReport(run, none.provenance(), null, List.of(), fails, Verdict.of(fails));
@@ -316,35 +323,12 @@ public final class CheckCommand implements Callable<Integer> {
         return md.resolveSibling(stem + ".png");
     }
 
-    private static final String RUN_FAILED_CODE = "TEST_FAILED";
-
     /**
-     * What the log's NCCL lines say, next to the bandwidth verdict (as INFO: the verdict stays the bandwidth's;
-     * the diagnosis says why it is what it is), as the document gives it: a JSON's kept diagnosis, else its lines'.
-     * Logs without NCCL lines add nothing.
+     * What the log's NCCL lines say, as the document gives it (a JSON's kept diagnosis, else its lines'): a finding
+     * the diagnosis rates FAIL fails the run, the rest is context ({@link DiagnosisFindings}).
      */
     private static List<Finding> diagnosis(RunDocument doc) {
-        Optional<LogDiagnosis> found = RunDiagnosis.of(doc);
-        if (found.isEmpty()) {
-            return List.of();
-        }
-        LogDiagnosis d = found.get();
-        List<Finding> out = new ArrayList<>();
-        if (d.transport() != null) {
-            out.add(Finding.info("diagnosis", d.transport()));
-        }
-        // a rank that stopped on an NCCL or CUDA error fails the run whatever its numbers say; the rest of the
-        // diagnosis is context for the reader (diagnose judges it)
-        d.findings().stream().filter(i -> i.severity() != Severity.INFO && !i.code().equals("NO_NCCL_LINES"))
-                .map(i -> i.code().equals(RUN_FAILED_CODE) ? finding(Severity.FAIL, "run-failed", i)
-                        : finding(Severity.INFO, "diagnosis", i)).forEach(out::add);
-        return out;
-    }
-
-    /** A diagnosis issue as a finding of check's, its evidence and fix on the same line. */
-    private static Finding finding(Severity severity, String rule, LogDiagnosis.Issue i) {
-        return new Finding(severity, rule, null, "diagnosis " + i.code() + ": " + i.message() + " (" + i.evidence()
-                + "); fix: " + i.fix());
+        return RunDiagnosis.of(doc).map(DiagnosisFindings::of).orElse(List.of());
     }
 
     /** One report per table of the run: a multi-table log is judged table by table. */
@@ -396,7 +380,7 @@ public final class CheckCommand implements Callable<Integer> {
             Nics tableNics = entry == null ? table.nics() : table.nics().orElse(calibratedNics(sweep, entry));
             JudgedReference ref = reference(table, facts, tableNics.perHost(), entry);
             HealthCheck.Against against = new HealthCheck.Against(ref == null ? null : ref.rule(), expectBusBw,
-                    tableNics);
+                    tableNics, doc.stated().trimmedBySource());
             CheckReport report = new HealthCheck(facts, rules).check(run, sweep, against);
             if (ref != null && ref.why() != null) {
                 context.add(Finding.info("reference", ref.why()));

@@ -2,6 +2,9 @@ package org.ncclharness.harness.datasets;
 
 import org.ncclharness.harness.options.LogCollectiveOption;
 import org.ncclharness.harness.options.HelpOptions;
+import org.ncclharness.harness.options.OutputTarget;
+import org.ncclharness.harness.options.Outputs;
+import org.ncclharness.calibration.check.HealthyRangesLearner;
 import picocli.CommandLine.Mixin;
 import java.util.List;
 import java.util.Locale;
@@ -39,8 +42,27 @@ public final class DatasetsCommand implements Callable<Integer> {
     @Option(names = "--min-gpus", paramLabel = "N", description = "only runs of at least N GPUs")
     Integer minGpus;
 
+    @Option(names = "--healthy-ranges", paramLabel = "FILE", converter = OutputTarget.Converter.class,
+            description = "instead of the list, write the healthy ranges learned from every bundled run (busbw at the"
+            + " bandwidth-bound end as a share of the line rate, and the shortest small-size time, per hardware"
+            + " class and GPU family) as JSON to FILE (- for standard output); the bundled copy that check, bringup"
+            + " and sweep judge by is calibration's hardware/healthy-ranges.json. The filters do not apply")
+    OutputTarget healthyRanges;
+
+    @Option(names = "--force", description = "overwrite an existing --healthy-ranges FILE")
+    boolean force;
+
     @Override
     public Integer call() {
+        if (healthyRanges != null) {
+            healthyRanges.checkWritable(force);
+            String json = new HealthyRangesLearner(HardwareFacts.bundled()).learn(DatasetCatalog.bundled().all())
+                    .json();
+            Outputs outputs = new Outputs();
+            outputs.add(healthyRanges, Outputs.utf8(json));
+            outputs.commit(force);
+            return ExitCode.OK;
+        }
         Collective wanted = LogCollectiveOption.collective(collective);
         if (interconnect != null) {
             HardwareFacts.bundled().interconnectNamed("--interconnect", interconnect);

@@ -19,9 +19,9 @@ public final class ExitCode {
     public static final String TABLE = """
             Exit codes:
               0  success; check verdict PASS, or WARN (the warning is printed)
-              1  check verdict FAIL, a bringup step FAILs, a host bringup --pairs names,
-                 a diagnose FAIL finding, or a sweep below --min-busbw /
-                 NCCL_TESTS_MIN_BW
+              1  check verdict FAIL (or WARN with --strict), a bringup step FAILs, a host
+                 bringup --pairs names, a diagnose FAIL finding, or a sweep below
+                 --min-busbw / NCCL_TESTS_MIN_BW
               2  bad usage or bad input (the message names file:line)
               3  environment: no NVIDIA driver, no GPU, no NCCL library, version too old;
                  an output that cannot be written (full disk, permission, closed stdout)
@@ -29,5 +29,11 @@ public final class ExitCode {
               5  internal error: a defect of nccl-harness (--debug prints the trace)""";
 
     private ExitCode() {
+    }
+
+    /** A verdict's exit code: FAIL exits 1, and with {@code --strict} a WARN too. */
+    public static int of(org.ncclharness.calibration.check.Verdict v, boolean strict) {
+        return v == org.ncclharness.calibration.check.Verdict.FAIL
+                || strict && v == org.ncclharness.calibration.check.Verdict.WARN ? FAIL : OK;
     }
 }

@@ -30,6 +30,9 @@ import org.ncclharness.calibration.calibrate.CalibrationSummary;
 import org.ncclharness.calibration.calibrate.CalibrationTable;
 import org.ncclharness.calibration.calibrate.GlitchExclusion;
 import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.calibration.check.CheckReport;
+import org.ncclharness.calibration.check.CheckReportWriter;
+import org.ncclharness.calibration.check.Verdict;
 import org.ncclharness.harness.options.OutputTarget;
 import org.ncclharness.harness.options.Outputs;
 import org.ncclharness.harness.options.VersionInfo;
@@ -71,6 +74,7 @@ final class SweepOutputs {
                     ? " (one file per combination: " + String.join(", ", names(plan.json().file().orElseThrow(), results)) + ")" : ""));
         }
         boolean anyFailed = false;
+        Verdict worst = Verdict.PASS;
         for (SweepResult r : results) {
             List<String> lines = new ArrayList<>(heading);
             if (plan.isMatrix()) {
@@ -84,6 +88,7 @@ final class SweepOutputs {
             NcclTestsTableWriter.write(out, r.sweep(), lines, status.trailerWord(), plan.cpuTime() ? "cputime"
                     : "time");
             status.notJudged().ifPresent(why -> out.println("# " + why));
+            worst = worse(worst, verdict(r.sweep()));
         }
         if (results.size() > 1) {
             fastest(results);
@@ -124,7 +129,28 @@ final class SweepOutputs {
             out.println("# page written to " + plan.report().resolve("index.html"));
         }
         out.flush();
-        return anyFailed ? ExitCode.FAIL : ExitCode.OK;
+        // nccl-tests' own failures exit 1 as nccl-tests does; check's verdict only with --strict
+        return anyFailed ? ExitCode.FAIL : ExitCode.of(plan.strict() ? worst : Verdict.PASS, true);
+    }
+
+    /**
+     * The verdict {@code check} gives the table, after it behind {@code # } (nccl-tests' readers skip such lines);
+     * a table that cannot be judged says why in one line and counts as WARN.
+     */
+    private Verdict verdict(Sweep table) {
+        CheckReport report;
+        try {
+            report = SweepVerdict.of(table, plan.interconnect());
+        } catch (IllegalArgumentException e) {
+            out.println("# Verdict: WARN (not judged: " + e.getMessage() + ")");
+            return Verdict.WARN;
+        }
+        CheckReportWriter.verdict(out, report, "# ");
+        return report.verdict();
+    }
+
+    private static Verdict worse(Verdict a, Verdict b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     /** Where combination i goes: standard output (one combination only), or its file of {@link #names}. */

@@ -27,7 +27,8 @@ public record SweepPlan(List<Long> sizes, long minBytes, long maxBytes, String s
                         int aggIters, int cycles, int check, int blocking, boolean streamNull, int timeoutS,
                         int graph, boolean cpuTime, int average, int localRegister, boolean timestamps, int parallelInit,
                         boolean memory, boolean perIter, int perIterSkip, Integer testsDevice, SplitRule split,
-                        OutputTarget csv, OutputTarget json, Path report, boolean force, boolean calibrate, String datasetId,
+                        OutputTarget csv, OutputTarget json, Path report, boolean force, boolean strict, boolean calibrate,
+                        String datasetId,
                         Double minBusBwGBps, String interconnect, List<String> args) {
 
     public SweepPlan {
@@ -43,7 +44,8 @@ public record SweepPlan(List<Long> sizes, long minBytes, long maxBytes, String s
         return new SweepPlan(sizes, minBytes, maxBytes, step, collective, collectiveSet, types, ops, root,
                 List.of(Combination.auto()), threads, gpusPerThread, warmupIters, iters, aggIters, 1, check, blocking,
                 streamNull, timeoutS, graph, cpuTime, average, localRegister, timestamps, parallelInit, memory, perIter,
-                perIterSkip, testsDevice, split, csv, json, report, force, calibrate, datasetId, minBusBwGBps, interconnect, args);
+                perIterSkip, testsDevice, split, csv, json, report, force, strict, calibrate, datasetId, minBusBwGBps,
+                interconnect, args);
     }
 
     /** GPUs this process drives: {@code -t × -g}. */

@@ -125,6 +125,10 @@ public final class SweepRequest {
     OutputFolder report;
     @Option(names = "--force", description = "overwrite existing output files")
     boolean force;
+
+    @Option(names = "--strict", description = "exit 1 when the verdict printed after the table (check's, on the"
+            + " table) is WARN or FAIL: for CI, where a verdict that could not be proved healthy must stop the job")
+    boolean strict;
     @Option(names = "--no-diagnose", description = "do not run NCCL with NCCL_DEBUG=INFO (to files) and diagnose"
             + " which transports it used; the default where NCCL_DEBUG, NCCL_DEBUG_SUBSYS and NCCL_DEBUG_FILE are unset")
     boolean noDiagnose;
@@ -275,7 +279,7 @@ public final class SweepRequest {
         return new SweepPlan(sizes, min, max, stepText, coll, collective != null, types, ops, root, combinations,
                 threads, gpus, warmup, iters, agg, cycles, check, blocking, streamNull == 1, timeout, graph,
                 cpuTime == 1, average, localRegister, timestamps == 1, parallelInit, memory == 1, perIter == 1, perIterSkip,
-                device, SplitRule.fromEnvironment(env), csv, json, report == null ? null : report.path(), force, !noCalibrate, dataset, minBw, interconnect,
+                device, SplitRule.fromEnvironment(env), csv, json, report == null ? null : report.path(), force, strict, !noCalibrate, dataset, minBw, interconnect,
                 args);
     }
 

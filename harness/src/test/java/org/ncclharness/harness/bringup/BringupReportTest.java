@@ -53,7 +53,7 @@ class BringupReportTest {
             StepOutcome step3 = new StepOutcome(BringupStep.NETWORK, List.of(new StepOutcome.Subject("all 2 hosts",
                     RepeatedRuns.of(rows.rows()), rows, failed, null)), List.of(), Verdict.FAIL, null);
             BringupReport r = new BringupReport("source", List.of(step3), null, "none", List.of("bringup"));
-            int exit = new BringupOutputs(dir.resolve(rows.provenance().kind().label()), false).write(r);
+            int exit = new BringupOutputs(dir.resolve(rows.provenance().kind().label()), false, false).write(r);
             if (rows == replay) {
                 assertThat(r.verdict()).isEqualTo(Verdict.WARN);
                 assertThat(exit).isEqualTo(ExitCode.OK);

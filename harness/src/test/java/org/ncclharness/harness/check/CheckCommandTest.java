@@ -604,8 +604,8 @@ class CheckCommandTest {
     }
 
     /**
-     * A real one-host log cut after its 256 KiB row, as a killed run leaves it: it WARNs that the run did not
-     * finish, and its expected curve is never the bundled copy of the same run.
+     * A real one-host log cut after its 256 KiB row, as a killed run leaves it: it FAILs (exit 1) saying that the run
+     * did not finish, and its expected curve is never the bundled copy of the same run.
      */
     @Test
     void aRunCutShortIsToldSoAndNotComparedWithItsOwnBundledCopy(@TempDir Path dir) throws IOException {
@@ -615,8 +615,36 @@ class CheckCommandTest {
         Path log = dir.resolve("cut.log");
         Files.write(log, lines.subList(0, cut + 1));
         CliRun r = CliRun.of("check", log.toString());
-        assertThat(r.out()).contains("WARN: the sweep stops at 256 KiB of the 10 GiB it was started for (maxBytes)")
+        assertThat(r.out()).contains("FAIL: the sweep stops at 256 KiB of the 10 GiB it was started for (maxBytes)")
                 .doesNotContain("bundled dataset a100_allreduce_8gpu_oci_bmgpu48 (");
+        assertThat(r.exitCode()).isEqualTo(1);
+    }
+
+    /**
+     * A real log with a rank's failure printed into a row (the row cannot be read): check says FAIL (exit 1) with
+     * the failure line, as diagnose says TEST_FAILED, not a damaged row (exit 2); a WARN exits 1 with --strict.
+     */
+    @Test
+    void aFailurePrintedIntoARowFailsAsDiagnoseSaysAndStrictFailsAWarn(@TempDir Path dir) throws IOException {
+        Path whole = rawLog(dir, "a100_allreduce_8gpu_oci_bmgpu48");
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(whole));
+        int row = lines.indexOf(lines.stream().filter(l -> l.strip().startsWith("262144 ")).findFirst().orElseThrow());
+        String l = lines.get(row);
+        lines.set(row, l.substring(0, 60) + "node1: Test NCCL failure common.cu:1204 'unhandled cuda error'");
+        lines.add(row + 1, l.substring(60));
+        Path log = dir.resolve("broken.log");
+        Files.write(log, lines);
+        CliRun r = CliRun.of("check", log.toString());
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("FAIL: the result table cannot be read (").contains("FAIL: diagnosis TEST_FAILED:")
+                .contains("Test NCCL failure common.cu:1204");
+        assertThat(CliRun.of("diagnose", log.toString()).exitCode()).isEqualTo(1);
+        // 35.8 % of its NICs' line rate: a WARN, within its family's healthy range
+        CliRun warn = CliRun.of("check", "a100_allreduce_16gpu_2node_oci_roce");
+        assertThat(warn.out()).contains("Verdict: WARN");
+        assertThat(warn.exitCode()).isZero();
+        assertThat(CliRun.of("check", "a100_allreduce_16gpu_2node_oci_roce", "--strict").exitCode()).isEqualTo(1);
+        assertThat(CliRun.of("check", HEALTHY, "--strict").exitCode()).as("PASS").isZero();
     }
 
     // --- per-iteration: synthetic samples, labelled as test data, written by our own JSON writer ---
