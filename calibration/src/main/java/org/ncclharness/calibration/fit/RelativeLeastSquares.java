@@ -2,7 +2,7 @@ package org.ncclharness.calibration.fit;
 
 import java.util.Arrays;
 import java.util.List;
-import org.apache.commons.math3.exception.TooManyEvaluationsException;
+import org.apache.commons.math3.exception.MathIllegalStateException;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresBuilder;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresOptimizer;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresProblem;
@@ -104,7 +104,7 @@ public final class RelativeLeastSquares {
 
     /**
      * The best of several starts: each fitted, the lowest {@link #cost} kept; a start that runs out of evaluations
-     * (wandering along a flat ridge of a piecewise model) is skipped. Above {@value #MULTI_START_POINTS} points the
+     * (wandering along a flat ridge of a piecewise model) or whose Jacobian loses its rank is skipped. Above {@value #MULTI_START_POINTS} points the
      * starts race on every s-th point of each run (s the smallest stride that brings the total under the limit), and
      * the winner is refitted once on all points: the starts only choose the basin, so a 10,000-size log costs one
      * full fit rather than one per start. At or below the limit every start fits every point.
@@ -123,8 +123,8 @@ public final class RelativeLeastSquares {
             double[] theta;
             try {
                 theta = fit(models, race, theta0, free, bounds);
-            } catch (TooManyEvaluationsException e) {
-                continue;
+            } catch (MathIllegalStateException e) {
+                continue; // out of evaluations, or a Jacobian that lost its rank (times spanning 1e-300 to 1e3)
             }
             double c = cost(models, race, theta);
             if (c < bestCost) {
@@ -137,7 +137,7 @@ public final class RelativeLeastSquares {
         }
         try {
             return fit(models, points, best, free, bounds);
-        } catch (TooManyEvaluationsException e) {
+        } catch (MathIllegalStateException e) {
             return best;
         }
     }

@@ -370,12 +370,13 @@ public final class SweepJson {
         try {
             Provenance prov = ours.has("provenance") ? MAPPER.treeToValue(ours.get("provenance"), Provenance.class)
                     : new Provenance(SourceKind.STORED, file, null, "stored nccl-tests JSON: " + file);
-            if (prov.kind() == null || prov.source() == null) {
+            if (prov == null || prov.kind() == null || prov.source() == null) {
                 throw new InputException(file, 0, at + "nccl_harness.provenance needs \"kind\" and \"source\"");
             }
-            Hardware hw = ours.has("hardware") ? MAPPER.treeToValue(ours.get("hardware"), Hardware.class)
+            // an explicit null states nothing, as an absent field does
+            Hardware hw = ours.hasNonNull("hardware") ? MAPPER.treeToValue(ours.get("hardware"), Hardware.class)
                     : Hardware.unknown();
-            RunInfo run = ours.has("run") ? MAPPER.treeToValue(ours.get("run"), RunInfo.class) : RunInfo.unknown();
+            RunInfo run = ours.hasNonNull("run") ? MAPPER.treeToValue(ours.get("run"), RunInfo.class) : RunInfo.unknown();
             // the file keeps a note's words, not its kind
             List<Note> notes = new ArrayList<>();
             ours.path("notes").forEach(n -> notes.add(Note.info(n.asText())));

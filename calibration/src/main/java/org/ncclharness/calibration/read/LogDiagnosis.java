@@ -21,7 +21,14 @@ public record LogDiagnosis(String transport, List<Issue> findings) {
      * @param evidence {@code file:line: the line}, or null where the finding is an absence
      * @param fix      what to do
      */
-    public record Issue(String code, Severity severity, String message, String evidence, String fix) { }
+    public record Issue(String code, Severity severity, String message, String evidence, String fix) {
+        /** A finding names what it found and how bad it is; a kept one that does not is refused where it is read. */
+        public Issue {
+            if (code == null || code.isBlank() || severity == null || message == null) {
+                throw new IllegalArgumentException("a finding needs \"code\", \"severity\" and \"message\"");
+            }
+        }
+    }
 
     public LogDiagnosis {
         findings = findings == null ? List.of() : List.copyOf(findings);
