@@ -78,17 +78,25 @@ public final class MeasurementCsv {
     public static String toString(List<Sweep> sweeps) {
         StringWriter sw = new StringWriter();
         try {
-            var writer = MAPPER.writer(SCHEMA.withHeader()).writeValues(sw);
-            for (Sweep s : sweeps) {
-                for (Measurement m : s.rows()) {
-                    writer.write(fields(s.provenance(), s.collective(), m));
-                }
-            }
-            writer.close();
+            write(sw, sweeps);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return sw.toString();
+    }
+
+    /**
+     * As {@link #toString(List)}, row by row to {@code out} (left open): a million rows need no copy of the whole
+     * text in memory.
+     */
+    public static void write(java.io.Writer out, List<Sweep> sweeps) throws IOException {
+        var writer = MAPPER.writer(SCHEMA.withHeader()).writeValues(out);
+        for (Sweep s : sweeps) {
+            for (Measurement m : s.rows()) {
+                writer.write(fields(s.provenance(), s.collective(), m));
+            }
+        }
+        writer.flush();
     }
 
     /** Rows of one collective. */

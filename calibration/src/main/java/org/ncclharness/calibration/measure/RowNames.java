@@ -18,7 +18,19 @@ public final class RowNames {
     /** Reduction op names they print in the redop column; {@code none} for collectives that do not reduce. */
     public static final Set<String> OPS = Set.of("sum", "prod", "max", "min", "avg", "none", "premulsum", "mulsum");
 
+    private static final java.util.Map<String, String> CANONICAL = new java.util.HashMap<>();
+
+    static {
+        TYPES.forEach(t -> CANONICAL.put(t, t));
+        OPS.forEach(o -> CANONICAL.put(o, o));
+    }
+
     private RowNames() {
+    }
+
+    /** The one shared instance of a name in {@link #TYPES} or {@link #OPS}; any other string as it is. */
+    public static String canonical(String name) {
+        return name == null ? null : CANONICAL.getOrDefault(name, name);
     }
 
     /** Why {@code type} and {@code redop} are not a row's names, or empty when they are. */
