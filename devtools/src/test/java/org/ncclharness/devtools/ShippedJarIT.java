@@ -40,11 +40,13 @@ class ShippedJarIT {
     @Test
     void devtoolsJarRunsFromTheBuildTree() throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process p = new ProcessBuilder(java.toString(), "-jar", DEVTOOLS_JAR.toString(), "fuzz", "--cases", "28")
+        Process p = new ProcessBuilder(java.toString(), "-jar", DEVTOOLS_JAR.toString(), "fuzz", "--cases", "28",
+                "--command-lines", "5")
                 .redirectErrorStream(true).start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.exitValue()).as(out).isEqualTo(ExitCode.OK);
-        assertThat(out).startsWith("# fuzz: 28 cases, seed 1, ").contains("defects: 0");
+        assertThat(out).startsWith("# fuzz: 28 cases, seed 1, ").contains("defects: 0")
+                .contains("# command lines: 5, seed 1, ");
     }
 }

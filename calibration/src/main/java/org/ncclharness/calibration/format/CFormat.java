@@ -44,10 +44,22 @@ public final class CFormat {
         if (value == 0) {
             return String.format(Locale.ROOT, "%." + decimals + "fe+00", 0.0);
         }
-        BigDecimal bd = new BigDecimal(value).round(new MathContext(decimals + 1, RoundingMode.HALF_EVEN));
+        BigDecimal bd = rounded(value, decimals + 1);
         int e = bd.precision() - bd.scale() - 1;
         BigDecimal mant = bd.movePointLeft(e).setScale(decimals, RoundingMode.HALF_EVEN);
         return mant.toPlainString() + (e < 0 ? "e-" : "e+") + (Math.abs(e) < 10 ? "0" : "") + Math.abs(e);
+    }
+
+    private static final BigDecimal LARGEST = new BigDecimal(Double.MAX_VALUE);
+
+    /**
+     * {@code value} to {@code digits} significant digits, half-even as C rounds, except where that would pass the
+     * largest double (1.8e308 shown as 2e+308): then toward zero, so that no reader refuses what was written.
+     */
+    private static BigDecimal rounded(double value, int digits) {
+        BigDecimal bd = new BigDecimal(value).round(new MathContext(digits, RoundingMode.HALF_EVEN));
+        return bd.abs().compareTo(LARGEST) > 0 ? new BigDecimal(value).round(new MathContext(digits,
+                RoundingMode.DOWN)) : bd;
     }
 
     /** {@code %g} (precision 6): the shorter of %e and %f, trailing zeros removed, as C prints it. */
@@ -58,7 +70,7 @@ public final class CFormat {
         if (Double.isNaN(value) || Double.isInfinite(value)) {
             return fixed(value, 0);
         }
-        BigDecimal bd = new BigDecimal(value).round(new MathContext(6, RoundingMode.HALF_EVEN));
+        BigDecimal bd = rounded(value, 6);
         int e = bd.precision() - bd.scale() - 1;
         if (e < -4 || e >= 6) {
             BigDecimal mant = bd.movePointLeft(e).stripTrailingZeros();

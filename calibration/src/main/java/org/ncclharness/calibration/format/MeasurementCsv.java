@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.format;
 
 import org.ncclharness.calibration.measure.InputException;
+import org.ncclharness.calibration.measure.RowNames;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.RuntimeJsonMappingException;
 import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
@@ -77,17 +78,25 @@ public final class MeasurementCsv {
     public static String toString(List<Sweep> sweeps) {
         StringWriter sw = new StringWriter();
         try {
-            var writer = MAPPER.writer(SCHEMA.withHeader()).writeValues(sw);
-            for (Sweep s : sweeps) {
-                for (Measurement m : s.rows()) {
-                    writer.write(fields(s.provenance(), s.collective(), m));
-                }
-            }
-            writer.close();
+            write(sw, sweeps);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return sw.toString();
+    }
+
+    /**
+     * As {@link #toString(List)}, row by row to {@code out} (left open): a million rows need no copy of the whole
+     * text in memory.
+     */
+    public static void write(java.io.Writer out, List<Sweep> sweeps) throws IOException {
+        var writer = MAPPER.writer(SCHEMA.withHeader()).writeValues(out);
+        for (Sweep s : sweeps) {
+            for (Measurement m : s.rows()) {
+                writer.write(fields(s.provenance(), s.collective(), m));
+            }
+        }
+        writer.flush();
     }
 
     /** Rows of one collective. */
@@ -119,10 +128,14 @@ public final class MeasurementCsv {
      * growing (a second run of the same test). The first bad line is named in the {@link InputException}.
      */
     public static List<Table> readTables(String file, String text) {
+        return readTables(file, new java.io.StringReader(text.startsWith("\uFEFF") ? text.substring(1) : text));
+    }
+
+    /** As {@link #readTables(String, String)}, record by record from {@code in}: only the rows are kept. */
+    public static List<Table> readTables(String file, java.io.Reader in) {
         List<Table> tables = new ArrayList<>();
-        String body = text.startsWith("\uFEFF") ? text.substring(1) : text;
         try (MappingIterator<String[]> it = MAPPER.readerFor(String[].class).with(CsvSchema.emptySchema())
-                .readValues(body)) {
+                .readValues(in)) {
             String header = null;
             String key = null;
             long lastSize = -1;
@@ -187,7 +200,7 @@ public final class MeasurementCsv {
     private static Measurement row(String file, int line, String[] f) {
         return new Measurement(integer(file, line, f[1], "size_bytes", 0, Long.MAX_VALUE),
                 integer(file, line, f[2], "count", 0, Long.MAX_VALUE),
-                required(file, line, f[3], "type"), required(file, line, f[4], "redop"),
+                names(file, line, required(file, line, f[3], "type"), required(file, line, f[4], "redop")), f[4],
                 (int) integer(file, line, f[5], "root", -1, Integer.MAX_VALUE),
                 half(file, line, f, 6, "oop_"), half(file, line, f, 11, "ip_"));
     }
@@ -195,7 +208,7 @@ public final class MeasurementCsv {
     private static Measurement legacyRow(String file, int line, String[] f) {
         return new Measurement(integer(file, line, f[0], "size_bytes", 0, Long.MAX_VALUE),
                 integer(file, line, f[1], "count", 0, Long.MAX_VALUE),
-                required(file, line, f[2], "type"), required(file, line, f[3], "redop"),
+                names(file, line, required(file, line, f[2], "type"), required(file, line, f[3], "redop")), f[3],
                 (int) integer(file, line, f[4], "root", -1, Integer.MAX_VALUE),
                 new Half(opt(file, line, f[5], "oop_time_us"), opt(file, line, f[6], "oop_algbw_gbps"),
                         opt(file, line, f[7], "oop_busbw_gbps"), opt(file, line, f[8], "oop_wrong")),
@@ -207,6 +220,14 @@ public final class MeasurementCsv {
         return new Half(opt(file, line, f[at], prefix + "time_us"), opt(file, line, f[at + 1], prefix + "algbw_gbps"),
                 opt(file, line, f[at + 2], prefix + "busbw_gbps"), opt(file, line, f[at + 3], prefix + "wrong"),
                 opt(file, line, f[at + 4], prefix + "error"));
+    }
+
+    /** The type, once it and the op are names every reader accepts ({@link RowNames}). */
+    private static String names(String file, int line, String type, String redop) {
+        RowNames.problem(type, redop).ifPresent(p -> {
+            throw new InputException(file, line, p);
+        });
+        return type;
     }
 
     /** A type or op name: one lowercase word, as nccl-tests prints them (float, bfloat16, sum, none). */

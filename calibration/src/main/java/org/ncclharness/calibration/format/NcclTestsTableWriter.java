@@ -2,7 +2,6 @@ package org.ncclharness.calibration.format;
 
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.Locale;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Half;
@@ -120,7 +119,7 @@ public final class NcclTestsTableWriter {
     private static String halfRow(Half h, boolean error) {
         // nccl-tests prints "    N/A" for an unchecked #wrong: one column narrower than "  %6g" (src/util.cu).
         Double check = error ? h.maxError() : h.wrong();
-        String shown = check == null ? null : error ? String.format(Locale.ROOT, "%.0e", check) : CFormat.g(check);
+        String shown = check == null ? null : error ? CFormat.exp(check, 0) : CFormat.g(check);
         return "  " + value(h.timeUs(), 7) + "  " + value(h.algBwGBps(), 6) + "  " + value(h.busBwGBps(), 6)
                 + (shown == null ? "    N/A" : "  " + CFormat.pad(shown, 6));
     }
@@ -196,6 +195,16 @@ public final class NcclTestsTableWriter {
                     n++;
                 }
             }
+        }
+        if (Double.isInfinite(sum)) {
+            // finite values whose sum passes the largest double: their mean is finite, taken term by term
+            double mean = 0;
+            for (Measurement m : rows) {
+                for (Half h : new Half[] {m.outOfPlace(), m.inPlace()}) {
+                    mean += h.busBwGBps() == null ? 0 : h.busBwGBps() / n;
+                }
+            }
+            return mean;
         }
         return n == 0 ? 0 : sum / n;
     }

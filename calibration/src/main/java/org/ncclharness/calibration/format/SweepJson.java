@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.format;
 
 import org.ncclharness.calibration.measure.InputException;
+import org.ncclharness.calibration.measure.RowNames;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -352,8 +353,13 @@ public final class SweepJson {
         for (int i = 0; i < results.size(); i++) {
             JsonNode r = results.get(i);
             String where = at + "results[" + i + "]";
-            rows.add(new Measurement(integer(file, r, "size", where), integer(file, r, "count", where),
-                    text(file, r, "type", where), text(file, r, "redop", where), root(file, r, where),
+            String type = text(file, r, "type", where);
+            String redop = text(file, r, "redop", where);
+            RowNames.problem(type, redop).ifPresent(p -> {
+                throw new InputException(file, 0, where + ": " + p);
+            });
+            rows.add(new Measurement(integer(file, r, "size", where), integer(file, r, "count", where), type, redop,
+                    root(file, r, where),
                     readHalf(file, r.path("out_of_place"), where + ".out_of_place"),
                     readHalf(file, r.path("in_place"), where + ".in_place")));
             readPerIter(r.path("out_of_place_per_iter"), i, Placement.OUT_OF_PLACE, per);
@@ -372,6 +378,11 @@ public final class SweepJson {
                     : new Provenance(SourceKind.STORED, file, null, "stored nccl-tests JSON: " + file);
             if (prov == null || prov.kind() == null || prov.source() == null) {
                 throw new InputException(file, 0, at + "nccl_harness.provenance needs \"kind\" and \"source\"");
+            }
+            if (prov.label() == null || prov.label().isBlank()) {
+                // the CSV refuses an empty provenance_label: a JSON that converts to one is refused here alike
+                throw new InputException(file, 0, at + "nccl_harness.provenance.label is empty: say where the rows"
+                        + " came from (e.g. stored measurements: run.txt)");
             }
             // an explicit null states nothing, as an absent field does
             Hardware hw = ours.hasNonNull("hardware") ? MAPPER.treeToValue(ours.get("hardware"), Hardware.class)

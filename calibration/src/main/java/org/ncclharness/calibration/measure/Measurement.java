@@ -14,6 +14,9 @@ public record Measurement(long sizeBytes, long count, String type, String redop,
                           Half outOfPlace, Half inPlace) {
 
     public Measurement {
+        // one instance of each name nccl-tests prints, whichever reader split it off its line (README, memory)
+        type = RowNames.canonical(type);
+        redop = RowNames.canonical(redop);
         outOfPlace = outOfPlace == null ? Half.empty() : outOfPlace;
         inPlace = inPlace == null ? Half.empty() : inPlace;
     }

@@ -41,7 +41,7 @@ public final class Inputs {
 
     /** How much of a file is looked at to tell its format and refuse binary content. */
     private static final int PEEK_BYTES = 1 << 20;
-    /** The largest JSON or CSV read whole. */
+    /** The largest JSON read whole (a JSON is a tree, parsed at once; a CSV and a log stream, whatever their size). */
     private static final int WHOLE_LIMIT = 512 << 20;
     /** The most characters of a log one string holds (a Java string's limit, less headroom). */
     private static final int LOG_LIMIT = Integer.MAX_VALUE - 64;
@@ -98,8 +98,13 @@ public final class Inputs {
                 reader.skip(1);
                 first = first.substring(1);
             }
-            if (SweepJson.looksLikeJson(first) || MeasurementCsv.looksLikeCsv(first.lines().findFirst().orElse(""))) {
+            if (SweepJson.looksLikeJson(first)) {
                 return parseDocument(name, whole(name, reader), given);
+            }
+            if (MeasurementCsv.looksLikeCsv(first.lines().findFirst().orElse(""))) {
+                return RunDocument.ofText(name, RunDocument.Format.CSV, csvSweeps(name,
+                        MeasurementCsv.readTables(name, new DecodingReader(name, reader)), given), null,
+                        LogText.EMPTY, null);
             }
             if (first.isBlank() && head.length < PEEK_BYTES) {
                 throw empty(name);
@@ -140,8 +145,8 @@ public final class Inputs {
         }
         String first = body.lines().findFirst().orElse("");
         if (MeasurementCsv.looksLikeCsv(first)) {
-            return RunDocument.ofText(name, RunDocument.Format.CSV, csvSweeps(name, body, given), null, LogText.EMPTY,
-                    null);
+            return RunDocument.ofText(name, RunDocument.Format.CSV, csvSweeps(name,
+                    MeasurementCsv.readTables(name, body), given), null, LogText.EMPTY, null);
         }
         return logDocument(name, LogText.of(body), given);
     }
@@ -293,8 +298,9 @@ public final class Inputs {
         for (int n; (n = read(name, reader, buf)) > 0; ) {
             b.append(buf, 0, n);
             if (b.length() > WHOLE_LIMIT) {
-                throw new InputException(name, 0, "a JSON or CSV file over " + WHOLE_LIMIT / (1 << 20)
-                        + " MiB; the project writes none that large");
+                throw new InputException(name, 0, "a JSON file (it starts with '{') of over " + WHOLE_LIMIT / (1 << 20)
+                        + " MiB, more than a JSON is read whole: nccl-tests and this project write none that large;"
+                        + " convert its source log or CSV instead, which are read as they stream");
             }
         }
         return b.toString();
@@ -305,6 +311,31 @@ public final class Inputs {
             return reader.read(buf);
         } catch (CharacterCodingException e) {
             throw new InputException(name, 0, "not UTF-8 text; expected an nccl-tests log, a CSV or a JSON file");
+        }
+    }
+
+    /** A reader whose decoding error (a byte that is not UTF-8) is an input error, as in a log or a JSON. */
+    private static final class DecodingReader extends java.io.FilterReader {
+        private final String name;
+
+        DecodingReader(String name, BufferedReader in) {
+            super(in);
+            this.name = name;
+        }
+
+        @Override
+        public int read(char[] buf, int off, int len) throws IOException {
+            try {
+                return super.read(buf, off, len);
+            } catch (CharacterCodingException e) {
+                throw new InputException(name, 0, "not UTF-8 text; expected an nccl-tests log, a CSV or a JSON file");
+            }
+        }
+
+        @Override
+        public int read() throws IOException {
+            char[] one = new char[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0];
         }
     }
 
@@ -352,9 +383,9 @@ public final class Inputs {
      * of an earlier release names no collective: each table's is then decided from its rows as for a log without
      * its program name.
      */
-    private static List<Sweep> csvSweeps(String name, String text, Collective given) {
+    private static List<Sweep> csvSweeps(String name, List<MeasurementCsv.Table> tables, Collective given) {
         List<Sweep> out = new ArrayList<>();
-        for (MeasurementCsv.Table t : MeasurementCsv.readTables(name, text)) {
+        for (MeasurementCsv.Table t : tables) {
             List<Note> notes = new ArrayList<>();
             if (t.collective() == null) {
                 notes.add(Note.info("the CSV has no collective column (an earlier release's)"));

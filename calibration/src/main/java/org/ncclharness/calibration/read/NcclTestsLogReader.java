@@ -46,9 +46,7 @@ public final class NcclTestsLogReader {
     private static final String PREDICTED_BY = NcclTestsTableWriter.PREDICTED_BY;
     private static final String RECOMPUTED = NcclTestsTableWriter.RECOMPUTED;
 
-    private static final Set<String> TYPES = Set.of("int8", "uint8", "int32", "uint32", "int64", "uint64",
-            "half", "float", "double", "bfloat16", "bf16", "f8e4m3", "f8e5m2", "fp8_e4m3", "fp8_e5m2", "char",
-            "int", "uint");
+    private static final Set<String> TYPES = org.ncclharness.calibration.measure.RowNames.TYPES;
     private static final Pattern NUMBER = Pattern.compile("[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?");
     private static final Pattern NUMBER_START = Pattern.compile("[-+]?\\.?\\d.*");
     // Compiled once: String.split and String.matches compile their pattern on every call, on every row.
@@ -266,6 +264,13 @@ public final class NcclTestsLogReader {
                 throw bad(line, "a piece of a row (" + Echo.quote(text) + ") inside the table: a row broken "
                         + "inside a number? expected whole rows of " + s.layout.fullRow() + " columns");
             }
+            if (!s.inTable && pieceOfARow(t)) {
+                // the tail of a row whose start is not in the text (an excerpt cut inside a row): nothing to join
+                // it with, so it is named rather than read or silently passed over
+                s.notes.add("line " + line.number() + ": " + Echo.quote(text) + " is a piece of a row outside any"
+                        + " table (an excerpt that starts inside a row?); not read");
+                return;
+            }
             if (s.inTable && (startsLikeRow(t) || mostlyNumbers(t))) {
                 s.pendingCut = line; // a row's first part, or a damaged row: the next line tells
                 s.pendingTokens = t;
@@ -329,6 +334,15 @@ public final class NcclTestsLogReader {
     private static boolean fragment(String[] t) {
         return java.util.Arrays.stream(t).allMatch(x -> x.matches("[-+.0-9eE]*\\d[-+.0-9eE]*|N?/?A?"))
                 && java.util.Arrays.stream(t).anyMatch(x -> x.matches(".*\\d.*")) && !startsLikeRow(t);
+    }
+
+    /**
+     * Two or more number-shaped tokens and nothing else ({@code 21.87  47.95  83.91  0}), or a {@link #fragment}:
+     * outside a table, the rest of a row cut before it.
+     */
+    private static boolean pieceOfARow(String[] t) {
+        return fragment(t) || t.length >= 2 && java.util.Arrays.stream(t).allMatch(x -> NUMBER.matcher(x).matches()
+                || x.equals("N/A"));
     }
 
     /** A line of numbers whose first token is damaged ({@code O048 ...}): inside a table, a damaged row. */

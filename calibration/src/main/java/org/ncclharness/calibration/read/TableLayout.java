@@ -25,7 +25,7 @@ record TableLayout(boolean hasRedop, boolean hasRoot, boolean errorColumn, int p
                    int headerLine) {
 
     /** Reduction op names nccl-tests and rccl-tests print in the redop column. */
-    static final Set<String> OPS = Set.of("sum", "prod", "max", "min", "avg", "none", "premulsum", "mulsum");
+    static final Set<String> OPS = org.ncclharness.calibration.measure.RowNames.OPS;
 
     /** Recognises the column-name header line ({@code #  size  count  type  redop ...}). */
     static boolean isColumnHeader(String commentBody) {

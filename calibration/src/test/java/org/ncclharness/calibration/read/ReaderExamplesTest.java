@@ -35,6 +35,24 @@ class ReaderExamplesTest {
     }
 
     @Test
+    void aPieceOfARowBeforeTheFirstRowIsNamedInANoteWithItsLine() {
+        // an excerpt that starts inside a row, before the table's header: the tail has no start to join
+        Sweep s = read("""
+                   184.82  173.27      0   1434.6  187.12  175.43      0
+                e+00
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                #        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
+                  1073741824     268435456     float     sum      -1   5755.6  186.55  326.46      0   5733.8  187.27  327.72      0
+                """).get(0);
+        assertThat(s.rows()).hasSize(1);
+        assertThat(Note.texts(s.notes())).contains(
+                "line 1: '184.82  173.27      0   1434.6  187.12  175.43      0' is a piece of a row outside any table"
+                        + " (an excerpt that starts inside a row?); not read",
+                "line 2: 'e+00' is a piece of a row outside any table (an excerpt that starts inside a row?); not"
+                        + " read");
+    }
+
+    @Test
     void theOldErrorColumnIsAnErrorNotACountOfWrongElements() {
         Sweep s = read("""
                 #       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  error

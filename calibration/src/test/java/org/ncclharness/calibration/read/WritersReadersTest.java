@@ -1,9 +1,13 @@
 package org.ncclharness.calibration.read;
 
 import org.ncclharness.calibration.format.MeasurementCsv;
+import org.ncclharness.calibration.format.NcclTestsTableWriter;
 import org.ncclharness.calibration.format.SweepJson;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -15,7 +19,10 @@ import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Provenance;
+import org.ncclharness.calibration.measure.InputException;
+import org.ncclharness.calibration.measure.RowNames;
 import org.ncclharness.calibration.measure.RunInfo;
+import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 
 /**
@@ -72,5 +79,98 @@ class WritersReadersTest {
             assertThat(back.get(i).sweep().collective()).isEqualTo(c.known() ? c
                     : CollectiveEvidence.decide(null, null, null, tables.get(i).rows(), true, true).collective());
         }
+    }
+
+    /** Names a row may carry, and the ones no reader takes (empty, a typo, a capital, a space, a comma, a quote). */
+    private static final List<String> TYPES = new ArrayList<>(new java.util.TreeSet<>(RowNames.TYPES));
+    private static final List<String> OPS = new ArrayList<>(new java.util.TreeSet<>(RowNames.OPS));
+    private static final List<String> NOT_NAMES = List.of("", "x", "Float", "sum ", " float", "a,b", "say \"x\"",
+            "fl oat", "\u00fcber", "float\n");
+    private static final List<String> LABELS = List.of("", " ", "stored measurements: a,b.log", "say \"hi\"",
+            "\u00fcber \u2013 run", "two\nlines", "x");
+
+    private static String pick(Random r, List<String> good, boolean bad) {
+        return bad ? NOT_NAMES.get(r.nextInt(NOT_NAMES.size())) : good.get(r.nextInt(good.size()));
+    }
+
+    private static int root(Random r) {
+        return switch (r.nextInt(4)) {
+            case 0 -> -1;
+            case 1 -> 0;
+            case 2 -> Integer.MAX_VALUE;
+            default -> r.nextInt(1 << 20);
+        };
+    }
+
+    /** A sweep whose every field a JSON or CSV carries is drawn: names (sometimes not names), roots, provenance. */
+    private static Sweep anySweep(Random r) {
+        boolean badType = r.nextInt(8) == 0;
+        boolean badOp = r.nextInt(8) == 0;
+        String type = pick(r, TYPES, badType);
+        String op = pick(r, OPS, badOp);
+        int root = root(r);
+        List<Measurement> rows = new ArrayList<>();
+        boolean error = r.nextBoolean();
+        long size = 0;
+        for (int i = 0, n = 1 + r.nextInt(5); i < n; i++) {
+            size += 1 + (long) (r.nextDouble() * (1L << 40));
+            rows.add(new Measurement(size, r.nextLong() >>> 1, type, op, root, half(r, error), half(r, error)));
+        }
+        SourceKind kind = SourceKind.values()[r.nextInt(SourceKind.values().length)];
+        String label = LABELS.get(r.nextInt(LABELS.size()));
+        Collective c = Collective.values()[r.nextInt(Collective.values().length)];
+        return new Sweep(new Provenance(kind, "w", null, label), c, RunInfo.unknown(), Hardware.unknown(), List.of(),
+                rows, List.of());
+    }
+
+    private static String table(List<Sweep> sweeps) {
+        StringWriter text = new StringWriter();
+        PrintWriter out = new PrintWriter(text);
+        sweeps.forEach(s -> NcclTestsTableWriter.write(out, s, List.of()));
+        return text.toString();
+    }
+
+    private static String key(Measurement m) {
+        return m.sizeBytes() + " " + m.count() + " " + m.type() + " " + m.redop() + " " + m.root();
+    }
+
+    /**
+     * Whatever any reader accepts every writer emits and every reader reads back: the JSON reader and the CSV
+     * reader take or refuse the same records (a refusal is an {@link InputException}, never another exception),
+     * and what the JSON reader took reads back through the CSV (rows and provenance) and the nccl-tests table
+     * (sizes, counts, names and roots).
+     */
+    @Property(tries = 400)
+    void whatOneReaderAcceptsEveryWriterEmitsAndEveryReaderReadsBack(@ForAll long seed) {
+        Random r = new Random(seed);
+        List<Sweep> tables = new ArrayList<>();
+        for (int i = 0, n = 1 + r.nextInt(3); i < n; i++) {
+            tables.add(anySweep(r));
+        }
+        Throwable jsonRefused = catchThrowable(() -> SweepJson.readAll("w.json", SweepJson.writeAll(tables)));
+        Throwable csvRefused = catchThrowable(() -> MeasurementCsv.readTables("w.csv",
+                MeasurementCsv.toString(tables)));
+        if (jsonRefused != null) {
+            assertThat(jsonRefused).isInstanceOf(InputException.class);
+        }
+        if (csvRefused != null) {
+            assertThat(csvRefused).isInstanceOf(InputException.class);
+        }
+        assertThat(csvRefused == null).as("the CSV reader agrees with the JSON reader: %s / %s", jsonRefused,
+                csvRefused).isEqualTo(jsonRefused == null);
+        if (jsonRefused != null) {
+            return;
+        }
+        List<Sweep> read = SweepJson.readAll("w.json", SweepJson.writeAll(tables)).stream()
+                .map(SweepJson.Read::sweep).toList();
+        List<Measurement> rows = new ArrayList<>();
+        read.forEach(t -> rows.addAll(t.rows()));
+        List<MeasurementCsv.Table> csv = MeasurementCsv.readTables("again.csv", MeasurementCsv.toString(read));
+        assertThat(csv.stream().flatMap(t -> t.rows().stream()).toList()).isEqualTo(rows);
+        assertThat(csv).allMatch(t -> read.stream().anyMatch(s -> s.provenance().label().equals(
+                t.provenance().label()) && s.provenance().kind() == t.provenance().kind()));
+        List<Sweep> log = new NcclTestsLogReader("again.txt", null).read(table(read).lines().toList());
+        assertThat(log.stream().flatMap(t -> t.rows().stream()).map(WritersReadersTest::key).toList())
+                .isEqualTo(rows.stream().map(WritersReadersTest::key).toList());
     }
 }

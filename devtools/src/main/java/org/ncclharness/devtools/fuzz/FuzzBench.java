@@ -13,14 +13,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code devtools.jar fuzz}: damages or disguises random tables in every layout the reader knows, 28 ways, and counts
- * how each case came out: parsed exactly, refused cleanly (naming the damaged line), or a defect. Exit 1 when
- * any case is a defect.
+ * {@code devtools.jar fuzz}: damages or disguises random tables in every layout the log reader knows, 28 ways, and
+ * the project's CSV and JSON of random tables, and counts how each case came out: parsed exactly, refused cleanly
+ * (naming the damaged line or row, no Java type in the message), or a defect; then runs random command lines
+ * through harness.jar's entry point. Exit 1 when any case or line is a defect.
  */
 @Command(name = "fuzz",
-        description = {"Fuzz the log reader: random tables in every layout, damaged or disguised 28 ways (listed "
-                + "below), each judged: the rows read must equal the rows the text still holds, else the refusal "
-                + "(exit 2) must name the damaged line; anything else is a defect. Exits 1 on any defect."})
+        description = {"Fuzz the readers: random tables as logs in every layout, CSV and JSON, damaged or disguised"
+                + " (the kinds are listed below), each judged: the rows read must equal the rows the text still"
+                + " holds, else the refusal (exit 2) must name the damaged line or row and no Java type; anything"
+                + " else is a defect. Then random command lines of the commands that read files: any uncaught"
+                + " error, exit code outside 0-3 or Java type name on stderr is a defect. Exits 1 on any defect."})
 public final class FuzzBench implements Callable<Integer> {
 
     @Mixin
@@ -33,24 +36,40 @@ public final class FuzzBench implements Callable<Integer> {
             + "(default ${DEFAULT-VALUE})")
     int cases = 100_000;
 
+    @Option(names = "--command-lines", paramLabel = "N", description = "random command lines to run after the"
+            + " cases (default ${DEFAULT-VALUE})")
+    int commandLines = 1_000;
+
     @Option(names = "--seed", paramLabel = "S", description = "random seed; the same seed and count give the "
             + "same cases (default ${DEFAULT-VALUE})")
     long seed = 1;
 
-    /** The 28 kinds, for the help footer: the list lives in {@link Mutation} alone. */
+    /** The kinds, for the help footer: the lists live in {@link Mutation} and {@link DocumentMutation} alone. */
     public static String kinds() {
         StringBuilder b = new StringBuilder("%nThe kinds:%n");
         for (Mutation m : Mutation.values()) {
             b.append(String.format(Locale.ROOT, "  %-21s %s (%s)%%n", m.name().toLowerCase(Locale.ROOT),
                     m.description().replace("%", "%%"), m.damages() ? "must be refused" : "must read exactly"));
         }
+        for (DocumentMutation m : DocumentMutation.values()) {
+            b.append(String.format(Locale.ROOT, "  %-21s %s (%s)%%n", m.name().toLowerCase(Locale.ROOT),
+                    m.description().replace("%", "%%"), switch (m.damage()) {
+                        case ROW -> "must be refused naming the row";
+                        case WHOLE -> "must be refused";
+                        case NONE -> "must read exactly";
+                    }));
+        }
         return b.toString();
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws java.io.IOException {
         if (cases < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--cases must be at least 1, got " + cases);
+        }
+        if (commandLines < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--command-lines must be at least 0, got "
+                    + commandLines);
         }
         long start = System.nanoTime();
         FuzzRun run = FuzzRun.of(seed, cases);
@@ -58,9 +77,9 @@ public final class FuzzBench implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "# fuzz: %d cases, seed %d, %.1f s%n", cases, seed, seconds);
         out.printf("%-21s %8s %8s %8s%n", "# kind", "exact", "refused", "defect");
-        for (Mutation m : Mutation.values()) {
-            var c = run.counts().get(m);
-            out.printf("%-21s %8d %8d %8d%n", m.name().toLowerCase(Locale.ROOT),
+        for (String kind : FuzzRun.kinds()) {
+            var c = run.counts().get(kind);
+            out.printf("%-21s %8d %8d %8d%n", kind.toLowerCase(Locale.ROOT),
                     c.getOrDefault(FuzzOracle.Verdict.PARSED_EXACTLY, 0), c.getOrDefault(FuzzOracle.Verdict.CLEAN_REFUSAL, 0),
                     c.getOrDefault(FuzzOracle.Verdict.DEFECT, 0));
         }
@@ -68,8 +87,16 @@ public final class FuzzBench implements Callable<Integer> {
         out.printf("%-21s %8d %8d %8d%n", "total", run.total(FuzzOracle.Verdict.PARSED_EXACTLY),
                 run.total(FuzzOracle.Verdict.CLEAN_REFUSAL), defects);
         out.printf("defects: %d, of which silent drops: %d%n", defects, run.silent());
-        run.defects().forEach(d -> out.println("  " + d.kind().name().toLowerCase(Locale.ROOT) + ": " + d.detail()));
+        run.defects().forEach(d -> out.println("  " + d.kind().toLowerCase(Locale.ROOT) + ": " + d.detail()));
         out.flush();
-        return defects == 0 ? ExitCode.OK : ExitCode.FAIL;
+        long cliStart = System.nanoTime();
+        CommandLineFuzz cli = CommandLineFuzz.run(seed, commandLines);
+        out.printf(Locale.ROOT, "# command lines: %d, seed %d, %.1f s; exit codes %s%n", cli.lines(), seed,
+                (System.nanoTime() - cliStart) / 1e9, cli.exitCodes());
+        out.printf("command-line defects (uncaught errors, exit codes outside 0-3, Java names on stderr): %d%n",
+                cli.count());
+        cli.defects().forEach(d -> out.println("  " + d));
+        out.flush();
+        return defects == 0 && cli.count() == 0 ? ExitCode.OK : ExitCode.FAIL;
     }
 }

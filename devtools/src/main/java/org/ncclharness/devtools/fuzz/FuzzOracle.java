@@ -22,7 +22,7 @@ public final class FuzzOracle {
      * @param silentDrop a defect in which the damaged row simply vanished from what was read
      * @param detail     for a defect, what went wrong
      */
-    public record Outcome(Mutation kind, Verdict verdict, boolean silentDrop, String detail) { }
+    public record Outcome(String kind, Verdict verdict, boolean silentDrop, String detail) { }
 
     private FuzzOracle() {
     }
@@ -32,12 +32,15 @@ public final class FuzzOracle {
         try {
             read = rows(Inputs.parse("fuzz.txt", c.text()));
         } catch (InputException e) {
+            if (DocumentOracle.JAVA_NAME.matcher(e.getMessage()).find()) {
+                return defect(c, false, "a Java name in: " + e.getMessage());
+            }
             boolean named = c.kind().damages() ? e.line() == c.damagedLine()
                     // a row broken inside a token is damaged on both its lines
                     || c.kind() == Mutation.SPLIT_MID_TOKEN && e.line() == c.damagedLine() + 1
                     : c.kind() == Mutation.TRUNCATE_TEXT && (e.line() == lineCount(c.text())
                     || e.line() == 0 && c.rows().isEmpty());
-            return named ? new Outcome(c.kind(), Verdict.CLEAN_REFUSAL, false, null)
+            return named ? new Outcome(c.kind().name(), Verdict.CLEAN_REFUSAL, false, null)
                     : defect(c, false, "refused at line " + e.line() + " where "
                             + (c.kind().damages() ? "line " + c.damagedLine() + " is damaged" : "nothing is damaged")
                             + ": " + e.getMessage());
@@ -52,7 +55,7 @@ public final class FuzzOracle {
         if (c.kind() == Mutation.TRUNCATE_TEXT) {
             return truncated(c, read);
         }
-        return read.equals(c.rows()) ? new Outcome(c.kind(), Verdict.PARSED_EXACTLY, false, null)
+        return read.equals(c.rows()) ? new Outcome(c.kind().name(), Verdict.PARSED_EXACTLY, false, null)
                 : defect(c, read.size() < c.rows().size(), "read " + read.size() + " rows, the text holds "
                         + c.rows().size() + (read.size() == c.rows().size() ? " (values differ)" : ""));
     }
@@ -64,13 +67,13 @@ public final class FuzzOracle {
             return defect(c, read.size() < n, "the rows before the cut are not read exactly");
         }
         if (read.size() == n) {
-            return new Outcome(c.kind(), Verdict.PARSED_EXACTLY, false, null);
+            return new Outcome(c.kind().name(), Verdict.PARSED_EXACTLY, false, null);
         }
         Measurement kept = read.get(n);
         Measurement whole = c.cutRow();
         boolean subset = read.size() == n + 1 && kept.sizeBytes() == whole.sizeBytes() && kept.count() == whole.count()
                 && within(kept.outOfPlace(), whole.outOfPlace()) && within(kept.inPlace(), whole.inPlace());
-        return subset ? new Outcome(c.kind(), Verdict.PARSED_EXACTLY, false, null)
+        return subset ? new Outcome(c.kind().name(), Verdict.PARSED_EXACTLY, false, null)
                 : defect(c, false, "the cut row was kept with values it does not have: " + kept);
     }
 
@@ -89,7 +92,7 @@ public final class FuzzOracle {
     }
 
     private static Outcome defect(Mutation.Case c, boolean silentDrop, String detail) {
-        return new Outcome(c.kind(), Verdict.DEFECT, silentDrop, detail);
+        return new Outcome(c.kind().name(), Verdict.DEFECT, silentDrop, detail);
     }
 
     private static List<Measurement> rows(List<Sweep> sweeps) {

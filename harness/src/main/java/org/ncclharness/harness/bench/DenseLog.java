@@ -40,6 +40,11 @@ final class DenseLog {
 
     /** Writes {@code sizes} evenly spaced sizes (multiples of 4 bytes) over the run's range to {@code file}. */
     static void write(Dataset from, int sizes, Path file) throws IOException {
+        write(from, sizes, file, "bench calibrate");
+    }
+
+    /** As {@link #write(Dataset, int, Path)}, its heading naming the bench it is an input of. */
+    static void write(Dataset from, int sizes, Path file, String bench) throws IOException {
         Sweep run = from.sweep();
         List<Measurement> rows = run.rows().stream().filter(r -> r.sizeBytes() >= 4)
                 .sorted(Comparator.comparingLong(Measurement::sizeBytes)).toList();
@@ -66,7 +71,7 @@ final class DenseLog {
                 List.of());
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8))) {
-            NcclTestsTableWriter.write(w, out, List.of("# SYNTHETIC timing input for bench calibrate, not a measurement: "
+            NcclTestsTableWriter.write(w, out, List.of("# SYNTHETIC timing input for " + bench + ", not a measurement: "
                     + sizes + " sizes interpolated (log-log) from bundled dataset " + from.metadata().id()));
         }
         Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);

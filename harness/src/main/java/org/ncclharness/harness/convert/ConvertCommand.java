@@ -72,7 +72,12 @@ public final class ConvertCommand implements Callable<Integer> {
         // with what the input states besides its rows (the NICs, the network, NCCL's lines' diagnosis)
         Outputs outputs = new Outputs();
         if (csv != null) {
-            outputs.add(csv, Outputs.utf8(MeasurementCsv.toString(sweeps)));
+            // row by row into the file: a million rows are not first held as one text (README, memory)
+            outputs.add(csv, o -> {
+                java.io.Writer w = new java.io.OutputStreamWriter(o, StandardCharsets.UTF_8);
+                MeasurementCsv.write(w, sweeps);
+                w.flush();
+            });
         }
         if (json != null) {
             outputs.add(json, Outputs.utf8(SweepJson.writeAll(sweeps, SweepJson.Context.none()

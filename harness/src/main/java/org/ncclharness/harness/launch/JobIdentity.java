@@ -15,13 +15,24 @@ import java.util.List;
  *                       writes into the file instead
  * @param harnessVersion {@code VersionInfo.projectVersion()}
  * @param argsHash       {@link #hashArguments} of the arguments every rank must share (not --rank, --host-id)
+ * @param launchSession  for a job nobody named (started by hand, no launcher job id, no HARNESS_JOB_ID): the
+ *                       {@link LaunchSession} this rank was started from, which rank 0 compares for ranks on its
+ *                       own host, where two such jobs on one port would otherwise share every other field;
+ *                       empty when a launcher or the user names the job
  */
-public record JobIdentity(String jobToken, String harnessVersion, String argsHash) {
+public record JobIdentity(String jobToken, String harnessVersion, String argsHash, String launchSession) {
 
-    public static JobIdentity of(Place place, RendezvousSpec spec, String harnessVersion, String argsHash) {
+    /** A job named by its launcher or the user: no launch session to compare. */
+    public JobIdentity(String jobToken, String harnessVersion, String argsHash) {
+        this(jobToken, harnessVersion, argsHash, "");
+    }
+
+    public static JobIdentity of(Place place, RendezvousSpec spec, String harnessVersion, String argsHash,
+            String launchSession) {
         String token = place.jobIdShared() || !(spec instanceof RendezvousSpec.Tcp tcp) ? place.jobId()
                 : "tcp://" + tcp.host() + ":" + tcp.port();
-        return new JobIdentity(token, harnessVersion, argsHash);
+        return new JobIdentity(token, harnessVersion, argsHash,
+                PlaceDetector.namedByNobody(place.jobId()) ? launchSession : "");
     }
 
     /** The arguments every rank must share: all but the per-rank launch flags. */

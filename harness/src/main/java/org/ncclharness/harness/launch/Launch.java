@@ -45,7 +45,7 @@ public record Launch(Place place, HostId hostId, RendezvousSpec rendezvous, Map<
      */
     public JobGroup join(List<String> gpuBusIds, String argsHash, String harnessVersion, JobOptions options,
             PrintStream log) {
-        JobIdentity identity = JobIdentity.of(place, rendezvous, harnessVersion, argsHash);
+        JobIdentity identity = JobIdentity.of(place, rendezvous, harnessVersion, argsHash, LaunchSession.current());
         return JobGroups.join(place, rendezvous, self(gpuBusIds), identity, options,
                 env.get(FileRendezvous.IFNAME_ENV), log);
     }

@@ -50,7 +50,7 @@ final class PeerGroup extends TcpGroup {
                     s.setSoTimeout((int) Math.max(1000, Math.min(10_000,
                             (deadline - System.nanoTime()) / 1_000_000)));
                     Wire.Hello hello = new Wire.Hello(Wire.MAGIC, Wire.PROTOCOL, identity.harnessVersion(),
-                            target.get().token(), identity.argsHash(), place.worldSize(), self);
+                            target.get().token(), identity.argsHash(), identity.launchSession(), place.worldSize(), self);
                     c.send(Wire.HELLO, hello.encode());
                     Wire.Frame reply = Wire.read(c.in, Wire.HANDSHAKE_LIMIT);
                     if (reply.type() == Wire.REJECT) {

@@ -46,9 +46,10 @@ public final class PlaceDetector {
                     "--rank=" + flags.rank() + " --world-size=" + flags.worldSize(), List.of());
         }
         if (env.containsKey("RANK") && env.containsKey("WORLD_SIZE")) {
-            List<String> hints = job.id.startsWith("env-") ? List.of("started by hand (RANK/WORLD_SIZE, no launcher"
-                    + " job id): set HARNESS_JOB_ID to the same value on every rank, else two such jobs on one"
-                    + " MASTER_PORT cannot be told apart") : List.of();
+            List<String> hints = job.id.startsWith(ENV_PREFIX) ? List.of("started by hand (RANK/WORLD_SIZE, no launcher"
+                    + " job id): set HARNESS_JOB_ID to the same value on every rank, else another such job on one"
+                    + " MASTER_PORT is told apart only on rank 0's host, by the session its ranks were started"
+                    + " from") : List.of();
             return new Place(Launcher.TORCHRUN, num(env, "RANK"), num(env, "WORLD_SIZE"),
                     optNum(env, "LOCAL_RANK"), optNum(env, "LOCAL_WORLD_SIZE"), job.id, job.shared,
                     evidence(env, "RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE"), hints);
@@ -87,6 +88,17 @@ public final class PlaceDetector {
         return new Place(Launcher.SINGLE, 0, 1, 0, 1, "single", false, "no launcher variables", hints);
     }
 
+    /**
+     * Whether {@code jobId} is one this class made up because neither a launcher nor {@code HARNESS_JOB_ID}
+     * names the job (started by hand): two such jobs on one port get the same id.
+     */
+    static boolean namedByNobody(String jobId) {
+        return jobId.equals(MANUAL) || jobId.startsWith(ENV_PREFIX);
+    }
+
+    private static final String MANUAL = "manual";
+    private static final String ENV_PREFIX = "env-";
+
     private record JobId(String id, boolean shared) {
     }
 
@@ -102,7 +114,7 @@ public final class PlaceDetector {
                     + env.getOrDefault("MASTER_PORT", ""), true);
         }
         if (env.containsKey("RANK") && env.containsKey("MASTER_ADDR") && env.containsKey("MASTER_PORT")) {
-            return new JobId("env-" + env.get("MASTER_ADDR") + ":" + env.get("MASTER_PORT"), true);
+            return new JobId(ENV_PREFIX + env.get("MASTER_ADDR") + ":" + env.get("MASTER_PORT"), true);
         }
         if (env.containsKey("OMPI_MCA_ess_base_jobid")) {
             return new JobId("ompi-" + env.get("OMPI_MCA_ess_base_jobid"), true);
@@ -119,7 +131,7 @@ public final class PlaceDetector {
         if (env.containsKey("PMI_RANK")) {
             return new JobId("hydra-" + parentPid, false);
         }
-        return new JobId("manual", false);
+        return new JobId(MANUAL, false);
     }
 
     /** Ranks on this node from {@code SLURM_STEP_TASKS_PER_NODE} ("2(x3),1") and {@code SLURM_NODEID}. */

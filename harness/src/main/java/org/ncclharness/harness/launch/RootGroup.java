@@ -42,9 +42,8 @@ final class RootGroup extends TcpGroup {
         return t;
     });
     private int joined = 1;
-    /** The last connection that sent no handshake, and when it connected; null once a rank joins after it. */
-    private String silentFrom;
-    private long silentSince;
+    /** Connections still in their handshake: closed, and each logged once, when the job ends before they speak. */
+    private final java.util.Set<Connection> pending = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private RootGroup(Place place, RendezvousSpec spec, Member self, JobIdentity identity, JobOptions options,
             PrintStream log, String ifnamePrefixes) throws IOException {
@@ -118,13 +117,6 @@ final class RootGroup extends TcpGroup {
         synchronized (lock) {
             while (joined < place.worldSize()) {
                 checkUsable();
-                Duration silence = options.heartbeatTimeout().compareTo(HANDSHAKE_TIMEOUT) > 0
-                        ? options.heartbeatTimeout() : HANDSHAKE_TIMEOUT;
-                if (silentFrom != null && System.nanoTime() - silentSince - silence.toNanos() > 0) {
-                    throw fail("ranks " + missing() + " have not joined, and a process at " + silentFrom
-                            + " connected and sent no handshake for " + seconds(silence) + ": a rank stopped or hung"
-                            + " before it joined (SIGSTOP, a debugger?); check the launcher's output", false);
-                }
                 if (System.nanoTime() - deadline > 0) {
                     throw fail("timeout after " + seconds(options.startupTimeout()) + " waiting for ranks "
                             + missing() + " to join via " + where + ": check that every rank started (see the"
@@ -195,14 +187,23 @@ final class RootGroup extends TcpGroup {
         }
     }
 
+    /**
+     * A connection becomes a member only through a valid handshake within {@link #HANDSHAKE_TIMEOUT}; a silent,
+     * garbled or foreign one is refused and logged once, and never touches the job (a port scanner or a health
+     * probe must not end a bring-up). A rank stopped before its handshake is left to the start-up timeout.
+     */
     private void handshake(Socket s) {
-        long connectedAt = System.nanoTime();
         Connection c;
         try {
             s.setSoTimeout((int) HANDSHAKE_TIMEOUT.toMillis());
             c = new Connection(s);
         } catch (IOException e) {
             closeQuietly(s);
+            return;
+        }
+        pending.add(c);
+        if (closing) {
+            refuse(c, "the job is over");
             return;
         }
         Wire.Hello hello;
@@ -218,12 +219,9 @@ final class RootGroup extends TcpGroup {
             return;
         } catch (SocketTimeoutException e) {
             refuse(c, "no handshake within " + seconds(HANDSHAKE_TIMEOUT));
-            synchronized (lock) {
-                // a rank that connected and then stopped (SIGSTOP, a debugger) looks just like this: remembered so
-                // that the job fails on the heartbeat's clock, not the start-up one's, if a rank stays missing
-                silentFrom = c.remote();
-                silentSince = connectedAt;
-            }
+            return;
+        } catch (java.io.EOFException e) {
+            refuse(c, "it closed the connection before a whole handshake");
             return;
         } catch (IOException e) {
             refuse(c, e.getMessage() == null ? e.toString() : e.getMessage());
@@ -250,11 +248,11 @@ final class RootGroup extends TcpGroup {
                 c.close();
                 return;
             }
+            pending.remove(c);
             c.peer = hello.member();
             peers[r] = c;
             declared[r] = hello.member();
             joined++;
-            silentFrom = null; // whoever was silent may have been this rank, retrying
             lock.notifyAll();
         }
         c.startReader("harness-rdzv-reader-r" + r, options.maxMessageBytes() + 64, options.heartbeatTimeout(),
@@ -271,8 +269,11 @@ final class RootGroup extends TcpGroup {
                     + identity.harnessVersion() + ": use the same harness.jar on every node");
         }
         if (!h.token().equals(token)) {
-            return Optional.of("wrong job token: this rendezvous belongs to another job (check MASTER_PORT,"
-                    + " --rendezvous and the job id)");
+            if (file != null) {
+                return Optional.of("wrong job token: this rendezvous belongs to another job (a stale rendezvous"
+                        + " file? check --rendezvous and the job id)");
+            }
+            return Optional.of(secondJob(h, "job " + h.token(), "job " + token));
         }
         if (!h.argsHash().equals(identity.argsHash())) {
             return Optional.of("arguments differ from rank 0's (hash " + h.argsHash() + " != "
@@ -281,6 +282,11 @@ final class RootGroup extends TcpGroup {
         if (h.worldSize() != place.worldSize()) {
             return Optional.of("world size " + h.worldSize() + " != rank 0's " + place.worldSize());
         }
+        Member self = declared[0];
+        if (!h.launchSession().equals(identity.launchSession()) && h.member().hostId().equals(self.hostId())) {
+            return Optional.of(secondJob(h, "job " + token + " started from " + sessionName(h.launchSession()),
+                    "job " + token + " started from " + sessionName(identity.launchSession())));
+        }
         int r = h.member().rank();
         if (r < 1 || r >= place.worldSize()) {
             return Optional.of("rank " + r + " is not one of ranks 1.." + (place.worldSize() - 1));
@@ -288,7 +294,22 @@ final class RootGroup extends TcpGroup {
         return Optional.empty();
     }
 
+    /** The one line that names both jobs on one port: the joining rank's and the port owner's. */
+    private String secondJob(Wire.Hello h, String theirs, String ours) {
+        return "rank " + h.member().rank() + " (host=" + h.member().host() + ", pid=" + h.member().pid() + ") of "
+                + theirs + " is not of this port's " + ours + " (rank 0 pid " + declared[0].pid() + "): give each"
+                + " job its own MASTER_PORT or --rendezvous, and every rank of one job the same HARNESS_JOB_ID";
+    }
+
+    private static String sessionName(String launchSession) {
+        return launchSession.isEmpty() ? "a launcher" : launchSession;
+    }
+
+    /** Refuses {@code c} and logs it, once however many ways its handshake ends. */
     private void refuse(Connection c, String reason) {
+        if (!pending.remove(c)) {
+            return;
+        }
         log.println(label + ": refused a connection from " + c.remote() + ": " + reason);
         log.flush();
         c.sendQuietly(Wire.REJECT, Wire.utf(reason));
@@ -476,6 +497,9 @@ final class RootGroup extends TcpGroup {
             }
             for (Connection c : live) {
                 c.close();
+            }
+            for (Connection c : List.copyOf(pending)) {
+                refuse(c, "the job ended before its handshake");
             }
             stopHeartbeat();
             handshakes.shutdownNow();

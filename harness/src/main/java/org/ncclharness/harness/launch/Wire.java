@@ -17,7 +17,7 @@ import java.util.List;
 final class Wire {
 
     static final long MAGIC = 0x4E4343484152_4E53L; // "NCCHARNS"
-    static final int PROTOCOL = 1;
+    static final int PROTOCOL = 2; // 2: the handshake carries the launch session
     static final int HANDSHAKE_LIMIT = 4096;
 
     static final byte HELLO = 1;
@@ -56,7 +56,10 @@ final class Wire {
 
     static Frame read(DataInputStream in, int limit) throws IOException {
         int length = in.readInt();
-        if (length < 1 || length > limit) {
+        if (length < 1) {
+            throw new IOException("a message declaring " + length + " bytes, not a nccl-harness frame");
+        }
+        if (length > limit) {
             throw new OversizeException(length, limit);
         }
         byte type = in.readByte();
@@ -134,8 +137,8 @@ final class Wire {
     }
 
     /** The joining rank's handshake. */
-    record Hello(long magic, int protocol, String harnessVersion, String token, String argsHash, int worldSize,
-            Member member) {
+    record Hello(long magic, int protocol, String harnessVersion, String token, String argsHash,
+            String launchSession, int worldSize, Member member) {
 
         byte[] encode() {
             return Wire.encode(out -> {
@@ -144,6 +147,7 @@ final class Wire {
                 out.writeUTF(harnessVersion);
                 out.writeUTF(token);
                 out.writeUTF(argsHash);
+                out.writeUTF(launchSession);
                 out.writeInt(worldSize);
                 writeMember(out, member);
             });
@@ -160,8 +164,13 @@ final class Wire {
             if (magic != MAGIC) {
                 throw new IOException("not a nccl-harness handshake (bad magic)");
             }
+            int protocol = in.readInt();
+            if (protocol != PROTOCOL) {
+                // an older or newer jar: its fields may differ, so only the version is read and reported
+                return new Hello(magic, protocol, "", "", "", "", 0, null);
+            }
             return Wire.decode(body, d -> new Hello(d.readLong(), d.readInt(), d.readUTF(), d.readUTF(),
-                    d.readUTF(), d.readInt(), readMember(d)));
+                    d.readUTF(), d.readUTF(), d.readInt(), readMember(d)));
         }
     }
 

@@ -35,6 +35,28 @@ class PureLaunchPartsTest {
     }
 
     @Test
+    void theLaunchSessionIsTheSixthStatFieldEvenWhenTheCommandNameHoldsSpacesAndParentheses() {
+        assertThat(LaunchSession.parseStat("4242 (java) S 4200 4242 4100 34816 4242 4194560 1 0")).contains(4100L);
+        assertThat(LaunchSession.parseStat("77 (a b) c) R 1 77 55 0 -1")).contains(55L);
+        assertThat(LaunchSession.parseStat("garbage")).isEmpty();
+        assertThat(LaunchSession.parseStat("1 (x) S 2")).isEmpty();
+        assertThat(LaunchSession.current()).matches("session \\d+");
+    }
+
+    @Test
+    void onlyAJobNobodyNamedCarriesItsLaunchSession() {
+        RendezvousSpec tcp = new RendezvousSpec.Tcp("127.0.0.1", 29600, "test");
+        Place byHand = new Place(Launcher.TORCHRUN, 1, 2, -1, -1, "env-127.0.0.1:29600", true, "test", List.of());
+        Place named = new Place(Launcher.TORCHRUN, 1, 2, -1, -1, "job-mine", true, "test", List.of());
+        Place flags = new Place(Launcher.FLAGS, 1, 2, -1, -1, "manual", false, "test", List.of());
+        assertThat(JobIdentity.of(byHand, tcp, "1", "h", "session 7").launchSession()).isEqualTo("session 7");
+        assertThat(JobIdentity.of(flags, tcp, "1", "h", "session 7"))
+                .isEqualTo(new JobIdentity("tcp://127.0.0.1:29600", "1", "h", "session 7"));
+        assertThat(JobIdentity.of(named, tcp, "1", "h", "session 7"))
+                .isEqualTo(new JobIdentity("job-mine", "1", "h", ""));
+    }
+
+    @Test
     void localRanksAreCountedPerHostIdInRankOrder() {
         List<Member> declared = List.of(m(0, "a", 0, 2), m(1, "b", 0, 2), m(2, "a", 1, 2), m(3, "b", -1, -1));
         List<Member> r = LocalRanks.recompute(declared);

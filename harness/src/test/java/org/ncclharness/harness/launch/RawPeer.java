@@ -44,7 +44,8 @@ final class RawPeer implements AutoCloseable {
 
     /** Sends a handshake; returns the reply frame. */
     Wire.Frame hello(String version, String token, String args, int worldSize, Member m) throws IOException {
-        Wire.write(out, Wire.HELLO, new Wire.Hello(Wire.MAGIC, Wire.PROTOCOL, version, token, args, worldSize, m)
+        Wire.write(out, Wire.HELLO, new Wire.Hello(Wire.MAGIC, Wire.PROTOCOL, version, token, args, "", worldSize,
+                m)
                 .encode());
         return next();
     }
