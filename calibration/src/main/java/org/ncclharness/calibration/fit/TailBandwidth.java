@@ -5,6 +5,7 @@ import org.apache.commons.math3.linear.Array2DRowRealMatrix;
 import org.apache.commons.math3.linear.ArrayRealVector;
 import org.apache.commons.math3.linear.QRDecomposition;
 import org.apache.commons.math3.linear.RealVector;
+import org.apache.commons.math3.linear.SingularMatrixException;
 import org.ncclharness.calibration.measure.SizeText;
 
 /**
@@ -66,8 +67,13 @@ public record TailBandwidth(double busBwGBps, double alphaUs, double fromBytes, 
             a[i][1] = busFactor * bytes[first + i] / BYTES_PER_US_PER_GBPS / ti;
             ones[i] = 1;
         }
-        RealVector sol = new QRDecomposition(new Array2DRowRealMatrix(a, false)).getSolver()
-                .solve(new ArrayRealVector(ones, false));
+        RealVector sol;
+        try {
+            sol = new QRDecomposition(new Array2DRowRealMatrix(a, false)).getSolver()
+                    .solve(new ArrayRealVector(ones, false));
+        } catch (SingularMatrixException e) {
+            return Optional.empty(); // times so far apart (1e-300 to 1e300 us) that the columns lose their rank
+        }
         double alpha = sol.getEntry(0);
         double x = sol.getEntry(1);
         if (alpha < 0 || !(x > 0)) {

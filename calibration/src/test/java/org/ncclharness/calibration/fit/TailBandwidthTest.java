@@ -53,6 +53,20 @@ class TailBandwidthTest {
     }
 
     @Test
+    void timesSoFarApartThatTheLineHasNoRankGiveNoBandwidthRatherThanAnError() {
+        // a damaged file: its last sizes' times say 1e300 us while their busbw columns kept the healthy figures, so
+        // the end is those sizes and 1/T vanishes next to nothing: the two columns have no rank
+        FitPoints healthy = sweep(8L << 30, alphaBeta(40, 190));
+        double[] t = healthy.timeUs().clone();
+        for (int i = t.length - 3; i < t.length; i++) {
+            t[i] = 1e300;
+        }
+        FitPoints damaged = new FitPoints(healthy.bytes(), t, healthy.busBwGBps(), Placement.OUT_OF_PLACE, false,
+                List.of());
+        assertThat(TailBandwidth.of(damaged, F)).isEmpty();
+    }
+
+    @Test
     void anEndOfOneSizeGivesNoBandwidth() {
         // a latency so large that the size below the largest is under 80 % of its busbw
         assertThat(TailBandwidth.of(sweep(1L << 20, alphaBeta(8000, 190)), F)).isEmpty();
