@@ -87,7 +87,40 @@ public final class OutputFile {
      * Refuses early, before any work, when the target exists and {@code force} is not set, so a long command
      * does not run only to fail at the end.
      */
+    /**
+     * The real paths of the files the running command reads. An output the command derives from another (the
+     * figure beside a --markdown record, a report folder's index.html) is no option the command line's rule sees,
+     * so the writer itself refuses to replace an input, with or without --force (README, "Outputs").
+     */
+    private static final java.util.Set<Path> INPUTS = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * The files (real paths) the command about to run reads: no output may replace one. Each command line names its
+     * own, replacing the last's (a JVM that runs several, as the tests do, keeps no stale ones).
+     */
+    public static void protectInputs(java.util.Collection<Path> realPaths) {
+        synchronized (INPUTS) {
+            INPUTS.clear();
+            INPUTS.addAll(realPaths);
+        }
+    }
+
+    /** The path as the file system resolves it: links followed, a file not there yet by its folder's real path. */
+    private static Path real(Path target) {
+        Path abs = target.toAbsolutePath().normalize();
+        try {
+            return Files.exists(abs) ? abs.toRealPath() : abs.getParent() != null && Files.exists(abs.getParent())
+                    ? abs.getParent().toRealPath().resolve(abs.getFileName()) : abs;
+        } catch (IOException e) {
+            return abs;
+        }
+    }
+
     public static void checkWritable(Path target, boolean force) {
+        if (!INPUTS.isEmpty() && INPUTS.contains(real(target))) {
+            throw new InputException(target.toString(), 0, "is an input of this command: an output never replaces"
+                    + " an input, even with " + Advice.name(Setting.OVERWRITE) + "; choose another name");
+        }
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
             throw new InputException(target.toString(), 0, "is not a regular file (a directory, a device or a "
                     + "link); outputs replace regular files only: choose another name");

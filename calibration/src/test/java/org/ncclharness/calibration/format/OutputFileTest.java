@@ -37,6 +37,27 @@ class OutputFileTest {
     }
 
     @Test
+    void anInputOfTheCommandIsNeverReplacedEvenWithForceWhateverNameReachesIt() throws IOException {
+        Path input = Files.writeString(dir.resolve("r.png"), "the run");
+        Files.createDirectories(dir.resolve("sub"));
+        try {
+            OutputFile.protectInputs(java.util.List.of(input.toRealPath()));
+            // the figure a --markdown r.md derives (r.png), by its own name and through sub/..
+            for (Path name : java.util.List.of(input, dir.resolve("sub/../r.png"))) {
+                assertThatThrownBy(() -> OutputFile.write(name, true, text("a figure")))
+                        .isInstanceOf(InputException.class).hasMessageContaining("is an input of this command");
+            }
+            assertThat(input).hasContent("the run");
+            // the next command names its own inputs: this file is free again
+            OutputFile.protectInputs(java.util.List.of());
+            OutputFile.write(input, true, text("a figure"));
+            assertThat(input).hasContent("a figure");
+        } finally {
+            OutputFile.protectInputs(java.util.List.of());
+        }
+    }
+
+    @Test
     void forceReplacesRegularFilesOnlyNeverALinkOrADevice() throws IOException {
         Path target = Files.writeString(dir.resolve("target.csv"), "keep");
         Path link = Files.createSymbolicLink(dir.resolve("link.csv"), target);

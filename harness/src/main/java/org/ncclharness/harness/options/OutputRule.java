@@ -1,5 +1,7 @@
 package org.ncclharness.harness.options;
 
+import org.ncclharness.calibration.format.OutputFile;
+
 import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.harness.exit.HarnessException;
 import java.nio.file.InvalidPathException;
@@ -100,7 +102,10 @@ public final class OutputRule {
         }
         ParseResult command = last;
         oneOnStdout(command);
-        OutputPaths.of(command).refusal().ifPresent(message -> refuse(command, message));
+        OutputPaths paths = OutputPaths.of(command);
+        paths.refusal().ifPresent(message -> refuse(command, message));
+        // outputs derived from another (a figure beside --markdown, a report's page) are checked where written
+        OutputFile.protectInputs(paths.inputs().stream().map(OutputPaths.Named::real).toList());
     }
 
     /**

@@ -39,6 +39,25 @@ class CheckCommandTest {
         assertThat(r.out()).contains("Verdict: PASS");
     }
 
+    /**
+     * The figure beside a --markdown record and a report's page are derived from another option's name: a run
+     * file named like them is still an input, and --force never replaces it (found by a new-user trial).
+     */
+    @Test
+    void anOutputDerivedFromAnotherNeverReplacesTheInputEvenWithForce(@TempDir Path dir) throws IOException {
+        Path log = Path.of("../calibration/src/test/resources/logs/real/twohost_v100_2x8_efa_p3dn_dlami_errorcol.txt");
+        Path png = Files.copy(log, dir.resolve("r.png"));
+        CliRun figure = CliRun.of("check", png.toString(), "--markdown", dir.resolve("r.md").toString(), "--force");
+        assertThat(figure.exitCode()).isEqualTo(2);
+        assertThat(figure.err()).contains("r.png: is an input of this command");
+        assertThat(png).hasSameTextualContentAs(log);
+        assertThat(dir.resolve("r.md")).doesNotExist();
+        Path page = Files.copy(log, Files.createDirectories(dir.resolve("qd")).resolve("index.html"));
+        CliRun report = CliRun.of("check", page.toString(), "--report", dir.resolve("qd").toString(), "--force");
+        assertThat(report.exitCode()).isEqualTo(2);
+        assertThat(page).hasSameTextualContentAs(log);
+    }
+
     @Test
     void theOciRunFailsMinBusBw200() {
         CliRun r = CliRun.of("check", OCI, "--min-busbw", "200");
