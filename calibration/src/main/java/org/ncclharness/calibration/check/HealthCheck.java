@@ -141,6 +141,7 @@ public final class HealthCheck {
         }
         latencyCeiling(run, hardwareClass, findings);
         wrong(run, findings);
+        RepeatedRows.of(run).ifPresent(findings::add);
         if (!against.trimmedBySource()) {
             unfinished(run, largest, findings);
         }

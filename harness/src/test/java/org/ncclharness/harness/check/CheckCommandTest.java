@@ -56,6 +56,27 @@ class CheckCommandTest {
         CliRun report = CliRun.of("check", page.toString(), "--report", dir.resolve("qd").toString(), "--force");
         assertThat(report.exitCode()).isEqualTo(2);
         assertThat(page).hasSameTextualContentAs(log);
+     * Two jobs printing into one log interleave their rows into one table: every size twice. nccl-tests prints a
+     * non-zero size of one type and op once, so the table is several runs' and cannot PASS (a new-user trial got
+     * PASS); the device lines, where the log has them, make it a FAIL (SEPARATE_JOBS).
+     */
+    @Test
+    void aTableWhoseSizesComeBackIsSeveralJobsAndCannotPass(@TempDir Path dir) throws IOException {
+        Path log = Path.of("../calibration/src/test/resources/logs/real/twohost_v100_2x8_efa_p3dn_dlami_errorcol.txt");
+        StringBuilder twice = new StringBuilder();
+        for (String line : Files.readAllLines(log)) {
+            twice.append(line).append('\n');
+            if (line.matches("\\s+\\d+\\s+\\d+\\s+\\w+\\s+\\w+\\s.*")) {
+                twice.append(line).append('\n');
+            }
+        }
+        Path mixed = Files.writeString(dir.resolve("mixed.log"), twice);
+        CliRun r = CliRun.of("check", mixed.toString(), "--interconnect", "EFA", "--strict");
+        assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("WARN: size 8 B (float sum) appears again in one table: several jobs printed"
+                + " into one log").doesNotContain("Verdict: PASS");
+        assertThat(CliRun.of("check", log.toString(), "--interconnect", "EFA").out())
+                .doesNotContain("appears again");
     }
 
     @Test
