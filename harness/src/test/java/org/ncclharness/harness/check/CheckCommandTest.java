@@ -56,6 +56,9 @@ class CheckCommandTest {
         CliRun report = CliRun.of("check", page.toString(), "--report", dir.resolve("qd").toString(), "--force");
         assertThat(report.exitCode()).isEqualTo(2);
         assertThat(page).hasSameTextualContentAs(log);
+    }
+
+    /**
      * Two jobs printing into one log interleave their rows into one table: every size twice. nccl-tests prints a
      * non-zero size of one type and op once, so the table is several runs' and cannot PASS (a new-user trial got
      * PASS); the device lines, where the log has them, make it a FAIL (SEPARATE_JOBS).
