@@ -4,6 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Severity;
 import org.ncclharness.calibration.measure.SizeText;
@@ -37,8 +39,9 @@ final class RepeatedRows {
                 return Optional.of(new Finding(Severity.WARN, "several-jobs", r.sizeBytes(), "size "
                         + SizeText.exact(r.sizeBytes()) + " (" + r.type() + " " + r.redop() + ") appears again in"
                         + " one table: several jobs printed into one log mix their rows, and no figure of a mix is"
-                        + " one run's (unless a -i step below ranks x the datatype's size rounded two sizes to one);"
-                        + " give each job its own output (mpirun --output-filename, one log per job)"));
+                        + " one run's (unless a " + Advice.name(Setting.STEP_BYTES) + " step below ranks x the"
+                        + " datatype's size rounded two sizes to one); give each job its own output (mpirun"
+                        + " --output-filename, one log per job)"));
             }
         }
         return Optional.empty();
