@@ -9,9 +9,6 @@ import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.fit.SizeBand;
 import org.ncclharness.calibration.measure.Note;
-import org.ncclharness.calibration.model.CostModel;
-import org.ncclharness.calibration.model.OtherwiseVisitor;
-import org.ncclharness.calibration.model.SingleTierModel;
 
 /**
  * The text form of a {@link CalibrationReport}: one row per single-tier dataset (the README's `calibrate` list:
@@ -90,45 +87,23 @@ public final class CalibrationTable {
     }
 
     private static void row(PrintWriter out, String format, SingleTierCalibration s) {
-        Optional<Fit> a = s.fit(SingleTierCalibrator.METHOD_A);
-        Optional<Fit> b = s.fit(SingleTierCalibrator.METHOD_B);
-        Optional<Fit> bf = s.fit(SingleTierCalibrator.METHOD_B_FITTED_BETA);
-        Optional<Fit> naive = s.fit(SingleTierCalibrator.NAIVE);
-        boolean beta = s.identifiability().beta();
-        String ur = beta && s.seed().ur() != null ? fmt("%.3f", s.seed().ur()) : NONE;
-        String bFit = bf.map(f -> fmt("%.1f", f.theta()[1])).orElse(NONE);
-        // ℓ_link is shown where the data determine it or the user fixed it, not as the 0 of bandwidth-only data.
-        Optional<Fit> bAlpha = b.filter(f -> s.identifiability().alpha() || f.theta()[0] > 0);
-        String ell = bAlpha.map(f -> fmt("%.3f", f.theta()[0])).orElse(NONE);
+        SingleTierHeadline h = SingleTierHeadline.of(s);
         String bestCell = s.best() + " " + fmt("%.1f%%", s.bestScorePct()) + switch (s.bestBasis()) {
             case SingleTierCalibration.BY_LEAVE_ONE_OUT -> "";
             case SingleTierCalibration.BY_GCV -> " GCV";
             default -> " in-sample";
         };
-        out.printf(Locale.ROOT, format, s.dataset().id(), s.interconnect(), s.ranks(),
-                s.seed().betaPhysGBps() == null ? NONE : fmt("%.1f", s.seed().betaPhysGBps()),
-                beta ? fmt("%.2f", s.seed().busBwPeakGBps()) : NONE, ur, bFit, ell,
-                a.map(f -> fmt("%.1f", alpha(f))).orElse(NONE),
-                bAlpha.map(f -> fmt("%.1f", alpha(f))).orElse(NONE),
+        out.printf(Locale.ROOT, format, s.dataset().id(), s.interconnect(), s.ranks(), cell("%.1f", h.betaPhysGBps()),
+                cell("%.2f", h.busBwPeakGBps()), cell("%.3f", h.ur()), cell("%.1f", h.betaFitGBps()),
+                cell("%.3f", h.ellLinkUs()), cell("%.1f", h.alphaAUs()), cell("%.1f", h.alphaBUs()),
                 s.inNetworkFlag() == null ? "" : s.inNetworkFlag(),
-                bands(a), bands(b), bands(bf), bands(naive), bands(s.fit(SingleTierCalibrator.ENVELOPE)), bestCell);
+                bands(s.fit(SingleTierCalibrator.METHOD_A)), bands(s.fit(SingleTierCalibrator.METHOD_B)),
+                bands(s.fit(SingleTierCalibrator.METHOD_B_FITTED_BETA)), bands(s.fit(SingleTierCalibrator.NAIVE)),
+                bands(s.fit(SingleTierCalibrator.ENVELOPE)), bestCell);
     }
 
-    /** α of method A's or B's fit: single-tier α-β models both. */
-    private static double alpha(Fit f) {
-        double[] theta = f.theta();
-        return f.model().accept(new OtherwiseVisitor<Double>() {
-            @Override
-            public Double singleTier(SingleTierModel m) {
-                return m.alphaUs(theta);
-            }
-
-            @Override
-            protected Double otherwise(CostModel m) {
-                throw new IllegalStateException("methods A and B fit the single-tier alpha-beta model, not "
-                        + m.form());
-            }
-        });
+    private static String cell(String format, Double v) {
+        return v == null ? NONE : fmt(format, v);
     }
 
     private static String bands(Optional<Fit> f) {

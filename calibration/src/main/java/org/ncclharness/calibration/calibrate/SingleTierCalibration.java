@@ -71,6 +71,22 @@ public record SingleTierCalibration(DatasetInfo dataset, String interconnect, St
         };
     }
 
+    /**
+     * The pick as {@link ModelChoice} makes it from these fits (the same rule calibrate used): the model, why, and
+     * each family's score.
+     */
+    public ModelChoice choice() {
+        return choose(fits);
+    }
+
+    /** The pick among single-tier fits: out-of-sample RMSPE, else the lowest in-sample where none could be scored. */
+    static ModelChoice choose(List<Fit> fits) {
+        Fit lowestInSample = fits.stream().min(java.util.Comparator.comparingDouble(f -> f.inSample().overallPct()
+                .orElse(Double.POSITIVE_INFINITY))).orElseThrow();
+        return ModelChoice.of(fits.stream().map(ModelChoice.Family::of).toList(), lowestInSample.name(),
+                "the lowest in-sample RMSPE");
+    }
+
     public Optional<Fit> fit(String name) {
         return fits.stream().filter(f -> f.name().equals(name)).findFirst();
     }

@@ -2,7 +2,6 @@ package org.ncclharness.calibration.calibrate;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -252,10 +251,7 @@ public final class SingleTierCalibrator {
         // the pick of the multi-domain runs: out-of-sample RMSPE, a family too small for leave-one-out by generalized
         // cross-validation (a 16-size sweep has too few for the envelope's, not for B's: by leave-one-out alone a
         // real GB300 run got B at 17.6 % where the envelope fit within 5 %); in-sample where nothing has the points
-        Fit lowestInSample = fits.stream().min(Comparator.comparingDouble(f -> f.inSample().overallPct()
-                .orElse(Double.POSITIVE_INFINITY))).orElseThrow();
-        ModelChoice choice = ModelChoice.of(fits.stream().map(ModelChoice.Family::of).toList(), lowestInSample.name(),
-                "the lowest in-sample RMSPE");
+        ModelChoice choice = SingleTierCalibration.choose(fits);
         Fit best = fits.stream().filter(f -> f.name().equals(choice.picked())).findFirst().orElseThrow();
         ModelChoice.Family picked = ModelChoice.Family.of(best);
         String basis = picked.leaveOneOutPct().isPresent() ? SingleTierCalibration.BY_LEAVE_ONE_OUT

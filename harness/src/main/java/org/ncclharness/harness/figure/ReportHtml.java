@@ -5,16 +5,27 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 import org.ncclharness.harness.options.VersionInfo;
 
-/** The HTML of a {@link ReportPage}: one file, styles and script inline, nothing fetched. */
+/**
+ * The HTML of a {@link ReportPage}: one file, styles and script inline, nothing fetched. A Content-Security-Policy
+ * says so to the browser too: no source may be loaded but the page's own images, so a reference to the network
+ * that slipped in would be refused rather than fetched.
+ */
 final class ReportHtml {
     /** Cells that read as numbers are right-aligned so columns of figures line up. */
     private static final Pattern NUMBER = Pattern.compile("[-+]?[0-9][0-9,]*(\\.[0-9]+)?\\s*[%a-zA-Zµ/]*");
 
     private static final int FOLD_PROVENANCE_AFTER = 4;
 
+    /**
+     * Nothing by default; images from the page's own folder ('self' where it is served, file: where it is opened
+     * from disk, which Chromium does not count as 'self'); the inline style and script of this page.
+     */
+    static final String CONTENT_SECURITY_POLICY = "default-src 'none'; img-src 'self' file:; "
+            + "style-src 'unsafe-inline'; script-src 'unsafe-inline'";
+
     private static final String STYLE = """
             body { font-family: "DejaVu Sans", "Segoe UI", Helvetica, Arial, sans-serif; margin: 1.5em auto;
-                   max-width: 1000px; padding: 0 1em; color: #222; }
+                   max-width: 1200px; padding: 0 1em; color: #222; }
             h1 { font-size: 1.5em; margin-bottom: .2em; }
             h2 { font-size: 1.15em; border-bottom: 1px solid #ccc; padding-bottom: .2em; margin-top: 1.6em; }
             .provenance { color: #555; font-size: .9em; margin: .1em 0; }
@@ -24,10 +35,19 @@ final class ReportHtml {
                      border-radius: 3px; padding: 0 .3em; margin-right: .5em; color: #fff; }
             .pass .level { background: #2a7d2a; } .warn .level { background: #b8860b; }
             .fail .level { background: #b22222; } .note .level { background: #666; }
-            table { border-collapse: collapse; margin: .5em 0 1em; font-size: .9em; }
+            table { border-collapse: collapse; margin: .5em 0 1em; font-size: .85em; }
             caption { text-align: left; font-weight: bold; padding: .3em 0; }
-            th, td { border: 1px solid #ccc; padding: .25em .6em; }
+            th, td { border: 1px solid #ccc; padding: .25em .5em; vertical-align: top; }
             th { background: #f2f2f2; text-align: left; }
+            table.sortable th { cursor: pointer; user-select: none; }
+            table.sortable th[aria-sort=ascending]::after { content: " \\25B2"; }
+            table.sortable th[aria-sort=descending]::after { content: " \\25BC"; }
+            tbody tr:nth-child(even) { background: #fafafa; }
+            h3 { font-size: 1.05em; margin: 1.6em 0 .2em; }
+            section.run { border-top: 1px solid #eee; }
+            details.notes { margin: .3em 0; }
+            details.notes summary, details.text summary { cursor: pointer; }
+            details.notes ul { margin: .3em 0 .6em; font-size: .9em; }
             td.num { text-align: right; font-variant-numeric: tabular-nums; }
             figure { margin: 1em 0 2em; }
             figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
@@ -44,9 +64,45 @@ final class ReportHtml {
      * finished before their handler could run.
      */
     private static final String ONLOAD = "this.dataset.loaded = this.naturalWidth > 0 ? 'true' : 'false'";
+    /**
+     * Then each sortable table: a click on a header (or Enter on it) sorts the rows by that column, ascending, then
+     * descending; numbers as numbers, the rest as text, cells with no value ('-', 'n/a', empty) last either way.
+     */
     private static final String SCRIPT = """
             document.querySelectorAll('img').forEach(function (img) {
               if (img.complete) { img.dataset.loaded = img.naturalWidth > 0 ? 'true' : 'false'; }
+            });
+            function sortKey(cell) {
+              var t = cell.textContent.trim();
+              if (t === '' || t === '-' || t === 'n/a') { return { blank: true, v: '' }; }
+              var n = cell.classList.contains('num') ? parseFloat(t.replace(/,/g, '')) : NaN;
+              return { blank: false, v: isNaN(n) ? t : n };
+            }
+            document.querySelectorAll('table.sortable').forEach(function (table) {
+              var headers = table.querySelectorAll('thead th');
+              headers.forEach(function (th, col) {
+                function sort() {
+                  var ascending = th.getAttribute('aria-sort') !== 'ascending';
+                  headers.forEach(function (o) { o.removeAttribute('aria-sort'); });
+                  th.setAttribute('aria-sort', ascending ? 'ascending' : 'descending');
+                  var body = table.tBodies[0];
+                  var rows = Array.prototype.slice.call(body.rows);
+                  rows.sort(function (a, b) {
+                    var x = sortKey(a.cells[col]), y = sortKey(b.cells[col]);
+                    if (x.blank !== y.blank) { return x.blank ? 1 : -1; }
+                    var c = typeof x.v === 'number' && typeof y.v === 'number' ? x.v - y.v
+                        : String(x.v).localeCompare(String(y.v));
+                    return ascending ? c : -c;
+                  });
+                  rows.forEach(function (r) { body.appendChild(r); });
+                }
+                th.tabIndex = 0;
+                th.title = 'sort by this column';
+                th.addEventListener('click', sort);
+                th.addEventListener('keydown', function (e) {
+                  if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); sort(); }
+                });
+              });
             });
             """;
 
@@ -56,6 +112,8 @@ final class ReportHtml {
     static String render(ReportPage page) {
         StringBuilder h = new StringBuilder(4096);
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+                .append("<meta http-equiv=\"Content-Security-Policy\" content=\"").append(CONTENT_SECURITY_POLICY)
+                .append("\">\n")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
                 .append("<title>").append(esc(page.title())).append("</title>\n")
                 .append("<style>\n").append(STYLE).append("</style>\n</head>\n<body>\n")
@@ -88,20 +146,40 @@ final class ReportHtml {
             h.append("</section>\n");
         }
         for (ReportPage.Text t : page.texts()) {
-            h.append("<section class=\"text\">\n<h2>").append(esc(t.caption())).append("</h2>\n<pre>")
-                    .append(esc(t.body())).append("</pre>\n</section>\n");
+            if (t.folded()) {
+                h.append("<section class=\"text\">\n<details class=\"text\"><summary>").append(esc(t.caption()))
+                        .append("</summary>\n<pre>").append(esc(t.body())).append("</pre>\n</details>\n</section>\n");
+            } else {
+                h.append("<section class=\"text\">\n<h2>").append(esc(t.caption())).append("</h2>\n<pre>")
+                        .append(esc(t.body())).append("</pre>\n</section>\n");
+            }
         }
+        List<String> names = page.fileNames();
         if (!page.figures().isEmpty()) {
             h.append("<section id=\"figures\">\n<h2>Figures</h2>\n");
-            List<String> names = page.fileNames();
-            for (int i = 0; i < names.size(); i++) {
-                ReportPage.ReportFigure f = page.figures().get(i);
-                h.append("<figure id=\"").append(esc(names.get(i).replaceAll("\\.png$", ""))).append("\">\n")
-                        .append("<img src=\"").append(esc(names.get(i))).append("\" width=\"")
-                        .append(ReportPage.FIGURE_WIDTH_PX).append("\" height=\"")
-                        .append(f.figure().heightPx()).append("\" alt=\"").append(esc(f.figure().title()))
-                        .append("\" onload=\"").append(ONLOAD).append("\" onerror=\"this.dataset.loaded = 'false'\">\n")
-                        .append("<figcaption>").append(esc(f.caption())).append("</figcaption>\n</figure>\n");
+            for (int i = 0; i < page.figures().size(); i++) {
+                figure(h, page.figures().get(i), names.get(i));
+            }
+            h.append("</section>\n");
+        }
+        if (!page.runs().isEmpty()) {
+            h.append("<section id=\"runs\">\n<h2>Runs</h2>\n");
+            int next = page.figures().size();
+            for (ReportPage.Run run : page.runs()) {
+                h.append("<section class=\"run\" id=\"").append(esc(runAnchor(run.id()))).append("\">\n<h3>")
+                        .append(esc(run.id())).append("</h3>\n<p class=\"provenance\">").append(esc(run.provenance()))
+                        .append("</p>\n");
+                for (ReportPage.ReportFigure f : run.figures()) {
+                    figure(h, f, names.get(next++));
+                }
+                run.tables().forEach(t -> table(h, t));
+                for (ReportPage.NoteGroup g : run.notes()) {
+                    h.append("<details class=\"notes\"><summary>").append(esc(g.heading())).append(" (")
+                            .append(g.lines().size()).append(")</summary>\n<ul>\n");
+                    g.lines().forEach(l -> h.append("<li>").append(esc(l)).append("</li>\n"));
+                    h.append("</ul>\n</details>\n");
+                }
+                h.append("</section>\n");
             }
             h.append("</section>\n");
         }
@@ -112,8 +190,22 @@ final class ReportHtml {
         return h.toString();
     }
 
+    private static void figure(StringBuilder h, ReportPage.ReportFigure f, String name) {
+        h.append("<figure id=\"").append(esc(name.replaceAll("\\.png$", ""))).append("\">\n")
+                .append("<img src=\"").append(esc(name)).append("\" width=\"")
+                .append(ReportPage.FIGURE_WIDTH_PX).append("\" height=\"")
+                .append(f.figure().heightPx()).append("\" alt=\"").append(esc(f.figure().title()))
+                .append("\" onload=\"").append(ONLOAD).append("\" onerror=\"this.dataset.loaded = 'false'\">\n")
+                .append("<figcaption>").append(esc(f.caption())).append("</figcaption>\n</figure>\n");
+    }
+
+    /** The anchor of a run's section, {@code run-<id>} with the id's unsafe characters replaced. */
+    static String runAnchor(String id) {
+        return "run-" + id.replaceAll("[^A-Za-z0-9._-]", "-");
+    }
+
     private static void table(StringBuilder h, ReportPage.Table t) {
-        h.append("<div class=\"scroll\"><table>\n<caption>").append(esc(t.caption())).append("</caption>\n<thead><tr>");
+        h.append("<div class=\"scroll\"><table class=\"sortable\">\n<caption>").append(esc(t.caption())).append("</caption>\n<thead><tr>");
         t.header().forEach(c -> h.append("<th>").append(esc(c)).append("</th>"));
         h.append("</tr></thead>\n<tbody>\n");
         for (List<String> row : t.rows()) {

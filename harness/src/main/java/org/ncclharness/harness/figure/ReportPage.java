@@ -17,8 +17,9 @@ import org.ncclharness.calibration.format.OutputFile;
 
 /**
  * A results page for {@code --report DIR}: one self-contained {@code index.html} (inline style and script, no
- * fonts, scripts or styles from the network) with the verdicts, the results tables and one figure per dataset,
- * the figures written as PNG files beside it under names derived from their ids. The page opens from disk on a
+ * fonts, scripts or styles from the network, and a Content-Security-Policy that forbids them) with the verdicts,
+ * the results tables (sortable by a click on a header) and one figure per dataset or one section per run, the
+ * figures written as PNG files beside it under names derived from their ids. The page opens from disk on a
  * machine with no network. Commands fill it with what they already print; it never computes anything.
  *
  * @param title      page title, e.g. {@code calibrate: 3 datasets}
@@ -26,10 +27,11 @@ import org.ncclharness.calibration.format.OutputFile;
  * @param verdicts   health or fit verdicts, shown first
  * @param tables     result tables, in order
  * @param texts      preformatted blocks (a command's text table exactly as it printed it), in order
- * @param figures    one figure per dataset, in order; ids must be unique
+ * @param figures    one figure per dataset, in order
+ * @param runs       one section per input, after the figures: its own figures, tables and notes
  */
 public record ReportPage(String title, List<String> provenance, List<Verdict> verdicts, List<Table> tables,
-                         List<Text> texts, List<ReportFigure> figures) {
+                         List<Text> texts, List<ReportFigure> figures, List<Run> runs) {
 
     /** How a verdict reads: the words a {@code check} prints, plus NOTE for plain remarks. */
     public enum Level { PASS, WARN, FAIL, NOTE }
@@ -52,8 +54,42 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
         }
     }
 
-    /** A block shown exactly as given, in a fixed-width font. */
-    public record Text(String caption, String body) { }
+    /**
+     * A block shown exactly as given, in a fixed-width font.
+     *
+     * @param folded shown collapsed under its caption: the same facts are on the page in another form
+     */
+    public record Text(String caption, String body, boolean folded) {
+
+        public Text(String caption, String body) {
+            this(caption, body, false);
+        }
+    }
+
+    /**
+     * One input's section: the views of it (each a figure, in order: adding a view is one more entry), the tables
+     * that belong to it alone, and its notes by kind, each kind collapsed until opened.
+     *
+     * @param id         the input's id, the section's heading
+     * @param provenance where its numbers came from
+     */
+    public record Run(String id, String provenance, List<ReportFigure> figures, List<Table> tables,
+                      List<NoteGroup> notes) {
+
+        public Run {
+            figures = List.copyOf(figures);
+            tables = List.copyOf(tables);
+            notes = List.copyOf(notes);
+        }
+    }
+
+    /** Notes of one kind, under a heading that names the kind; shown folded. */
+    public record NoteGroup(String heading, List<String> lines) {
+
+        public NoteGroup {
+            lines = List.copyOf(lines);
+        }
+    }
 
     /**
      * One figure: its image is written beside the page under a name made from the id ({@link #fileNames}).
@@ -86,17 +122,31 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
         tables = List.copyOf(tables);
         texts = List.copyOf(texts);
         figures = List.copyOf(figures);
+        runs = List.copyOf(runs);
+    }
+
+    /** A page of figures alone, with no run sections. */
+    public ReportPage(String title, List<String> provenance, List<Verdict> verdicts, List<Table> tables,
+                      List<Text> texts, List<ReportFigure> figures) {
+        this(title, provenance, verdicts, tables, texts, figures, List.of());
+    }
+
+    /** Every figure the page shows, in page order: its own, then each run's. */
+    public List<ReportFigure> allFigures() {
+        List<ReportFigure> all = new ArrayList<>(figures);
+        runs.forEach(r -> all.addAll(r.figures()));
+        return all;
     }
 
     /**
-     * The image file of each figure, in order: {@code <stem>.png}, and {@code <stem>-2.png}, {@code -3} ... for a
+     * The image file of each of {@link #allFigures}, in order: {@code <stem>.png}, and {@code <stem>-2.png}, {@code -3} ... for a
      * later figure whose stem is taken (compared ignoring case, for the file systems where those are one file).
      * The same page always gives the same names.
      */
     public List<String> fileNames() {
         Set<String> taken = new HashSet<>();
         List<String> names = new ArrayList<>();
-        for (ReportFigure f : figures) {
+        for (ReportFigure f : allFigures()) {
             String name = f.stem() + ".png";
             for (int k = 2; !taken.add(name.toLowerCase(Locale.ROOT)); k++) {
                 name = f.stem() + "-" + k + ".png";
@@ -146,8 +196,9 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
         }
         Map<Path, OutputFile.Content> out = new LinkedHashMap<>();
         List<String> names = fileNames();
-        for (int i = 0; i < figures.size(); i++) {
-            out.put(dir.resolve(names.get(i)), png(figures.get(i).figure()));
+        List<ReportFigure> all = allFigures();
+        for (int i = 0; i < all.size(); i++) {
+            out.put(dir.resolve(names.get(i)), png(all.get(i).figure()));
         }
         byte[] html = ReportHtml.render(this).getBytes(StandardCharsets.UTF_8);
         out.put(dir.resolve("index.html"), o -> o.write(html));
