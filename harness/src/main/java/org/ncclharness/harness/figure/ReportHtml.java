@@ -17,15 +17,18 @@ final class ReportHtml {
     private static final int FOLD_PROVENANCE_AFTER = 4;
 
     /**
-     * Nothing by default; images from the page's own folder ('self' where it is served, file: where it is opened
-     * from disk, which Chromium does not count as 'self'); the inline style and script of this page.
+     * Nothing by default; images from the page's own origin (its folder, opened from disk or served); the inline
+     * style and script of this page.
      */
-    static final String CONTENT_SECURITY_POLICY = "default-src 'none'; img-src 'self' file:; "
+    static final String CONTENT_SECURITY_POLICY = "default-src 'none'; img-src 'self'; "
             + "style-src 'unsafe-inline'; script-src 'unsafe-inline'";
+
+    /** A text cell this long gets room to wrap in a few lines rather than in a column one word wide. */
+    private static final int LONG_CELL_CHARS = 32;
 
     private static final String STYLE = """
             body { font-family: "DejaVu Sans", "Segoe UI", Helvetica, Arial, sans-serif; margin: 1.5em auto;
-                   max-width: 1200px; padding: 0 1em; color: #222; }
+                   max-width: 1400px; padding: 0 1em; color: #222; }
             h1 { font-size: 1.5em; margin-bottom: .2em; }
             h2 { font-size: 1.15em; border-bottom: 1px solid #ccc; padding-bottom: .2em; margin-top: 1.6em; }
             .provenance { color: #555; font-size: .9em; margin: .1em 0; }
@@ -49,6 +52,7 @@ final class ReportHtml {
             details.notes summary, details.text summary { cursor: pointer; }
             details.notes ul { margin: .3em 0 .6em; font-size: .9em; }
             td.num { text-align: right; font-variant-numeric: tabular-nums; }
+            td.long { min-width: 16em; }
             figure { margin: 1em 0 2em; }
             figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
             figcaption { color: #444; font-size: .9em; margin-top: .3em; }
@@ -211,7 +215,8 @@ final class ReportHtml {
         for (List<String> row : t.rows()) {
             h.append("<tr>");
             for (String cell : row) {
-                h.append(NUMBER.matcher(cell.trim()).matches() ? "<td class=\"num\">" : "<td>")
+                h.append(NUMBER.matcher(cell.trim()).matches() ? "<td class=\"num\">"
+                        : cell.length() >= LONG_CELL_CHARS && cell.contains(" ") ? "<td class=\"long\">" : "<td>")
                         .append(esc(cell)).append("</td>");
             }
             h.append("</tr>\n");

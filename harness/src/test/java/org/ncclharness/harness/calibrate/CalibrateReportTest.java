@@ -19,7 +19,7 @@ class CalibrateReportTest {
     Path dir;
 
     @Test
-    void writesThePageWithTheVerdictsTheTableAndOneFigureWithResiduals() throws Exception {
+    void writesThePageWithTheVerdictsTheFamilyTableAndOneFigureWithResiduals() throws Exception {
         Path site = dir.resolve("site");
         CliRun run = CliRun.of("calibrate", LOG.toString(), "--interconnect", "NVLink4", "--gpus", "8", "--report", site.toString());
 
@@ -30,10 +30,13 @@ class CalibrateReportTest {
         String png = "h100_allreduce_8gpu_1node_aws_p5_batch.txt.png";
         assertThat(html).contains("<title>calibrate: 1 dataset</title>")
                 .contains("<span class=\"level\">WARN</span><b>" + id + "</b>: NVLS: busbw")
-                .contains("best model ")
+                .contains("<th>u_r (ratio)</th><th>β_fit (GB/s)</th><th>ℓ_link (µs)</th><th>α_A (µs)</th>")
                 .contains("<td>" + id + "</td><td>NVLink4</td><td class=\"num\">8</td><td class=\"num\">450.0</td>")
+                .containsPattern("<td>NVLS</td><td>(envelope|B|B\\+beta|naive)</td>")
+                .contains("<section class=\"run\" id=\"run-..-datasets-raw-h100_allreduce_8gpu_1node_aws_p5_batch.txt\">")
                 .contains("<img src=\"" + png + "\" width=\"960\" height=\"740\"")
-                .contains("<pre># single-tier alpha-beta calibration");
+                .contains("Lower panel: each model&#39;s time error")
+                .contains("<summary>The same as text (calibrate --verbose)</summary>\n<pre># single-tier alpha-beta");
         BufferedImage img = ImageIO.read(site.resolve(png).toFile());
         assertThat(img.getWidth()).isEqualTo(960);
         assertThat(img.getHeight()).isEqualTo(740);
@@ -48,10 +51,16 @@ class CalibrateReportTest {
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         String html = Files.readString(site.resolve("index.html"));
-        assertThat(html).containsPattern("<b>" + java.util.regex.Pattern.quote(log.toString()) + "</b>: multi-domain"
-                + " \\(two-tier\\): model (envelope|algorithms|hierarchical|flat-ring) picked, (lowest )?leave-one-out")
-                .containsPattern("out-of-sample: envelope [0-9.]+ %, algorithms [0-9.]+ %, hierarchical [0-9.]+ %,"
-                        + " flat-ring [0-9.]+ %");
+        String row = "<td>" + log + "</td><td>two-tier</td><td>2x8</td>";
+        assertThat(html).contains(row).containsPattern(java.util.regex.Pattern.quote(row)
+                + ".*<td>(envelope|algorithms|hierarchical|flat-ring)</td>.*<td class=\"long\">(lowest )?"
+                + "(leave-one-out|out-of-sample)[^<]*</td></tr>");
+        // the run's own table scores every family, the picked one marked
+        for (String family : java.util.List.of("envelope", "algorithms", "hierarchical", "flat-ring")) {
+            assertThat(html).containsPattern("<tr><td>" + family + "</td><td class=\"num\">[0-9]+</td>.*"
+                    + "<td class=\"num\">[0-9.]+( GCV)?</td><td>(picked)?</td></tr>");
+        }
+        assertThat(html).containsPattern("<td class=\"num\">[0-9.]+( GCV)?</td><td>picked</td></tr>");
     }
 
     @Test

@@ -56,12 +56,24 @@ public final class HeadlessChromium {
         }
     }
 
-    private String run(String... args) throws IOException, InterruptedException {
+    /** The page in a browser the test drives over the DevTools protocol: clicks, reads, and every request made. */
+    public ChromiumDevTools open(Path page) throws IOException, InterruptedException {
         Path profile = Files.createTempDirectory(work, "chromium-profile-");
+        return ChromiumDevTools.open(command(profile, "--remote-debugging-port=0", "--remote-allow-origins=*",
+                "about:blank"), profile, work, page);
+    }
+
+    private List<String> command(Path profile, String... args) {
         List<String> cmd = new ArrayList<>(List.of(executable.toString(), "--headless", "--no-sandbox",
                 "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--disable-dev-shm-usage", "--user-data-dir=" + profile));
         cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    private String run(String... args) throws IOException, InterruptedException {
+        Path profile = Files.createTempDirectory(work, "chromium-profile-");
+        List<String> cmd = command(profile, args);
         Path out = work.resolve("chromium-" + System.nanoTime() + ".out");
         Path err = work.resolve("chromium-" + System.nanoTime() + ".err");
         Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();

@@ -90,4 +90,38 @@ class ReportPageTest {
         assertThat(page.fileNames()).containsExactly("h100_allreduce_8gpu_synthetic.png",
                 "H100_ALLREDUCE_8GPU_SYNTHETIC-2.png", "run.txt.png", "run.txt-2.png", "figure-.hidden.png");
     }
+
+    @Test
+    void runSectionsShowTheirViewsTablesAndFoldedNotesAndTheirImagesAreWrittenAfterThePagesOwn() throws Exception {
+        ReportPage two = ReportPages.twoDatasets();
+        ReportPage.ReportFigure busBw = two.figures().get(1);
+        ReportPage.ReportFigure time = new ReportPage.ReportFigure(busBw.id() + "-time", "time", busBw.figure());
+        ReportPage.Run run = new ReportPage.Run(busBw.id(), "replayed <here>", List.of(busBw, time),
+                two.tables(), List.of(new ReportPage.NoteGroup("Models not fitted", List.of("A: no profile"))));
+        ReportPage page = new ReportPage("t", List.of(), List.of(), List.of(),
+                List.of(new ReportPage.Text("as text", "# a <b>", true)), List.of(two.figures().get(0)), List.of(run));
+
+        assertThat(page.allFigures()).containsExactly(two.figures().get(0), busBw, time);
+        assertThat(page.fileNames()).containsExactly("h100_allreduce_8gpu_synthetic.png",
+                "h100_allreduce_16gpu_2node_synthetic.png", "h100_allreduce_16gpu_2node_synthetic-time.png");
+        page.write(dir, false);
+        try (var files = Files.list(dir)) {
+            assertThat(files).hasSize(4);
+        }
+        String html = Files.readString(dir.resolve("index.html"));
+        assertThat(html).contains("<meta http-equiv=\"Content-Security-Policy\" content=\""
+                        + ReportHtml.CONTENT_SECURITY_POLICY + "\">")
+                .contains("<section class=\"run\" id=\"run-h100_allreduce_16gpu_2node_synthetic\">\n"
+                        + "<h3>h100_allreduce_16gpu_2node_synthetic</h3>\n<p class=\"provenance\">replayed &lt;here&gt;</p>")
+                .contains("<img src=\"h100_allreduce_16gpu_2node_synthetic-time.png\"")
+                .contains("<table class=\"sortable\">")
+                .contains("<details class=\"notes\"><summary>Models not fitted (1)</summary>\n<ul>\n<li>A: no profile</li>")
+                .contains("<details class=\"text\"><summary>as text</summary>\n<pre># a &lt;b&gt;</pre>")
+                .doesNotContain("<details class=\"notes\" open");
+        // the run's figures come after the page's own, in the order the run lists them
+        assertThat(html.indexOf("h100_allreduce_8gpu_synthetic.png")).isLessThan(
+                html.indexOf("h100_allreduce_16gpu_2node_synthetic.png"));
+        assertThat(html.indexOf("h100_allreduce_16gpu_2node_synthetic.png")).isLessThan(
+                html.indexOf("h100_allreduce_16gpu_2node_synthetic-time.png"));
+    }
 }
