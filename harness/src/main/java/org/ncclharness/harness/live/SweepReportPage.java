@@ -42,6 +42,7 @@ final class SweepReportPage {
         List<ReportPage.Table> tables = new ArrayList<>();
         List<ReportPage.Text> texts = new ArrayList<>();
         List<ReportPage.ReportFigure> figures = new ArrayList<>();
+        List<ReportPage.Run> runs = new ArrayList<>();
         for (SweepResult r : results) {
             Sweep s = r.sweep();
             String subject = subject(results, r);
@@ -62,12 +63,13 @@ final class SweepReportPage {
             verdicts.addAll(fit.verdicts());
             tables.addAll(fit.tables());
             texts.add(new ReportPage.Text("The calibration sweep printed", calibrationText));
-            figures.addAll(fit.figures());
+            // each calibrated table's section: its figures, its models' scores and its notes
+            runs.addAll(fit.runs());
         }
         Sweep first = results.get(0).sweep();
         String title = "sweep: " + first.collective().testName() + ", " + first.provenance().kind().label()
                 + (results.size() > 1 ? ", " + results.size() + " combinations" : "");
-        return new ReportPage(title, provenance, verdicts, tables, texts, figures);
+        return new ReportPage(title, provenance, verdicts, tables, texts, figures, runs);
     }
 
     /**

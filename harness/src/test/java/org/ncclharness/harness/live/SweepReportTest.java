@@ -52,7 +52,8 @@ class SweepReportTest {
                         + " (average ")
                 .contains("gate 0.9 x 1000 GB/s) not judged: this table is a replay")
                 .doesNotContain("<span class=\"level\">FAIL</span><b>" + H100 + "</b>")
-                .contains("best model ")
+                .contains("<th>u_r (ratio)</th>").contains("<th>picked model</th>")
+                .contains("<section class=\"run\" id=\"run-" + H100 + "\">")
                 .contains("<pre># single-tier alpha-beta calibration");
         // Every printed row is a table row, cell for cell.
         List<String> printed = SweepCommandTest.rows(r.out());
