@@ -62,7 +62,7 @@ public final class CalibrationReportPage {
             } else if (e instanceof DeferredCalibration d) {
                 verdicts.add(new ReportPage.Verdict(ReportPage.Level.NOTE, id, "not calibrated: " + d.reason()));
             }
-            figures.add(new ReportPage.ReportFigure(id, caption(e, series), figure));
+            figures.addAll(ReportPage.ReportFigure.views(id, caption(e, series), figure));
         }
         List<ReportPage.Table> tables = rows.isEmpty() ? List.of() : List.of(new ReportPage.Table(
                 "Single-tier calibration: the best model per dataset",

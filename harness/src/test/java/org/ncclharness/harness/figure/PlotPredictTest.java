@@ -66,7 +66,7 @@ class PlotPredictTest {
                 svg.toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
 
-        RingTree rt = Prediction.ringTree(PredictionSources.dataset(H100, RingTreeFigure.DEFAULT_MODEL,
+        RingTree rt = Prediction.ringTree(PredictionSources.dataset(H100, RingTreeFigure.DEFAULT_MODELS.get(0),
                 HardwareFacts.bundled())).orElseThrow();
         double exact = rt.crossoverBytes().orElseThrow();
         List<String> texts = Images.texts(Images.parseSvg(svg));
@@ -115,10 +115,14 @@ class PlotPredictTest {
         assertUsage(CliRun.of("plot", "--out", out), "name an INPUT");
         assertUsage(CliRun.of("plot", "--predict", "--bandwidth", "25GB/s", "--gpus", "8", "--out", out),
                 "plot: --bandwidth needs --step-latency");
+        // refused with what would work: the models of this source that have a Ring and a Tree
         assertUsage(CliRun.of("plot", "--predict", "--dataset", H100, "--model", "envelope", "--algo", "Ring,Tree",
-                "--out", out), "--algo: Ring and Tree need a single-tier alpha-beta AllReduce model");
-        assertUsage(CliRun.of("plot", "--predict", "--dataset", MULTI_DOMAIN, "--algo", "Ring,Tree", "--out", out),
-                "has no model B");
+                "--out", out), "--algo: Ring and Tree come from a single-tier alpha-beta AllReduce model (the ring"
+                + " formula, A, B, B+beta, naive, datasheet), the algorithm envelope of a multi-domain AllReduce"
+                + " (algorithms) or NCCL's tuner; envelope is protocol-envelope of AllReduce: pick one of B, A, B+beta,"
+                + " naive with --model");
+        assertUsage(CliRun.of("plot", "--predict", "--dataset", MULTI_DOMAIN, "--model", "hierarchical", "--algo",
+                "Ring,Tree", "--out", out), "hierarchical is two-tier of AllReduce: pick algorithms with --model");
         assertThat(dir).isEmptyDirectory();
     }
 
