@@ -88,6 +88,26 @@ class PlotPredictTest {
         assertThat(run.out()).contains("predicted Ring/Tree crossover at " + m.group(1) + " bytes");
     }
 
+    /** A multi-domain calibration's algorithm envelope: Ring and Tree drawn, the crossover where predict puts it. */
+    @Test
+    void multiDomainAlgorithmsDrawRingAndTreeWithPredictsCrossover() throws Exception {
+        Path svg = dir.resolve("md.svg");
+        CliRun run = CliRun.of("plot", "--predict", "--dataset", MULTI_DOMAIN, "--nodes", "8", "--algo", "Ring,Tree",
+                "--out", svg.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        CliRun predict = CliRun.of("predict", "--dataset", MULTI_DOMAIN, "--model", "algorithms", "--nodes", "8",
+                "--bytes", "1M");
+        Matcher m = Pattern.compile("Ring/Tree +: (.+)").matcher(predict.out());
+        assertThat(m.find()).as(predict.out()).isTrue();
+        assertThat(run.out()).contains("predicted Ring/Tree crossover: " + m.group(1));
+        Matcher bytes = Pattern.compile("\\((\\d+) bytes\\)").matcher(m.group(1));
+        assertThat(bytes.find()).as(m.group(1)).isTrue();
+        List<String> texts = Images.texts(Images.parseSvg(svg));
+        assertThat(texts).anyMatch(t -> t.matches("(Tree/Ring|Ring/Tree) crossover at "
+                + Pattern.quote(BinarySizeFormat.of(Long.parseLong(bytes.group(1)))) + ": .*"));
+        assertThat(BusBwChartTest.legendEntries(texts)).contains("predicted: Ring", "predicted: Tree");
+    }
+
     @Test
     void withoutAlgoTheModelsOwnPredictionIsDrawn() throws Exception {
         Path svg = dir.resolve("p.svg");
@@ -119,10 +139,11 @@ class PlotPredictTest {
         assertUsage(CliRun.of("plot", "--predict", "--dataset", H100, "--model", "envelope", "--algo", "Ring,Tree",
                 "--out", out), "--algo: Ring and Tree come from a single-tier alpha-beta AllReduce model (the ring"
                 + " formula, A, B, B+beta, naive, datasheet), the algorithm envelope of a multi-domain AllReduce"
-                + " (algorithms) or NCCL's tuner; envelope is protocol-envelope of AllReduce: pick one of B, A, B+beta,"
-                + " naive with --model");
-        assertUsage(CliRun.of("plot", "--predict", "--dataset", MULTI_DOMAIN, "--model", "hierarchical", "--algo",
-                "Ring,Tree", "--out", out), "hierarchical is two-tier of AllReduce: pick algorithms with --model");
+                + " (algorithms) or NCCL's tuner; envelope is protocol-envelope of AllReduce: pick B with --model");
+        assertUsage(CliRun.of("plot", "--predict", "--dataset", MULTI_DOMAIN, "--model", "two-tier", "--algo",
+                "Ring,Tree", "--out", out), "NCCL's tuner; two-tier is ");
+        assertUsage(CliRun.of("plot", "--predict", "--dataset", MULTI_DOMAIN, "--model", "two-tier", "--algo",
+                "Ring,Tree", "--out", out), ": pick algorithms with --model");
         assertThat(dir).isEmptyDirectory();
     }
 
