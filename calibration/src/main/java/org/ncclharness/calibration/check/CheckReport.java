@@ -12,13 +12,34 @@ import org.ncclharness.calibration.measure.Severity;
  * @param reference  the baseline or model compared with, null when none was given
  * @param sizes      one line per size of the run
  * @param findings   in rule order; WARN and FAIL findings are the verdict's reasons
+ * @param levels     the busbw levels the rules judged the largest size against, for a figure to draw
  */
 public record CheckReport(String run, Provenance provenance, Reference reference, List<SizeLine> sizes,
-                          List<Finding> findings, Verdict verdict) {
+                          List<Finding> findings, Verdict verdict, Levels levels) {
 
     public CheckReport {
         sizes = List.copyOf(sizes);
         findings = List.copyOf(findings);
+        levels = levels == null ? Levels.NONE : levels;
+    }
+
+    /** A report whose rules judged against no busbw level. */
+    public CheckReport(String run, Provenance provenance, Reference reference, List<SizeLine> sizes,
+                       List<Finding> findings, Verdict verdict) {
+        this(run, provenance, reference, sizes, findings, verdict, Levels.NONE);
+    }
+
+    /**
+     * The busbw levels of the line-rate rules, as numbers (the findings say them in words).
+     *
+     * @param lineRateGBps   the line rate the busbw at the largest size was judged against ({@code peak}), null
+     *                       where there was none
+     * @param classFloorGBps the healthy floor of the run's hardware class in GB/s ({@code class-floor}), null where
+     *                       the class has no range or the sweep did not reach its bandwidth-bound end
+     * @param classKey       what the floor is of: the class or family the range was learned for, null without one
+     */
+    public record Levels(Double lineRateGBps, Double classFloorGBps, String classKey) {
+        public static final Levels NONE = new Levels(null, null, null);
     }
 
     /**
@@ -44,7 +65,7 @@ public record CheckReport(String run, Provenance provenance, Reference reference
         List<Finding> all = new java.util.ArrayList<>(first);
         all.addAll(findings);
         all.addAll(last);
-        return new CheckReport(run, provenance, reference, sizes, all, Verdict.of(all));
+        return new CheckReport(run, provenance, reference, sizes, all, Verdict.of(all), levels);
     }
 
     /** The findings that decide the verdict (WARN and FAIL). */

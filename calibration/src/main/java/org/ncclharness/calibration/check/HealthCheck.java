@@ -136,8 +136,10 @@ public final class HealthCheck {
         Measurement largest = rows.get(rows.size() - 1);
         Double line = peak(run, curve, largest, against.nics(), lineRateIsTheReference, findings);
         HardwareClass hardwareClass = HardwareClass.of(run, against.nics());
+        CheckReport.Levels levels = new CheckReport.Levels(line, null, null);
         if (line != null && atBandwidthEnd(run, curve)) {
-            healthyFloor(hardwareClass, largest, line, findings);
+            levels = healthyFloor(hardwareClass, largest, line, findings).map(f -> new CheckReport.Levels(line,
+                    f.range().busBwMinShare() * (1 - f.margin().share()) * line, f.range().key())).orElse(levels);
         }
         latencyCeiling(run, hardwareClass, findings);
         wrong(run, findings);
@@ -166,7 +168,7 @@ public final class HealthCheck {
             lines.add(new CheckReport.SizeLine(r.sizeBytes(), b, ref, pct, SizeBusBw.timeOf(r), refTime,
                     latencyBound.contains(r.sizeBytes()), dips.contains(r.sizeBytes())));
         }
-        return new CheckReport(runName, run.provenance(), reference, lines, findings, Verdict.of(findings));
+        return new CheckReport(runName, run.provenance(), reference, lines, findings, Verdict.of(findings), levels);
     }
 
     /** The interconnect that bounds a ring's busbw: the network between domains, else the one inside. */
@@ -330,10 +332,11 @@ public final class HealthCheck {
      * "Healthy ranges"): below the lowest share of the line rate a bundled healthy run of the class reached, less
      * the margin that keeps every bundled healthy run above it, the run FAILs whatever else it is compared with.
      */
-    private void healthyFloor(HardwareClass hardwareClass, Measurement largest, double line, List<Finding> out) {
+    private Optional<HealthyRanges.Found> healthyFloor(HardwareClass hardwareClass, Measurement largest, double line,
+                                                       List<Finding> out) {
         Optional<HealthyRanges.Found> found = ranges.busBw(hardwareClass);
         if (found.isEmpty()) {
-            return;
+            return found;
         }
         HealthyRanges.Found f = found.get();
         double share = SizeBusBw.of(largest) / line;
@@ -345,6 +348,7 @@ public final class HealthCheck {
                         + " %.0f %% margin)", SizeText.exact(largest.sizeBytes()), 100 * share, num(line),
                         below ? "below" : "at or above", 100 * floor, f.describe(), 100 * f.range().busBwMinShare(),
                         f.range().busBwRuns(), 100 * f.margin().share())));
+        return found;
     }
 
     /**

@@ -23,6 +23,7 @@ import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.format.CFormat;
 import org.ncclharness.harness.figure.Figure;
 import org.ncclharness.harness.figure.FigureSeries;
+import org.ncclharness.harness.figure.Judgement;
 import org.ncclharness.harness.figure.ReportPage;
 
 /**
@@ -204,12 +205,13 @@ record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagno
                     series.add(FigureSeries.of(s.kept()).withLabel(s.name()));
                 }
                 FigureSeries ref = o.subjects().get(0).reference();
-                if (ref != null) {
-                    series.add(ref);
-                }
-                figures.add(new ReportPage.ReportFigure("step-" + o.step().number(), o.step().title() + ": busbw of"
-                        + " each subject (the median of its runs)" + (ref == null ? "" : ", and " + ref.label()),
-                        Figure.of(series)));
+                // the judgement drawn in: the reference dashed, the line rate and class floor, the sizes named
+                Judgement judged = Judgement.of(o.subjects().stream().map(StepOutcome.Subject::report).toList(), ref);
+                figures.addAll(ReportPage.ReportFigure.views("step-" + o.step().number(), o.step().title()
+                        + ": each subject (the median of its runs)" + (ref == null ? "" : "; dashed, " + ref.label())
+                        + (judged.levels().isEmpty() ? "" : "; the " + String.join(" and ", judged.levels().stream()
+                                .map(Judgement.Level::label).toList())) + (judged.marks().isEmpty() ? "."
+                        : "; the sizes the findings name, with their rules."), Figure.of(series).withJudgement(judged)));
             }
         }
         if (diagnosis != null) {

@@ -224,7 +224,7 @@ public final class CheckCommand implements Callable<Integer> {
         // The page, the figure and the Markdown record are written together, or none; a record on standard
         // output after them
         Judged first = judged.get(0);
-        Optional<Figure> drawn = CheckReportPage.figure(first.run(), first.reference());
+        Optional<Figure> drawn = CheckReportPage.figure(first.report(), first.run(), first.reference());
         Outputs outputs = new Outputs();
         ReportPage pageDoc = null;
         if (page != null) {

@@ -12,6 +12,7 @@ import org.ncclharness.calibration.format.CFormat;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.harness.figure.Figure;
 import org.ncclharness.harness.figure.FigureSeries;
+import org.ncclharness.harness.figure.Judgement;
 import org.ncclharness.harness.figure.ReportPage;
 
 /**
@@ -54,20 +55,32 @@ final class CheckReportPage {
             tables.add(sizes(report));
         }
         List<ReportPage.ReportFigure> figures = new ArrayList<>();
-        figure(run, reference).ifPresent(f -> figures.add(new ReportPage.ReportFigure(report.run(),
-                report.provenance().label() + (reference == null ? "." : "; beside it the reference: "
-                        + reference.label() + "."), f)));
+        figure(report, run, reference).ifPresent(f -> figures.addAll(ReportPage.ReportFigure.views(report.run(),
+                report.provenance().label() + (reference == null ? "." : "; dashed, the reference: "
+                        + reference.label() + ".") + judged(f), f)));
         return new ReportPage("check: " + report.run() + ": " + report.verdict(), provenance, verdicts, tables,
                 List.of(new ReportPage.Text("The report check printed", printed)), figures);
     }
 
-    /** The run's busbw with the reference beside it; empty when the run has no point to draw. */
-    static Optional<Figure> figure(Sweep run, FigureSeries reference) {
-        List<FigureSeries> series = new ArrayList<>(List.of(FigureSeries.of(run)));
-        if (reference != null) {
-            series.add(reference);
+    /**
+     * The run with what it was judged against drawn in (the reference dashed, the line rate and class floor, the
+     * sizes the findings name); empty when the run has no point to draw.
+     */
+    static Optional<Figure> figure(CheckReport report, Sweep run, FigureSeries reference) {
+        FigureSeries series = FigureSeries.of(run);
+        return series.points().isEmpty() ? Optional.empty()
+                : Optional.of(Figure.of(List.of(series)).withJudgement(Judgement.of(report, reference)));
+    }
+
+    /** What the caption says of the lines the judgement adds. */
+    private static String judged(Figure f) {
+        Judgement j = f.judgement();
+        List<String> what = new ArrayList<>();
+        j.levels().forEach(l -> what.add(l.label()));
+        if (!j.marks().isEmpty()) {
+            what.add("the sizes the findings name, with their rules");
         }
-        return series.get(0).points().isEmpty() ? Optional.empty() : Optional.of(Figure.of(series));
+        return what.isEmpty() ? "" : " Marked: " + String.join("; ", what) + ".";
     }
 
     private static ReportPage.Table sizes(CheckReport report) {

@@ -15,6 +15,7 @@ import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
 import org.jfree.chart.plot.Plot;
 import org.jfree.chart.plot.ValueMarker;
@@ -42,12 +43,6 @@ public final class BusBwChart {
     private static final int PX_PER_SIZE_LABEL = 40;
     /** Octaves per labelled tick, coarsest last: each keeps 1K, 1M and 1G on a tick. */
     private static final int[] OCTAVES_PER_TICK = {1, 2, 5, 10};
-    /** Tableau 10: distinct hues that stay apart for the common colour-vision deficiencies. */
-    private static final Color[] PALETTE = {
-        new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728), new Color(0x9467bd),
-        new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f), new Color(0xbcbd22), new Color(0x17becf),
-    };
-    private static final float[][] MODEL_DASHES = {null, {10f, 4f}, {2f, 3f}, {10f, 3f, 2f, 3f}};
     private static final Stroke LIMIT_STROKE = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER,
             10f, new float[] {7f, 5f}, 0f);
     private static final Font TITLE_FONT = new Font(Font.SANS_SERIF, Font.BOLD, 16);
@@ -64,7 +59,7 @@ public final class BusBwChart {
         SizeRange range = figure.sizeRange();
         long[] samples = samples(range);
         LogAxis sizeAxis = sizeAxis(range, widthPx);
-        XYPlot busBw = busBwPlot(figure, samples);
+        XYPlot busBw = mainPlot(figure, samples);
         List<String> notes = new ArrayList<>();
         if (figure.crossover()) {
             markCrossovers(figure, samples, busBw, notes);
@@ -96,7 +91,9 @@ public final class BusBwChart {
         return chart;
     }
 
-    private static XYPlot busBwPlot(Figure figure, long[] samples) {
+    /** The main panel: the inputs' points, their curves, β_phys, and what a check judged the run against. */
+    private static XYPlot mainPlot(Figure figure, long[] samples) {
+        FigureView view = figure.view();
         XYSeriesCollection points = new XYSeriesCollection();
         XYLineAndShapeRenderer pointRenderer = new XYLineAndShapeRenderer(false, true);
         XYSeriesCollection curves = new XYSeriesCollection();
@@ -105,6 +102,7 @@ public final class BusBwChart {
         curveRenderer.setDrawSeriesLineAsPath(true);
         XYSeriesCollection limits = new XYSeriesCollection();
         XYLineAndShapeRenderer limitRenderer = new XYLineAndShapeRenderer(true, false);
+        limitRenderer.setDrawSeriesLineAsPath(true);
         Set<PhysicalLimit> drawnLimits = new LinkedHashSet<>();
         List<FigureSeries> all = figure.series();
         for (int i = 0; i < all.size(); i++) {
@@ -113,13 +111,13 @@ public final class BusBwChart {
                 XYSeries xy = new XYSeries(s.legendLabel(), false, true);
                 XYSeries glitches = new XYSeries(s.label() + ": glitches left out of the fit", false, true);
                 // A size of 0 has no place on a log axis (and no bandwidth worth drawing).
-                s.points().stream().filter(p -> p.bytes() > 0)
-                        .forEach(p -> (p.leftOut() ? glitches : xy).add(p.bytes(), p.busBwGBps()));
+                s.points().stream().filter(p -> p.bytes() > 0).forEach(p -> add(view, p.leftOut() ? glitches : xy,
+                        p.bytes(), pointY(view, s, p)));
                 for (XYSeries part : glitches.isEmpty() ? List.of(xy) : List.of(xy, glitches)) {
                     int k = points.getSeriesCount();
                     points.addSeries(part);
-                    pointRenderer.setSeriesPaint(k, colourOf(i));
-                    pointRenderer.setSeriesShape(k, new Ellipse2D.Double(-3.5, -3.5, 7, 7));
+                    pointRenderer.setSeriesPaint(k, SeriesStyle.colour(i));
+                    pointRenderer.setSeriesShape(k, SeriesStyle.marker(i));
                     pointRenderer.setSeriesShapesFilled(k, part == xy);
                 }
             }
@@ -127,44 +125,114 @@ public final class BusBwChart {
                 ModelCurve m = s.models().get(j);
                 XYSeries xy = new XYSeries(modelLabel(figure, s, m), false, true);
                 for (long bytes : samples) {
-                    double gbps = s.modelBusBwGBps(m, bytes);
-                    if (Double.isFinite(gbps) && gbps >= 0) {
-                        xy.add(bytes, gbps);
-                    }
+                    add(view, xy, bytes, view == FigureView.TIME ? m.timeUs().applyAsDouble(bytes)
+                            : s.modelBusBwGBps(m, bytes));
                 }
                 int k = curves.getSeriesCount();
                 curves.addSeries(xy);
                 curveRenderer.setSeriesPaint(k, modelPaint(figure, i, j));
-                curveRenderer.setSeriesStroke(k, modelStroke(figure, j));
+                curveRenderer.setSeriesStroke(k, SeriesStyle.curve(k));
             }
             if (s.limit() != null && drawnLimits.add(s.limit())) {
                 PhysicalLimit l = s.limit();
-                XYSeries xy = new XYSeries("β_phys " + l.interconnect() + ": "
-                        + new java.math.BigDecimal(l.betaGBps()).round(new java.math.MathContext(4))
-                                .stripTrailingZeros().toPlainString() + " GB/s", false, true);
-                xy.add(samples[0] / 2.0, l.betaGBps());
-                xy.add(samples[samples.length - 1] * 2.0, l.betaGBps());
+                XYSeries xy = level(view, s, "β_phys " + l.interconnect() + ": " + digits(l.betaGBps()) + " GB/s",
+                        l.betaGBps(), samples);
                 int k = limits.getSeriesCount();
                 limits.addSeries(xy);
-                limitRenderer.setSeriesPaint(k, colourOf(i).darker());
+                limitRenderer.setSeriesPaint(k, SeriesStyle.colour(i).darker());
                 limitRenderer.setSeriesStroke(k, LIMIT_STROKE);
             }
         }
-        NumberAxis busBwAxis = new NumberAxis("bus bandwidth (GB/s)");
-        busBwAxis.setAutoRangeIncludesZero(true);
         double top = Math.max(maxY(points), Math.max(maxY(curves), maxY(limits)));
-        if (top > 0) {
-            // JFreeChart packs labels as tight as they fit (26 of them up to 500 GB/s); 5 to 11 read faster.
-            busBwAxis.setTickUnit(new NumberTickUnit(niceStep(top / 10)), false, true);
+        for (Judgement.Level l : figure.judgement().levels()) {
+            top = Math.max(top, view == FigureView.TIME ? 0 : l.busBwGBps());
         }
-        style(busBwAxis);
-        XYPlot plot = new XYPlot(points, null, busBwAxis, pointRenderer);
+        ValueAxis yAxis = yAxis(view, top);
+        if (view == FigureView.BUSBW && !figure.judgement().levels().isEmpty()) {
+            // a range marker does not widen the axis: the line rate must show even far above the points
+            yAxis.setRange(0, top * 1.05);
+        } else if (view != FigureView.BUSBW) {
+            // a log axis spans what was measured and modelled; a level's line (a slope in the time view) is cut there
+            double low = Math.min(minY(points), minY(curves));
+            double high = Math.max(maxY(points), maxY(curves));
+            for (Judgement.Level l : figure.judgement().levels()) {
+                low = view == FigureView.TIME ? low : Math.min(low, l.busBwGBps());
+                high = view == FigureView.TIME ? high : Math.max(high, l.busBwGBps());
+            }
+            if (low > 0 && high >= low) {
+                yAxis.setRange(low / 1.5, high * 1.5);
+            }
+        }
+        XYPlot plot = new XYPlot(points, null, yAxis, pointRenderer);
         plot.setDataset(1, curves);
         plot.setRenderer(1, curveRenderer);
         plot.setDataset(2, limits);
         plot.setRenderer(2, limitRenderer);
+        JudgementLayer.draw(figure, samples, plot, 3);
         stylePlot(plot);
         return plot;
+    }
+
+    /** A point's y: its busbw, or its time (derived from the busbw with N where the source gave none). */
+    private static double pointY(FigureView view, FigureSeries s, SizePoint p) {
+        if (view != FigureView.TIME) {
+            return p.busBwGBps();
+        }
+        if (p.timeUs() != null) {
+            return p.timeUs();
+        }
+        return s.ranks() == null ? Double.NaN : s.collective().timeUs(p.bytes(), p.busBwGBps(), s.ranks());
+    }
+
+    /**
+     * A busbw level (β_phys, a line rate): flat in a busbw view, drawn past both ends; in the time view the time
+     * that busbw takes per size, a line of slope one, where N is known.
+     */
+    static XYSeries level(FigureView view, FigureSeries s, String label, double busBwGBps, long[] samples) {
+        XYSeries xy = new XYSeries(label, false, true);
+        if (view != FigureView.TIME) {
+            xy.add(samples[0] / 2.0, busBwGBps);
+            xy.add(samples[samples.length - 1] * 2.0, busBwGBps);
+        } else if (s.ranks() != null) {
+            for (long bytes : samples) {
+                add(view, xy, bytes, s.collective().timeUs(bytes, busBwGBps, s.ranks()));
+            }
+        }
+        return xy;
+    }
+
+    /** Adds a point where the view can show it: finite, and above 0 on a log axis. */
+    static void add(FigureView view, XYSeries xy, double x, double y) {
+        if (Double.isFinite(y) && (view == FigureView.BUSBW ? y >= 0 : y > 0)) {
+            xy.add(x, y);
+        }
+    }
+
+    /** busbw from 0 on a linear axis with 5 to 11 labels, or busbw or time on a base-10 log axis. */
+    private static ValueAxis yAxis(FigureView view, double top) {
+        if (view == FigureView.BUSBW) {
+            NumberAxis axis = new NumberAxis("bus bandwidth (GB/s)");
+            axis.setAutoRangeIncludesZero(true);
+            if (top > 0) {
+                // JFreeChart packs labels as tight as they fit (26 of them up to 500 GB/s); 5 to 11 read faster.
+                axis.setTickUnit(new NumberTickUnit(niceStep(top / 10)), false, true);
+            }
+            style(axis);
+            return axis;
+        }
+        LogAxis axis = new LogAxis(view == FigureView.TIME ? "time per iteration (µs, log scale)"
+                : "bus bandwidth (GB/s, log scale)");
+        axis.setBase(10);
+        axis.setTickUnit(new NumberTickUnit(1), false, true);
+        axis.setNumberFormatOverride(new java.text.DecimalFormat("0.###"));
+        axis.setMinorTickMarksVisible(true);
+        axis.setSmallestValue(1e-3);
+        style(axis);
+        return axis;
+    }
+
+    private static String digits(double v) {
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
     }
 
     private static XYPlot residualPlot(Figure figure) {
@@ -189,7 +257,7 @@ public final class BusBwChart {
                 int k = errors.getSeriesCount();
                 errors.addSeries(xy);
                 renderer.setSeriesPaint(k, modelPaint(figure, i, j));
-                renderer.setSeriesStroke(k, modelStroke(figure, j));
+                renderer.setSeriesStroke(k, SeriesStyle.curve(k));
                 renderer.setSeriesShape(k, new Ellipse2D.Double(-2.5, -2.5, 5, 5));
             }
         }
@@ -211,10 +279,12 @@ public final class BusBwChart {
             }
             ModelCurve a = s.models().get(0);
             ModelCurve b = s.models().get(1);
-            Optional<Crossover> found = Crossover.find(a, b, samples);
+            // the first series' crossovers as its model computes them (predict's), else found on the curves
+            List<Crossover> found = s == figure.series().get(0) && !figure.crossoverBytes().isEmpty()
+                    ? figure.crossoverBytes().stream().map(x -> Crossover.at(a, b, x)).toList()
+                    : Crossover.find(a, b, samples).stream().toList();
             String sizes = BinarySizeFormat.of(samples[0]) + " … " + BinarySizeFormat.of(samples[samples.length - 1]);
-            if (found.isPresent()) {
-                Crossover c = found.get();
+            for (Crossover c : found) {
                 ValueMarker line = new ValueMarker(c.bytes(), Color.DARK_GRAY, new BasicStroke(1.2f));
                 line.setLabel(String.format("%s/%s crossover at %s: %s faster from here", c.fasterBefore(),
                         c.fasterAfter(), BinarySizeFormat.of(c.bytes()), c.fasterAfter()));
@@ -224,7 +294,8 @@ public final class BusBwChart {
                 line.setLabelTextAnchor(TextAnchor.TOP_LEFT);
                 line.setLabelOffset(new RectangleInsets(6, 4, 0, 0));
                 plot.addDomainMarker(line);
-            } else {
+            }
+            if (found.isEmpty()) {
                 String faster = a.timeUs().applyAsDouble(samples[0]) <= b.timeUs().applyAsDouble(samples[0])
                         ? a.name() : b.name();
                 notes.add(String.format("%s: no %s/%s crossover in %s; %s faster throughout", s.label(), a.name(),
@@ -277,6 +348,16 @@ public final class BusBwChart {
         return sizes.stream().mapToLong(Long::longValue).sorted().toArray();
     }
 
+    private static double minY(XYSeriesCollection c) {
+        double min = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < c.getSeriesCount(); i++) {
+            if (c.getSeries(i).getItemCount() > 0) {
+                min = Math.min(min, c.getSeries(i).getMinY());
+            }
+        }
+        return min;
+    }
+
     private static double maxY(XYSeriesCollection c) {
         double max = 0;
         for (int i = 0; i < c.getSeriesCount(); i++) {
@@ -309,16 +390,7 @@ public final class BusBwChart {
     private static Paint modelPaint(Figure figure, int series, int model) {
         boolean alone = figure.series().size() == 1;
         boolean noPoints = figure.series().get(series).points().isEmpty();
-        return alone ? colourOf(noPoints ? model : model + 1) : colourOf(series);
-    }
-
-    private static Stroke modelStroke(Figure figure, int model) {
-        float[] dash = figure.series().size() == 1 ? null : MODEL_DASHES[model % MODEL_DASHES.length];
-        return new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, dash, 0f);
-    }
-
-    private static Color colourOf(int i) {
-        return PALETTE[i % PALETTE.length];
+        return alone ? SeriesStyle.colour(noPoints ? model : model + 1) : SeriesStyle.colour(series);
     }
 
     private static TextTitle text(String line) {

@@ -95,8 +95,8 @@ public final class CalibrationReportPage {
                 continue;
             }
             // Every view of the run, in page order: one entry per figure.
-            List<ReportPage.ReportFigure> views = List.of(new ReportPage.ReportFigure(id, caption(series),
-                    busBwView(series)));
+            List<ReportPage.ReportFigure> views = ReportPage.ReportFigure.views(id, caption(series),
+                    busBwView(series));
             runs.add(new ReportPage.Run(id, e.dataset().provenance().label(), views, fitsTable(e), notes(e)));
         }
         List<ReportPage.Table> tables = new ArrayList<>();

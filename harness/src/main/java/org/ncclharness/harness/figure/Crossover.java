@@ -45,6 +45,14 @@ record Crossover(long bytes, String fasterBefore, String fasterAfter) {
         return Optional.empty();
     }
 
+    /** The crossover a model computed at {@code bytes}: the faster curve just below it is the one faster before. */
+    static Crossover at(ModelCurve a, ModelCurve b, double bytes) {
+        long below = Math.max(1, Math.round(bytes * 0.9));
+        boolean aFirst = a.timeUs().applyAsDouble(below) < b.timeUs().applyAsDouble(below);
+        long at = Math.round(bytes);
+        return aFirst ? new Crossover(at, a.name(), b.name()) : new Crossover(at, b.name(), a.name());
+    }
+
     /** The size in (lo, hi] where the two take equally long; the models differ in sign at the two ends. */
     private static long equalTime(ModelCurve a, ModelCurve b, long lo, long hi) {
         UnivariateFunction difference = log2 -> {

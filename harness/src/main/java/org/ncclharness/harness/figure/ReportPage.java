@@ -101,6 +101,20 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
     public record ReportFigure(String id, String caption, Picture figure) {
 
         /**
+         * A run's figure in each view a page shows ({@link FigureView#BOTH}): the busbw view under the id, each
+         * other under the id and the view's name ({@code run-time}), its caption saying which view it is.
+         */
+        public static List<ReportFigure> views(String id, String caption, Figure figure) {
+            List<ReportFigure> out = new ArrayList<>();
+            for (FigureView v : FigureView.BOTH) {
+                out.add(v == FigureView.BUSBW ? new ReportFigure(id, caption, figure.withView(v))
+                        : new ReportFigure(id + "-" + v.id(), caption + " The same run as " + v.quantity()
+                                + " against size, both axes log: the latency view.", figure.withView(v)));
+            }
+            return out;
+        }
+
+        /**
          * The id's last path component with anything outside {@code [A-Za-z0-9._-]} replaced, so the name is safe
          * on any file system and a dataset's figure is simply {@code <id>.png}.
          */

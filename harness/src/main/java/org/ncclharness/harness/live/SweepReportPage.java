@@ -54,8 +54,8 @@ final class SweepReportPage {
             verdicts.addAll(runVerdicts(plan, subject, s));
             tables.add(rows(subject, r));
             if (calibration == null) {
-                figures.add(new ReportPage.ReportFigure(subject, s.provenance().label() + ". Measured points only"
-                        + " (--no-calibrate).", Figure.of(List.of(FigureSeries.of(s)))));
+                figures.addAll(ReportPage.ReportFigure.views(subject, s.provenance().label() + ". Measured points"
+                        + " only (--no-calibrate).", Figure.of(List.of(FigureSeries.of(s)))));
             }
         }
         if (calibration != null) {

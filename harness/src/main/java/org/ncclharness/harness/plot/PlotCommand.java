@@ -5,6 +5,7 @@ import org.ncclharness.harness.figure.CalibratedSeries;
 import org.ncclharness.harness.figure.ChartFile;
 import org.ncclharness.harness.figure.Figure;
 import org.ncclharness.harness.figure.FigureSeries;
+import org.ncclharness.harness.figure.FigureView;
 import org.ncclharness.harness.figure.RingTreeFigure;
 import org.ncclharness.harness.figure.SizeRange;
 import org.ncclharness.harness.options.NicOptions;
@@ -54,8 +55,9 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "plot", sortOptions = false,
         description = {"Draw bus bandwidth (GB/s) against message size (log2 axis, 1K ... 8G) as PNG or SVG, "
-                + "one series of markers per input. Each legend entry says where its numbers came from "
-                + "(dataset, stored, replay, predicted).",
+                + "one series of markers per input (each its own marker shape, each curve its own dash); --view time "
+                + "draws time per iteration instead (log-log, the latency view). Each legend entry says where its "
+                + "numbers came from (dataset, stored, replay, predicted).",
             "INPUT is a bundled dataset id (see `datasets`), an nccl-tests/rccl-tests log, a harness CSV or a "
                 + "sweep JSON file; a log with several tables gives one series per table.",
             "--model calibrates each input as `calibrate` does and draws the named models over its points, with "
@@ -63,8 +65,9 @@ import picocli.CommandLine.Parameters;
                 + "(--interconnect, and --gpus/--nodes where the file does not say).",
             "--predict draws predicted curves, labelled 'predicted:', from the sources `predict` takes (--dataset ID, "
                 + "--calibration FILE, --interconnect NAME --gpus N, --bandwidth BW --step-latency L --gpus N) over "
-                + "1K ... 8G; with --algo Ring,Tree the Ring and Tree forms (README, `predict`) with the crossover size "
-                + "marked. INPUTs given beside it are drawn as points."})
+                + "1K ... 8G; with --algo Ring,Tree the model's Ring and Tree (a single-tier model's ideal forms, the "
+                + "algorithm envelope's fastest protocol of each) with the crossover `predict` names marked. INPUTs "
+                + "given beside it are drawn as points."})
 public final class PlotCommand implements Callable<Integer> {
 
     @Mixin
@@ -85,10 +88,15 @@ public final class PlotCommand implements Callable<Integer> {
                     + " fits; on a multi-domain run envelope is its effective single tier), algorithms (Ring/Tree x"
                     + " protocols across domains), nccl (NCCL's tuner, an estimate, never fitted), two-tier (the"
                     + " better two-tier form of a multi-domain run), hierarchical, flat-ring (one two-tier form); with"
-                    + " --predict: the one model to predict with (default: the best; B with --algo)")
+                    + " --predict: the one model to predict with (default: the best; with --algo B, else algorithms)")
     List<String> models = new ArrayList<>();
     /** {@code --model} with no name: every model fitted. */
     private static final String FITTED = "fitted";
+
+    @Option(names = "--view", paramLabel = "VIEW", defaultValue = "busbw",
+            description = "busbw (bus bandwidth, linear axis; the default), busbw-log (bus bandwidth, log axis) or"
+                    + " time (time per iteration, log-log: the latency view, where the small sizes show)")
+    String view;
 
     @Option(names = "--residuals", description = "add a panel with each model's time error (%%) per measured size")
     boolean residuals;
@@ -147,6 +155,7 @@ public final class PlotCommand implements Callable<Integer> {
         int h = height != null ? height : residuals ? DEFAULT_HEIGHT_WITH_RESIDUALS_PX : DEFAULT_HEIGHT_PX;
         ChartFile.Format.of(out.path());
         ChartFile.checkSize(width, h);
+        FigureView.of(view);
         if (predict) {
             return predicted(h);
         }
@@ -184,7 +193,7 @@ public final class PlotCommand implements Callable<Integer> {
     }
 
     private int write(Figure figure, int h) {
-        ChartFile.write(figure, out.path(), width, h, force);
+        ChartFile.write(figure.withView(FigureView.of(view)), out.path(), width, h, force);
         System.out.println("wrote " + out + " (" + figure.series().size() + " series: "
                 + String.join("; ", figure.series().stream().map(FigureSeries::legendLabel).toList()) + ")");
         return ExitCode.OK;
@@ -198,11 +207,17 @@ public final class PlotCommand implements Callable<Integer> {
         if (models.size() > 1) {
             throw new InputException("--model", 0, "--predict uses one model; got " + String.join(",", models));
         }
-        List<RingTreeFigure.Algorithm> algorithms = RingTreeFigure.algorithms(algos);
-        String model = models.isEmpty() || models.contains(FITTED) ? algorithms.isEmpty()
-                || !source.namesAModel() ? null : RingTreeFigure.DEFAULT_MODEL : models.get(0);
+        List<RingTreeFigure.Choice> algorithms = RingTreeFigure.algorithms(algos);
+        String model = models.isEmpty() || models.contains(FITTED) ? null : models.get(0);
         OutputFile.checkWritable(out.path(), force);
-        PredictionModel pm = source.resolve("plot", model, gpus, nodes);
+        java.util.function.Function<String, PredictionModel> byName = name -> source.resolve("plot", name, gpus, nodes);
+        PredictionModel pm;
+        if (algorithms.isEmpty() || !source.namesAModel()) {
+            pm = byName.apply(model);
+        } else {
+            // a calibration or a dataset holds several models: the one named, else one with a Ring and a Tree
+            pm = model == null ? RingTreeFigure.defaultModel(byName) : RingTreeFigure.named(byName.apply(model), byName);
+        }
         List<FigureSeries> series = new ArrayList<>(measuredSeries());
         series.add(0, algorithms.isEmpty() ? RingTreeFigure.modelSeries(pm) : RingTreeFigure.series(pm, algorithms));
         SizeRange range = RingTreeFigure.range(series);
@@ -212,7 +227,8 @@ public final class PlotCommand implements Callable<Integer> {
         if (algorithms.size() == 2) {
             System.out.println(RingTreeFigure.crossoverLine(pm));
         }
-        return write(Figure.of(series).withRange(range).withCrossover(algorithms.size() == 2), h);
+        Figure figure = Figure.of(series).withRange(range);
+        return write(algorithms.size() == 2 ? figure.withCrossoverAt(RingTreeFigure.crossoverBytes(pm)) : figure, h);
     }
 
     /** A file when one exists by that name (or {@code -}), else a bundled dataset id. */

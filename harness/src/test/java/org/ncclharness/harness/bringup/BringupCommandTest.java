@@ -76,7 +76,8 @@ class BringupCommandTest {
             assertThat(img.group()).contains("data-loaded=\"true\"");
             figures++;
         }
-        assertThat(figures).isEqualTo(3);
+        // three steps with a figure, each in both views (busbw and time)
+        assertThat(figures).isEqualTo(6);
     }
 
     @Test

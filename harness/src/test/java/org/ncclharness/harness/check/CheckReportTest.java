@@ -45,20 +45,23 @@ class CheckReportTest {
                 .contains("<span class=\"level\">WARN</span><b>dip</b>: dip at 64 MiB")
                 .contains("<tr><td class=\"num\">16777216</td><td class=\"num\">33.41</td><td>dip</td></tr>")
                 .contains("<pre># check: " + OCI)
-                .containsOnlyOnce("<img ").contains("<img src=\"" + OCI + ".png\" width=\"960\" height=\"560\"");
+                .contains("<img src=\"" + OCI + ".png\" width=\"960\" height=\"560\"")
+                .contains("<img src=\"" + OCI + "-time.png\" width=\"960\" height=\"560\"");
+        // the run in two views, no more
+        assertThat(html.split("<img ", -1)).hasSize(3);
         BufferedImage img = ImageIO.read(site.resolve(OCI + ".png").toFile());
         assertThat(img.getWidth()).isEqualTo(960);
     }
 
     @Test
-    void aBaselineIsTheFiguresSecondSeriesAndAModelAPredictedOne() throws Exception {
+    void aBaselineIsTheFiguresDashedReferenceAndAModelAPredictedOne() throws Exception {
         Path site = dir.resolve("baseline");
         CliRun r = CliRun.of("check", HEALTHY, "--baseline", HEALTHY, "--report", site.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         String html = Files.readString(site.resolve("index.html"));
         assertThat(html).contains("<title>check: " + HEALTHY + ": PASS</title>")
                 .contains("<th>baseline (GB/s)</th><th>% of reference</th>")
-                .contains("beside it the reference: dataset").contains("(baseline " + HEALTHY + ")");
+                .contains("dashed, the reference: dataset").contains("(baseline " + HEALTHY + ")");
 
         Path cal = dir.resolve("cal.json");
         assertThat(CliRun.of("calibrate", "../datasets/" + HEALTHY + ".csv", "--gpus", "8", "--interconnect",
@@ -67,16 +70,19 @@ class CheckReportTest {
         CliRun m = CliRun.of("check", HEALTHY, "--calibration", cal.toString(), "--report", model.toString());
         assertThat(m.exitCode()).as(m.err()).isIn(0, 1);
         assertThat(Files.readString(model.resolve("index.html"))).contains("reference: PREDICTION (not a measurement) of model")
-                .contains("<th>predicted (GB/s)</th>").contains("beside it the reference: predicted: model");
+                .contains("<th>predicted (GB/s)</th>").contains("dashed, the reference: predicted: model");
 
-        // the page itself: two series, the run first
+        // the page itself: the run as the series, the baseline as the reference it was judged against, both views
         Sweep run = DatasetCatalog.bundled().get(HEALTHY).sweep();
         FigureSeries base = FigureSeries.of(run).withLabel("baseline copy");
         CheckReport report = new CheckReport(HEALTHY, run.provenance(), Reference.baseline("copy", run), List.of(),
                 List.of(new Finding(Severity.INFO, "peak", null, "peak 1 GB/s")), Verdict.PASS);
         ReportPage page = CheckReportPage.of(report, RunContext.of(run, DatasetCatalog.bundled().get(HEALTHY).document()), run, base, "printed");
-        assertThat(page.figures()).singleElement().satisfies(f -> assertThat(((Figure) f.figure()).series())
-                .extracting(FigureSeries::label).containsExactly(FigureSeries.of(run).label(), "baseline copy"));
+        assertThat(page.figures()).hasSize(2).allSatisfy(f -> {
+            assertThat(((Figure) f.figure()).series()).extracting(FigureSeries::label)
+                    .containsExactly(FigureSeries.of(run).label());
+            assertThat(((Figure) f.figure()).judgement().reference().label()).isEqualTo("baseline copy");
+        });
         assertThat(page.verdicts()).extracting(ReportPage.Verdict::level)
                 .containsExactly(ReportPage.Level.PASS, ReportPage.Level.NOTE);
     }

@@ -66,7 +66,7 @@ class PlotPredictTest {
                 svg.toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
 
-        RingTree rt = Prediction.ringTree(PredictionSources.dataset(H100, RingTreeFigure.DEFAULT_MODEL,
+        RingTree rt = Prediction.ringTree(PredictionSources.dataset(H100, RingTreeFigure.DEFAULT_MODELS.get(0),
                 HardwareFacts.bundled())).orElseThrow();
         double exact = rt.crossoverBytes().orElseThrow();
         List<String> texts = Images.texts(Images.parseSvg(svg));
@@ -86,6 +86,26 @@ class PlotPredictTest {
         Matcher m = Pattern.compile("Tree is faster below [^(]+\\((\\d+) bytes\\)").matcher(predict.out());
         assertThat(m.find()).as(predict.out()).isTrue();
         assertThat(run.out()).contains("predicted Ring/Tree crossover at " + m.group(1) + " bytes");
+    }
+
+    /** A multi-domain calibration's algorithm envelope: Ring and Tree drawn, the crossover where predict puts it. */
+    @Test
+    void multiDomainAlgorithmsDrawRingAndTreeWithPredictsCrossover() throws Exception {
+        Path svg = dir.resolve("md.svg");
+        CliRun run = CliRun.of("plot", "--predict", "--dataset", MULTI_DOMAIN, "--nodes", "8", "--algo", "Ring,Tree",
+                "--out", svg.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        CliRun predict = CliRun.of("predict", "--dataset", MULTI_DOMAIN, "--model", "algorithms", "--nodes", "8",
+                "--bytes", "1M");
+        Matcher m = Pattern.compile("Ring/Tree +: (.+)").matcher(predict.out());
+        assertThat(m.find()).as(predict.out()).isTrue();
+        assertThat(run.out()).contains("predicted Ring/Tree crossover: " + m.group(1));
+        Matcher bytes = Pattern.compile("\\((\\d+) bytes\\)").matcher(m.group(1));
+        assertThat(bytes.find()).as(m.group(1)).isTrue();
+        List<String> texts = Images.texts(Images.parseSvg(svg));
+        assertThat(texts).anyMatch(t -> t.matches("(Tree/Ring|Ring/Tree) crossover at "
+                + Pattern.quote(BinarySizeFormat.of(Long.parseLong(bytes.group(1)))) + ": .*"));
+        assertThat(BusBwChartTest.legendEntries(texts)).contains("predicted: Ring", "predicted: Tree");
     }
 
     @Test
@@ -115,10 +135,15 @@ class PlotPredictTest {
         assertUsage(CliRun.of("plot", "--out", out), "name an INPUT");
         assertUsage(CliRun.of("plot", "--predict", "--bandwidth", "25GB/s", "--gpus", "8", "--out", out),
                 "plot: --bandwidth needs --step-latency");
+        // refused with what would work: the models of this source that have a Ring and a Tree
         assertUsage(CliRun.of("plot", "--predict", "--dataset", H100, "--model", "envelope", "--algo", "Ring,Tree",
-                "--out", out), "--algo: Ring and Tree need a single-tier alpha-beta AllReduce model");
-        assertUsage(CliRun.of("plot", "--predict", "--dataset", MULTI_DOMAIN, "--algo", "Ring,Tree", "--out", out),
-                "has no model B");
+                "--out", out), "--algo: Ring and Tree come from a single-tier alpha-beta AllReduce model (the ring"
+                + " formula, A, B, B+beta, naive, datasheet), the algorithm envelope of a multi-domain AllReduce"
+                + " (algorithms) or NCCL's tuner; envelope is protocol-envelope of AllReduce: pick B with --model");
+        assertUsage(CliRun.of("plot", "--predict", "--dataset", MULTI_DOMAIN, "--model", "two-tier", "--algo",
+                "Ring,Tree", "--out", out), "NCCL's tuner; two-tier is ");
+        assertUsage(CliRun.of("plot", "--predict", "--dataset", MULTI_DOMAIN, "--model", "two-tier", "--algo",
+                "Ring,Tree", "--out", out), ": pick algorithms with --model");
         assertThat(dir).isEmptyDirectory();
     }
 

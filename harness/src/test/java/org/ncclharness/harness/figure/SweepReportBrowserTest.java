@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -27,9 +28,12 @@ class SweepReportBrowserTest {
         HeadlessChromium chromium = HeadlessChromium.find(dir);
         Path page = site.resolve("index.html");
         Matcher img = Pattern.compile("<img\\b[^>]*>").matcher(chromium.dumpDom(page));
-        assertThat(img.find()).isTrue();
-        assertThat(img.group()).contains("data-loaded=\"true\"");
-        assertThat(img.find()).as("one figure").isFalse();
+        // the run in both views: busbw, then time per iteration (log-log)
+        for (String view : List.of("", "-time")) {
+            assertThat(img.find()).as("figure" + view).isTrue();
+            assertThat(img.group()).contains("data-loaded=\"true\"").contains(view + ".png\"");
+        }
+        assertThat(img.find()).as("two figures, one per view").isFalse();
         Path shot = dir.resolve("shot.png");
         chromium.screenshot(page, shot, 1024, 1400);
         assertThat(Images.distinctColours(Images.readPng(shot), 200)).isGreaterThanOrEqualTo(200);

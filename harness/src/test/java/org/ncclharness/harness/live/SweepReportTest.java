@@ -66,8 +66,10 @@ class SweepReportTest {
             }
             assertThat(html).contains(tr.append("</tr>"));
         }
-        // one figure: the replayed points with the calibrated models and their residuals
-        assertThat(html).containsOnlyOnce("<img ").contains("<img src=\"" + H100 + ".png\" width=\"960\" height=\"740\"");
+        // the replayed points with the calibrated models and their residuals, in both views (busbw, time)
+        assertThat(html).contains("<img src=\"" + H100 + ".png\" width=\"960\" height=\"740\"")
+                .contains("<img src=\"" + H100 + "-time.png\" width=\"960\" height=\"740\"");
+        assertThat(html.split("<img ", -1)).hasSize(3);
         BufferedImage img = ImageIO.read(site.resolve(H100 + ".png").toFile());
         assertThat(img.getHeight()).isEqualTo(740);
         assertThat(html).doesNotContain("http://").doesNotContain("https://" + "fonts");
@@ -115,7 +117,7 @@ class SweepReportTest {
         assertThat(t.rows().get(0)).startsWith("1024", "256", "float", "sum", "-1", "2.00").endsWith("1.50 / 2.50", "-");
         assertThat(t.rows().get(1)).endsWith("-", "2.75 / 3.25");
         assertThat(page.verdicts()).extracting(ReportPage.Verdict::level).containsExactly(ReportPage.Level.NOTE);
-        assertThat(page.figures()).singleElement().extracting(ReportPage.ReportFigure::id).isEqualTo("node07");
+        assertThat(page.figures()).extracting(ReportPage.ReportFigure::id).containsExactly("node07", "node07-time");
     }
 
     private static Measurement row(long bytes, double us) {
