@@ -95,11 +95,11 @@ public final class CalibrationTable {
         Optional<Fit> bf = s.fit(SingleTierCalibrator.METHOD_B_FITTED_BETA);
         Optional<Fit> naive = s.fit(SingleTierCalibrator.NAIVE);
         boolean beta = s.identifiability().beta();
-        String ur = beta && s.seed().ur() != null ? fmt("%.3f", s.seed().ur()) : NONE;
+        SeedHeadline headline = SeedHeadline.of(s);
+        String ur = headline.ur() == null ? NONE : fmt("%.3f", headline.ur());
         String bFit = bf.map(f -> fmt("%.1f", f.theta()[1])).orElse(NONE);
-        // ℓ_link is shown where the data determine it or the user fixed it, not as the 0 of bandwidth-only data.
-        Optional<Fit> bAlpha = b.filter(f -> s.identifiability().alpha() || f.theta()[0] > 0);
-        String ell = bAlpha.map(f -> fmt("%.3f", f.theta()[0])).orElse(NONE);
+        Optional<Fit> bAlpha = SeedHeadline.methodB(s);
+        String ell = headline.linkLatencyUs() == null ? NONE : fmt("%.3f", headline.linkLatencyUs());
         String bestCell = s.best() + " " + fmt("%.1f%%", s.bestScorePct()) + switch (s.bestBasis()) {
             case SingleTierCalibration.BY_LEAVE_ONE_OUT -> "";
             case SingleTierCalibration.BY_GCV -> " GCV";
