@@ -78,7 +78,7 @@ class RunFactsTableTest {
         }
         String table = "Every bundled run as `check ID` and `bringup --replay` resolve it (the same rows from both;"
                 + " `?` where neither the run nor its metadata says):\n\n"
-                + "| run | GPUs | hosts | inside a host | between hosts | NICs/host | NIC GB/s | NCCL_ALGO | expected curve |\n"
+                + "| run | GPUs | hosts | inside a host | between hosts | NICs/host | NIC GB/s | NCCL_ALGO | reference (another cluster's run) |\n"
                 + "|---|---:|---:|---|---|---:|---:|---|---|\n" + String.join("\n", rows) + "\n";
         String text = Files.readString(DOC, StandardCharsets.UTF_8);
         int from = text.indexOf(BEGIN);
