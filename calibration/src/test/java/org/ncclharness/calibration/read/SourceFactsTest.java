@@ -86,9 +86,9 @@ class SourceFactsTest {
                 .toString(), null);
         var source = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json(doc.requireSweeps(),
                 RunDiagnosis.kept(doc))).path("nccl_harness").path("source");
-        assertThat(source.path("log").path("nicsPerHost").asInt()).isEqualTo(8);
-        assertThat(source.path("log").path("ncclVersions").get(0).asText()).isEqualTo("2.26.2");
-        assertThat(source.path("nicDevices")).hasSize(8);
+        assertThat(source.path("log").path("nics_per_host").asInt()).isEqualTo(8);
+        assertThat(source.path("log").path("nccl_versions").get(0).asText()).isEqualTo("2.26.2");
+        assertThat(source.path("nic_devices")).hasSize(8);
         assertThat(source.path("diagnosis").path("transport").asText()).startsWith("NCCL used (its INFO lines)");
         assertThat(source.path("diagnosis").path("findings").get(0).path("severity").asText())
                 .isEqualTo(Severity.INFO.name());
@@ -132,7 +132,7 @@ class SourceFactsTest {
     void aDamagedSourceObjectIsOneLineNamingIt() {
         RunDocument doc = Inputs.document(LOGS.resolve("ncclinfo/ib_rdma_plugin_v8_gdr_h100_2node_ring_qps64_tests319.txt")
                 .toString(), null);
-        String json = json(doc.requireSweeps(), RunDiagnosis.kept(doc)).replace("\"nicsPerHost\" : ", "\"nicsPerHost\" : -");
+        String json = json(doc.requireSweeps(), RunDiagnosis.kept(doc)).replace("\"nics_per_host\" : ", "\"nics_per_host\" : -");
         assertThatThrownBy(() -> Inputs.parseDocument("d.json", json, null)).isInstanceOf(InputException.class)
                 .hasMessageContaining("d.json: nccl_harness.source is not valid");
     }

@@ -254,7 +254,7 @@ class CalibrateCommandTest {
                 .isEqualTo(ExitCode.OK);
         assertThat(Path.of("-")).doesNotExist();
         JsonNode json = new ObjectMapper().readTree(stdout());
-        assertThat(json.path("schema").asText()).isEqualTo("nccl-harness/calibration/1");
+        assertThat(json.path("schema").asText()).isEqualTo("nccl-harness/calibration/2");
         assertThat(json.path("datasets").get(0).path("notes").toString())
                 .contains("N = 8 ranks, inferred from busbw/algbw");
         assertThat(stderr()).contains("N = 8 ranks, inferred from busbw/algbw");
@@ -334,7 +334,7 @@ class CalibrateCommandTest {
         assertThat(Files.readString(json)).isEqualTo("keep me");
         assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink4", "--json", json.toString(),
                 "--force")).isEqualTo(ExitCode.OK);
-        assertThat(Files.readString(json)).contains("nccl-harness/calibration/1");
+        assertThat(Files.readString(json)).contains("nccl-harness/calibration/2");
     }
 
     @Test
