@@ -43,6 +43,28 @@ class GoldenOutputTest {
         }
     }
 
+    /**
+     * The README's {@code calibrate} example is the golden file of the same command, so neither drifts from what
+     * the command prints; {@code -Dgolden.update=true} copies the golden (written by the test above) into it.
+     */
+    @org.junit.jupiter.api.Test
+    void theReadmeCalibrateExampleIsItsGolden() throws IOException {
+        String golden = Files.readString(DIR.resolve("calibrate-one-and-two-tier.txt"), StandardCharsets.UTF_8);
+        Path readmeFile = Path.of("../README.md");
+        String readme = Files.readString(readmeFile, StandardCharsets.UTF_8);
+        String start = "$ java -jar harness.jar calibrate h100_allreduce_8gpu_azure_ndv5"
+                + " a100_allreduce_16gpu_2node_aws_p4d_efa_eks v100_allgather_12gpu_1node_nvlink2_dgx2_wohlbier\n";
+        int from = readme.indexOf(start) + start.length();
+        assertThat(from).as("the README's calibrate example").isGreaterThanOrEqualTo(start.length());
+        int to = readme.indexOf("```", from);
+        if (Boolean.getBoolean("golden.update")) {
+            readme = readme.substring(0, from) + golden + readme.substring(to);
+            Files.writeString(readmeFile, readme, StandardCharsets.UTF_8);
+        }
+        assertThat(readme.substring(from, readme.indexOf("```", from)))
+                .as("README's calibrate example (-Dgolden.update=true)").isEqualTo(golden);
+    }
+
     /** The README's example ticket is what {@code check --markdown} writes today. */
     @org.junit.jupiter.api.Test
     void theExampleTicketInTheDocsIsWhatCheckWrites(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {

@@ -4,6 +4,7 @@ import org.ncclharness.calibration.advice.Advice;
 import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.TwoTierConfig;
+import org.ncclharness.calibration.format.JsonNames;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
@@ -118,10 +119,14 @@ public record CalibrationFile(String file, List<Entry> datasets) {
             throw new InputException(file, e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
                     "not valid JSON: " + e.getOriginalMessage());
         }
-        if (root == null || !CalibrationReport.SCHEMA.equals(root.path("schema").asText())) {
+        String schema = root == null ? "" : root.path("schema").asText();
+        if (CalibrationReport.SCHEMA.equals(schema)) {
+            // version 2 names its fields as nccl-tests does; what follows reads the values' Java names (version 1)
+            root = JsonNames.toCamel(root);
+        } else if (!CalibrationReport.SCHEMA_V1.equals(schema)) {
             throw new InputException(file, 1, "not a calibration report: expected \"schema\": \""
-                    + CalibrationReport.SCHEMA + "\" (write one with: harness.jar calibrate "
-                    + Advice.with(Setting.REPORT_JSON, "FILE") + ")");
+                    + CalibrationReport.SCHEMA + "\" or \"" + CalibrationReport.SCHEMA_V1 + "\" (write one with:"
+                    + " harness.jar calibrate " + Advice.with(Setting.REPORT_JSON, "FILE") + ")");
         }
         List<Entry> out = new ArrayList<>();
         for (JsonNode d : root.path("datasets")) {

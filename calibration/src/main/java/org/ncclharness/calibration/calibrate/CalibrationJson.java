@@ -13,6 +13,7 @@ import org.ncclharness.calibration.fit.Residual;
 import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.fit.SeedUtilisation;
 import org.ncclharness.calibration.fit.SizeBand;
+import org.ncclharness.calibration.format.JsonNames;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Provenance;
 
@@ -20,6 +21,7 @@ import org.ncclharness.calibration.measure.Provenance;
  * Writes a {@link CalibrationReport} as the versioned JSON document of docs/calibration.md
  * ({@value CalibrationReport#SCHEMA}). Every model carries its form, configuration and parameters, which is all
  * {@link CalibrationFile} needs to rebuild it exactly; doubles are written in their shortest round-tripping form.
+ * The document is built with the values' Java names and written with nccl-tests' field names ({@link JsonNames}).
  */
 public final class CalibrationJson {
 
@@ -32,7 +34,12 @@ public final class CalibrationJson {
         MAPPER.writeValue(out, toJson(report));
     }
 
+    /** The document as written: field names in nccl-tests' style ({@value CalibrationReport#SCHEMA}). */
     public static ObjectNode toJson(CalibrationReport report) {
+        return (ObjectNode) JsonNames.toSnake(javaNamed(report));
+    }
+
+    private static ObjectNode javaNamed(CalibrationReport report) {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("schema", CalibrationReport.SCHEMA);
         ArrayNode ds = root.putArray("datasets");

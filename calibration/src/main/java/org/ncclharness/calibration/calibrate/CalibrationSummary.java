@@ -24,8 +24,9 @@ import org.ncclharness.calibration.fit.twotier.TwoTierRun;
 
 /**
  * The short text form of a {@link CalibrationReport}: one row per dataset with the model picked, its score and the
- * two numbers every model has (time as M → 0 and bus bandwidth as M → ∞), under a legend; at most
- * {@value #WIDTH} columns. {@link CalibrationTable} is the whole detail ({@code calibrate --verbose}).
+ * two numbers every model has (time as M → 0 and bus bandwidth as M → ∞), under a legend, then for the single-tier
+ * runs what the calibration method is about ({@link SingleTierHeadline}: interconnect, u_r, ℓ_link) beside the model picked;
+ * at most {@value #WIDTH} columns. {@link CalibrationTable} is the whole detail ({@code calibrate --verbose}).
  */
 public final class CalibrationSummary {
 
@@ -35,6 +36,8 @@ public final class CalibrationSummary {
     static final int ID_CHARS = 68;
     private static final String[] HEADER = {"# dataset", "N", "model", "RMSPE%", "alpha_us", "busbw_GBps", "flags"};
     private static final String ROW = " %5s %-12s %6s %8s %10s %s";
+    private static final String[] SEED_HEADER = {"# dataset", "interconnect", "u_r", "l_link_us", "model"};
+    private static final String SEED_ROW = " %-14s %5s %9s %s";
     private static final String NONE = "-";
 
     private CalibrationSummary() {
@@ -68,9 +71,13 @@ public final class CalibrationSummary {
     /** @param afterDetail the detail was printed above: no line pointing to it */
     public static void write(PrintWriter out, CalibrationReport report, boolean afterDetail) {
         List<String[]> rows = new ArrayList<>();
+        List<String[]> seeds = new ArrayList<>();
         List<DeferredCalibration> skipped = new ArrayList<>();
         for (CalibrationEntry e : report.entries()) {
             row(e).ifPresent(r -> rows.add(r.cells()));
+            if (e instanceof SingleTierCalibration s) {
+                seeds.add(seedCells(s));
+            }
             if (e instanceof DeferredCalibration d) {
                 skipped.add(d);
             }
@@ -82,6 +89,14 @@ public final class CalibrationSummary {
             legend(out);
             line(out, idWidth, HEADER);
             rows.forEach(r -> line(out, idWidth, r));
+        }
+        if (!seeds.isEmpty()) {
+            out.println("# single-tier runs, the seed method (docs/calibration.md): u_r = BusBW_peak / beta_phys of the"
+                    + " interconnect");
+            out.println("#   (0.92 where busbw passes it on NVSwitch, flag R); l_link_us: method B's latency per hop;"
+                    + " model: the pick above");
+            seedLine(out, idWidth, SEED_HEADER);
+            seeds.forEach(r -> seedLine(out, idWidth, r));
         }
         if (afterDetail) {
             // the detail above listed these under its own "not calibrated"
@@ -122,13 +137,28 @@ public final class CalibrationSummary {
     }
 
     private static void line(PrintWriter out, int idWidth, String[] r) {
-        String rest = String.format(Locale.ROOT, ROW, r[1], r[2], r[3], r[4], r[5], r[6]).stripTrailing();
-        if (r[0].length() > idWidth) {
-            out.println(r[0]);
+        print(out, idWidth, r[0], String.format(Locale.ROOT, ROW, r[1], r[2], r[3], r[4], r[5], r[6]));
+    }
+
+    private static void seedLine(PrintWriter out, int idWidth, String[] r) {
+        print(out, idWidth, r[0], String.format(Locale.ROOT, SEED_ROW, r[1], r[2], r[3], r[4]));
+    }
+
+    /** An id longer than the column goes on a line of its own, the cells under it, so no line passes WIDTH. */
+    private static void print(PrintWriter out, int idWidth, String id, String cells) {
+        String rest = cells.stripTrailing();
+        if (id.length() > idWidth) {
+            out.println(id);
             out.println(" ".repeat(idWidth) + rest);
         } else {
-            out.println(String.format(Locale.ROOT, "%-" + idWidth + "s", r[0]) + rest);
+            out.println(String.format(Locale.ROOT, "%-" + idWidth + "s", id) + rest);
         }
+    }
+
+    private static String[] seedCells(SingleTierCalibration s) {
+        SingleTierHeadline h = SingleTierHeadline.of(s);
+        return new String[] {s.dataset().id(), s.interconnect(), h.ur() == null ? NONE : fmt("%.3f", h.ur()),
+            h.ellLinkUs() == null ? NONE : fmt("%.3f", h.ellLinkUs()), s.best()};
     }
 
     private static Row row(SingleTierCalibration s) {

@@ -13,7 +13,7 @@ public final class CheckReportWriter {
     public static void text(PrintWriter out, CheckReport r) {
         out.println("# check: " + r.run() + " (" + r.provenance().label() + ")");
         if (r.reference() != null) {
-            out.println("# reference: " + referenceLine(r.reference()));
+            out.println("# " + referenceLine(r.reference()));
             r.reference().notes().forEach(n -> out.println("# " + n));
         }
         if (!r.sizes().isEmpty()) {
@@ -47,11 +47,18 @@ public final class CheckReportWriter {
         out.flush();
     }
 
-    /** How the reference is named on the report's first lines. */
+    /** How the reference is named on the report's first lines: {@code reference (its kind): what it is}. */
     public static String referenceLine(Reference ref) {
-        String what = ref.predicted() ? "PREDICTION (not a measurement) of " : "";
-        return (ref.role().equals(Reference.BASELINE) ? "baseline " : ref.role().equals(Reference.EXPECTED)
-                ? "expected curve, " : "") + what + ref.label();
+        return referenceHead(ref) + ": " + referenceWhat(ref);
+    }
+
+    /** The word and the kind: {@code reference (baseline)}, {@code reference (another cluster's run)}, ... */
+    public static String referenceHead(Reference ref) {
+        return "reference (" + ref.role().noun() + ")";
+    }
+
+    private static String referenceWhat(Reference ref) {
+        return (ref.predicted() ? "PREDICTION (not a measurement) of " : "") + ref.label();
     }
 
     private static String marks(CheckReport.SizeLine s) {
@@ -79,7 +86,8 @@ public final class CheckReportWriter {
         context.facts().forEach(e -> b.append("| ").append(e.getKey()).append(" | ").append(cell(e.getValue()))
                 .append(" |\n"));
         if (r.reference() != null) {
-            b.append("| compared with | ").append(cell(referenceLine(r.reference()))).append(" |\n");
+            b.append("| ").append(referenceHead(r.reference())).append(" | ").append(cell(referenceWhat(r.reference())))
+                    .append(" |\n");
             r.reference().notes().forEach(n -> b.append("| | ").append(cell(n)).append(" |\n"));
         }
         b.append("\n## Findings\n\n");

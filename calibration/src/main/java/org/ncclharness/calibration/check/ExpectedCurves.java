@@ -56,10 +56,10 @@ public final class ExpectedCurves {
         String gpu = run.hardware() == null ? null : run.hardware().gpuModel();
         if (me.gpuFamily() == null && gpu != null && !gpu.isBlank()) {
             // named, but not a chip family any bundled run is of (an RTX 6000D): say so, not that it is unnamed
-            return Outcome.none("no expected curve: no bundled run is of the run's GPU (" + gpu + ")");
+            return Outcome.none("no reference (another cluster's run): no bundled run is of the run's GPU (" + gpu + ")");
         }
         if (me.gpuFamily() == null || fabric == null) {
-            return Outcome.none("no expected curve: the run states no " + (me.gpuFamily() == null ? "GPU model"
+            return Outcome.none("no reference (another cluster's run): the run states no " + (me.gpuFamily() == null ? "GPU model"
                     : "interconnect (pass " + Advice.name(Setting.INTERCONNECT) + "; across hosts it names the"
                     + " network)") + ", so no bundled run"
                     + " of the same hardware can be found");
@@ -67,7 +67,7 @@ public final class ExpectedCurves {
         Integer ranks = run.ranks();
         Integer stated = statedHosts(run);
         if (stated == null) {
-            return Outcome.none("no expected curve: the run does not state its host count (pass "
+            return Outcome.none("no reference (another cluster's run): the run does not state its host count (pass "
                     + Advice.usage(Setting.HOST_COUNT) + ") to find bundled runs of the same shape");
         }
         int hosts = stated;
@@ -97,7 +97,7 @@ public final class ExpectedCurves {
             // "besides this one" only where the run is itself bundled (the same id, or the same rows)
             boolean bundledItself = bundled.stream().anyMatch(d -> d.id().equals(runId) || d.rows().containsAll(
                     run.rows()));
-            return Outcome.none("no expected curve: no bundled " + run.collective().testName() + " run of "
+            return Outcome.none("no reference (another cluster's run): no bundled " + run.collective().testName() + " run of "
                     + me.gpuFamily() + " over " + fabric + (bundledItself ? " (besides this one)" : ""));
         }
         String why = null;
@@ -106,14 +106,14 @@ public final class ExpectedCurves {
                     + fabric + ")";
             boolean sameScale = Objects.equals(d.hardware().ranks(), ranks) && hostsOf(d.hardware()) == hosts;
             if (sameScale) {
-                Reference r = Reference.measured(label, Reference.EXPECTED, d.sweep());
+                Reference r = Reference.measured(label, ReferenceKind.OTHER_CLUSTER, d.sweep());
                 long common = run.rows().stream().filter(x -> r.busBwGBps().containsKey(x.sizeBytes())).count();
                 if (common >= MIN_COMMON_SIZES) {
                     return new Outcome(r, null, d, null);
                 }
             }
             if (ranks == null || ranks < 2) {
-                why = "no expected curve: the run's GPU count is not known (pass " + Advice.name(Setting.GPU_COUNT)
+                why = "no reference (another cluster's run): the run's GPU count is not known (pass " + Advice.name(Setting.GPU_COUNT)
                         + ") to move " + d.id() + " to it";
                 continue;
             }
@@ -132,12 +132,12 @@ public final class ExpectedCurves {
                 Sweep inRange = run.withRows(run.rows().stream().filter(x -> m.minBytes() == null
                         || x.sizeBytes() >= m.minBytes() && x.sizeBytes() <= m.maxBytes()).toList());
                 if (inRange.rows().size() < MIN_COMMON_SIZES) {
-                    why = "no expected curve: " + d.id() + " was measured at other sizes than this run";
+                    why = "no reference (another cluster's run): " + d.id() + " was measured at other sizes than this run";
                     continue;
                 }
                 Reference r = Reference.model(label, inRange, run.collective(), ranks, m::timeUs)
-                        .as(Reference.EXPECTED, label)
-                        .withNotes(List.of(String.format(Locale.ROOT, "expected curve: %s's %s model, moved from %s to"
+                        .as(ReferenceKind.OTHER_CLUSTER, label)
+                        .withNotes(List.of(String.format(Locale.ROOT, "reference (another cluster's run): %s's %s model, moved from %s to"
                                 + " this run's %d GPUs on %d host%s", d.id(), m.name(),
                                 Comparability.Side.of(d.sweep()).describe(), ranks, hosts, hosts == 1 ? "" : "s")));
                 return new Outcome(r, null, d, m);
@@ -145,7 +145,7 @@ public final class ExpectedCurves {
                 // the advice inside e (another --gpus) would describe another run, not this one
                 why = hosts > 0 && ranks % hosts == 0 && peerPerHost != ranks / hosts
                         ? perHost(run, me, fabric, ranks / hosts, d, peerPerHost)
-                        : "no expected curve: " + d.id() + "'s model cannot be moved to this run (" + e.getMessage() + ")";
+                        : "no reference (another cluster's run): " + d.id() + "'s model cannot be moved to this run (" + e.getMessage() + ")";
             }
         }
         return Outcome.none(why);
@@ -162,7 +162,7 @@ public final class ExpectedCurves {
 
     private static String perHost(Sweep run, Comparability.Side me, String fabric, int perHost, Dataset nearest,
                                   int nearestPerHost) {
-        return "no expected curve: no bundled " + run.collective().testName() + " run of " + me.gpuFamily() + " over "
+        return "no reference (another cluster's run): no bundled " + run.collective().testName() + " run of " + me.gpuFamily() + " over "
                 + fabric + " at " + perHost + " GPU" + (perHost == 1 ? "" : "s") + " per host (the nearest, "
                 + nearest.id() + ", has " + nearestPerHost + "; its model has no term for another count per host)";
     }

@@ -498,7 +498,7 @@ public final class HealthCheck {
         }
         String what = ref.source() == SourceKind.REPLAY ? "a replay: another machine's stored measurements, shown"
                 + " where no GPU was" : "a prediction: a model's curve, not a measurement";
-        return Optional.of(new Finding(Severity.WARN, "reference-not-measured", null, ref.role() + " is " + what
+        return Optional.of(new Finding(Severity.WARN, "reference-not-measured", null, ref.role().phrase() + " is " + what
                 + "; agreeing with it says nothing of this system, so the verdict is at least WARN: compare with a run"
                 + " measured on this system"));
     }
@@ -622,7 +622,7 @@ public final class HealthCheck {
             if (referenceDips.contains(size)) {
                 out.add(Finding.info("dip", String.format(Locale.ROOT, "%s is %.0f %% of the busbw its neighbours"
                         + " imply, as in %s: not judged a dip", SizeText.exact(size), 100 / g.factor(),
-                        reference.role())));
+                        reference.role().phrase())));
                 continue;
             }
             dips.add(size);
@@ -683,9 +683,8 @@ public final class HealthCheck {
                     + ", reference: " + SizeText.exact(measured.busBwGBps().firstKey()) + " .. "
                     + SizeText.exact(measured.busBwGBps().lastKey()) + ")");
         }
-        out.add(Finding.info("reference", "compared with " + (ref.predicted() ? "a prediction (not a measurement): "
-                : ref.role().equals(Reference.BASELINE) ? "baseline " : "") + ref.label() + " at " + common.size()
-                + " common sizes"));
+        out.add(Finding.info("reference", "compared with " + ref.role().phrase() + (ref.predicted()
+                ? ", a prediction (not a measurement): " : ": ") + ref.label() + " at " + common.size() + " common sizes"));
         ref.notes().forEach(n -> out.add(Finding.info("reference", n)));
         notMeasured(ref).ifPresent(out::add);
         double crossover = crossover(ref, run, common);
@@ -716,13 +715,13 @@ public final class HealthCheck {
         bandwidth.close();
         for (Ranges.Range g : latency.ranges()) {
             out.add(new Finding(Severity.WARN, "latency", g.first(), String.format(Locale.ROOT,
-                    "%s: latency %s us vs %s us of %s (%s x), above %s x", g.sizes(), g.values(), g.references(),
-                    ref.role(), g.ratios("%.1f"), num(rules.latencyWarnFactor()))));
+                    "%s: latency %s us vs %s us of the reference (%s; %s x), above %s x", g.sizes(), g.values(),
+                    g.references(), ref.role().noun(), g.ratios("%.1f"), num(rules.latencyWarnFactor()))));
         }
         for (Ranges.Range g : bandwidth.ranges()) {
             out.add(new Finding(Severity.WARN, "below-reference", g.first(), String.format(Locale.ROOT,
-                    "%s: busbw %s GB/s is %s %% of %s (%s GB/s), below %s %%", g.sizes(), g.values(), g.ratios("%.1f"),
-                    ref.role(), g.references(), num(rules.warnBelowPct()))));
+                    "%s: busbw %s GB/s is %s %% of the reference (%s: %s GB/s), below %s %%", g.sizes(), g.values(),
+                    g.ratios("%.1f"), ref.role().noun(), g.references(), num(rules.warnBelowPct()))));
         }
         Measurement last = common.get(common.size() - 1);
         double refLast = ref.busBwGBps().getOrDefault(last.sizeBytes(), 0.0);
@@ -731,11 +730,11 @@ public final class HealthCheck {
             if (pct < rules.failBelowPct()) {
                 // Another cluster's run of the same hardware differs by its NCCL version, settings and NICs (up to
                 // 3x among the bundled runs): it can warn, and only a reference the user vouches for can fail.
-                boolean peer = ref.role().equals(Reference.EXPECTED);
+                boolean peer = ref.role() == ReferenceKind.OTHER_CLUSTER;
                 out.add(new Finding(peer ? Severity.WARN : Severity.FAIL, "largest-below-reference", last.sizeBytes(),
-                        String.format(Locale.ROOT, "largest common size %s: busbw %s GB/s is %.1f %% of %s (%s GB/s),"
-                                + " below %s %%%s", SizeText.exact(last.sizeBytes()), num(SizeBusBw.of(last)), pct,
-                                ref.role(), num(refLast), num(rules.failBelowPct()), peer ? " (another cluster's run:"
+                        String.format(Locale.ROOT, "largest common size %s: busbw %s GB/s is %.1f %% of the reference"
+                                + " (%s: %s GB/s), below %s %%%s", SizeText.exact(last.sizeBytes()), num(SizeBusBw.of(last)),
+                                pct, ref.role().noun(), num(refLast), num(rules.failBelowPct()), peer ? " (another cluster's run:"
                                         + " WARN; " + references + " can FAIL)" : "")));
             }
         }

@@ -15,19 +15,15 @@ import org.ncclharness.calibration.measure.Sweep;
  * (labelled as a prediction in every report), or the expected curve of bundled runs of the same hardware.
  *
  * @param label     one line naming the baseline, the model or the bundled run
- * @param role      how findings name it: {@code the baseline}, {@code the model's prediction}, {@code the expected curve}
+ * @param role      its kind, which every output names beside the word "reference"
  * @param source    where the values came from: {@link SourceKind#PREDICTED} for a model's (and a table a model
  *                  computed), else the kind of the run measured (a replay's are another machine's)
  * @param busBwGBps busbw per size, bytes → GB/s
  * @param timeUs    time per size, bytes → µs (the same placement as the busbw); sizes with no time are absent
  * @param notes     what the first lines of the report must say (a scale the model was moved to, what differs)
  */
-public record Reference(String label, String role, SourceKind source, NavigableMap<Long, Double> busBwGBps,
+public record Reference(String label, ReferenceKind role, SourceKind source, NavigableMap<Long, Double> busBwGBps,
                         NavigableMap<Long, Double> timeUs, List<String> notes) {
-
-    public static final String BASELINE = "the baseline";
-    public static final String MODEL = "the model's prediction";
-    public static final String EXPECTED = "the expected curve";
 
     public Reference {
         busBwGBps = Collections.unmodifiableNavigableMap(new TreeMap<>(busBwGBps));
@@ -45,16 +41,16 @@ public record Reference(String label, String role, SourceKind source, NavigableM
      * model's prediction and an expected curve are models or bundled runs by design, and say so in their label.
      */
     public boolean notMeasured() {
-        return role.equals(BASELINE) && (source == SourceKind.REPLAY || source == SourceKind.PREDICTED);
+        return role == ReferenceKind.BASELINE && (source == SourceKind.REPLAY || source == SourceKind.PREDICTED);
     }
 
     /** A measured run's busbw and time per size. */
     public static Reference baseline(String label, Sweep baseline) {
-        return measured(label, BASELINE, baseline);
+        return measured(label, ReferenceKind.BASELINE, baseline);
     }
 
-    /** A measured run in the role {@code role} (a bundled run of the same hardware: {@link #EXPECTED}). */
-    public static Reference measured(String label, String role, Sweep sweep) {
+    /** A measured run in the role {@code role} (a bundled run of the same hardware: {@link ReferenceKind#OTHER_CLUSTER}). */
+    public static Reference measured(String label, ReferenceKind role, Sweep sweep) {
         NavigableMap<Long, Double> bus = new TreeMap<>();
         NavigableMap<Long, Double> time = new TreeMap<>();
         for (Measurement r : sweep.rows()) {
@@ -86,7 +82,7 @@ public record Reference(String label, String role, SourceKind source, NavigableM
                 time.put(r.sizeBytes(), t);
             }
         }
-        return new Reference(label, MODEL, SourceKind.PREDICTED, bus, time, List.of());
+        return new Reference(label, ReferenceKind.CALIBRATION, SourceKind.PREDICTED, bus, time, List.of());
     }
 
     /**
@@ -118,7 +114,7 @@ public record Reference(String label, String role, SourceKind source, NavigableM
                 - Math.log(lo.getValue()))));
     }
 
-    public Reference as(String newRole, String newLabel) {
+    public Reference as(ReferenceKind newRole, String newLabel) {
         return new Reference(newLabel, newRole, source, busBwGBps, timeUs, notes);
     }
 

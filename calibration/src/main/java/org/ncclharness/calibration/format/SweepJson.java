@@ -30,10 +30,15 @@ import org.ncclharness.calibration.measure.Sweep;
  * record (provenance, collective, hardware, notes, and in {@code source} what the run's input stated besides its
  * tables: the reader's typed facts, which this class carries without reading them). Reads both nccl-tests' own
  * files and ours; a file without {@code source} (nccl-tests', an earlier release's) reads as stating nothing more.
+ * Our objects name their fields as nccl-tests does ({@link JsonNames}) from version 2; version 1 is still read.
  */
 public final class SweepJson {
 
-    public static final String SCHEMA = "nccl-harness/sweep/1";
+    /**
+     * {@code nccl_harness}'s provenance, hardware, run and source in nccl-tests' style ({@code gpu_model});
+     * {@code nccl-harness/sweep/1}, with the values' Java names there ({@code gpuModel}), is still read.
+     */
+    public static final String SCHEMA = "nccl-harness/sweep/2";
     public static final String SWEEPS_SCHEMA = "nccl-harness/sweeps/1";
     private static final int NCCL_TESTS_JSON_VERSION = 3;
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -164,10 +169,10 @@ public final class SweepJson {
         }
         ObjectNode ours = root.putObject("nccl_harness");
         ours.put("schema", SCHEMA);
-        ours.set("provenance", MAPPER.valueToTree(sweep.provenance()));
+        ours.set("provenance", JsonNames.toSnake(MAPPER.valueToTree(sweep.provenance())));
         ours.put("collective", sweep.collective().testName());
-        ours.set("hardware", MAPPER.valueToTree(sweep.hardware()));
-        ours.set("run", MAPPER.valueToTree(sweep.run()));
+        ours.set("hardware", JsonNames.toSnake(MAPPER.valueToTree(sweep.hardware())));
+        ours.set("run", JsonNames.toSnake(MAPPER.valueToTree(sweep.run())));
         ours.set("notes", MAPPER.valueToTree(Note.texts(sweep.notes())));
         ObjectNode trailer = ours.putObject("trailer");
         if (stated.outOfBounds() != null) {
@@ -178,7 +183,7 @@ public final class SweepJson {
             trailer.put("min_bw_status", stated.minBwStatus());
         }
         if (ctx.source() != null) {
-            ours.set("source", ctx.source());
+            ours.set("source", JsonNames.toSnake(ctx.source()));
         }
         ours.setAll(ctx.harness());
         try {
@@ -372,7 +377,7 @@ public final class SweepJson {
                     d.path("hostname").asText(), d.path("device").asInt(), d.path("device_hex").asText(),
                     d.path("device_info").asText()));
         }
-        JsonNode ours = root.path("nccl_harness");
+        JsonNode ours = javaNamed(root.path("nccl_harness"));
         try {
             Provenance prov = ours.has("provenance") ? MAPPER.treeToValue(ours.get("provenance"), Provenance.class)
                     : new Provenance(SourceKind.STORED, file, null, "stored nccl-tests JSON: " + file);
@@ -415,6 +420,23 @@ public final class SweepJson {
             throw new InputException(file, 0, at + "the nccl_harness object is not valid: "
                     + JsonProblem.describe(e));
         }
+    }
+
+    /**
+     * Our object with its record-valued fields (provenance, hardware, run, source) under the values' Java names, as
+     * version 1 wrote them and the records read them; the object's own fields keep nccl-tests' names in both.
+     */
+    private static JsonNode javaNamed(JsonNode ours) {
+        if (!(ours instanceof ObjectNode o) || !SCHEMA.equals(o.path("schema").asText())) {
+            return ours;
+        }
+        ObjectNode copy = o.deepCopy();
+        for (String field : List.of("provenance", "hardware", "run", "source")) {
+            if (copy.has(field)) {
+                copy.set(field, JsonNames.toCamel(copy.get(field)));
+            }
+        }
+        return copy;
     }
 
     /** The trailer a document states: nccl-tests' own fields, unless our writer marked the average recomputed. */

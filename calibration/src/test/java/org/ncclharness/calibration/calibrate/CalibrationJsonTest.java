@@ -30,7 +30,7 @@ class CalibrationJsonTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         CalibrationJson.write(report, out);
         String json = out.toString(StandardCharsets.UTF_8);
-        assertThat(json).contains("\"schema\" : \"nccl-harness/calibration/1\"");
+        assertThat(json).contains("\"schema\" : \"nccl-harness/calibration/2\"");
 
         CalibrationFile back = CalibrationFile.parse("report.json", json);
         assertThat(back.datasets()).extracting(CalibrationFile.Entry::id).containsExactly("one", "two");
@@ -68,9 +68,9 @@ class CalibrationJsonTest {
                 .get(0).get("summary");
         String row = text.toString().lines().filter(l -> l.startsWith("one ")).findFirst().orElseThrow();
         assertThat(row.split("\\s+")).containsSequence(summary.get("ranks").asText(), summary.get("model").asText(),
-                String.format(java.util.Locale.ROOT, "%.1f", summary.get("scorePct").asDouble()),
-                String.format(java.util.Locale.ROOT, "%.1f", summary.get("alphaUs").asDouble()),
-                String.format(java.util.Locale.ROOT, "%.1f", summary.get("busBwGBps").asDouble()));
+                String.format(java.util.Locale.ROOT, "%.1f", summary.get("score_pct").asDouble()),
+                String.format(java.util.Locale.ROOT, "%.1f", summary.get("alpha_us").asDouble()),
+                String.format(java.util.Locale.ROOT, "%.1f", summary.get("bus_bw_gbps").asDouble()));
     }
 
     @Test
@@ -94,5 +94,41 @@ class CalibrationJsonTest {
                 .isInstanceOf(InputException.class).hasMessage("run.txt:1: not a calibration report but measurements"
                         + " (a log or CSV): calibrate them first, harness.jar calibrate run.txt a JSON report cal.json,"
                         + " then pass a calibration report cal.json");
+    }
+
+    /**
+     * Version 1 (the values' Java names) is still read: a report calibrate wrote before the rename, committed, reads
+     * as the same models as its version-2 form, and every field name a writer emits comes back to the name it was
+     * written from.
+     */
+    @Test
+    void aVersionOneReportReadsAsItsVersionTwoForm() throws Exception {
+        String v1 = new String(getClass().getResourceAsStream("/json/calibration-v1.json").readAllBytes(),
+                StandardCharsets.UTF_8);
+        var tree = CalibrationJson.MAPPER.readTree(v1);
+        assertThat(tree.get("schema").asText()).isEqualTo(CalibrationReport.SCHEMA_V1);
+        var v2 = (com.fasterxml.jackson.databind.node.ObjectNode) org.ncclharness.calibration.format.JsonNames
+                .toSnake(tree);
+        v2.put("schema", CalibrationReport.SCHEMA);
+        assertThat(v2.toString()).contains("\"ll_link_latency_us\"").doesNotContain("\"llLinkLatencyUs\"")
+                .contains("\"bus_bw_gbps\"").contains("\"free_parameters\":[\"link_latency_us\",\"u_r\"]");
+        assertThat(org.ncclharness.calibration.format.JsonNames.toCamel(v2).toString())
+                .isEqualTo(tree.toString().replace(CalibrationReport.SCHEMA_V1, CalibrationReport.SCHEMA));
+        CalibrationFile old = CalibrationFile.parse("old.json", v1);
+        CalibrationFile now = CalibrationFile.parse("new.json", v2.toString());
+        assertThat(old.datasets()).extracting(CalibrationFile.Entry::id).containsExactly(
+                "h100_allreduce_8gpu_azure_ndv5", "a100_allreduce_16gpu_2node_aws_p4d_efa_eks",
+                "a100_allreduce_10GiB_points_oci");
+        for (CalibrationFile.Entry e : old.datasets()) {
+            CalibrationFile.Entry n = now.dataset(e.id());
+            assertThat(n.best()).isEqualTo(e.best());
+            assertThat(n.models()).hasSameSizeAs(e.models());
+            for (CalibrationFile.CalibratedModel m : e.models()) {
+                CalibrationFile.CalibratedModel back = n.model(m.name()).orElseThrow();
+                assertThat(back.model()).isEqualTo(m.model());
+                assertThat(back.theta()).containsExactly(m.theta());
+            }
+        }
+        assertThat(old.dataset("a100_allreduce_16gpu_2node_aws_p4d_efa_eks").models()).isNotEmpty();
     }
 }

@@ -278,7 +278,7 @@ class TwoTierCalibratorTest {
                 .containsExactly("envelope", "algorithms");
         assertThat(back.bestModel().orElseThrow().model()).isEqualTo(t.protocolFit(t.choice().picked())
                 .orElseThrow().model());
-        assertThat(json).contains("\"betterTwoTierForm\":null");
+        assertThat(json).contains("\"better_two_tier_form\":null");
     }
 
     @Test

@@ -32,7 +32,7 @@ class HealthCheckTest {
         CheckReport r = check.check(OCI, oci(), Reference.baseline(OCI, oci()));
         assertThat(r.verdict()).isEqualTo(Verdict.PASS);
         assertThat(r.findings()).filteredOn(f -> f.rule().equals("dip")).hasSize(2)
-                .allMatch(f -> f.severity() == Severity.INFO && f.message().contains("as in the baseline"));
+                .allMatch(f -> f.severity() == Severity.INFO && f.message().contains("as in the reference (baseline)"));
         assertThat(r.sizes()).allMatch(s -> s.pctOfReference() == null ? s.busBwGBps() == 0 : Math.abs(s.pctOfReference() - 100) < 1e-9);
         CheckReport alone = check.check(OCI, oci(), (Reference) null);
         assertThat(alone.reasons()).filteredOn(f -> f.rule().equals("dip")).extracting(Finding::sizeBytes)
@@ -51,7 +51,7 @@ class HealthCheckTest {
         assertThat(r.verdict()).isEqualTo(Verdict.WARN);
         assertThat(r.reasons()).singleElement().satisfies(f -> {
             assertThat(f.rule()).isEqualTo("reference-not-measured");
-            assertThat(f.message()).startsWith("the baseline is a replay: another machine's stored measurements");
+            assertThat(f.message()).startsWith("the reference (baseline) is a replay: another machine's stored measurements");
         });
         Sweep predicted = oci().withProvenance(new Provenance(SourceKind.PREDICTED, "p.txt", null, "predicted by x"));
         Reference fromPrediction = Reference.baseline("p.txt", predicted);
@@ -273,10 +273,10 @@ class HealthCheckTest {
         assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
         List<Finding> latency = r.reasons().stream().filter(f -> f.rule().equals("latency")).toList();
         assertThat(latency).singleElement().extracting(Finding::message).asString()
-                .startsWith("64 B–32 KiB: latency ").contains("of the baseline (3.0 x), above 1.5 x");
+                .startsWith("64 B–32 KiB: latency ").contains("of the reference (baseline; 3.0 x), above 1.5 x");
         assertThat(r.reasons()).filteredOn(f -> f.rule().equals("below-reference")).singleElement()
                 .extracting(Finding::message).asString().startsWith("32 MiB–8 GiB: busbw ")
-                .contains("is 55.0 % of the baseline");
+                .contains("is 55.0 % of the reference (baseline");
         assertThat(r.reasons()).anyMatch(f -> f.severity() == Severity.FAIL
                 && f.rule().equals("largest-below-reference"));
     }

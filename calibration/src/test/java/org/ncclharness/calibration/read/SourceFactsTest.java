@@ -75,6 +75,31 @@ class SourceFactsTest {
         return back;
     }
 
+    /**
+     * A sweep JSON of version 1 (the values' Java names in {@code nccl_harness}; written by the release before the
+     * rename, committed) reads as the log it was written from, as version 2 does.
+     */
+    @Test
+    void aVersionOneSweepJsonReadsAsItsLogAndAsVersionTwo() throws IOException {
+        RunDocument doc = Inputs.document(LOGS.resolve("ncclinfo/ib_rdma_plugin_v8_gdr_h100_2node_ring_qps64_tests319.txt")
+                .toString(), null);
+        String v1 = Files.readString(Path.of("src/test/resources/json/sweep-v1.json"));
+        assertThat(v1).contains("\"schema\" : \"nccl-harness/sweep/1\"").contains("\"gpuModel\"");
+        String v2 = SweepJson.writeAll(doc.requireSweeps(), SweepJson.Context.none().withSource(doc.source().toJson()
+                .orElse(null)));
+        assertThat(v2).contains("\"schema\" : \"nccl-harness/sweep/2\"").contains("\"gpu_model\"")
+                .contains("\"nics_per_host\"").doesNotContain("\"gpuModel\"").doesNotContain("\"nicsPerHost\"");
+        RunDocument old = Inputs.parseDocument("v1.json", v1, null);
+        RunDocument now = Inputs.parseDocument("v2.json", v2, null);
+        assertThat(old.source()).isEqualTo(doc.source()).isEqualTo(now.source());
+        var a = old.requireSweeps().get(0);
+        var b = now.requireSweeps().get(0);
+        assertThat(a.hardware()).isEqualTo(b.hardware()).isEqualTo(doc.requireSweeps().get(0).hardware());
+        assertThat(a.run()).isEqualTo(b.run());
+        assertThat(a.provenance().kind()).isEqualTo(b.provenance().kind());
+        assertThat(a.rows()).isEqualTo(b.rows());
+    }
+
     /** As {@code convert --json} writes a document. */
     private static String json(List<org.ncclharness.calibration.measure.Sweep> sweeps, SourceFacts kept) {
         return SweepJson.writeAll(sweeps, SweepJson.Context.none().withSource(kept.toJson().orElse(null)));
@@ -86,9 +111,9 @@ class SourceFactsTest {
                 .toString(), null);
         var source = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json(doc.requireSweeps(),
                 RunDiagnosis.kept(doc))).path("nccl_harness").path("source");
-        assertThat(source.path("log").path("nicsPerHost").asInt()).isEqualTo(8);
-        assertThat(source.path("log").path("ncclVersions").get(0).asText()).isEqualTo("2.26.2");
-        assertThat(source.path("nicDevices")).hasSize(8);
+        assertThat(source.path("log").path("nics_per_host").asInt()).isEqualTo(8);
+        assertThat(source.path("log").path("nccl_versions").get(0).asText()).isEqualTo("2.26.2");
+        assertThat(source.path("nic_devices")).hasSize(8);
         assertThat(source.path("diagnosis").path("transport").asText()).startsWith("NCCL used (its INFO lines)");
         assertThat(source.path("diagnosis").path("findings").get(0).path("severity").asText())
                 .isEqualTo(Severity.INFO.name());
@@ -132,7 +157,7 @@ class SourceFactsTest {
     void aDamagedSourceObjectIsOneLineNamingIt() {
         RunDocument doc = Inputs.document(LOGS.resolve("ncclinfo/ib_rdma_plugin_v8_gdr_h100_2node_ring_qps64_tests319.txt")
                 .toString(), null);
-        String json = json(doc.requireSweeps(), RunDiagnosis.kept(doc)).replace("\"nicsPerHost\" : ", "\"nicsPerHost\" : -");
+        String json = json(doc.requireSweeps(), RunDiagnosis.kept(doc)).replace("\"nics_per_host\" : ", "\"nics_per_host\" : -");
         assertThatThrownBy(() -> Inputs.parseDocument("d.json", json, null)).isInstanceOf(InputException.class)
                 .hasMessageContaining("d.json: nccl_harness.source is not valid");
     }

@@ -48,8 +48,8 @@ import picocli.CommandLine.Model.CommandSpec;
             "  1 every GPU alone (the install works), 2 each host with all its GPUs (NVLink/P2P),",
             "  3 all hosts at the largest sizes (the network), 4 all hosts at every size, kept as the baseline.",
             "Each step runs -N times (default 3) and keeps the median per size, states the spread, and is judged as"
-                + " check judges a run (the expected curve of the nearest bundled run of this hardware; step 4"
-                + " against --baseline when given) and its GPUs or hosts against each other. The first step that"
+                + " check judges a run (the reference: another cluster's run, the nearest bundled run of this hardware;"
+                + " step 4's is --baseline when given) and its GPUs or hosts against each other. The first step that"
                 + " FAILs stops the flow with its reasons; the report ends with the diagnosis of NCCL's INFO lines"
                 + " (which transport ran): it runs NCCL with NCCL_DEBUG=INFO written to files unless NCCL_DEBUG* is"
                 + " set or --no-diagnose is given.",
@@ -91,7 +91,7 @@ public final class BringupCommand implements Callable<Integer> {
             + " IB-NDR, RoCE-400G; inside a host the NVLink generation comes from the GPU name)")
     String interconnect;
     @Option(names = "--baseline", paramLabel = "DIR|FILE", description = "an earlier bring-up's directory (its"
-            + " baseline.json) or any run: step 4 is compared with it instead of the expected curve")
+            + " baseline.json) or any run: step 4 is compared with it (the reference: baseline) instead of another cluster's run")
     String baseline;
     @Option(names = "--warn-below", paramLabel = "PCT", description = "WARN below this %% of the reference or of the"
             + " subjects' median (default 90)")

@@ -167,7 +167,8 @@ final class StepJudge {
                     + String.join(", ", differ))), ref.series(), null);
         }
         notes.add(new Finding(Severity.WARN, "baseline", null, "baseline " + baseline.label() + " is not comparable ("
-                + String.join(", ", differ) + "): step 4 is judged against the expected curve instead;"
+                + String.join(", ", differ) + "): step 4 is judged against the reference (another cluster's run)"
+                + " instead;"
                 + " --allow-mismatch compares them anyway"));
         return JudgedReference.expected(run, kept, name);
     }

@@ -45,7 +45,7 @@ final class CheckReportPage {
         }
         List<String> provenance = new ArrayList<>(List.of(report.provenance().label()));
         if (report.reference() != null) {
-            provenance.add("reference: " + CheckReportWriter.referenceLine(report.reference()));
+            provenance.add(CheckReportWriter.referenceLine(report.reference()));
             provenance.addAll(report.reference().notes());
         }
         List<ReportPage.Table> tables = new ArrayList<>();
@@ -87,7 +87,9 @@ final class CheckReportPage {
         boolean ref = report.reference() != null;
         List<String> header = new ArrayList<>(List.of("size (B)", "busbw (GB/s)"));
         if (ref) {
-            header.addAll(List.of(report.reference().predicted() ? "predicted (GB/s)" : "baseline (GB/s)",
+            // the column is the reference, whatever its kind (a baseline, another cluster's run, a calibration)
+            header.addAll(List.of("reference: " + report.reference().role().noun()
+                    + (report.reference().predicted() ? ", predicted" : "") + " (GB/s)",
                     "% of reference"));
         }
         header.add("dip");

@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 public final class NicOptions {
 
     @Option(names = "--nics-per-host", paramLabel = "N", description = "NICs per host: across hosts the line rate is"
-            + " all of them together, and a bundled run with as many is preferred as the expected curve (default:"
+            + " all of them together, and a bundled run with as many is preferred as the reference (another cluster's run; default:"
             + " the log's NCCL INFO 'NET/IB : Using' lines, a bundled dataset's metadata)")
     Integer perHost;
 

@@ -61,12 +61,12 @@ class BringupCommandTest {
         CliRun again = CliRun.of("bringup", "--replay", "--dataset", "h100_allreduce_16gpu_2node_aws_p5_efa_slurm",
                 "--baseline", dir.toString(), "-o", tmp.resolve("again").toString());
         assertThat(again.out()).contains("step 4 (all hosts, every size): WARN (the whole curve, kept as the baseline)\n"
-                + "  against baseline " + dir);
+                + "  against reference (baseline): " + dir);
         String step4 = again.out().substring(again.out().indexOf("step 4 ("), again.out().indexOf("diagnosis: "));
         // both are replays: the numbers judged and the baseline they are judged against, each said once
         assertThat(step4.lines().filter(l -> l.startsWith("  WARN") || l.startsWith("  FAIL")))
                 .hasSize(2).anyMatch(l -> l.startsWith("  WARN  these numbers are a replay"))
-                .anyMatch(l -> l.startsWith("  WARN  the baseline is a replay"));
+                .anyMatch(l -> l.startsWith("  WARN  the reference (baseline) is a replay"));
 
         // and the page opens from disk with its figures loaded
         HeadlessChromium chromium = HeadlessChromium.find(tmp);
@@ -95,11 +95,11 @@ class BringupCommandTest {
                 .isEqualTo(SourceKind.REPLAY);
         CliRun h100 = CliRun.of("bringup", "--replay", "--dataset", "h100_allreduce_16gpu_2node_aws_p5_efa_slurm",
                 "--baseline", a100.toString(), "-o", tmp.resolve("h100").toString());
-        assertThat(h100.out()).contains("is not comparable (GPU H100 vs A100): step 4 is judged against the expected"
-                + " curve instead; --allow-mismatch compares them anyway");
+        assertThat(h100.out()).contains("is not comparable (GPU H100 vs A100): step 4 is judged against the reference"
+                + " (another cluster's run) instead; --allow-mismatch compares them anyway");
         CliRun anyway = CliRun.of("bringup", "--replay", "--dataset", "h100_allreduce_16gpu_2node_aws_p5_efa_slurm",
                 "--baseline", a100.toString(), "--allow-mismatch", "-o", tmp.resolve("anyway").toString());
-        assertThat(anyway.out()).contains("against baseline " + a100);
+        assertThat(anyway.out()).contains("against reference (baseline): " + a100);
     }
 
     /**

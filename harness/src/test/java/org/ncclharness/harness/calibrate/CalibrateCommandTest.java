@@ -61,12 +61,42 @@ class CalibrateCommandTest {
         List<String> lines = r.out().lines().toList();
         assertThat(lines).allMatch(l -> l.length() <= 120)
                 .noneMatch(l -> OutsideCitations.PATTERN.matcher(l).find() || l.matches(".*issue \\d.*"));
+        // the seed block repeats the single-tier ids, under its legend (2 lines) and header
+        int seedBlock = lines.indexOf(lines.stream().filter(l -> l.startsWith("# single-tier runs, the seed method"))
+                .findFirst().orElseThrow());
+        int seedEnd = seedBlock + 3;
+        while (!lines.get(seedEnd).startsWith("#")) {
+            seedEnd++;
+        }
+        List<String> outsideSeedBlock = new java.util.ArrayList<>(lines.subList(0, seedBlock));
+        outsideSeedBlock.addAll(lines.subList(seedEnd, lines.size()));
         for (var d : org.ncclharness.calibration.datasets.DatasetCatalog.bundled().all()) {
-            assertThat(lines).as(d.id()).filteredOn(l -> l.startsWith(d.id() + " ") || l.startsWith("#   " + d.id() + ":"))
-                    .hasSize(1);
+            assertThat(outsideSeedBlock).as(d.id())
+                    .filteredOn(l -> l.startsWith(d.id() + " ") || l.startsWith("#   " + d.id() + ":")).hasSize(1);
         }
         assertThat(lines).anyMatch(l -> l.matches("h200_allreduce_8gpu_azure_ndv5 +8 envelope +\\d+\\.\\d +\\d.* R.*"))
                 .anyMatch(l -> l.startsWith("# flags: G generalized cross-validation"));
+    }
+
+    /**
+     * The default summary names, for a single-tier run, what the method is about beside the model picked: the
+     * interconnect, u_r and l_link, the values --verbose's table shows for the same run.
+     */
+    @Test
+    void theDefaultSummaryShowsTheSeedHeadlineOfASingleTierRunAsVerboseDoes() {
+        String id = "v100_allgather_12gpu_1node_nvlink2_dgx2_wohlbier";
+        CliRun plain = CliRun.of("calibrate", id);
+        assertThat(plain.exitCode()).isZero();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + id
+                + " +(NVLink2) +(\\d\\.\\d{3}) +(\\d+\\.\\d{3}) +(\\S+)$").matcher(plain.out());
+        assertThat(m.find()).as(plain.out()).isTrue();
+        List<String> verbose = List.of(CliRun.of("calibrate", id, "--verbose").out().lines()
+                .filter(l -> l.startsWith(id + " ")).findFirst().orElseThrow().split(" +"));
+        // verbose: id, interconnect, N, b_phys, BusBWpk, u_r, b_fit, l_link, ...
+        assertThat(verbose.get(1)).isEqualTo(m.group(1));
+        assertThat(verbose.get(5)).isEqualTo(m.group(2));
+        assertThat(verbose.get(7)).isEqualTo(m.group(3));
+        assertThat(m.group(4)).isEqualTo("envelope");
     }
 
     /** A README path into the repository's datasets/ typed in another folder names the bundled id to pass. */
@@ -224,7 +254,7 @@ class CalibrateCommandTest {
                 .isEqualTo(ExitCode.OK);
         assertThat(Path.of("-")).doesNotExist();
         JsonNode json = new ObjectMapper().readTree(stdout());
-        assertThat(json.path("schema").asText()).isEqualTo("nccl-harness/calibration/1");
+        assertThat(json.path("schema").asText()).isEqualTo("nccl-harness/calibration/2");
         assertThat(json.path("datasets").get(0).path("notes").toString())
                 .contains("N = 8 ranks, inferred from busbw/algbw");
         assertThat(stderr()).contains("N = 8 ranks, inferred from busbw/algbw");
@@ -304,7 +334,7 @@ class CalibrateCommandTest {
         assertThat(Files.readString(json)).isEqualTo("keep me");
         assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink4", "--json", json.toString(),
                 "--force")).isEqualTo(ExitCode.OK);
-        assertThat(Files.readString(json)).contains("nccl-harness/calibration/1");
+        assertThat(Files.readString(json)).contains("nccl-harness/calibration/2");
     }
 
     @Test

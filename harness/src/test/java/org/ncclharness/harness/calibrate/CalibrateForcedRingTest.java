@@ -44,7 +44,7 @@ class CalibrateForcedRingTest {
         assertThat(picks).contains("Ring/").doesNotContain("Tree/");
 
         CliRun check = CliRun.of("check", log.toString(), "--interconnect", "IB-NDR");
-        assertThat(check.out()).contains("# reference: expected curve, bundled dataset"
+        assertThat(check.out()).contains("# reference (another cluster's run): bundled dataset"
                 + " h100_allreduce_16gpu_2node_ib_ndr_ring_minctas24_ncclTests309_gjaion");
     }
 }

@@ -61,8 +61,8 @@ class CalibrateGridTest {
             assertThat(grid.inSampleRmspePct()).isGreaterThanOrEqualTo(exact.inSampleRmspePct());
             JsonNode g = model(entry, "grid-" + form);
             assertThat(g.path("grid").path("combinations").asLong()).isEqualTo(7776);
-            assertThat(g.path("grid").path("evaluationsPerSecond").asDouble()).isPositive();
-            assertThat(g.path("grid").path("exactOnBox").path("rmspePct").asDouble())
+            assertThat(g.path("grid").path("evaluations_per_second").asDouble()).isPositive();
+            assertThat(g.path("grid").path("exact_on_box").path("rmspe_pct").asDouble())
                     .isLessThanOrEqualTo(grid.inSampleRmspePct());
             // Faithful: the best is a grid point, every coordinate one of the axis's values.
             double[] theta = grid.theta();
@@ -77,7 +77,7 @@ class CalibrateGridTest {
             TwoTierForm f = TwoTierForm.byId(form).orElseThrow();
             for (JsonNode r : g.path("residuals")) {
                 double bytes = r.path("bytes").asDouble();
-                assertThat(grid.timeUs(bytes)).isEqualTo(r.path("predictedUs").asDouble())
+                assertThat(grid.timeUs(bytes)).isEqualTo(r.path("predicted_us").asDouble())
                         .isEqualTo(TwoTierModel.timeUs(f, new TwoTierConfig(2, 8), 450, 2, p, bytes));
             }
             // the log's 32 sizes less its 2 glitches (8 B and 256 B: out-of-place and in-place 2.8x and 3.6x apart)
@@ -100,7 +100,7 @@ class CalibrateGridTest {
             JsonNode gb = model(eb, "grid-" + form);
             assertThat(gb.path("parameters")).isEqualTo(ga.path("parameters"));
             assertThat(gb.path("rmspe")).isEqualTo(ga.path("rmspe"));
-            assertThat(gb.path("grid").path("bestIndex")).isEqualTo(ga.path("grid").path("bestIndex"));
+            assertThat(gb.path("grid").path("best_index")).isEqualTo(ga.path("grid").path("best_index"));
         }
     }
 

@@ -500,9 +500,9 @@ class CalibrateTwoTierTest {
         assertThat(run("calibrate", "h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk",
                 "h100_allreduce_16gpu_2node_aws_p5_efa_eks", "--json", json.toString())).isEqualTo(ExitCode.OK);
         var root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toFile()).path("datasets");
-        assertThat(root.get(0).path("inNetworkReduction").asText())
+        assertThat(root.get(0).path("in_network_reduction").asText())
                 .startsWith("busbw 469.2 GB/s above the 400.0 GB/s the network carries for AllReduce");
-        assertThat(root.get(1).path("inNetworkReduction").isNull()).isTrue();
+        assertThat(root.get(1).path("in_network_reduction").isNull()).isTrue();
     }
 
     /** Real logs of two machines that share a network name: GH200 nodes of 4 and H100 nodes of 8. */

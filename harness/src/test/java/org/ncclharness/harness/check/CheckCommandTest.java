@@ -101,12 +101,12 @@ class CheckCommandTest {
         Files.copy(Path.of("../calibration/src/test/resources/logs/real/twohost_v100_2x8_efa_p3dn_dlami_errorcol.txt"),
                 v100);
         assertThat(CliRun.of("check", v100.toString()).out())
-                .contains("INFO: no expected curve: no bundled all_reduce run of V100 over EFA")
+                .contains("INFO: no reference (another cluster's run): no bundled all_reduce run of V100 over EFA")
                 .doesNotContain("besides this one");
         Path renamed = dir.resolve("other-gpu.txt");
         Files.writeString(renamed, Files.readString(v100).replace("Tesla V100-SXM2-32GB", "NVIDIA RTX 6000D"));
         assertThat(CliRun.of("check", renamed.toString(), "--interconnect", "EFA").out())
-                .contains("INFO: no expected curve: no bundled run is of the run's GPU (NVIDIA RTX 6000D)");
+                .contains("INFO: no reference (another cluster's run): no bundled run is of the run's GPU (NVIDIA RTX 6000D)");
     }
 
     /**
@@ -209,7 +209,7 @@ class CheckCommandTest {
         // against the healthy run, 1 GiB of a sweep that starts there is judged on busbw, not as latency
         CliRun vsHealthy = CliRun.of("check", dir + "degraded_dgxspark.txt", "--baseline", dir + "healthy_dgxspark.txt");
         assertThat(vsHealthy.exitCode()).isEqualTo(1);
-        assertThat(vsHealthy.out()).contains("1 GiB–4 GiB: busbw 2.8–2.82 GB/s is 12.7–14.2 % of the baseline")
+        assertThat(vsHealthy.out()).contains("1 GiB–4 GiB: busbw 2.8–2.82 GB/s is 12.7–14.2 % of the reference (baseline")
                 .doesNotContain("latency");
     }
 
@@ -316,12 +316,12 @@ class CheckCommandTest {
         assertThat(bringup.exitCode()).as(bringup.err()).isZero();
         CliRun r = CliRun.of("check", OCI, "--baseline", day1.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("WARN: the baseline is a replay: another machine's stored measurements, shown"
+        assertThat(r.out()).contains("WARN: the reference (baseline) is a replay: another machine's stored measurements, shown"
                 + " where no GPU was; agreeing with it says nothing of this system, so the verdict is at least WARN")
                 .contains("Verdict: WARN (1 reason)");
         // the bundled run itself as the baseline is a measurement: no such finding
         assertThat(CliRun.of("check", OCI, "--baseline", OCI).out()).contains("Verdict: PASS")
-                .doesNotContain("the baseline is a");
+                .doesNotContain("the reference (baseline) is a");
 
         Path predicted = dir.resolve("p.txt");
         CliRun predict = CliRun.of("predict", "--dataset", HEALTHY, "-b", "1K", "-e", "1G");
@@ -329,8 +329,8 @@ class CheckCommandTest {
         Files.writeString(predicted, predict.out());
         CliRun against = CliRun.of("check", HEALTHY, "--baseline", predicted.toString());
         assertThat(against.exitCode()).as(against.err()).isZero();
-        assertThat(against.out()).contains("# reference: baseline PREDICTION (not a measurement) of ")
-                .contains("WARN: the baseline is a prediction: a model's curve, not a measurement; agreeing with it"
+        assertThat(against.out()).contains("# reference (baseline): PREDICTION (not a measurement) of ")
+                .contains("WARN: the reference (baseline) is a prediction: a model's curve, not a measurement; agreeing with it"
                         + " says nothing of this system")
                 .doesNotContain("Verdict: PASS");
     }
@@ -382,7 +382,7 @@ class CheckCommandTest {
         Path copy = write(dir.resolve("largest-halved.json"), scaled(healthy, healthy.rows().size() - 1, 0.5));
         CliRun r = CliRun.of("check", copy.toString(), "--baseline", HEALTHY);
         assertThat(r.exitCode()).isEqualTo(1);
-        assertThat(r.out()).contains("FAIL: largest common size 16 GiB").contains("50.0 % of the baseline");
+        assertThat(r.out()).contains("FAIL: largest common size 16 GiB").contains("50.0 % of the reference (baseline");
     }
 
     @Test
@@ -393,7 +393,7 @@ class CheckCommandTest {
         Path copy = write(dir.resolve("largest-halved.json"), scaled(healthy, healthy.rows().size() - 1, 0.5));
         CliRun r = CliRun.of("check", copy.toString(), "--baseline", bringup.toString());
         assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
-        assertThat(r.out()).contains("50.0 % of the baseline");
+        assertThat(r.out()).contains("50.0 % of the reference (baseline");
 
         Path empty = Files.createDirectory(dir.resolve("empty"));
         CliRun refused = CliRun.of("check", copy.toString(), "--baseline", empty.toString());
@@ -437,14 +437,14 @@ class CheckCommandTest {
                 + " per host at 50 GB/s (400 GB/s); below 25 % of the line rate across hosts is a fault, not tuning";
         CliRun withCurve = CliRun.of("check", real.toString(), "--interconnect", "IB-NDR", "--nics-per-host", "8");
         assertThat(withCurve.exitCode()).as(withCurve.err()).isEqualTo(org.ncclharness.harness.exit.ExitCode.FAIL);
-        assertThat(withCurve.out()).contains("# reference: expected curve, bundled dataset h100_allreduce_16gpu_2node")
+        assertThat(withCurve.out()).contains("# reference (another cluster's run): bundled dataset h100_allreduce_16gpu_2node")
                 .contains(fault).contains("Verdict: FAIL");
         Path renamed = Files.writeString(dir.resolve("renamed.txt"), Files.readString(real)
                 .replace("NVIDIA H100 80GB HBM3", "NVIDIA Z999 80GB HBM3"));
         CliRun withoutCurve = CliRun.of("check", renamed.toString(), "--interconnect", "IB-NDR", "--nics-per-host",
                 "8");
         assertThat(withoutCurve.exitCode()).as(withoutCurve.err()).isEqualTo(org.ncclharness.harness.exit.ExitCode.FAIL);
-        assertThat(withoutCurve.out()).contains("INFO: no expected curve: no bundled all_reduce run of Z999 over"
+        assertThat(withoutCurve.out()).contains("INFO: no reference (another cluster's run): no bundled all_reduce run of Z999 over"
                 + " IB-NDR").contains(fault).contains("Verdict: FAIL");
     }
 
@@ -553,7 +553,7 @@ class CheckCommandTest {
         assertThat(c.exitCode()).as(c.err()).isZero();
         CliRun r = CliRun.of("check", HEALTHY, "--calibration", cal.toString());
         assertThat(r.exitCode()).as(r.err()).isIn(0, 1);
-        assertThat(r.out()).contains("# reference: PREDICTION (not a measurement) of model envelope of")
+        assertThat(r.out()).contains("# reference (calibration): PREDICTION (not a measurement) of model envelope of")
                 .contains("evaluated at the run's N = 8 on 1 host").contains("a prediction (not a measurement)");
         // a calibration of another collective is not comparable
         CliRun other = CliRun.of("check", "v100_allgather_12gpu_1node_nvlink2_dgx2_wohlbier", "--calibration",
@@ -591,7 +591,7 @@ class CheckCommandTest {
         assertThat(both.exitCode()).isEqualTo(2);
         assertThat(both.err()).contains("--expect-busbw and --baseline contradict");
         CliRun peer = CliRun.of("check", "h100_allreduce_8gpu_azure_ndv5");
-        assertThat(peer.out()).contains("# reference: expected curve, bundled dataset h100_allreduce_8gpu_1node_")
+        assertThat(peer.out()).contains("# reference (another cluster's run): bundled dataset h100_allreduce_8gpu_1node_")
                 .doesNotContain("bundled dataset h100_allreduce_8gpu_azure_ndv5 (");
     }
 

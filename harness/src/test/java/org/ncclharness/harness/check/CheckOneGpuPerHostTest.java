@@ -25,7 +25,7 @@ class CheckOneGpuPerHostTest {
         Path log = dir.resolve("293.log");
         Files.write(log, all.subList(all.indexOf("=== RAW") + 1, all.indexOf("=== END RAW")));
         CliRun run = CliRun.of("check", log.toString(), "--interconnect", "IB-HDR");
-        assertThat(run.out()).containsPattern("INFO: no expected curve: no bundled all_reduce run of A100 over IB-HDR at"
+        assertThat(run.out()).containsPattern("INFO: no reference \\(another cluster's run\\): no bundled all_reduce run of A100 over IB-HDR at"
                 + " 1 GPU per host \\(the nearest, a100_allreduce_\\w+, has 8;")
                 .doesNotContain("pass --gpus");
         assertThat(run.out()).contains("WARN: 256 KiB–1 MiB take longer than 2 MiB does");
@@ -41,8 +41,8 @@ class CheckOneGpuPerHostTest {
         CliRun run = CliRun.of("check", "../calibration/src/test/resources/logs/real/multihost_h100_10x1_ib_xxrjun.txt",
                 "--interconnect", "IB-NDR");
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.out()).containsPattern("INFO: no expected curve: no bundled all_reduce run of H100 over IB-NDR at"
+        assertThat(run.out()).containsPattern("INFO: no reference \\(another cluster's run\\): no bundled all_reduce run of H100 over IB-NDR at"
                 + " 1 GPU per host \\(the nearest, h100_allreduce_\\w+, has 8;")
-                .doesNotContain("of the expected curve");
+                .doesNotContain("of the reference (another cluster's run");
     }
 }

@@ -60,7 +60,7 @@ class CheckReportTest {
         assertThat(r.exitCode()).as(r.err()).isZero();
         String html = Files.readString(site.resolve("index.html"));
         assertThat(html).contains("<title>check: " + HEALTHY + ": PASS</title>")
-                .contains("<th>baseline (GB/s)</th><th>% of reference</th>")
+                .contains("<th>reference: baseline (GB/s)</th><th>% of reference</th>")
                 .contains("dashed, the reference: dataset").contains("(baseline " + HEALTHY + ")");
 
         Path cal = dir.resolve("cal.json");
@@ -69,8 +69,8 @@ class CheckReportTest {
         Path model = dir.resolve("model");
         CliRun m = CliRun.of("check", HEALTHY, "--calibration", cal.toString(), "--report", model.toString());
         assertThat(m.exitCode()).as(m.err()).isIn(0, 1);
-        assertThat(Files.readString(model.resolve("index.html"))).contains("reference: PREDICTION (not a measurement) of model")
-                .contains("<th>predicted (GB/s)</th>").contains("dashed, the reference: predicted: model");
+        assertThat(Files.readString(model.resolve("index.html"))).contains("reference (calibration): PREDICTION (not a measurement) of model")
+                .contains("<th>reference: calibration, predicted (GB/s)</th>").contains("dashed, the reference: predicted: model");
 
         // the page itself: the run as the series, the baseline as the reference it was judged against, both views
         Sweep run = DatasetCatalog.bundled().get(HEALTHY).sweep();

@@ -96,7 +96,7 @@ class BringupIT {
         String again = rank0(slow);
         assertThat(slow.rc()).as(slow.out() + slow.err()).isEqualTo(ExitCode.FAIL);
         assertThat(again).doesNotContain("step 1 (every GPU alone): FAIL").contains("step 2 (each host, all its GPUs): ")
-                .contains("step 4 (all hosts, every size): FAIL").containsPattern("of the baseline")
+                .contains("step 4 (all hosts, every size): FAIL").containsPattern("of the reference \\(baseline")
                 .contains("Verdict: FAIL at step 4");
         assertThat(again).doesNotContain("step 2 (each host, all its GPUs): FAIL");
     }

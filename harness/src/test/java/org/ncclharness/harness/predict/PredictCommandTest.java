@@ -100,7 +100,7 @@ class PredictCommandTest {
                 for (JsonNode x : m.path("residuals")) {
                     assertThat(pm.timeUs(x.path("bytes").asDouble()))
                             .as("%s %s at %s bytes", d.path("id").asText(), m.path("name").asText(), x.path("bytes"))
-                            .isEqualTo(x.path("predictedUs").asDouble());
+                            .isEqualTo(x.path("predicted_us").asDouble());
                     checked++;
                 }
             }
@@ -136,7 +136,7 @@ class PredictCommandTest {
             long b = x.path("bytes").asLong();
             for (Measurement row : s.rows()) {
                 if (row.sizeBytes() == b) {
-                    double t = x.path("predictedUs").asDouble();
+                    double t = x.path("predicted_us").asDouble();
                     Half fitted = new Half(t, row.outOfPlace().algBwGBps(), row.outOfPlace().busBwGBps(), null);
                     assertThat(NcclTestsTableWriter.row(row)).isEqualTo(NcclTestsTableWriter.row(
                             new Measurement(b, row.count(), row.type(), row.redop(), row.root(), fitted, fitted)));

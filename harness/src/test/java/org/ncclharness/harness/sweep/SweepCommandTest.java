@@ -139,13 +139,13 @@ public class SweepCommandTest {
         assertThat(root.path("average_bus_bandwidth").path("okay").asText()).isEqualTo("unchecked");
         assertThat(root.path("nccl_harness").path("replay").path("dataset").asText()).isEqualTo(OCI);
         assertThat(root.path("nccl_harness").path("calibration").path("schema").asText())
-                .isEqualTo("nccl-harness/calibration/1");
+                .isEqualTo("nccl-harness/calibration/2");
         assertThat(root.path("nccl_harness").path("command_line").asText()).contains("-J " + json);
         // check of what a replay wrote never passes a node that measured nothing
         CliRun check = CliRun.of("check", json.toString());
         assertThat(check.out()).contains("WARN: these numbers are a replay (").doesNotContain("Verdict: PASS");
         // the JSON keeps what the replayed dataset states: check of it knows the NICs check of the dataset knows
-        assertThat(root.path("nccl_harness").path("source").path("stated").path("datasetId").asText()).isEqualTo(OCI);
+        assertThat(root.path("nccl_harness").path("source").path("stated").path("dataset_id").asText()).isEqualTo(OCI);
         assertThat(check.out()).contains("of the line rate of 16 RoCE-100G NICs per host");
     }
 
