@@ -64,7 +64,10 @@ public final class ExpectedCurves {
         PredictionModel of(String datasetId);
     }
 
-    /** As {@link #forRun(Sweep, String, Integer, String, List, HardwareFacts)}, the peers' models from {@code models}. */
+    /**
+     * As {@link #forRun(Sweep, String, Integer, String, List, HardwareFacts)}, the peers' models from
+     * {@code models}.
+     */
     public static Outcome forRun(Sweep run, String runId, Integer nicsPerHost, String algo, List<Dataset> bundled,
                                  PeerModels models) {
         Comparability.Side me = Comparability.Side.of(run);

@@ -50,7 +50,8 @@ class BringupIT {
                 + Processes.freePort()));
         harness.addAll(List.of(args));
         cmd.addAll(Processes.harness(harness.toArray(String[]::new)));
-        return Processes.runMpirun(Processes.mpirun(4, StandIns.exports(env), cmd), env, tmp, "bringup", Processes.HANG_S);
+        return Processes.runMpirun(Processes.mpirun(4, StandIns.exports(env), cmd), env, tmp, "bringup",
+                Processes.HANG_S);
     }
 
     /**

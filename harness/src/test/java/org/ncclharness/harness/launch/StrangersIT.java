@@ -64,7 +64,8 @@ class StrangersIT {
             }
             for (int r = 1; r <= 2; r++) {
                 Process p = second.get(r - 1);
-                assertThat(p.waitFor(Processes.HANG_S, TimeUnit.SECONDS)).as("the second job's rank %d exits", r).isTrue();
+                assertThat(p.waitFor(Processes.HANG_S, TimeUnit.SECONDS)).as("the second job's rank %d exits", r)
+                        .isTrue();
                 assertThat(p.exitValue()).as(Processes.read(tmp, "second" + r + ".err")).isEqualTo(ExitCode.JOB);
             }
             assertThat(silent.rejection(silent.next())).isEqualTo("no handshake within 5 s");
