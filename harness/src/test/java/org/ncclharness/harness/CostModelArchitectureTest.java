@@ -8,7 +8,6 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaCodeUnit;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
@@ -25,9 +24,7 @@ import org.ncclharness.calibration.model.SingleTierModel;
  */
 class CostModelArchitectureTest {
 
-    private static final JavaClasses CLASSES = new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("org.ncclharness");
+    private static final JavaClasses CLASSES = MainClasses.all();
 
     private static final ArchRule NO_INSTANCEOF_ON_A_COST_MODEL = classes()
             .should(new ArchCondition<JavaClass>("test no value against a CostModel type with instanceof (ask"

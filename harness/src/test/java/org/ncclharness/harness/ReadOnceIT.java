@@ -46,7 +46,8 @@ class ReadOnceIT {
         cmd.addAll(List.of(commandLine.replace("LOG", input.toString()).replace("OUT", dir.toString()).split(" ")));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("out.txt").toFile())
                 .start();
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("%s finished", commandLine).isTrue();
+        assertThat(p.waitFor(600, TimeUnit.SECONDS)).as("%s finished (only a hang takes 10 minutes)", commandLine)
+                .isTrue();
         assertThat(p.exitValue()).as(Files.readString(dir.resolve("out.txt")))
                 .isIn(ExitCode.OK, ExitCode.FAIL, ExitCode.USAGE);
         long opens = Files.readAllLines(trace).stream().filter(l -> l.contains("\"" + input + "\"")).count();

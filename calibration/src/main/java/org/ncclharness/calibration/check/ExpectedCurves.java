@@ -51,6 +51,25 @@ public final class ExpectedCurves {
      */
     public static Outcome forRun(Sweep run, String runId, Integer nicsPerHost, String algo, List<Dataset> bundled,
                                  HardwareFacts facts) {
+        return forRun(run, runId, nicsPerHost, algo, bundled, id -> PredictionSources.dataset(id, null, facts));
+    }
+
+    /**
+     * Where a peer's calibrated model comes from: its dataset id to the model {@code predict} picks for it
+     * ({@link PredictionSources#dataset}). The tests that judge every bundled run, and degraded copies of each, pass
+     * one that fits each peer once rather than once per judgement.
+     */
+    @FunctionalInterface
+    public interface PeerModels {
+        PredictionModel of(String datasetId);
+    }
+
+    /**
+     * As {@link #forRun(Sweep, String, Integer, String, List, HardwareFacts)}, the peers' models from
+     * {@code models}.
+     */
+    public static Outcome forRun(Sweep run, String runId, Integer nicsPerHost, String algo, List<Dataset> bundled,
+                                 PeerModels models) {
         Comparability.Side me = Comparability.Side.of(run);
         String fabric = fabric(run.hardware(), statedHosts(run));
         String gpu = run.hardware() == null ? null : run.hardware().gpuModel();
@@ -127,7 +146,7 @@ public final class ExpectedCurves {
                 continue;
             }
             try {
-                PredictionModel m = PredictionSources.dataset(d.id(), null, facts).at(ranks, hosts);
+                PredictionModel m = models.of(d.id()).at(ranks, hosts);
                 // A model is evidence only over the sizes it was fitted on
                 Sweep inRange = run.withRows(run.rows().stream().filter(x -> m.minBytes() == null
                         || x.sizeBytes() >= m.minBytes() && x.sizeBytes() <= m.maxBytes()).toList());

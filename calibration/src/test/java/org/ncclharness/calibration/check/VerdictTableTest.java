@@ -81,24 +81,31 @@ class VerdictTableTest {
         Sweep s = run.sweep();
         boolean trimmed = doc.stated().trimmedBySource();
         Map<Copy, CheckReport> out = new LinkedHashMap<>();
-        out.put(Copy.ALONE, check(d, run, s, doc, trimmed));
-        out.put(Copy.BANDWIDTH, check(d, run, slower(s, MIB, Long.MAX_VALUE, 2), doc, trimmed));
-        out.put(Copy.LATENCY, check(d, run, slower(s, 0, 64 * 1024 - 1, 3), doc, trimmed));
-        out.put(Copy.CUT, check(d, run, cut(s), doc, false));
+        // the four copies with the run's own lines share one diagnosis of them (a pure function of the lines)
+        List<Finding> diagnosed = diagnosis(doc);
+        out.put(Copy.ALONE, check(d, run, s, diagnosed, trimmed));
+        out.put(Copy.BANDWIDTH, check(d, run, slower(s, MIB, Long.MAX_VALUE, 2), diagnosed, trimmed));
+        out.put(Copy.LATENCY, check(d, run, slower(s, 0, 64 * 1024 - 1, 3), diagnosed, trimmed));
+        out.put(Copy.CUT, check(d, run, cut(s), diagnosed, false));
         List<String> lines = new ArrayList<>(doc.lines());
         lines.add(lines.size() / 2, FAILURE_LINE);
         RunDocument failed = RunDocument.ofText(d.id(), RunDocument.Format.DATASET, doc.sweeps(), null,
                 LogText.of(String.join("\n", lines)), doc.stated());
-        out.put(Copy.FAILURE, check(d, run, s, failed, trimmed));
+        out.put(Copy.FAILURE, check(d, run, s, diagnosis(failed), trimmed));
         return new Judged(d, run, HardwareClass.of(s, run.nics()), out);
     }
 
+    /** The findings of a document's lines, as check adds them. */
+    private static List<Finding> diagnosis(RunDocument doc) {
+        return RunDiagnosis.of(doc).map(DiagnosisFindings::of).orElse(List.of());
+    }
+
     /** As check judges a run: its rules, the expected curve of the other bundled runs, its lines' diagnosis. */
-    private static CheckReport check(Dataset d, ResolvedRun run, Sweep s, RunDocument doc, boolean trimmed) {
+    private static CheckReport check(Dataset d, ResolvedRun run, Sweep s, List<Finding> diagnosed, boolean trimmed) {
         ExpectedCurves.Outcome o = ExpectedCurves.forRun(s, d.id(), run.nics().perHost(), run.forcedAlgo(),
-                DatasetCatalog.bundled().all(), FACTS);
+                DatasetCatalog.bundled().all(), FittedPeers.of(FACTS));
         CheckReport r = CHECK.check(d.id(), s, new HealthCheck.Against(o.reference(), null, run.nics(), trimmed));
-        return r.withFindings(List.of(), RunDiagnosis.of(doc).map(DiagnosisFindings::of).orElse(List.of()));
+        return r.withFindings(List.of(), diagnosed);
     }
 
     /** Every size in [from, to] takes k times as long (its busbw and algbw 1/k). */

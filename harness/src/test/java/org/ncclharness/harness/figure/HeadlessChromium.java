@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * checked by a real browser.
  */
 public final class HeadlessChromium {
-    private static final long TIMEOUT_S = 90;
+    /** Only a hung browser takes this long, however loaded the machine (issue 43). */
+    private static final long TIMEOUT_S = 600;
 
     private final Path executable;
     private final Path work;

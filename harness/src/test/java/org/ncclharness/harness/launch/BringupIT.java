@@ -25,7 +25,7 @@ import org.ncclharness.harness.figure.Images;
  * ranks take 20 ms more per MiB on every communicator that reaches another host (a bad NIC), or on all of them
  * with STANDIN_SLOW_SCOPE=any (a bad host).
  */
-@Timeout(value = 300, unit = TimeUnit.SECONDS)
+@Timeout(value = Processes.TEST_HANG_S, unit = TimeUnit.SECONDS)
 class BringupIT {
 
     static StandIns standIns;
@@ -50,7 +50,8 @@ class BringupIT {
                 + Processes.freePort()));
         harness.addAll(List.of(args));
         cmd.addAll(Processes.harness(harness.toArray(String[]::new)));
-        return Processes.runMpirun(Processes.mpirun(4, StandIns.exports(env), cmd), env, tmp, "bringup", 280);
+        return Processes.runMpirun(Processes.mpirun(4, StandIns.exports(env), cmd), env, tmp, "bringup",
+                Processes.HANG_S);
     }
 
     /**

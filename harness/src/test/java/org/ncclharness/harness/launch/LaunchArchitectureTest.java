@@ -3,16 +3,13 @@ package org.ncclharness.harness.launch;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
+import org.ncclharness.harness.MainClasses;
 
 /** The control plane stands alone: the sweep and the native timing loop use it, it uses neither. */
 class LaunchArchitectureTest {
 
-    private static final JavaClasses CLASSES = new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("org.ncclharness");
+    private static final JavaClasses CLASSES = MainClasses.all();
 
     @Test
     void launchKnowsNoNcclNoCudaAndNoCommand() {

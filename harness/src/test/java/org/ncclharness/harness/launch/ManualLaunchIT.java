@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.ncclharness.harness.exit.ExitCode;
 
 /** {@code doctor --rank K --world-size N --rendezvous ...} by hand, no launcher: local ranks from host ids. */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Timeout(value = Processes.TEST_HANG_S, unit = TimeUnit.SECONDS)
 class ManualLaunchIT {
 
     @TempDir
@@ -24,8 +24,8 @@ class ManualLaunchIT {
         Process one = Processes.start(Processes.harness("doctor", "--verbose", "--rank", "1", "--world-size", "2",
                 "--rendezvous", rdzv), Map.of(), tmp, "r1");
         Processes.Result zero = Processes.run(Processes.harness("doctor", "--rank", "0", "--world-size", "2",
-                "--rendezvous", rdzv), Map.of(), tmp, "r0", 40);
-        assertThat(one.waitFor(20, TimeUnit.SECONDS)).isTrue();
+                "--rendezvous", rdzv), Map.of(), tmp, "r0", Processes.HANG_S);
+        assertThat(one.waitFor(Processes.HANG_S, TimeUnit.SECONDS)).isTrue();
         Processes.Result r1 = Processes.result(one, tmp, "r1", 0);
         assertThat(r1.outLines()).anyMatch(l -> l.startsWith("rank 1/2 place: launcher flags (--rank=1"
                 + " --world-size=2), local from host ids"))
@@ -45,7 +45,7 @@ class ManualLaunchIT {
     @Test
     void aManualLaunchWithoutARendezvousSaysWhatToSet() throws Exception {
         Processes.Result r = Processes.run(Processes.harness("doctor", "--rank", "1", "--world-size", "2"),
-                Map.of(), tmp, "none", 30);
+                Map.of(), tmp, "none", Processes.HANG_S);
         assertThat(r.rc()).isEqualTo(ExitCode.USAGE);
         assertThat(r.err().strip()).startsWith("rank 1/2: the launcher (flags) does not say whether all 2 ranks are"
                 + " on one host and no rendezvous is set: pass -x MASTER_ADDR=");

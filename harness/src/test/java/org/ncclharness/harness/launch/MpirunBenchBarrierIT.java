@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code bench barrier} under a real Open MPI mpirun: the control plane's barrier timed on one host. */
-@Timeout(value = 90, unit = TimeUnit.SECONDS)
+@Timeout(value = Processes.TEST_HANG_S, unit = TimeUnit.SECONDS)
 class MpirunBenchBarrierIT {
 
     @TempDir
@@ -25,7 +25,7 @@ class MpirunBenchBarrierIT {
     @Test
     void rankZeroReportsTheDurationAndTheReleaseSpreadOnOneHost() throws Exception {
         Processes.Result r = Processes.runMpirun(Processes.mpirun(3, List.of(), Processes.harness("bench", "barrier",
-                "--iters", "300", "--warmup", "30")), Map.of(), tmp, "bench-barrier", 60);
+                "--iters", "300", "--warmup", "30")), Map.of(), tmp, "bench-barrier", Processes.HANG_S);
         assertThat(r.rc()).as(String.join("\n", r.outLines())).isZero();
         List<String> out = stdoutOf(r, 0);
         assertThat(out).anyMatch(l -> l.startsWith("bench barrier: 3 ranks on 1 host, control plane TCP"));

@@ -17,7 +17,7 @@ import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.harness.options.VersionInfo;
 
 /** {@code harness.jar doctor} under a real Open MPI mpirun: detection, rendezvous and control plane for real. */
-@Timeout(value = 90, unit = TimeUnit.SECONDS)
+@Timeout(value = Processes.TEST_HANG_S, unit = TimeUnit.SECONDS)
 class MpirunDoctorIT {
 
     @TempDir
@@ -55,7 +55,7 @@ class MpirunDoctorIT {
     @Test
     void fourRanksJoinAndRankZeroAlonePrintsTheVerdict() throws Exception {
         Processes.Result r = Processes.runMpirun(Processes.mpirun(4, List.of(), Processes.harness("doctor",
-                "--verbose")), Map.of(), tmp, "doctor", 60);
+                "--verbose")), Map.of(), tmp, "doctor", Processes.HANG_S);
         for (int k = 0; k < 4; k++) {
             String me = "rank " + k + "/4 ";
             assertThat(stdoutOf(r, k)).as("rank %d", k).anyMatch(l -> l.startsWith(me + "joined: 4 rank(s) in "))
@@ -77,7 +77,7 @@ class MpirunDoctorIT {
     @Test
     void withoutVerboseTheJobPrintsOnlyRankZerosSummary() throws Exception {
         Processes.Result r = Processes.runMpirun(Processes.mpirun(4, List.of(), Processes.harness("doctor")), Map.of(),
-                tmp, "doctor-short", 60);
+                tmp, "doctor-short", Processes.HANG_S);
         assertVerdictOnceByRankZero(r, 4);
         for (int k = 1; k < 4; k++) {
             assertThat(stdoutOf(r, k)).as("rank %d", k).isEmpty();
@@ -100,7 +100,7 @@ class MpirunDoctorIT {
         List<String> withMaster = new ArrayList<>(hosts);
         withMaster.addAll(List.of("-x", "MASTER_ADDR=127.0.0.1", "-x", "MASTER_PORT=" + port));
         Processes.Result r = Processes.runMpirun(Processes.mpirun(4, withMaster, Processes.harness("doctor")), Map.of(),
-                tmp, "two-hosts", 60);
+                tmp, "two-hosts", Processes.HANG_S);
         assertVerdictOnceByRankZero(r, 4);
         assertThat(stdoutOf(r, 0)).anyMatch(l -> l.startsWith("# job: 4 rank(s) on 2 host(s)"))
                 .anyMatch(l -> l.matches("# host .* \\(host id fake-127\\.0\\.0\\.2\\): ranks 0-1"))
@@ -116,7 +116,7 @@ class MpirunDoctorIT {
 
         // Without a rendezvous, ranks on several hosts stop at once with the fix, exit 2.
         Processes.Result auto = Processes.runMpirun(Processes.mpirun(4, hosts, Processes.harness("doctor")), Map.of(),
-                tmp, "two-hosts-auto", 60);
+                tmp, "two-hosts-auto", Processes.HANG_S);
         assertThat(auto.rc()).isEqualTo(ExitCode.USAGE);
         assertThat(auto.err().lines()).anyMatch(l -> l.matches("\\[1,\\d]<stderr>:rank \\d/4: ranks span several"
                 + " hosts \\(local size 2 < world size 4\\) and no rendezvous is set: pass -x MASTER_ADDR=.*"));
@@ -125,18 +125,21 @@ class MpirunDoctorIT {
     @Test
     void aConnectionWithAWrongTokenIsRefusedWhileTheJobCompletes() throws Exception {
         int port = Processes.freePort();
-        // rank 3 starts 2 s late, so rank 0 is listening and waiting while the stranger knocks
+        // rank 3 waits for the test's word, given once the stranger was refused, so rank 0 is listening and
+        // waiting while the stranger knocks, however slowly the machine starts the JVMs
+        Path go = tmp.resolve("go");
         String doctor = String.join(" ", Processes.harness("doctor", "--verbose"));
-        List<String> cmd = List.of("sh", "-c", "if [ \"$OMPI_COMM_WORLD_RANK\" = 3 ]; then sleep 2; fi; exec "
-                + doctor);
+        List<String> cmd = List.of("sh", "-c", "if [ \"$OMPI_COMM_WORLD_RANK\" = 3 ]; then while [ ! -f " + go
+                + " ]; do sleep 0.1; done; fi; exec " + doctor);
         Process mpirun = Processes.start(Processes.mpirun(4, List.of("-x", "MASTER_ADDR=127.0.0.1", "-x",
                 "MASTER_PORT=" + port), cmd), Map.of(), tmp, "stranger");
         List<String> refusals = new ArrayList<>();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Processes.HANG_S);
         while (mpirun.isAlive() && System.nanoTime() < deadline) {
             try (RawPeer stranger = new RawPeer(port)) {
                 refusals.add(stranger.rejection(stranger.hello(VersionInfo.projectVersion(), "not-this-job",
                         JobIdentity.hashArguments(List.of("doctor")), 4, RawPeer.member(3))));
+                Files.writeString(go, "");
             } catch (ConnectException e) {
                 // rank 0 not listening (yet, or any more)
             } catch (IOException e) {
@@ -144,7 +147,7 @@ class MpirunDoctorIT {
             }
             Thread.sleep(100);
         }
-        assertThat(mpirun.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(mpirun.waitFor(Processes.HANG_S, TimeUnit.SECONDS)).isTrue();
         Processes.Result r = Processes.result(mpirun, tmp, "stranger", 0);
         String why = "rank 3 (host=raw-host, pid=9003) of job not-this-job is not of this port's job ompi-";
         assertThat(refusals).isNotEmpty().allMatch(s -> s.startsWith(why));

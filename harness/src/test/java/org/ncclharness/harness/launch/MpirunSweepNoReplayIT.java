@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.ncclharness.harness.exit.ExitCode;
 
 /** A CI job on a node without a working GPU must fail, not pass on bundled numbers: {@code HARNESS_NO_REPLAY=1}. */
-@Timeout(value = 90, unit = TimeUnit.SECONDS)
+@Timeout(value = Processes.TEST_HANG_S, unit = TimeUnit.SECONDS)
 class MpirunSweepNoReplayIT {
 
     @TempDir
@@ -24,7 +24,7 @@ class MpirunSweepNoReplayIT {
     void withNoReplayEveryRankExitsThreeAndSaysWhyInOneLine() throws Exception {
         assumeTrue(!Files.exists(Path.of("/proc/driver/nvidia/version")), "a machine with a driver would sweep");
         Processes.Result r = Processes.runMpirun(Processes.mpirun(2, List.of("-x", "HARNESS_NO_REPLAY=1"),
-                Processes.harness("sweep", "-b", "1K", "-e", "1M")), Map.of(), tmp, "no-replay", 60);
+                Processes.harness("sweep", "-b", "1K", "-e", "1M")), Map.of(), tmp, "no-replay", Processes.HANG_S);
         assertThat(r.rc()).isEqualTo(ExitCode.ENVIRONMENT);
         assertThat(r.out().lines().filter(l -> l.contains("<stdout>:"))).isEmpty();
         // each rank prints its line before it exits: the first to exit makes mpirun stop the other, which may not

@@ -19,6 +19,13 @@ final class Processes {
     static final Path JAR = Path.of("target", "harness.jar").toAbsolutePath();
     static final Path TEST_CLASSES = Path.of("target", "test-classes").toAbsolutePath();
     static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    /**
+     * The limit on one process or mpirun job of an integration test: only a hang takes this long, however loaded
+     * the machine, so no verdict depends on its speed (issue 43).
+     */
+    static final int HANG_S = 600;
+    /** A test method's limit ({@code @Timeout}): a few processes, each bounded by {@link #HANG_S}. */
+    static final int TEST_HANG_S = 1800;
     /** Small, fast-starting JVMs: up to 4 of them share 2 cores in CI. */
     static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m");
 

@@ -20,14 +20,14 @@ final class RawPeer implements AutoCloseable {
 
     RawPeer(int port) throws IOException {
         socket = new Socket();
-        socket.connect(new InetSocketAddress("127.0.0.1", port), 2000);
-        socket.setSoTimeout(10_000);
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 60_000);
+        socket.setSoTimeout(120_000);
         in = new DataInputStream(socket.getInputStream());
         out = new DataOutputStream(socket.getOutputStream());
     }
 
     static FileRendezvous.Content awaitFile(Path file) throws Exception {
-        long deadline = System.nanoTime() + 10_000_000_000L;
+        long deadline = System.nanoTime() + 120_000_000_000L; // only a hang takes this long
         while (System.nanoTime() < deadline) {
             var c = FileRendezvous.read(file);
             if (c.isPresent()) {

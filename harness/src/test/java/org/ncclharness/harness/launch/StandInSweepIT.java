@@ -21,7 +21,7 @@ import org.ncclharness.harness.exit.ExitCode;
  * two processes through shared memory. Not the Java test double: every call crosses the same JNI the GPU path
  * does.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = Processes.TEST_HANG_S, unit = TimeUnit.SECONDS)
 class StandInSweepIT {
 
     static StandIns standIns;
@@ -40,7 +40,7 @@ class StandInSweepIT {
         List<String> cmd = new ArrayList<>(List.of("sweep", "--nccl-lib", standIns.dir().toString()));
         cmd.addAll(List.of(args));
         return Processes.runMpirun(Processes.mpirun(2, StandIns.exports(env),
-                Processes.harness(cmd.toArray(String[]::new))), env, tmp, "sweep", 100);
+                Processes.harness(cmd.toArray(String[]::new))), env, tmp, "sweep", Processes.HANG_S);
     }
 
     /** Rank 0's table rows (the lines that start with a size), tags removed. */

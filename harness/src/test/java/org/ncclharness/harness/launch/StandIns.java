@@ -157,7 +157,7 @@ record StandIns(Path dir, Path driver, Path jni) {
     static String run(List<String> cmd) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         byte[] all = p.getInputStream().readAllBytes();
-        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        if (!p.waitFor(Processes.HANG_S, TimeUnit.SECONDS) || p.exitValue() != 0) {
             p.destroyForcibly();
             throw new AssertionError(String.join(" ", cmd) + " failed:\n" + new String(all, StandardCharsets.UTF_8));
         }

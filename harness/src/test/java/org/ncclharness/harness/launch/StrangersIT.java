@@ -22,7 +22,7 @@ import org.ncclharness.harness.exit.ExitCode;
  * real mpirun and started by hand (RANK/WORLD_SIZE/MASTER_PORT, no HARNESS_JOB_ID, the second job from other
  * sessions as another terminal would start it).
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = Processes.TEST_HANG_S, unit = TimeUnit.SECONDS)
 class StrangersIT {
 
     private static final String[] BENCH = {"bench", "barrier", "--iters", "50", "--warmup", "5"};
@@ -36,7 +36,7 @@ class StrangersIT {
 
     /** Connects once rank 0 listens; a refused connect never reaches rank 0, so it is not a stranger. */
     private static RawPeer connectWhenListening(int port) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Processes.HANG_S);
         while (true) {
             try {
                 return new RawPeer(port);
@@ -64,7 +64,8 @@ class StrangersIT {
             }
             for (int r = 1; r <= 2; r++) {
                 Process p = second.get(r - 1);
-                assertThat(p.waitFor(40, TimeUnit.SECONDS)).as("the second job's rank %d exits", r).isTrue();
+                assertThat(p.waitFor(Processes.HANG_S, TimeUnit.SECONDS)).as("the second job's rank %d exits", r)
+                        .isTrue();
                 assertThat(p.exitValue()).as(Processes.read(tmp, "second" + r + ".err")).isEqualTo(ExitCode.JOB);
             }
             assertThat(silent.rejection(silent.next())).isEqualTo("no handshake within 5 s");
@@ -99,7 +100,7 @@ class StrangersIT {
             List<Process> second = knock(port, true);
             job.add(Processes.start(Processes.harness(BENCH), handEnv(2, port), tmp, "r2")); // the late rank
             for (int r = 0; r < 3; r++) {
-                assertThat(job.get(r).waitFor(60, TimeUnit.SECONDS)).as("rank %d exits", r).isTrue();
+                assertThat(job.get(r).waitFor(Processes.HANG_S, TimeUnit.SECONDS)).as("rank %d exits", r).isTrue();
                 assertThat(job.get(r).exitValue()).as("rank %d: %s", r, Processes.read(tmp, "r" + r + ".err"))
                         .isZero();
             }
@@ -131,7 +132,7 @@ class StrangersIT {
         try {
             List<Process> second = knock(port, false);
             Files.writeString(go, "");
-            assertThat(mpirun.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(mpirun.waitFor(Processes.HANG_S, TimeUnit.SECONDS)).isTrue();
             Processes.Result r = Processes.result(mpirun, tmp, "mpirun", 0);
             assertThat(r.rc()).as(r.out() + r.err()).isZero();
             assertThat(r.out()).contains("[1,0]<stdout>:bench barrier: 3 ranks on 1 host");

@@ -30,7 +30,7 @@ import org.ncclharness.harness.launch.Place;
 import org.ncclharness.harness.launch.RendezvousSpec;
 
 /** The GPUs a sweep's ranks drive, and two ranks on one GPU refused before NCCL sees them (no GPU needed). */
-@Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class SweepGpusTest {
 
     /** Four devices as the probe reports them (test data, no GPU). */
@@ -78,8 +78,9 @@ class SweepGpusTest {
 
     /** Two ranks of one host joined over loopback; returns what each rank's {@code agree} threw, or null. */
     private List<Throwable> agreeInAJob(List<List<GpuDevice>> choices, Integer testsDevice) throws Exception {
-        JobOptions fast = new JobOptions(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofMillis(200),
-                Duration.ofSeconds(2), 1 << 16, null);
+        // limits only a hang reaches: no verdict here is a timeout
+        JobOptions fast = new JobOptions(Duration.ofSeconds(120), Duration.ofSeconds(120), Duration.ofMillis(200),
+                Duration.ofSeconds(60), 1 << 16, null);
         JobIdentity id = new JobIdentity("job-token", "1.0", "args");
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         ExecutorService pool = Executors.newCachedThreadPool();
@@ -105,7 +106,7 @@ class SweepGpusTest {
             List<Throwable> out = new ArrayList<>();
             for (Future<Throwable> f : fs) {
                 try {
-                    out.add(f.get(20, TimeUnit.SECONDS));
+                    out.add(f.get(240, TimeUnit.SECONDS));
                 } catch (ExecutionException e) {
                     out.add(e.getCause());
                 }
