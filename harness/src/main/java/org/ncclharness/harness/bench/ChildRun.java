@@ -29,12 +29,16 @@ record ChildRun(double wallMs, double cpuMs, long peakRssKb) {
     /** The harness.jar the bench runs from, started again for every measurement. */
     record Jar(String java, Path path) {
 
-        static Jar own() {
+        /**
+         * @param bench what starts the jar again, for the message ({@code speed}, {@code calibrate --cold})
+         * @param run   how to run it instead, after {@code java -jar harness.jar bench}
+         */
+        static Jar own(String bench, String run) {
             try {
-                Path p = Path.of(SpeedBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+                Path p = Path.of(ChildRun.class.getProtectionDomain().getCodeSource().getLocation().toURI());
                 if (!p.toString().endsWith(".jar")) {
-                    throw new HarnessException(ExitCode.USAGE, "bench speed starts harness.jar again, and this runs"
-                            + " from " + p + ": run it as java -jar harness.jar bench speed");
+                    throw new HarnessException(ExitCode.USAGE, "bench " + bench + " starts harness.jar again, and this"
+                            + " runs from " + p + ": run it as java -jar harness.jar bench " + run);
                 }
                 return new Jar(Path.of(System.getProperty("java.home"), "bin", "java").toString(), p);
             } catch (URISyntaxException e) {

@@ -60,7 +60,7 @@ public final class SpeedBench implements Callable<Integer> {
         if (repeat < 1 || each < 0) {
             throw new HarnessException(ExitCode.USAGE, "bench speed: --repeat must be at least 1 and --each at least 0");
         }
-        ChildRun.Jar jar = ChildRun.Jar.own();
+        ChildRun.Jar jar = ChildRun.Jar.own("speed", "speed");
         Path dir = null;
         try {
             dir = RunFolders.create("bench");
