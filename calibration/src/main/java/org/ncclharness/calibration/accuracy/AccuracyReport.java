@@ -41,6 +41,7 @@ import org.ncclharness.calibration.fit.envelope.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.calibrate.CalibrationInput;
 import org.ncclharness.calibration.calibrate.GlitchExclusion;
 import org.ncclharness.calibration.calibrate.TwoTierCalibrator;
+import org.ncclharness.calibration.calibrate.Workers;
 import org.ncclharness.calibration.fit.twotier.TwoTierFit;
 
 /**
@@ -133,25 +134,38 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         }
         List<CalibrationInput> inputs = clean.values().stream().map(AccuracyReport::input).toList();
         TwoTierScores twoTier = new TwoTierScores(new TwoTierCalibrator(facts), inputs);
-        for (Dataset d : clean.values()) {
-            Optional<String> why = unusable(d);
-            if (why.isPresent()) {
-                skipped.add(new Skipped(d.id(), why.get()));
-                continue;
-            }
-            int n = d.sweep().hardware().ranks();
-            FitPoints points = FitPoints.from(d.sweep(), n);
-            List<ModelScores> models = new ArrayList<>();
-            List<Candidate> candidates = Candidates.forDataset(d, points, facts);
-            for (Candidate c : candidates) {
-                models.add(score(c, points));
-            }
-            crossover(d.id(), n, candidates, points).ifPresent(crossovers::add);
-            models.add(d.metadata().multiDomain() ? twoTier(twoTier, input(d), points)
-                    : ModelScores.none(Candidates.TWO_TIER, "single domain: no second tier"));
-            scored.add(new DatasetScores(d.id(), n, points.size(), d.metadata().multiDomain(), models));
+        // the datasets are scored independently: on the calibration's workers, gathered in catalog order
+        List<Dataset> datasets = List.copyOf(clean.values());
+        List<OneDataset> each = Workers.fromSystem().run(() -> datasets.parallelStream()
+                .map(d -> score(d, facts, twoTier)).toList());
+        for (OneDataset o : each) {
+            o.skipped().ifPresent(skipped::add);
+            o.scores().ifPresent(scored::add);
+            o.crossover().ifPresent(crossovers::add);
         }
         return new AccuracyReport(scored, skipped, crossScale(clean, facts, twoTier, scored), crossovers, glitches);
+    }
+
+    /** One dataset's part of the report: skipped, or scored with its crossover where it has one. */
+    private record OneDataset(Optional<Skipped> skipped, Optional<DatasetScores> scores, Optional<Crossover> crossover) {
+    }
+
+    private static OneDataset score(Dataset d, HardwareFacts facts, TwoTierScores twoTier) {
+        Optional<String> why = unusable(d);
+        if (why.isPresent()) {
+            return new OneDataset(Optional.of(new Skipped(d.id(), why.get())), Optional.empty(), Optional.empty());
+        }
+        int n = d.sweep().hardware().ranks();
+        FitPoints points = FitPoints.from(d.sweep(), n);
+        List<ModelScores> models = new ArrayList<>();
+        List<Candidate> candidates = Candidates.forDataset(d, points, facts);
+        for (Candidate c : candidates) {
+            models.add(score(c, points));
+        }
+        models.add(d.metadata().multiDomain() ? twoTier(twoTier, input(d), points)
+                : ModelScores.none(Candidates.TWO_TIER, "single domain: no second tier"));
+        return new OneDataset(Optional.empty(), Optional.of(new DatasetScores(d.id(), n, points.size(),
+                d.metadata().multiDomain(), models)), crossover(d.id(), n, candidates, points));
     }
 
     private static Optional<String> unusable(Dataset d) {

@@ -25,8 +25,14 @@ public final class CalibrationPipeline {
     /** Fits the inputs as their glitch exclusions left them, and annotates each entry with its glitches. */
     public static CalibrationReport calibrate(HardwareFacts facts, List<GlitchExclusion> glitches, CalibrationOptions o,
                                               Optional<GridOptions> grid, FitProgress progress) {
+        return calibrate(facts, glitches, o, grid, progress, Workers.fromSystem());
+    }
+
+    /** As above, on {@code workers} threads (the output is the same bytes whatever their count). */
+    public static CalibrationReport calibrate(HardwareFacts facts, List<GlitchExclusion> glitches, CalibrationOptions o,
+                                              Optional<GridOptions> grid, FitProgress progress, Workers workers) {
         List<CalibrationInput> fitted = glitches.stream().map(GlitchExclusion::fitted).toList();
-        return annotate(fit(facts, fitted, o, grid, progress), glitches);
+        return annotate(workers.run(() -> fit(facts, fitted, o, grid, progress)), glitches);
     }
 
     /** What {@code calibrate} does with its default options: glitches left out, no grid, no progress shown. */
@@ -38,7 +44,8 @@ public final class CalibrationPipeline {
     public static CalibrationReport fit(HardwareFacts facts, List<CalibrationInput> inputs, CalibrationOptions o,
                                         Optional<GridOptions> grid, FitProgress progress) {
         SingleTierCalibrator calibrator = new SingleTierCalibrator(facts, o, progress);
-        // Datasets are calibrated independently: on all cores, in input order (an ordered stream keeps it).
+        // Datasets are calibrated independently: on the caller's workers (Workers#run), in input order (an ordered
+        // stream keeps it).
         List<CalibrationEntry> entries = inputs.parallelStream().map(calibrator::calibrate).toList();
         return new CalibrationReport(new TwoTierCalibrator(facts, grid).complete(inputs, entries));
     }

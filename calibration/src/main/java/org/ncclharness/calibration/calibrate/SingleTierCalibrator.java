@@ -59,6 +59,8 @@ public final class SingleTierCalibrator {
     private final HardwareFacts facts;
     private final CalibrationOptions options;
     private final FitProgress progress;
+    /** The one model fitted, null for every model that applies. */
+    private final String only;
 
     public SingleTierCalibrator(HardwareFacts facts, CalibrationOptions options) {
         this(facts, options, FitProgress.NONE);
@@ -66,9 +68,26 @@ public final class SingleTierCalibrator {
 
     /** With {@code progress} told of every leave-one-out refit (a bar for large inputs). */
     public SingleTierCalibrator(HardwareFacts facts, CalibrationOptions options, FitProgress progress) {
+        this(facts, options, progress, null);
+    }
+
+    private SingleTierCalibrator(HardwareFacts facts, CalibrationOptions options, FitProgress progress, String only) {
         this.facts = facts;
         this.options = options;
         this.progress = progress;
+        this.only = only;
+    }
+
+    /**
+     * A calibrator that fits one model ({@link #MODELS}) where it applies and no other, for a caller that reads
+     * only that one (predict --interconnect borrows B+beta): the entry is the full one's but for the fits left out,
+     * and its best model is the one fitted.
+     */
+    public SingleTierCalibrator only(String model) {
+        if (!MODELS.contains(model)) {
+            throw new IllegalArgumentException("no single-tier model " + model + "; known: " + MODELS);
+        }
+        return new SingleTierCalibrator(facts, options, progress, model);
     }
 
     public CalibrationEntry calibrate(CalibrationInput in) {
@@ -111,23 +130,23 @@ public final class SingleTierCalibrator {
                     "the data determine neither alpha nor beta (T ratio %.2f, busbw ratio %.2f)",
                     ident.timeRatio(), ident.busBwRatio()));
         }
-        SingleTierCalibration c;
+        CalibrationEntry c;
         try {
             c = calibrate(in, info, hw, n, ic.get(), topo, points, ident);
         } catch (MathIllegalStateException e) {
             // Degenerate data (all times equal, a single size repeated) can stall the optimiser: say so.
             return new DeferredCalibration(info, null, "the least-squares fit did not converge: " + e.getMessage());
         }
-        if (ident.overridden(fromData)) {
-            List<Note> notes = new ArrayList<>(c.notes());
+        if (c instanceof SingleTierCalibration s && ident.overridden(fromData)) {
+            List<Note> notes = new ArrayList<>(s.notes());
             notes.add(Note.info("the " + ident.basis() + " decides what is calibrated; the data alone would say "
                     + fromData.label()));
-            return c.withNotes(notes);
+            return s.withNotes(notes);
         }
         return c;
     }
 
-    private SingleTierCalibration calibrate(CalibrationInput in, DatasetInfo info, Hardware hw, int n,
+    private CalibrationEntry calibrate(CalibrationInput in, DatasetInfo info, Hardware hw, int n,
                                             Interconnect ic, Topology topo, FitPoints points,
                                             Identifiability ident) {
         Double betaPhys = ic.betaPhysGBps();
@@ -234,6 +253,13 @@ public final class SingleTierCalibrator {
                     ? k + " parameters need more than " + points.size() + " points"
                     : "needs alpha and beta from the data (this data calibrates " + ident.label() + ")");
         }
+        if (only != null) {
+            toFit.removeIf(e -> !e.name().equals(only));
+            if (toFit.isEmpty()) {
+                return new DeferredCalibration(info, null, "model " + only + " does not apply: "
+                        + unavailable.getOrDefault(only, "this data calibrates " + ident.label()));
+            }
+        }
         progress.started(toFit.stream().mapToInt(e -> Fitter.refits(points.size(), e.freeParameters().size())).sum());
         List<Fit> fits = new ArrayList<>();
         for (Estimator e : toFit) {
@@ -272,6 +298,16 @@ public final class SingleTierCalibrator {
     /** More than one NVLink domain with more than one GPU each: two tiers. */
     public static boolean multiDomain(Hardware hw) {
         return hw.domains() != null && hw.domains() > 1 && (hw.domainSize() == null || hw.domainSize() > 1);
+    }
+
+    /**
+     * The interconnect a single-tier calibration of this hardware names ({@link SingleTierCalibration#interconnect}),
+     * read from the hardware alone; empty where the calibration defers for want of one (two tiers, none stated, one
+     * the facts do not know). Lets a caller that wants one interconnect's runs skip the rest unfitted.
+     */
+    public static Optional<Interconnect> interconnectOf(Hardware hw, HardwareFacts facts) {
+        String name = multiDomain(hw) ? null : tierInterconnect(hw);
+        return name == null ? Optional.empty() : facts.interconnect(name);
     }
 
     /** The one interconnect of a single-tier run: the network when each domain holds one GPU. */

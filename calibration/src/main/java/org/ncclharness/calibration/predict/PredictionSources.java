@@ -40,6 +40,7 @@ import org.ncclharness.calibration.calibrate.SingleTierCalibration;
 import org.ncclharness.calibration.calibrate.SingleTierCalibrator;
 import org.ncclharness.calibration.calibrate.TwoTierCalibration;
 import org.ncclharness.calibration.calibrate.TwoTierCalibrator;
+import org.ncclharness.calibration.calibrate.Workers;
 import org.ncclharness.calibration.model.TwoTierConfig;
 import org.ncclharness.calibration.fit.twotier.TwoTierFit;
 
@@ -242,14 +243,21 @@ public final class PredictionSources {
      */
     public static PredictionModel interconnect(String name, int gpus, Integer nodes, HardwareFacts facts) {
         Interconnect ic = facts.interconnectNamed(Advice.name(Setting.INTERCONNECT), name);
-        SingleTierCalibrator cal = new SingleTierCalibrator(facts, CalibrationOptions.defaults());
+        SingleTierCalibrator cal = new SingleTierCalibrator(facts, CalibrationOptions.defaults())
+                .only(ALPHA_BETA_FITTED);
         List<String> ids = new ArrayList<>();
         List<Double> latency = new ArrayList<>();
         List<Double> beta = new ArrayList<>();
         int hops = facts.topologyOf(ic).hopsPerStep();
-        for (Dataset d : DatasetCatalog.bundled().all()) {
-            CalibrationEntry e = cal.calibrate(new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(),
-                    d.metadata().flags()));
+        // only the runs of this interconnect are read, and only the model borrowed is fitted (issue 43): the
+        // hardware their metadata states says which runs, as the calibration itself would name it
+        List<Dataset> runs = DatasetCatalog.bundled().all().stream().filter(d -> SingleTierCalibrator
+                .interconnectOf(d.hardware(), facts).filter(i -> i.name().equals(ic.name())).isPresent()).toList();
+        List<CalibrationEntry> entries = Workers.fromSystem().run(() -> runs.parallelStream().map(d -> cal.calibrate(
+                new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags()))).toList());
+        for (int i = 0; i < runs.size(); i++) {
+            Dataset d = runs.get(i);
+            CalibrationEntry e = entries.get(i);
             if (e instanceof SingleTierCalibration s && s.interconnect().equals(ic.name())
                     && s.identifiability().alpha() && s.identifiability().beta()) {
                 Optional<Fit> f = s.fit(ALPHA_BETA_FITTED);

@@ -252,4 +252,30 @@ class SingleTierCalibratorTest {
     private static double alphaOf(Fit f) {
         return ((SingleTierModel) f.model()).alphaUs(f.theta());
     }
+    /** predict --interconnect fits B+beta alone: the same parameters as the full calibration's, no other model. */
+    @Test
+    void oneModelAloneFitsAsInTheFullCalibration() {
+        SingleTierCalibrator alone = calibrator.only(SingleTierCalibrator.METHOD_B_FITTED_BETA);
+        int compared = 0;
+        for (Dataset d : DatasetCatalog.bundled().all()) {
+            CalibrationInput in = new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags());
+            if (SingleTierCalibrator.interconnectOf(d.hardware(), HardwareFacts.bundled()).isEmpty()) {
+                assertThat(alone.calibrate(in)).isInstanceOf(DeferredCalibration.class);
+                continue;
+            }
+            if (!(calibrator.calibrate(in) instanceof SingleTierCalibration full)
+                    || full.fit(SingleTierCalibrator.METHOD_B_FITTED_BETA).isEmpty()) {
+                assertThat(alone.calibrate(in)).isInstanceOf(DeferredCalibration.class);
+                continue;
+            }
+            SingleTierCalibration one = (SingleTierCalibration) alone.calibrate(in);
+            assertThat(one.fits()).extracting(Fit::name).containsExactly(SingleTierCalibrator.METHOD_B_FITTED_BETA);
+            assertThat(one.fits().get(0).theta())
+                    .containsExactly(full.fit(SingleTierCalibrator.METHOD_B_FITTED_BETA).get().theta());
+            assertThat(one.identifiability()).isEqualTo(full.identifiability());
+            assertThat(one.interconnect()).isEqualTo(full.interconnect());
+            compared++;
+        }
+        assertThat(compared).isGreaterThan(10);
+    }
 }

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 /** {@code bench}: the speed targets, measured by running the real code paths (never by timed unit tests). */
 @Command(name = "bench",
         description = "Benchmarks of the harness's own code paths; their output goes into the README.",
-        subcommands = {CalibrateBench.class, EnvelopeBench.class, BarrierBench.class, LaunchBench.class,
+        subcommands = {SpeedBench.class, CalibrateBench.class, EnvelopeBench.class, BarrierBench.class, LaunchBench.class,
             ReadBench.class})
 public final class BenchCommand implements Runnable {
 

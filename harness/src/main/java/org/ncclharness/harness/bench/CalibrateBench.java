@@ -103,7 +103,8 @@ public final class CalibrateBench implements Callable<Integer> {
      * ({@code --version}) measured in the same run, so a busy or slow machine moves both alike.
      */
     private void coldRatios() {
-        Path jar = ownJar();
+        // the cold runs start the harness.jar this runs from again
+        Path jar = ChildRun.Jar.own("calibrate --cold", "calibrate, or pass --cold 0").path();
         Path dir = null;
         try {
             dir = RunFolders.create("bench");
@@ -219,20 +220,6 @@ public final class CalibrateBench implements Callable<Integer> {
             p.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
-        }
-    }
-
-    /** The harness.jar this runs from; the cold runs start it again. */
-    private static Path ownJar() {
-        try {
-            Path p = Path.of(CalibrateBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            if (!p.toString().endsWith(".jar")) {
-                throw new HarnessException(ExitCode.USAGE, "bench calibrate --cold starts harness.jar again, and this"
-                        + " runs from " + p + ": run it as java -jar harness.jar bench calibrate, or pass --cold 0");
-            }
-            return p;
-        } catch (java.net.URISyntaxException e) {
-            throw new HarnessException(ExitCode.ENVIRONMENT, "cannot locate harness.jar: " + e.getMessage(), e);
         }
     }
 }

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Locale;
 import java.util.Set;
-import org.jfree.chart.JFreeChart;
 import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.calibration.format.OutputException;
 import org.ncclharness.calibration.format.OutputFile;
@@ -219,11 +218,14 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
         return out;
     }
 
-    /** One picture as a PNG file, drawn as the page draws it (a Markdown record embeds the same picture). */
+    /**
+     * One picture as a PNG file, drawn as the page draws it (a Markdown record embeds the same picture). The chart is
+     * built when the file is written, so a page of a hundred figures holds one chart at a time, not all of them
+     * (issue 43: {@code calibrate --report} within 600 MB).
+     */
     public static OutputFile.Content png(Picture f) {
         int height = f.heightPx();
-        JFreeChart chart = f.chart(FIGURE_WIDTH_PX);
-        return o -> ChartFile.writeTo(chart, ChartFile.Format.PNG, FIGURE_WIDTH_PX, height, o);
+        return o -> ChartFile.writeTo(f.chart(FIGURE_WIDTH_PX), ChartFile.Format.PNG, FIGURE_WIDTH_PX, height, o);
     }
 
     /** The page alone, all its files or none; returns the path of {@code index.html}. */
