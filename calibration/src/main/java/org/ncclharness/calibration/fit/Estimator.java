@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.fit;
 
 import java.util.List;
+import java.util.Optional;
 import org.ncclharness.calibration.model.CostModel;
 
 /**
@@ -26,4 +27,13 @@ public interface Estimator {
 
     /** θ estimated from these points. */
     double[] estimate(FitPoints points);
+
+    /**
+     * Each point's time as predicted by the estimate without it (leave-one-out), where the estimator has that
+     * without refitting ({@link SingleTierEstimator}: the hat-matrix identity); empty where {@link Fitter} must
+     * refit.
+     */
+    default Optional<double[]> heldOutUs(FitPoints points) {
+        return Optional.empty();
+    }
 }

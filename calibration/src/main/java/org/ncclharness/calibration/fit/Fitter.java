@@ -97,10 +97,16 @@ public final class Fitter {
         } else if (n >= min) {
             // The n refits are independent and each writes only its own slot, so they run on all cores and the
             // result is the same to the last digit whatever the thread count.
-            double[] held = new double[n];
-            IntStream.range(0, n).parallel().forEach(i -> {
-                held[i] = e.model().timeUs(bytes[i], e.estimate(points.without(i)));
-                progress.refitted();
+            double[] held = e.heldOutUs(points).map(h -> {
+                IntStream.range(0, n).forEach(i -> progress.refitted());
+                return h;
+            }).orElseGet(() -> {
+                double[] refitted = new double[n];
+                IntStream.range(0, n).parallel().forEach(i -> {
+                    refitted[i] = e.model().timeUs(bytes[i], e.estimate(points.without(i)));
+                    progress.refitted();
+                });
+                return refitted;
             });
             loo = Rmspe.of(bytes, measured, held);
         } else {
