@@ -84,7 +84,7 @@ class BringupIT {
         // NCCL_DEBUG unset: NCCL ran with its INFO lines in files, and the stand-in's "NCCL" talks sockets on lo
         assertThat(out).contains("diagnosis of NCCL's INFO lines").contains("inter-node: NET/Socket (8)")
                 .contains("FAIL SOCKET_ON_LOOPBACK").contains("WARN P2P_OFF");
-        assertThat(first.resolve("baseline.json")).content().contains("\"nGpus\"").contains("measured now");
+        assertThat(first.resolve("baseline.json")).content().contains("\"n_gpus\"").contains("measured now");
         assertThat(first.resolve("baseline.csv")).isNotEmptyFile();
         assertThat(first.resolve("baseline.png")).isNotEmptyFile();
 
