@@ -45,8 +45,8 @@ public record Workers(int count) {
         } catch (NumberFormatException e) {
             // falls through to the one-line error below
         }
-        throw new InputException("-D" + PROPERTY, 0, "expected a worker count of 1 or more, got '" + v
-                + "'; drop it to use every processor");
+        throw new InputException(PROPERTY, 0, "the system property takes a worker count of 1 or more, got '" + v
+                + "'; leave it unset to use every processor");
     }
 
     /**

@@ -54,8 +54,8 @@ class CalibrationWorkersTest {
         assertThat(Workers.of("1").count()).isEqualTo(1);
         assertThat(Workers.of(" 3 ").count()).isEqualTo(3);
         assertThatThrownBy(() -> Workers.of("0")).isInstanceOf(InputException.class)
-                .hasMessage("-Dharness.workers: expected a worker count of 1 or more, got '0'; drop it to use every"
-                        + " processor");
+                .hasMessage("harness.workers: the system property takes a worker count of 1 or more, got '0'; leave"
+                        + " it unset to use every processor");
         assertThatThrownBy(() -> Workers.of("two")).isInstanceOf(InputException.class);
     }
 
