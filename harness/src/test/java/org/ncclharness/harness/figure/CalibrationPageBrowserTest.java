@@ -3,7 +3,6 @@ package org.ncclharness.harness.figure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +22,8 @@ import org.ncclharness.harness.CliRun;
 class CalibrationPageBrowserTest {
     private static final List<String> DATASETS = List.of("h100_allreduce_8gpu_azure_ndv5",
             "a100_allreduce_8gpu_oci_bmgpu48", "a100_allreduce_16gpu_2node_oci_roce", "a100_allreduce_10GiB_points_oci");
-    private static final Path SCREENSHOT = Path.of("../docs/img/calibrate-report.png");
+    /** Every run in both views (FigureView): busbw and time. */
+    private static final int FIGURES = 2 * DATASETS.size();
 
     @TempDir
     Path dir;
@@ -69,16 +69,12 @@ class CalibrationPageBrowserTest {
             // a section per run that has points, its figure loaded from a file beside the page
             assertThat(texts(page, "Array.from(document.querySelectorAll('section.run h3')).map(h => h.textContent)"))
                     .containsExactly(DATASETS.toArray(String[]::new));
-            JsonNode images = page.evaluate("Array.from(document.images).map(i => ({src: i.getAttribute('src'),"
-                    + " loaded: i.complete && i.naturalWidth > 0, height: i.naturalHeight}))");
-            assertThat(images).hasSize(DATASETS.size());
-            for (JsonNode img : images) {
-                assertThat(site.resolve(img.get("src").asText())).as("the file the page shows").isRegularFile();
-                assertThat(img.get("loaded").asBoolean()).as(img.get("src").asText() + " loaded").isTrue();
-            }
+            // each run in two views: busbw, then time per iteration
+            JsonNode images = PageOnDisk.everyFigureLoadsFromItsFolder(page, site, FIGURES);
+            assertThat(images.get(1).get("src").asText()).isEqualTo(DATASETS.get(0) + "-time.png");
             // the fitted runs have a residual panel beneath; the one not calibrated has points alone
             assertThat(images.get(0).get("height").asInt()).isEqualTo(ReportPage.FIGURE_WITH_RESIDUALS_HEIGHT_PX);
-            assertThat(images.get(3).get("height").asInt()).isEqualTo(ReportPage.FIGURE_HEIGHT_PX);
+            assertThat(images.get(6).get("height").asInt()).isEqualTo(ReportPage.FIGURE_HEIGHT_PX);
 
             // each run's notes are grouped by kind, and folded until opened
             assertThat(texts(page, "Array.from(document.querySelectorAll('#run-h100_allreduce_8gpu_azure_ndv5"
@@ -88,25 +84,10 @@ class CalibrationPageBrowserTest {
             assertThat(page.evaluate("document.querySelectorAll('details.notes[open]').length").asInt()).isZero();
 
             // nothing but the page and its images was requested, and nothing on it points elsewhere
-            assertThat(page.requests()).hasSize(1 + DATASETS.size()).allSatisfy(url -> assertThat(url)
-                    .startsWith(site.toUri().toString()));
-            assertThat(page.evaluate("Array.from(document.querySelectorAll('[src],[href]')).map(e =>"
-                    + " e.getAttribute('src') || e.getAttribute('href')).filter(u => /^[a-z]+:|^\\/\\//i.test(u))"
-                    + ".length").asInt()).as("references with a scheme or a host").isZero();
-            assertThat(page.evaluate("document.querySelector('meta[http-equiv=Content-Security-Policy]')"
-                    + ".content").asText()).isEqualTo(ReportHtml.CONTENT_SECURITY_POLICY);
-            // the policy is enforced: an image from the network is refused by the browser, not fetched
-            String outside = "http://127.0.0.1:9/x.png";
-            assertThat(page.evaluate("new Promise(done => { const i = new Image(); i.onload = () => done('loaded');"
-                    + " i.onerror = () => done('refused'); i.src = '" + outside + "'; })").asText())
-                    .isEqualTo("refused");
-            assertThat(page.blockedReason(outside)).isEqualTo("csp");
+            PageOnDisk.nothingLeavesThePage(page, site, FIGURES);
         }
 
-        if (Boolean.getBoolean("screenshots.update")) {
-            chromium.screenshot(index, dir.resolve("shot.png"), 1440, 1600);
-            Files.copy(dir.resolve("shot.png"), SCREENSHOT, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
+        PageOnDisk.screenshotIfAsked(chromium, index, dir, "calibrate-report.png", 1440, 1600);
     }
 
     private static List<String> texts(ChromiumDevTools page, String expression) {
