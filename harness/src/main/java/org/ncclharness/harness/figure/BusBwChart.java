@@ -19,6 +19,7 @@ import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
 import org.jfree.chart.plot.Plot;
 import org.jfree.chart.plot.ValueMarker;
+import org.ncclharness.calibration.fit.envelope.AlgorithmChoices;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.title.LegendTitle;
@@ -45,6 +46,8 @@ public final class BusBwChart {
     private static final int[] OCTAVES_PER_TICK = {1, 2, 5, 10};
     private static final Stroke LIMIT_STROKE = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER,
             10f, new float[] {7f, 5f}, 0f);
+    private static final Stroke SWITCH_STROKE = new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER,
+            10f, new float[] {2f, 3f}, 0f);
     private static final Font TITLE_FONT = new Font(Font.SANS_SERIF, Font.BOLD, 16);
     private static final Font SUBTITLE_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
     private static final Font LABEL_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 13);
@@ -61,6 +64,7 @@ public final class BusBwChart {
         LogAxis sizeAxis = sizeAxis(range, widthPx);
         XYPlot busBw = mainPlot(figure, samples);
         List<String> notes = new ArrayList<>();
+        markSwitches(figure, busBw);
         if (figure.crossover()) {
             markCrossovers(figure, samples, busBw, notes);
         }
@@ -269,6 +273,27 @@ public final class BusBwChart {
         plot.addRangeMarker(zero);
         stylePlot(plot);
         return plot;
+    }
+
+    /**
+     * Marks each size where a drawn model changes protocol or algorithm (an envelope's picks), dotted, labelled
+     * {@code from → to}: the bends of its curve, named.
+     */
+    private static void markSwitches(Figure figure, XYPlot plot) {
+        for (FigureSeries s : figure.series()) {
+            for (ModelCurve m : s.models()) {
+                for (AlgorithmChoices.Switch w : m.switches()) {
+                    ValueMarker line = new ValueMarker(w.bytes(), Color.GRAY, SWITCH_STROKE);
+                    line.setLabel(w.from() + " → " + w.to());
+                    line.setLabelFont(TICK_FONT);
+                    line.setLabelBackgroundColor(new Color(255, 255, 255, 220));
+                    line.setLabelAnchor(RectangleAnchor.TOP_LEFT);
+                    line.setLabelTextAnchor(TextAnchor.TOP_RIGHT);
+                    line.setLabelOffset(new RectangleInsets(6, 0, 0, 4));
+                    plot.addDomainMarker(line);
+                }
+            }
+        }
     }
 
     /** Marks, for each series with two or more curves, where its first two swap order; says so when they never do. */

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.ncclharness.calibration.fit.Fit;
+import org.ncclharness.calibration.fit.envelope.AlgorithmChoices;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.measure.Sweep;
@@ -147,7 +148,8 @@ public final class CalibratedSeries {
                 Optional<Fit> f = s.fit(name);
                 if (f.isPresent()) {
                     // marked as a multi-domain entry's pick is: the model calibrate's table and predict use
-                    return Optional.of(new ModelCurve(name + (name.equals(s.best()) ? PICKED : ""), f.get()::timeUs));
+                    return Optional.of(new ModelCurve(name + (name.equals(s.best()) ? PICKED : ""), f.get()::timeUs,
+                            AlgorithmChoices.switches(f.get().model(), f.get().theta(), sizes(sweep))));
                 }
                 why = s.unavailable().getOrDefault(name, "not fitted");
             } else {
@@ -213,7 +215,12 @@ public final class CalibratedSeries {
         CostModel m = f.model().at(Scale.of(configOf(sweep, t)));
         double[] theta = f.theta();
         String label = f.name() + (f.name().equals(t.choice().picked()) ? PICKED : "");
-        return new ModelCurve(label, b -> m.timeUs(b, theta));
+        return new ModelCurve(label, b -> m.timeUs(b, theta), AlgorithmChoices.switches(m, theta, sizes(sweep)));
+    }
+
+    /** The run's sizes, ascending: where an envelope's picks are read. */
+    private static double[] sizes(Sweep sweep) {
+        return sweep.rows().stream().mapToDouble(r -> r.sizeBytes()).distinct().sorted().toArray();
     }
 
     /** The run of the entry this sweep is (a joint entry holds several), else the first. */

@@ -261,6 +261,12 @@ public final class CalibrationReportPage {
         if (series.limit() != null) {
             c.append("; dashed: β_phys of ").append(series.limit().interconnect());
         }
+        List<String> switching = series.models().stream().filter(m -> !m.switches().isEmpty())
+                .map(ModelCurve::name).toList();
+        if (!switching.isEmpty()) {
+            c.append("; dotted verticals: where ").append(String.join(", ", switching))
+                    .append(" changes protocol or algorithm (labelled from → to)");
+        }
         if (residuals(series)) {
             c.append(". Lower panel: each model's time error (T_model − T_measured)/T_measured at each measured"
                     + " size");

@@ -1,6 +1,8 @@
 package org.ncclharness.harness.figure;
 
+import java.util.List;
 import java.util.function.LongToDoubleFunction;
+import org.ncclharness.calibration.fit.envelope.AlgorithmChoices;
 
 /**
  * The seam between cost models and the chart: one model's predicted time per iteration against message size.
@@ -12,8 +14,10 @@ import java.util.function.LongToDoubleFunction;
  * @param name   what the legend calls it: {@code single-tier α-β}, {@code two-tier}, {@code Ring}
  * @param timeUs predicted time per iteration in microseconds for a message of the given size in bytes (the
  *               nccl-tests {@code size} column)
+ * @param switches where the model changes protocol or algorithm within the run's sizes, as it computes them (an
+ *                 envelope's picks); empty for a model that picks nothing. The chart marks each one.
  */
-public record ModelCurve(String name, LongToDoubleFunction timeUs) {
+public record ModelCurve(String name, LongToDoubleFunction timeUs, List<AlgorithmChoices.Switch> switches) {
 
     public ModelCurve {
         if (name == null || name.isBlank()) {
@@ -22,5 +26,11 @@ public record ModelCurve(String name, LongToDoubleFunction timeUs) {
         if (timeUs == null) {
             throw new IllegalArgumentException("model curve " + name + " has no time function");
         }
+        switches = List.copyOf(switches);
+    }
+
+    /** A curve whose model picks no protocol or algorithm. */
+    public ModelCurve(String name, LongToDoubleFunction timeUs) {
+        this(name, timeUs, List.of());
     }
 }

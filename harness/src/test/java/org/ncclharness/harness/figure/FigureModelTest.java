@@ -144,6 +144,42 @@ class FigureModelTest {
                 FigureView.TIME);
     }
 
+    /**
+     * The calibration page's figure of the two-node RoCE run marks the sizes where the fitted algorithm envelope
+     * changes algorithm or protocol, each at the size the model computes, labelled from → to, and says so below.
+     */
+    @Test
+    void aCalibratedEnvelopesSwitchesAreMarkedWhereTheModelPutsThem() {
+        var d = DatasetCatalog.bundled().get("a100_allreduce_16gpu_2node_oci_roce");
+        var entry = new org.ncclharness.calibration.calibrate.TwoTierCalibrator(HardwareFacts.bundled())
+                .calibrate(org.ncclharness.harness.runs.CalibrationInputs.of(d),
+                        org.ncclharness.harness.runs.CalibrationInputs.bundled());
+        FigureSeries series = CalibratedSeries.of(d.sweep(), entry, List.of());
+        ModelCurve algorithms = series.models().stream().filter(m -> m.name().startsWith("algorithms"))
+                .findFirst().orElseThrow();
+        // Ring overtakes Tree within the run's sizes: the curve's own picks either side of each switch differ
+        assertThat(algorithms.switches()).isNotEmpty().anySatisfy(w -> assertThat(w.from()).startsWith("Tree/"))
+                .allSatisfy(w -> {
+                    assertThat(w.from()).isNotEqualTo(w.to());
+                    assertThat(w.bytes()).isBetween(64.0, 16.0 * (1L << 30));
+                });
+
+        XYPlot busBw = plot(Figure.of(List.of(series)));
+        List<Double> at = new ArrayList<>();
+        busBw.getDomainMarkers(Layer.FOREGROUND).forEach(m -> at.add(((ValueMarker) m).getValue()));
+        List<String> expected = series.models().stream().flatMap(m -> m.switches().stream())
+                .map(w -> w.from() + " → " + w.to()).toList();
+        assertThat(labels(busBw.getDomainMarkers(Layer.FOREGROUND))).containsExactlyElementsOf(expected)
+                .contains("Tree/LL → Ring/LL");
+        assertThat(at).containsExactlyElementsOf(series.models().stream().flatMap(m -> m.switches().stream())
+                .map(org.ncclharness.calibration.fit.envelope.AlgorithmChoices.Switch::bytes).toList());
+        // the time view marks the same sizes
+        assertThat(labels(plot(Figure.of(List.of(series)).withView(FigureView.TIME))
+                .getDomainMarkers(Layer.FOREGROUND))).containsExactlyElementsOf(expected);
+        assertThat(CalibrationReportPage.caption(series)).contains("; dotted verticals: where ")
+                .contains(algorithms.name()).contains(" changes protocol or algorithm (labelled from → to)");
+    }
+
     private static List<String> labels(Collection<?> markers) {
         List<String> out = new ArrayList<>();
         if (markers != null) {
