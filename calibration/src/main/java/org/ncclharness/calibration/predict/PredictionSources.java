@@ -249,7 +249,7 @@ public final class PredictionSources {
         List<Double> latency = new ArrayList<>();
         List<Double> beta = new ArrayList<>();
         int hops = facts.topologyOf(ic).hopsPerStep();
-        // only the runs of this interconnect are read, and only the model borrowed is fitted (issue 43): the
+        // only the runs of this interconnect are read, and only the model borrowed is fitted: the
         // hardware their metadata states says which runs, as the calibration itself would name it
         List<Dataset> runs = DatasetCatalog.bundled().all().stream().filter(d -> SingleTierCalibrator
                 .interconnectOf(d.hardware(), facts).filter(i -> i.name().equals(ic.name())).isPresent()).toList();

@@ -19,13 +19,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code bench speed}: every row of issue 43's table, each command run whole in a fresh JVM (what a user waits for)
+ * {@code bench speed}: every row of the speed targets' table (README), each command run whole in a fresh JVM (what a user waits for)
  * and set against {@code harness.jar --version} run in the same bench, interleaved with it, so that a busy or slow
  * machine moves both alike. CPU time is what the kernel charges this JVM for its children ({@link ChildRun}); peak
  * memory the child's own high-water mark.
  */
 @Command(name = "speed",
-        description = "Issue 43's table: calibrate (all, and each bundled ID), predict --interconnect, calibrate"
+        description = "The speed targets' table: calibrate (all, and each bundled ID), predict --interconnect, calibrate"
                 + " --report and accuracy in fresh JVMs, as ratios to --version measured in the same run.")
 public final class SpeedBench implements Callable<Integer> {
 

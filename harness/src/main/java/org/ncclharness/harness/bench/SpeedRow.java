@@ -3,7 +3,7 @@ package org.ncclharness.harness.bench;
 import java.util.Locale;
 
 /**
- * One row of issue 43's table as {@code bench speed} measured it: what ran, the figure, and the goal with whether it
+ * One row of the speed targets' table (README) as {@code bench speed} measured it: what ran, the figure, and the goal with whether it
  * was met. A row with nothing to judge (the baseline, a figure the bench was not given) has {@link Met#NONE}.
  *
  * @param what     the command or figure, as the issue's table names it

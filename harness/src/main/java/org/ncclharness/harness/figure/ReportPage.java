@@ -221,7 +221,7 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
     /**
      * One picture as a PNG file, drawn as the page draws it (a Markdown record embeds the same picture). The chart is
      * built when the file is written, so a page of a hundred figures holds one chart at a time, not all of them
-     * (issue 43: {@code calibrate --report} within 600 MB).
+     * (the speed targets: {@code calibrate --report} within 600 MB, README).
      */
     public static OutputFile.Content png(Picture f) {
         int height = f.heightPx();
