@@ -9,7 +9,6 @@ import java.awt.geom.Ellipse2D;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
@@ -283,14 +282,9 @@ public final class BusBwChart {
         for (FigureSeries s : figure.series()) {
             for (ModelCurve m : s.models()) {
                 for (AlgorithmChoices.Switch w : m.switches()) {
-                    ValueMarker line = new ValueMarker(w.bytes(), Color.GRAY, SWITCH_STROKE);
-                    line.setLabel(w.from() + " → " + w.to());
-                    line.setLabelFont(TICK_FONT);
-                    line.setLabelBackgroundColor(new Color(255, 255, 255, 220));
-                    line.setLabelAnchor(RectangleAnchor.TOP_LEFT);
-                    line.setLabelTextAnchor(TextAnchor.TOP_RIGHT);
-                    line.setLabelOffset(new RectangleInsets(6, 0, 0, 4));
-                    plot.addDomainMarker(line);
+                    plot.addDomainMarker(MarkerLabel.on(new ValueMarker(w.bytes(), Color.GRAY, SWITCH_STROKE),
+                            w.from() + " → " + w.to(), TICK_FONT, RectangleAnchor.TOP_LEFT, TextAnchor.TOP_RIGHT,
+                            new RectangleInsets(6, 0, 0, 4)));
                 }
             }
         }
@@ -310,15 +304,10 @@ public final class BusBwChart {
                     : Crossover.find(a, b, samples).stream().toList();
             String sizes = BinarySizeFormat.of(samples[0]) + " … " + BinarySizeFormat.of(samples[samples.length - 1]);
             for (Crossover c : found) {
-                ValueMarker line = new ValueMarker(c.bytes(), Color.DARK_GRAY, new BasicStroke(1.2f));
-                line.setLabel(String.format("%s/%s crossover at %s: %s faster from here", c.fasterBefore(),
-                        c.fasterAfter(), BinarySizeFormat.of(c.bytes()), c.fasterAfter()));
-                line.setLabelFont(TICK_FONT);
-                line.setLabelBackgroundColor(new Color(255, 255, 255, 220));
-                line.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
-                line.setLabelTextAnchor(TextAnchor.TOP_LEFT);
-                line.setLabelOffset(new RectangleInsets(6, 4, 0, 0));
-                plot.addDomainMarker(line);
+                plot.addDomainMarker(MarkerLabel.on(new ValueMarker(c.bytes(), Color.DARK_GRAY, new BasicStroke(1.2f)),
+                        String.format("%s/%s crossover at %s: %s faster from here", c.fasterBefore(),
+                                c.fasterAfter(), BinarySizeFormat.of(c.bytes()), c.fasterAfter()),
+                        TICK_FONT, RectangleAnchor.TOP_RIGHT, TextAnchor.TOP_LEFT, new RectangleInsets(6, 4, 0, 0)));
             }
             if (found.isEmpty()) {
                 String faster = a.timeUs().applyAsDouble(samples[0]) <= b.timeUs().applyAsDouble(samples[0])

@@ -130,12 +130,7 @@ final class JudgementLayer {
     }
 
     private static void label(ValueMarker line, String text, RectangleAnchor anchor, TextAnchor textAnchor) {
-        line.setLabel(text);
-        line.setLabelFont(LABEL_FONT);
+        MarkerLabel.on(line, text, LABEL_FONT, anchor, textAnchor, new RectangleInsets(2, 4, 2, 4));
         line.setLabelPaint(line.getPaint());
-        line.setLabelBackgroundColor(new Color(255, 255, 255, 220));
-        line.setLabelAnchor(anchor);
-        line.setLabelTextAnchor(textAnchor);
-        line.setLabelOffset(new RectangleInsets(2, 4, 2, 4));
     }
 }
