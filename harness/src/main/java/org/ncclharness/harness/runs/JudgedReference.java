@@ -3,6 +3,7 @@ package org.ncclharness.harness.runs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.ncclharness.calibration.check.CheckReportWriter;
 import org.ncclharness.calibration.check.ExpectedCurves;
 import org.ncclharness.calibration.check.Reference;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
@@ -41,11 +42,13 @@ public record JudgedReference(Reference rule, FigureSeries series, String why) {
             return new JudgedReference(null, null, o.reason());
         }
         Reference r = o.reference();
+        // the legend names the curve as every other output does: the reference, with its kind
+        String label = CheckReportWriter.referenceHead(r) + ": " + r.label();
         FigureSeries series = o.model() != null
-                ? FigureSeries.predicted("expected: " + r.label(), sweep.collective(), o.model().ranks(),
+                ? FigureSeries.predicted(label, sweep.collective(), o.model().ranks(),
                         List.of(new ModelCurve(o.model().name(), o.model()::timeUs)))
                 : FigureSeries.of(o.peer().sweep());
-        return new JudgedReference(r, series.withLabel("expected: " + r.label()), null);
+        return new JudgedReference(r, series.withLabel(label), null);
     }
 
     /** An earlier run of the same system as the reference. */
