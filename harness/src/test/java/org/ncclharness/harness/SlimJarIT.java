@@ -20,13 +20,16 @@ class SlimJarIT {
     private static final Path JAR = Path.of("target", "harness.jar");
 
     @Test
-    void carriesOnlyTheCudaRuntimeNcclAndJavacppNatives() throws Exception {
+    void carriesOnlyTheCudaRuntimeNcclAndJavacppNativesForX8664AndArm64() throws Exception {
         assertThat(Files.size(JAR)).isLessThan(20L << 20);
         try (JarFile jar = new JarFile(JAR.toFile())) {
             List<String> natives = jar.stream().map(e -> e.getName())
                     .filter(n -> n.startsWith("org/bytedeco/") && n.endsWith(".so")).sorted().toList();
-            assertThat(natives).containsExactly("org/bytedeco/cuda/linux-x86_64/libjnicudart.so",
-                    "org/bytedeco/cuda/linux-x86_64/libjninccl.so", "org/bytedeco/javacpp/linux-x86_64/libjnijavacpp.so");
+            // x86_64 and arm64 (Grace hosts: GB200, GH200), nothing else
+            assertThat(natives).containsExactly("org/bytedeco/cuda/linux-arm64/libjnicudart.so",
+                    "org/bytedeco/cuda/linux-arm64/libjninccl.so", "org/bytedeco/cuda/linux-x86_64/libjnicudart.so",
+                    "org/bytedeco/cuda/linux-x86_64/libjninccl.so", "org/bytedeco/javacpp/linux-arm64/libjnijavacpp.so",
+                    "org/bytedeco/javacpp/linux-x86_64/libjnijavacpp.so");
             assertThat(jar.getEntry("org/bytedeco/cuda/global/nccl.class")).isNotNull();
             assertThat(jar.getEntry("org/bytedeco/cuda/global/cublas.class")).isNull();
             // code that exists only to test the product lives in devtools/, never here
@@ -49,6 +52,7 @@ class SlimJarIT {
         assertThat(p.waitFor(600, TimeUnit.SECONDS)).as("only a hang takes 10 minutes").isTrue();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.exitValue()).as(out).isEqualTo(ExitCode.ENVIRONMENT);
+        assertThat(out).contains("), JNI libraries in this jar: yes");
         assertThat(out).contains("error: NO_DRIVER: libcuda.so.1 not found (libjnicudart.so: libcuda.so.1: cannot open shared object file");
     }
 }

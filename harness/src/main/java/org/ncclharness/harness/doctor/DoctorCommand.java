@@ -1,6 +1,8 @@
 package org.ncclharness.harness.doctor;
 
 import org.ncclharness.harness.options.HelpOptions;
+import org.ncclharness.gpu.HostPlatform;
+import org.ncclharness.harness.exit.ExitCode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -81,6 +83,12 @@ public final class DoctorCommand implements Callable<Integer> {
         // the NCCL_* settings that switch a fast path off, said before any sweep shows the slow path
         List<Problem> problems = new ArrayList<>(probed.problems());
         problems.addAll(NcclEnvironment.warnings(System.getenv()));
+        HostPlatform platform = HostPlatform.current();
+        if (!platform.nativesCarried()) {
+            problems.add(new Problem(ExitCode.ENVIRONMENT, "this jar carries no JNI libraries for "
+                    + platform.platform() + " (os.arch " + platform.osArch() + ")",
+                    "run on a linux-x86_64 or linux-arm64 host"));
+        }
         GpuFacts gpus = new GpuFacts(probed.visibleBusIds(), probed.driverVersion(), probed.cudaVersion(),
                 probed.ncclVersion(), probed.source(), problems);
         // Under a launcher the summary names every rank; N copies of the detail would bury it.
@@ -90,6 +98,7 @@ public final class DoctorCommand implements Callable<Integer> {
         detail.println(me + " host: " + l.self(gpus.visibleBusIds()).host() + ", host id " + l.hostId().value() + " ("
                 + l.hostId().source() + "), pid " + ProcessHandle.current().pid() + ", cpus "
                 + Runtime.getRuntime().availableProcessors());
+        detail.println(me + " platform: " + platform.describe());
         detail.println(me + " gpus: " + gpus.visibleCount() + " visible" + (gpus.visibleBusIds().isEmpty() ? ""
                 : " " + gpus.visibleBusIds()));
         detail.println(me + " versions: driver " + orNone(gpus.driverVersion()) + ", CUDA " + gpus.cudaVersion()

@@ -10,6 +10,7 @@ import org.ncclharness.gpu.GpuDevice;
 import org.ncclharness.gpu.GpuProbe;
 import org.ncclharness.gpu.GpuSmoke;
 import org.ncclharness.gpu.Gpus;
+import org.ncclharness.gpu.HostPlatform;
 import org.ncclharness.gpu.ProbeProblem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,6 +44,7 @@ public final class GpusCommand implements Callable<Integer> {
         ncclLib.apply();
         GpuProbe p = Gpus.probe();
         PrintWriter out = spec.commandLine().getOut();
+        out.printf("host:    %s%n", HostPlatform.current().describe());
         out.printf("driver:  %s%n", version(p.driverVersion()));
         out.printf("runtime: %s%n", version(p.runtimeVersion()));
         out.printf("nccl:    %s%n", p.ncclVersion() == null ? "not loaded"

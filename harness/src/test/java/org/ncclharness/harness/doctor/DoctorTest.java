@@ -74,8 +74,9 @@ class DoctorTest {
         assertThat(code).isEqualTo(ExitCode.ENVIRONMENT);
         List<String> lines = out.toString().lines().toList();
         assertThat(lines).filteredOn(l -> l.startsWith("rank 0/1 ")).extracting(l -> l.split(":")[0])
-                .contains("rank 0/1 place", "rank 0/1 host", "rank 0/1 gpus", "rank 0/1 versions",
+                .contains("rank 0/1 place", "rank 0/1 host", "rank 0/1 platform", "rank 0/1 gpus", "rank 0/1 versions",
                         "rank 0/1 rendezvous", "rank 0/1 problem [exit 3]", "rank 0/1 joined");
+        assertThat(lines).contains("rank 0/1 platform: " + org.ncclharness.gpu.HostPlatform.current().describe());
         assertThat(lines).containsOnlyOnce("# doctor: job summary",
                 "# verdict: no GPU sweep can run (exit 3): no NVIDIA driver");
     }

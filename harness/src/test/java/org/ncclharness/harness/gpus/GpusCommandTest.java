@@ -2,6 +2,7 @@ package org.ncclharness.harness.gpus;
 
 import org.ncclharness.harness.cli.Main;
 import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.gpu.HostPlatform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
@@ -29,6 +30,9 @@ class GpusCommandTest {
         assumeFalse(Files.exists(Path.of("/proc/driver/nvidia/version")), "an NVIDIA driver is loaded here");
         assertThat(run("gpus")).isEqualTo(ExitCode.ENVIRONMENT);
         assertThat(out.toString()).contains("driver:  not found").contains("devices: 0");
+        // the architecture comes first, so a host whose natives the jar lacks says so before any probe error
+        assertThat(out.toString()).startsWith("host:    " + HostPlatform.current().platform() + " (os.arch "
+                + System.getProperty("os.arch") + "), JNI libraries in this jar: yes\n");
         assertThat(err.toString()).startsWith("error: NO_DRIVER: libcuda.so.1 not found").contains("Fix: ");
     }
 
