@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipFile;
+import org.ncclharness.gpu.HostPlatform;
 
 /**
  * Builds the test-only stand-ins of {@code libcudart.so.13} and {@code libnccl.so.2} with gcc
@@ -27,7 +28,8 @@ import java.util.zip.ZipFile;
  */
 record StandIns(Path dir, Path driver, Path jni) {
 
-    static final String JNI_DIR = "org/bytedeco/cuda/linux-x86_64/";
+    /** The JNI libraries of this host's platform: the ones the stand-ins are loaded through. */
+    static final String PLATFORM = HostPlatform.current().platform();
     static final String CUDART_VERSION = "libcudart.so.13";
 
     private static StandIns built;
@@ -45,13 +47,7 @@ record StandIns(Path dir, Path driver, Path jni) {
         Path dir = Files.createDirectories(out.resolve("standins"));
         Path driver = Files.createDirectories(out.resolve("driver"));
         Path jni = Files.createDirectories(out.resolve("jni"));
-        try (ZipFile z = new ZipFile(jar.toFile())) {
-            for (String lib : List.of("libjnicudart.so", "libjninccl.so")) {
-                try (InputStream in = z.getInputStream(z.getEntry(JNI_DIR + lib))) {
-                    Files.copy(in, jni.resolve(lib), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
+        extractJni(jar, PLATFORM, jni);
         Path cudartC = source(out, "cudart.c");
         Path ncclC = source(out, "nccl.c");
         List<String> cudart = undefined(jni.resolve("libjnicudart.so")).stream()
@@ -75,6 +71,17 @@ record StandIns(Path dir, Path driver, Path jni) {
         gcc(List.of("gcc", "-shared", "-fPIC", "-Wl,-soname,libcuda.so.1", "-o", driver.resolve("libcuda.so.1")
                 .toString(), drvC.toString()));
         return new StandIns(dir, driver, jni);
+    }
+
+    /** Copies the jar's CUDA-runtime and NCCL JNI libraries of {@code platform} into {@code dir}. */
+    static void extractJni(Path jar, String platform, Path dir) throws IOException {
+        try (ZipFile z = new ZipFile(jar.toFile())) {
+            for (String lib : List.of("libjnicudart.so", "libjninccl.so")) {
+                try (InputStream in = z.getInputStream(z.getEntry("org/bytedeco/cuda/" + platform + "/" + lib))) {
+                    Files.copy(in, dir.resolve(lib), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
     }
 
     /**
