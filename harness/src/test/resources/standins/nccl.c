@@ -14,6 +14,8 @@
  * more than one host (a bad NIC), or on all of them with STANDIN_SLOW_SCOPE=any (a bad host). With NCCL_DEBUG=INFO
  * and NCCL_DEBUG_FILE it writes, as NCCL would, its version, each communicator's shape and each rank's ring
  * connection: SHM inside a host, NET/Socket between hosts (what a host memory stand-in honestly is).
+ * STANDIN_NCCL_VERSION=CODE is what ncclGetVersion reports (default 22803); below 22800 ncclAlltoAll fails, as
+ * a library older than 2.28 has none.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -447,9 +449,46 @@ static double reduce_at(Comm *c, const char *slot0, size_t stride, size_t off, i
     return acc;
 }
 
-enum { ALL_REDUCE, BROADCAST, REDUCE, ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL };
+/* SEND and RECV (root = the peer) are queued as issued; a group runs them as one P2P op per communicator. */
+enum { ALL_REDUCE, BROADCAST, REDUCE, ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, SEND, RECV, P2P };
 
 typedef struct { int kind; const void *send; void *recv; size_t count; int type, op, root; Comm *comm; } Op;
+
+/*
+ * A group's sends and receives on one communicator, run as one round: each send is written into this rank's
+ * slot at the destination's segment (slot / nranks bytes each), each receive read from the source's slot at this
+ * rank's segment. P2P's send points at the group's queued ops and count is how many there are.
+ */
+static size_t p2p_segment(Op *o) { return o->comm->nranks > 1 ? o->comm->h->slot / (size_t) o->comm->nranks : 0; }
+
+static int p2p_contribute(Op *o) {
+    const Op *q = o->send;
+    for (size_t i = 0; i < o->count; i++) {
+        if (q[i].comm != o->comm || q[i].kind != SEND) continue;
+        size_t bytes = q[i].count * type_size(q[i].type);
+        if (q[i].root < 0 || q[i].root >= o->comm->nranks) return INVALID_ARGUMENT;
+        if (o->comm->nranks == 1) continue; /* to itself: read straight from the send buffer */
+        if (bytes > p2p_segment(o)) return INVALID_ARGUMENT;
+        memcpy(o->comm->slots + (size_t) o->comm->rank * o->comm->h->slot + (size_t) q[i].root * p2p_segment(o),
+               q[i].send, bytes);
+    }
+    return OK;
+}
+
+static void p2p_combine(Op *o) {
+    const Op *q = o->send;
+    for (size_t i = 0; i < o->count; i++) {
+        if (q[i].comm != o->comm || q[i].kind != RECV) continue;
+        size_t bytes = q[i].count * type_size(q[i].type);
+        if (o->comm->nranks > 1) {
+            memmove(q[i].recv, o->comm->slots + (size_t) q[i].root * o->comm->h->slot
+                    + (size_t) o->comm->rank * p2p_segment(o), bytes);
+            continue;
+        }
+        for (size_t j = 0; j < o->count; j++)
+            if (q[j].comm == o->comm && q[j].kind == SEND) memmove(q[i].recv, q[j].send, bytes);
+    }
+}
 
 static size_t in_bytes(Op *o) {
     size_t n = (size_t) o->comm->nranks;
@@ -461,11 +500,12 @@ static size_t stride_of(Op *o) { return o->comm->nranks > 1 ? o->comm->h->slot :
 /* Phase 1: this rank's contribution into its slot. */
 static int contribute(Op *o) {
     Comm *c = o->comm;
-    if (in_bytes(o) > stride_of(o)) return INVALID_ARGUMENT;
+    if (o->kind != P2P && in_bytes(o) > stride_of(o)) return INVALID_ARGUMENT;
     if (c->slow < 0) { /* every peer wrote its host at init */
         c->slow = is_slow(c);
         debug_lines(c);
     }
+    if (o->kind == P2P) return p2p_contribute(o);
     pay_slowness(c, in_bytes(o));
     if (c->nranks > 1) memcpy(c->slots + (size_t) c->rank * stride_of(o), o->send, in_bytes(o));
     return OK;
@@ -501,6 +541,9 @@ static void combine(Op *o) {
             for (int r = 0; r < n; r++)
                 memmove((char *) o->recv + (size_t) r * cnt * es, all + (size_t) r * stride + (size_t) c->rank * cnt * es, cnt * es);
             break;
+        case P2P:
+            p2p_combine(o);
+            return;
     }
     if (getenv("STANDIN_CORRUPT") && c->rank == 0 && cnt > 0 && (o->kind != REDUCE || c->rank == o->root))
         put(o->recv, o->type, 0, get(o->recv, o->type, 0) + 1);
@@ -562,10 +605,19 @@ int ncclGroupEnd(void) {
     int joined = finish_inits();
     if (joined != OK) return joined;
     if (nqueued == 0) return OK;
-    Op *ops = queued;
-    int n = nqueued;
+    Op *all = queued;
+    int nall = nqueued;
     queued = 0;
     nqueued = capqueued = 0;
+    /* each communicator's sends and receives fold into one P2P op where its first one was queued */
+    Op *ops = malloc((size_t) nall * sizeof(Op));
+    int n = 0;
+    for (int i = 0; i < nall; i++) {
+        if (all[i].kind != SEND && all[i].kind != RECV) { ops[n++] = all[i]; continue; }
+        int first = 1;
+        for (int j = 0; j < i; j++) first &= !((all[j].kind == SEND || all[j].kind == RECV) && all[j].comm == all[i].comm);
+        if (first) ops[n++] = (Op) {P2P, all, 0, (size_t) nall, 0, 0, 0, all[i].comm};
+    }
     int (*active)(void) = (int (*)(void)) cudart_symbol("standinCaptureActive");
     if (active && active()) {
         void (*add)(void (*)(void *), void *) = (void (*)(void (*)(void *), void *)) cudart_symbol("standinCaptureAdd");
@@ -577,6 +629,7 @@ int ncclGroupEnd(void) {
     }
     int rc = run_batch(ops, n);
     free(ops);
+    free(all);
     return rc;
 }
 
@@ -627,5 +680,22 @@ int ncclReduceScatter(const void *s, void *r, size_t n, int t, int op, Comm *c, 
     return issue((Op) {REDUCE_SCATTER, s, r, n, t, op, 0, c});
 }
 int ncclAlltoAll(const void *s, void *r, size_t n, int t, Comm *c, void *st) {
+    /* NCCL added it in 2.28: reporting an older version, fail as a call the real library could not take */
+    int v;
+    ncclGetVersion(&v);
+    if (v < 22800) return INVALID_USAGE;
     return issue((Op) {ALL_TO_ALL, s, r, n, t, 0, 0, c});
+}
+/* Outside a group a send or receive is a group of one, which completes only if the peer's matching call does. */
+static int p2p(Op o) {
+    ncclGroupStart();
+    int rc = issue(o);
+    int end = ncclGroupEnd();
+    return rc != OK ? rc : end;
+}
+int ncclSend(const void *s, size_t n, int t, int peer, Comm *c, void *st) {
+    return p2p((Op) {SEND, s, 0, n, t, 0, peer, c});
+}
+int ncclRecv(void *r, size_t n, int t, int peer, Comm *c, void *st) {
+    return p2p((Op) {RECV, 0, r, n, t, 0, peer, c});
 }

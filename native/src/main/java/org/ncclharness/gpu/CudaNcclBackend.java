@@ -26,7 +26,6 @@ import static org.bytedeco.cuda.global.cudart.cudaStreamNonBlocking;
 import static org.bytedeco.cuda.global.cudart.cudaStreamQuery;
 import static org.bytedeco.cuda.global.nccl.ncclAllGather;
 import static org.bytedeco.cuda.global.nccl.ncclAllReduce;
-import static org.bytedeco.cuda.global.nccl.ncclAlltoAll;
 import static org.bytedeco.cuda.global.nccl.ncclBroadcast;
 import static org.bytedeco.cuda.global.nccl.ncclCommAbort;
 import static org.bytedeco.cuda.global.nccl.ncclCommDestroy;
@@ -69,6 +68,8 @@ import org.ncclharness.calibration.measure.Collective;
  */
 public final class CudaNcclBackend implements CollectiveBackend {
     private final NcclVersion version;
+    /** ncclAlltoAll, else grouped send/recv: decided once, from the loaded NCCL and binding ({@link NewerNcclCalls}). */
+    private final boolean allToAllApi;
     private final int[] devices;
     private final int nranks;
     private final int firstRank;
@@ -104,6 +105,7 @@ public final class CudaNcclBackend implements CollectiveBackend {
 
     private CudaNcclBackend(GpuProbe probe, CommSpec spec) {
         this.version = probe.ncclVersion();
+        this.allToAllApi = NewerNcclCalls.allToAll(version);
         this.devices = spec.devices();
         this.nranks = spec.nranks();
         this.firstRank = spec.firstRank();
@@ -294,12 +296,13 @@ public final class CudaNcclBackend implements CollectiveBackend {
 
     /**
      * nccl-tests 2.19.6's alltoall: {@code ncclAlltoAll} where the loaded NCCL has it (2.28 on, its run-time check
-     * in alltoall.cu), else a group of one send and one receive per peer, {@code count} elements each.
+     * in alltoall.cu) and the packaged binding declares it, else a group of one send and one receive per peer,
+     * {@code count} elements each.
      */
     private int allToAll(BytePointer s, BytePointer r, long sendOffset, long recvOffset, long count, ncclComm comm,
                          CUstream_st st) {
-        if (version != null && NcclFeature.ALL_TO_ALL_API.isAvailable(version)) {
-            return ncclAlltoAll(s, r, count, dtype, comm, st);
+        if (allToAllApi) {
+            return NewerNcclCalls.ncclAlltoAll(s, r, count, dtype, comm, st);
         }
         long block = count * eltBytes;
         int rc = ncclGroupStart();
