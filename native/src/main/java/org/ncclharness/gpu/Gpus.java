@@ -70,6 +70,13 @@ public final class Gpus {
         Integer driverVersion = driver[0] > 0 ? driver[0] : null;
         Integer runtimeVersion = runtime[0] > 0 ? runtime[0] : null;
         List<GpuDevice> devices = probeDevices(driverVersion, runtimeVersion, problems);
+        if (driverVersion != null) {
+            // a driver too old for this jar's runtime may still run another build: say which (gpu/cuda-builds.json)
+            CudaBuilds.current().flatMap(b -> CudaBuilds.mismatch(b, driverVersion)).ifPresent(m -> {
+                problems.removeIf(p -> p.reason() == ProbeFailure.DRIVER_TOO_OLD);
+                problems.add(0, new ProbeProblem(ProbeFailure.DRIVER_TOO_OLD, m));
+            });
+        }
 
         NcclVersion ncclVersion = null;
         String ncclFile = null;

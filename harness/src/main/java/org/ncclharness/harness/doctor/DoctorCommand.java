@@ -90,7 +90,7 @@ public final class DoctorCommand implements Callable<Integer> {
                     "run on a linux-x86_64 or linux-arm64 host"));
         }
         GpuFacts gpus = new GpuFacts(probed.visibleBusIds(), probed.driverVersion(), probed.cudaVersion(),
-                probed.ncclVersion(), probed.source(), problems);
+                probed.ncclVersion(), probed.source(), probed.build(), problems);
         // Under a launcher the summary names every rank; N copies of the detail would bury it.
         PrintWriter detail = verbose || p.launcher() == Launcher.SINGLE ? out : new PrintWriter(Writer.nullWriter());
         detail.println(me + " place: launcher " + p.launcher().label() + " (" + p.evidence() + "), local "
@@ -104,6 +104,9 @@ public final class DoctorCommand implements Callable<Integer> {
         detail.println(me + " versions: driver " + orNone(gpus.driverVersion()) + ", CUDA " + gpus.cudaVersion()
                 + ", NCCL " + orNone(gpus.ncclVersion()) + ", harness " + VersionInfo.projectVersion() + " ("
                 + gpus.source() + ")");
+        if (gpus.build() != null) {
+            detail.println(me + " build: " + gpus.build());
+        }
         detail.println(me + " rendezvous: " + l.rendezvous().describe());
         List<String> hints = new ArrayList<>(p.hints());
         if (l.hostId().overridden()) {

@@ -10,10 +10,11 @@ import java.util.List;
  * @param cudaVersion   the CUDA runtime version, as far as known
  * @param ncclVersion   the NCCL library version, or null without one
  * @param source        how the facts were obtained (for the user to judge them)
+ * @param build         which harness jar this is and which one the driver needs, or null where unknown
  * @param problems      what prevents a GPU sweep here (exit code 3), and warnings
  */
 public record GpuFacts(List<String> visibleBusIds, String driverVersion, String cudaVersion, String ncclVersion,
-        String source, List<Problem> problems) {
+        String source, String build, List<Problem> problems) {
 
     public GpuFacts {
         visibleBusIds = List.copyOf(visibleBusIds);

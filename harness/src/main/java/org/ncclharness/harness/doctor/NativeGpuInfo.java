@@ -1,6 +1,8 @@
 package org.ncclharness.harness.doctor;
 
 import java.util.List;
+import org.ncclharness.gpu.CudaBuild;
+import org.ncclharness.gpu.CudaBuilds;
 import org.ncclharness.gpu.GpuDevice;
 import org.ncclharness.gpu.GpuProbe;
 import org.ncclharness.gpu.Gpus;
@@ -22,6 +24,17 @@ public final class NativeGpuInfo implements GpuInfoSource {
                 .map(pp -> new Problem(ExitCode.ENVIRONMENT, pp.reason() + ": " + pp.detail(), pp.fix()))
                 .toList();
         return new GpuFacts(busIds, driver, cuda, nccl,
-                "probed by the native bridge: cudaDriverGetVersion, cudaRuntimeGetVersion, ncclGetVersion", problems);
+                "probed by the native bridge: cudaDriverGetVersion, cudaRuntimeGetVersion, ncclGetVersion",
+                build(p.driverVersion()), problems);
+    }
+
+    /** {@code harness.jar (…); for this driver (CUDA 12.4): harness-cuda12.jar}, from gpu/cuda-builds.json. */
+    static String build(Integer driverCudaCode) {
+        String self = CudaBuilds.current().map(CudaBuild::describe).orElse("a build of unknown CUDA bindings");
+        if (driverCudaCode == null) {
+            return self;
+        }
+        return self + "; for this driver (CUDA " + GpuProbe.cudaVersionText(driverCudaCode) + "): "
+                + CudaBuilds.forDriver(driverCudaCode).map(CudaBuild::jar).orElse("none, the driver is too old");
     }
 }

@@ -21,7 +21,7 @@ class DoctorTest {
     }
 
     private static GpuFacts facts(List<String> gpus, Problem... problems) {
-        return new GpuFacts(gpus, "560.35.03", "13.3", "2.23.4", "test", List.of(problems));
+        return new GpuFacts(gpus, "560.35.03", "13.3", "2.23.4", "test", "harness.jar (test)", List.of(problems));
     }
 
     @Test
@@ -74,7 +74,7 @@ class DoctorTest {
         assertThat(code).isEqualTo(ExitCode.ENVIRONMENT);
         List<String> lines = out.toString().lines().toList();
         assertThat(lines).filteredOn(l -> l.startsWith("rank 0/1 ")).extracting(l -> l.split(":")[0])
-                .contains("rank 0/1 place", "rank 0/1 host", "rank 0/1 platform", "rank 0/1 gpus", "rank 0/1 versions",
+                .contains("rank 0/1 place", "rank 0/1 host", "rank 0/1 platform", "rank 0/1 build", "rank 0/1 gpus", "rank 0/1 versions",
                         "rank 0/1 rendezvous", "rank 0/1 problem [exit 3]", "rank 0/1 joined");
         assertThat(lines).contains("rank 0/1 platform: " + org.ncclharness.gpu.HostPlatform.current().describe());
         assertThat(lines).containsOnlyOnce("# doctor: job summary",
