@@ -27,8 +27,17 @@ static int devices(void) {
     return e ? atoi(e) : 1;
 }
 
-int cudaRuntimeGetVersion(int *v) { *v = 13000; return 0; }
-int cudaDriverGetVersion(int *v) { *v = 13000; return 0; }
+/* The runtime's version is the soname's (-DSTANDIN_CUDA_VERSION=12090 builds libcudart.so.12); the driver's
+ * defaults to it, and STANDIN_DRIVER_CUDA=CODE sets it, to play an older or newer driver. */
+#ifndef STANDIN_CUDA_VERSION
+#define STANDIN_CUDA_VERSION 13000
+#endif
+int cudaRuntimeGetVersion(int *v) { *v = STANDIN_CUDA_VERSION; return 0; }
+int cudaDriverGetVersion(int *v) {
+    const char *e = getenv("STANDIN_DRIVER_CUDA");
+    *v = e ? atoi(e) : STANDIN_CUDA_VERSION;
+    return 0;
+}
 int cudaGetDeviceCount(int *c) { *c = devices(); return 0; }
 int cudaSetDevice(int d) { if (d < 0 || d >= devices()) return 101; current = d; return 0; }
 int cudaGetDevice(int *d) { *d = current; return 0; }
@@ -43,6 +52,8 @@ int cudaGetDeviceProperties(void *prop, int d) {
     *(size_t *) (p + 288) = (size_t) 8 << 30;
     return 0;
 }
+/* CUDA 12's headers map cudaGetDeviceProperties to this name (libcudart.so.12); the struct starts the same */
+int cudaGetDeviceProperties_v2(void *prop, int d) { return cudaGetDeviceProperties(prop, d); }
 
 int cudaDeviceGetAttribute(int *v, int attr, int d) {
     switch (attr) {

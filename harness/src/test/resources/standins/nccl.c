@@ -61,6 +61,7 @@ enum { OK = 0, UNHANDLED_CUDA = 1, SYSTEM = 2, INTERNAL = 3, INVALID_ARGUMENT = 
 static void *cudart_symbol(const char *name) {
     static void *h;
     if (!h) h = dlopen("libcudart.so.13", RTLD_LAZY | RTLD_NOLOAD);
+    if (!h) h = dlopen("libcudart.so.12", RTLD_LAZY | RTLD_NOLOAD);
     return h ? dlsym(h, name) : 0;
 }
 

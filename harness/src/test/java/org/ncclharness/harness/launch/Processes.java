@@ -39,9 +39,14 @@ final class Processes {
     }
 
     static List<String> harness(String... args) {
+        return jar(JAR, args);
+    }
+
+    /** {@code java -jar JAR ARGS} with the small-JVM flags, for this module's jar or another build of it. */
+    static List<String> jar(Path jar, String... args) {
         List<String> cmd = new ArrayList<>(List.of(JAVA));
         cmd.addAll(JVM_FLAGS);
-        cmd.addAll(List.of("-jar", JAR.toString()));
+        cmd.addAll(List.of("-jar", jar.toString()));
         cmd.addAll(List.of(args));
         return cmd;
     }

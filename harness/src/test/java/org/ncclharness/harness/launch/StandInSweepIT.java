@@ -52,9 +52,9 @@ class StandInSweepIT {
 
     @Test
     void theStandInsExportEverySymbolTheJniLibrariesReferenceUnderTheirVersions() throws Exception {
-        assertCovered(standIns.jni());
-        assertThat(StandIns.run(List.of("readelf", "-V", standIns.dir().resolve(StandIns.CUDART_VERSION).toString())))
-                .contains("Name: " + StandIns.CUDART_VERSION);
+        standIns.assertExportEverythingNeededBy(standIns.jni());
+        assertThat(StandIns.run(List.of("readelf", "-V", standIns.dir().resolve(standIns.cudart()).toString())))
+                .contains("Name: " + standIns.cudart());
     }
 
     /**
@@ -68,21 +68,26 @@ class StandInSweepIT {
         StandIns.extractJni(Processes.JAR, "linux-arm64", jni);
         assertThat(StandIns.run(List.of("readelf", "-h", jni.resolve("libjninccl.so").toString())))
                 .containsPattern("Machine:\\s+AArch64");
-        assertCovered(jni);
+        standIns.assertExportEverythingNeededBy(jni);
     }
 
-    /** Every CUDA-runtime symbol (under its version node) and NCCL symbol the JNI libraries in {@code jni} need. */
-    private static void assertCovered(Path jni) throws Exception {
-        List<String> cudart = StandIns.definedDynamic(standIns.dir().resolve(StandIns.CUDART_VERSION));
-        List<String> needed = StandIns.undefined(jni.resolve("libjnicudart.so")).stream()
-                .filter(s -> s.endsWith("@" + StandIns.CUDART_VERSION)).toList();
-        assertThat(needed).as("libjnicudart.so's %s symbols", StandIns.CUDART_VERSION).hasSizeGreaterThan(100);
-        needed.forEach(s -> assertThat(cudart).as(s).contains(s.replace("@", "@@")));
-        List<String> nccl = StandIns.definedDynamic(standIns.dir().resolve("libnccl.so.2"));
-        List<String> ncclNeeded = StandIns.undefined(jni.resolve("libjninccl.so")).stream()
-                .filter(s -> s.startsWith("nccl")).toList();
-        assertThat(ncclNeeded).contains("ncclAllReduce", "ncclGetVersion");
-        ncclNeeded.forEach(s -> assertThat(nccl).as(s).contains(s));
+    /**
+     * A driver that supports only CUDA 12.4 cannot run this jar's CUDA 13 runtime: gpus names the build that runs
+     * on it (gpu/cuda-builds.json) and exits 3; doctor says which build it is and which one the driver needs.
+     */
+    @Test
+    void aCuda12DriverIsToldToUseHarnessCuda12Jar() throws Exception {
+        Map<String, String> env = standIns.environment(1, Map.of("STANDIN_DRIVER_CUDA", "12040"));
+        Processes.Result gpus = Processes.run(Processes.harness("gpus", "--nccl-lib", standIns.dir().toString()), env,
+                tmp, "gpus", Processes.HANG_S);
+        assertThat(gpus.rc()).as(gpus.out() + gpus.err()).isEqualTo(ExitCode.ENVIRONMENT);
+        assertThat(gpus.err()).contains("error: DRIVER_TOO_OLD: the driver supports CUDA 12.4, below harness.jar's"
+                + " CUDA 13.0: use harness-cuda12.jar (libcudart.so.12; drivers supporting CUDA 12.0+, R525 on)");
+        Processes.Result doctor = Processes.run(Processes.harness("doctor", "--nccl-lib", standIns.dir().toString()),
+                env, tmp, "doctor", Processes.HANG_S);
+        assertThat(doctor.rc()).as(doctor.out() + doctor.err()).isEqualTo(ExitCode.ENVIRONMENT);
+        assertThat(doctor.out()).contains("rank 0/1 build: harness.jar (libcudart.so.13; drivers supporting CUDA"
+                + " 13.0+, R580 on); for this driver (CUDA 12.4): harness-cuda12.jar");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package org.ncclharness.harness.launch;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -25,12 +27,16 @@ import org.ncclharness.gpu.HostPlatform;
  * @param dir    the stand-ins, to be found first ({@link #environment})
  * @param driver the stub driver's directory, for LD_LIBRARY_PATH
  * @param jni    the jar's own JNI libraries the symbols were read from
+ * @param cudart the CUDA runtime's soname, which is also its symbols' version node
  */
-record StandIns(Path dir, Path driver, Path jni) {
+record StandIns(Path dir, Path driver, Path jni, String cudart) {
 
     /** The JNI libraries of this host's platform: the ones the stand-ins are loaded through. */
     static final String PLATFORM = HostPlatform.current().platform();
     static final String CUDART_VERSION = "libcudart.so.13";
+    /** harness-cuda12.jar's runtime and the version its stand-in reports (CUDA 12.9, as the preset's headers). */
+    static final String CUDART_12 = "libcudart.so.12";
+    static final int CUDA_12_VERSION = 12090;
 
     private static StandIns built;
 
@@ -44,25 +50,31 @@ record StandIns(Path dir, Path driver, Path jni) {
     }
 
     static StandIns build(Path jar, Path out) throws IOException, InterruptedException {
+        return build(jar, out, CUDART_VERSION, 13000);
+    }
+
+    /** Stand-ins for {@code jar}'s JNI libraries, the CUDA runtime built as {@code cudart} reporting {@code cudaVersion}. */
+    static StandIns build(Path jar, Path out, String cudart, int cudaVersion) throws IOException, InterruptedException {
         Path dir = Files.createDirectories(out.resolve("standins"));
         Path driver = Files.createDirectories(out.resolve("driver"));
         Path jni = Files.createDirectories(out.resolve("jni"));
         extractJni(jar, PLATFORM, jni);
         Path cudartC = source(out, "cudart.c");
         Path ncclC = source(out, "nccl.c");
-        List<String> cudart = undefined(jni.resolve("libjnicudart.so")).stream()
-                .filter(s -> s.endsWith("@" + CUDART_VERSION)).map(s -> s.substring(0, s.indexOf('@'))).toList();
+        List<String> runtime = undefined(jni.resolve("libjnicudart.so")).stream()
+                .filter(s -> s.endsWith("@" + cudart)).map(s -> s.substring(0, s.indexOf('@'))).toList();
         List<String> nccl = undefined(jni.resolve("libjninccl.so")).stream()
                 .filter(s -> s.startsWith("nccl") || s.startsWith("pnccl")).toList();
-        Set<String> cudartAll = new TreeSet<>(cudart);
+        Set<String> cudartAll = new TreeSet<>(runtime);
         cudartAll.addAll(List.of("standinCaptureActive", "standinCaptureAdd", "standinStreamsStuck"));
         Path map = out.resolve("cudart.map");
-        Files.writeString(map, CUDART_VERSION + " {\n  global:\n" + String.join("", cudartAll.stream()
+        Files.writeString(map, cudart + " {\n  global:\n" + String.join("", cudartAll.stream()
                 .map(s -> "    " + s + ";\n").toList()) + "  local: *;\n};\n");
-        Path cudartStubs = stubs(out, "cudart-stubs.c", cudart, defined(out, cudartC), 801);
+        Path cudartStubs = stubs(out, "cudart-stubs.c", runtime, defined(out, cudartC), 801);
         Path ncclStubs = stubs(out, "nccl-stubs.c", nccl, defined(out, ncclC), 5);
-        gcc(List.of("gcc", "-O2", "-shared", "-fPIC", "-Wl,-soname," + CUDART_VERSION, "-Wl,--version-script=" + map,
-                "-o", dir.resolve(CUDART_VERSION).toString(), cudartC.toString(), cudartStubs.toString()));
+        gcc(List.of("gcc", "-O2", "-shared", "-fPIC", "-DSTANDIN_CUDA_VERSION=" + cudaVersion, "-Wl,-soname," + cudart,
+                "-Wl,--version-script=" + map, "-o", dir.resolve(cudart).toString(), cudartC.toString(),
+                cudartStubs.toString()));
         gcc(List.of("gcc", "-O2", "-shared", "-fPIC", "-Wl,-soname,libnccl.so.2", "-o",
                 dir.resolve("libnccl.so.2").toString(), ncclC.toString(), ncclStubs.toString(), "-ldl", "-lrt", "-lm"));
         Path drvC = out.resolve("cuda.c");
@@ -70,7 +82,7 @@ record StandIns(Path dir, Path driver, Path jni) {
                 + "int cuInit(unsigned int flags) { return 0; }\n");
         gcc(List.of("gcc", "-shared", "-fPIC", "-Wl,-soname,libcuda.so.1", "-o", driver.resolve("libcuda.so.1")
                 .toString(), drvC.toString()));
-        return new StandIns(dir, driver, jni);
+        return new StandIns(dir, driver, jni, cudart);
     }
 
     /** Copies the jar's CUDA-runtime and NCCL JNI libraries of {@code platform} into {@code dir}. */
@@ -111,6 +123,20 @@ record StandIns(Path dir, Path driver, Path jni) {
             Files.copy(in, p, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
         return p;
+    }
+
+    /** Every CUDA-runtime symbol (under its version node) and NCCL symbol the JNI libraries in {@code jni} need. */
+    void assertExportEverythingNeededBy(Path jni) throws IOException, InterruptedException {
+        List<String> exported = definedDynamic(dir.resolve(cudart));
+        List<String> needed = undefined(jni.resolve("libjnicudart.so")).stream()
+                .filter(s -> s.endsWith("@" + cudart)).toList();
+        assertThat(needed).as("libjnicudart.so's %s symbols", cudart).hasSizeGreaterThan(100);
+        needed.forEach(s -> assertThat(exported).as(s).contains(s.replace("@", "@@")));
+        List<String> nccl = definedDynamic(dir.resolve("libnccl.so.2"));
+        List<String> ncclNeeded = undefined(jni.resolve("libjninccl.so")).stream()
+                .filter(s -> s.startsWith("nccl")).toList();
+        assertThat(ncclNeeded).contains("ncclAllReduce", "ncclGetVersion");
+        ncclNeeded.forEach(s -> assertThat(nccl).as(s).contains(s));
     }
 
     static List<String> undefined(Path lib) throws IOException, InterruptedException {
