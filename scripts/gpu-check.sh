@@ -42,17 +42,20 @@ SUMMARY="$OUT/summary.txt"
 : >"$SUMMARY"
 
 note() { echo "$*" | tee -a "$SUMMARY"; }
+DESC=""
 pack() { tar -czf "$OUT/gpu-check.tar.gz.part" -C "$WORK" gpu-check && mv "$OUT/gpu-check.tar.gz.part" "$OUT/gpu-check.tar.gz"; }
 
-# run_limited NAME LIMIT CMD...: CMD with a timeout, output to LOGS/NAME.txt, one summary line; sets RC.
+# run_limited NAME LIMIT CMD...: CMD with a timeout, output to LOGS/NAME.txt (the command on its first line), one
+# summary line naming the step, its result, its time and DESC (what the step is, in a few words); sets RC.
 run_limited() {
   local name=$1 limit=$2; shift 2
   local start=$SECONDS
-  timeout --kill-after=5 "$limit" "$@" >"$LOGS/$name.txt" 2>&1
+  echo "\$ $*" >"$LOGS/$name.txt"
+  timeout --kill-after=5 "$limit" "$@" >>"$LOGS/$name.txt" 2>&1
   RC=$?
   local what="rc=$RC"
   [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ] && what="TIMEOUT after ${limit}s"
-  note "$(printf 'step %-14s %-22s %4ds  %s' "$name" "$what" $((SECONDS - start)) "$*" | cut -c1-190)"
+  note "$(printf 'step %-16s %-20s %4ds  %s' "$name" "$what" $((SECONDS - start)) "$DESC" | cut -c1-120)"
   pack
 }
 
@@ -62,7 +65,7 @@ step() {
   local name=$1; shift
   local left=$((DEADLINE - (SECONDS - BEGIN)))
   if [ "$left" -lt 5 ]; then
-    note "$(printf 'step %-14s %-22s %4ds  %s' "$name" "SKIPPED: deadline" 0 "$*" | cut -c1-190)"
+    note "$(printf 'step %-16s %-20s %4ds  %s' "$name" "SKIPPED: deadline" 0 "$DESC" | cut -c1-120)"
     RC=-1
     return 0
   fi
@@ -131,13 +134,14 @@ if [ -z "$BIN" ]; then
     ln -s "$NCCL_DIR/libnccl.so.2" "$HOME_DIR/lib/libnccl.so"
     BUILD="$WORK/nccl-tests-build"
     CUDA_DIR=$(dirname "$(dirname "$(command -v nvcc)")")
+    DESC="make all_reduce_perf ($NVCC_GENCODE)"
     run_limited build-nccl-tests "$BUILD_TIMEOUT" make -C "$SRC/src" -j "$(nproc)" "$BUILD/all_reduce_perf" \
       BUILDDIR="$BUILD" NCCL_HOME="$HOME_DIR" CUDA_HOME="$CUDA_DIR" NVCC_GENCODE="$NVCC_GENCODE"
     if [ -x "$BUILD/all_reduce_perf" ]; then
       BIN="$BUILD/all_reduce_perf"
     else
       note "nccl-tests build: failed, last lines:"
-      tail -n 5 "$LOGS/build-nccl-tests.txt" | cut -c1-190 | tee -a "$SUMMARY"
+      tail -n 5 "$LOGS/build-nccl-tests.txt" | cut -c1-150 | tee -a "$SUMMARY"
     fi
   fi
 fi
@@ -145,8 +149,9 @@ note "all_reduce_perf: ${BIN:-none}"
 
 BEGIN=$SECONDS
 H=("$JAVA" "-Dorg.bytedeco.javacpp.cachedir=$WORK/javacpp-cache" -jar "$HARNESS_JAR")
+DESC="harness gpus --smoke"
 step gpus "${H[@]}" gpus --smoke "${NCCL_OPT[@]}"
-tail -n 12 "$LOGS/gpus.txt" | cut -c1-190 | tee -a "$SUMMARY"
+tail -n 8 "$LOGS/gpus.txt" | cut -c1-150 | tee -a "$SUMMARY"
 
 # One flag set: with all_reduce_perf, both tools through compare-nccl-tests.sh (one JVM, one nccl-tests process);
 # without, the harness sweep alone. Only the sets in TABLES print their per-size side-by-side here.
@@ -154,6 +159,7 @@ TABLES=" plain graph-10 "
 flag_set() {
   local name=$1; shift
   local args=("$@" -f 2 -g 1)
+  DESC="${args[*]}"
   if [ -n "$BIN" ]; then
     step "$name" env JAVA="$JAVA" HARNESS_JAR="$HARNESS_JAR" NCCL_TESTS_BIN="$BIN" OUT_DIR="$LOGS/$name" \
       RUN_TIMEOUT="$STEP_TIMEOUT" HARNESS_ARGS="--no-calibrate -J $LOGS/$name.json ${NCCL_OPT[*]}" \

@@ -144,6 +144,7 @@ class RecordingBackend implements CollectiveBackend {
                 double v = type.decode(bits[i]);
                 acc = switch (op) {
                     case SUM, AVG -> acc + v;
+                    case MULSUM -> acc + ReduceOp.preMulScalar(i) * v; // rank 0's scalar is 1
                     case PROD -> acc * v;
                     case MAX -> Math.max(acc, v);
                     case MIN -> Math.min(acc, v);
@@ -156,6 +157,7 @@ class RecordingBackend implements CollectiveBackend {
             long v = type.decodeInteger(bits[i]);
             acc = switch (op) {
                 case SUM, AVG -> acc + v;
+                case MULSUM -> acc + ReduceOp.preMulScalar(i) * v;
                 case PROD -> acc * v;
                 case MAX -> Math.max(acc, v);
                 case MIN -> Math.min(acc, v);

@@ -27,6 +27,8 @@ class TestListsTest {
         assertThat(TestLists.allOps(NcclVersion.parse("2.9.9"))).containsExactly(ReduceOp.SUM, ReduceOp.PROD,
                 ReduceOp.MAX, ReduceOp.MIN);
         assertThat(TestLists.allOps(NcclVersion.parse("2.10.3"))).endsWith(ReduceOp.AVG);
+        assertThat(TestLists.allOps(NcclVersion.parse("2.11.4"))).containsExactly(ReduceOp.SUM, ReduceOp.PROD,
+                ReduceOp.MAX, ReduceOp.MIN, ReduceOp.AVG, ReduceOp.MULSUM);
     }
 
     @Test

@@ -205,7 +205,7 @@ class GpuCheckScriptIT {
         executable(never, "#!/bin/sh\nexec sleep 100000\n");
         Path out = tmp.resolve("build");
         Processes.Result r = check(out, Map.of("BUILD_TIMEOUT", "2", "JAVA", never.toString(), "STEP_TIMEOUT", "1",
-                "DEADLINE", "3"));
+                "DEADLINE", "10"));
         assertThat(r.rc()).as(r.out() + r.err()).isZero();
         List<String> lines = Files.readAllLines(out.resolve("summary.txt"));
         assertThat(lines).anyMatch(l -> l.matches("step build-nccl-tests +TIMEOUT after 2s .*"))
