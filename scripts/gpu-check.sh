@@ -1,91 +1,109 @@
 #!/usr/bin/env bash
-# One short, bounded look at a GPU node, for the first session on a new machine: what is installed, whether the
-# JVM sees the driver, CUDA runtime, NCCL and GPUs, whether a one-rank communicator works, and the sweeps that
-# matter, each next to nccl-tests' all_reduce_perf where one can be built. Every output lands in one folder,
-# written as it goes, so a call cut short still returns what it did; each step has a timeout and the whole check a
-# deadline (5 minutes by default), so a rerun fits in the same device window. A failed step is recorded, never
-# fatal.
+# One bounded look at a GPU node, shaped for a device call that returns at most 8 files and the last 12,000
+# characters of output: what is installed, whether the JVM sees the driver, CUDA runtime, NCCL and GPUs, and the
+# harness's sweeps next to nccl-tests' all_reduce_perf with the same flags. It writes two files under OUT:
+#   summary.txt      (under 10,000 characters, also printed): library paths, driver, GPU, the nccl-tests build and
+#                    its time, one line per step, per size harness vs nccl-tests (time, algbw, ratios) for the plain
+#                    and -G sweeps, and the geometric means of every flag set
+#   gpu-check.tar.gz every step's full output (re-packed after each step, so a call cut short still returns it)
+# The build has its own timeout and runs before the sweeps' deadline starts; each step has a timeout and the sweeps
+# a deadline, so a rerun fits in the same window. A failed step is recorded, never fatal. HARNESS_NO_REPLAY=1 is
+# exported: a sweep whose GPU probe fails exits 3, never prints bundled numbers.
 #
-# Usage: scripts/gpu-check.sh [OUT_DIR]        (default: $OUT if set, as on the lent device, else gpu-check-<UTC>)
-#   JAVA=...          java to use (default: a carried runtime.tar.xz unpacked, runtime/bin/java, else java)
-#   HARNESS_JAR=...   jar to run (default: the runtime's harness.jar if present, else harness/target/harness.jar)
-#   NCCL_LIB=DIR      directory with libnccl.so.2 (default: ldconfig, then pip's nvidia/nccl/lib)
-#   CUDART_LIB=DIR    directory with libcudart.so.13 for all_reduce_perf (default: ldconfig, then pip's
-#                     nvidia/cuda_runtime/lib)
-#   NCCL_TESTS_SRC=D  a carried nccl-tests source tree to build all_reduce_perf from (default: nccl-tests/)
-#   NVCC_GENCODE=...  passed to its make (default: -gencode=arch=compute_90,code=sm_90, an H100/H200)
-#   MAX_BYTES=128M    the sweeps' -e;  BIG="-b 1G -e 8G -c 0" the large-size step's flags
-#   STEP_TIMEOUT=s    per-step limit (default 120);  DEADLINE=s  the whole check (default 300)
+# Usage (repository root, OUT set, runtime/ and nccl-tests/ carried):  bash scripts/gpu-check.sh
+#   OUT=DIR           where the two files go (default gpu-check-<UTC>)
+#   JAVA / HARNESS_JAR  java and jar (default: runtime/ from scripts/make-runtime.sh, else java and
+#                     harness/target/harness.jar)
+#   NCCL_LIB / CUDART_LIB  directories of libnccl.so.2 / libcudart.so.13 (default: the linker's cache, then pip's
+#                     nvidia/nccl/lib and nvidia/cu13/lib or nvidia/cuda_runtime/lib on python3's path, then
+#                     /usr/local/cuda/lib64)
+#   LDCONFIG=...      the linker-cache tool asked first (default ldconfig)
+#   NCCL_TESTS_SRC=D  nccl-tests source tree (default nccl-tests/);  NCCL_TESTS_BIN=F  a built all_reduce_perf
+#   NVCC_GENCODE=...  (default -gencode=arch=compute_90,code=sm_90, an H100/H200);  BUILD_TIMEOUT=s (default 240)
+#   MAX_BYTES=128M    the sweeps' -e;  BIG="-b 1G -e 8G -c 0" the large sizes' flags;  STEP_TIMEOUT=s (default 120);  DEADLINE=s for the sweeps (default 300)
 set -u
 cd "$(dirname "$0")/.."
-OUT=${1:-${OUT:-gpu-check-$(date -u +%Y%m%dT%H%M%SZ)}}
+ROOT=$PWD
+OUT=${OUT:-gpu-check-$(date -u +%Y%m%dT%H%M%SZ)}
 STEP_TIMEOUT=${STEP_TIMEOUT:-120}
 DEADLINE=${DEADLINE:-300}
+BUILD_TIMEOUT=${BUILD_TIMEOUT:-240}
 MAX_BYTES=${MAX_BYTES:-128M}
 BIG=${BIG:--b 1G -e 8G -c 0}
 NVCC_GENCODE=${NVCC_GENCODE:--gencode=arch=compute_90,code=sm_90}
+export HARNESS_NO_REPLAY=1
 mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+LOGS="$WORK/gpu-check"
+mkdir -p "$LOGS"
 SUMMARY="$OUT/summary.txt"
 : >"$SUMMARY"
-BEGIN=$SECONDS
 
 note() { echo "$*" | tee -a "$SUMMARY"; }
+DESC=""
+pack() { tar -czf "$OUT/gpu-check.tar.gz.part" -C "$WORK" gpu-check && mv "$OUT/gpu-check.tar.gz.part" "$OUT/gpu-check.tar.gz"; }
 
-# step NAME CMD... : runs CMD with a timeout (the smaller of STEP_TIMEOUT and what the deadline leaves), output to
-# OUT/NAME.txt, one summary line, its tail on the terminal. Past the deadline a step is skipped and says so.
+# run_limited NAME LIMIT CMD...: CMD with a timeout, output to LOGS/NAME.txt (the command on its first line), one
+# summary line naming the step, its result, its time and DESC (what the step is, in a few words); sets RC.
+run_limited() {
+  local name=$1 limit=$2; shift 2
+  local start=$SECONDS
+  echo "\$ $*" >"$LOGS/$name.txt"
+  timeout --kill-after=5 "$limit" "$@" >>"$LOGS/$name.txt" 2>&1
+  RC=$?
+  local what="rc=$RC"
+  [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ] && what="TIMEOUT after ${limit}s"
+  note "$(printf 'step %-16s %-20s %4ds  %s' "$name" "$what" $((SECONDS - start)) "$DESC" | cut -c1-120)"
+  pack
+}
+
+# step NAME CMD...: run_limited with the smaller of STEP_TIMEOUT and what the sweeps' deadline leaves; past the
+# deadline the step is skipped and says so.
 step() {
   local name=$1; shift
   local left=$((DEADLINE - (SECONDS - BEGIN)))
   if [ "$left" -lt 5 ]; then
-    printf '%-16s %-26s %4ds  %s\n' "$name" "SKIPPED: deadline" 0 "$*" >>"$SUMMARY"
+    note "$(printf 'step %-16s %-20s %4ds  %s' "$name" "SKIPPED: deadline" 0 "$DESC" | cut -c1-120)"
+    RC=-1
     return 0
   fi
   local limit=$STEP_TIMEOUT
   [ "$left" -lt "$limit" ] && limit=$left
-  local start=$SECONDS
-  echo "== $name: $*"
-  timeout --kill-after=5 "$limit" "$@" >"$OUT/$name.txt" 2>&1
-  local rc=$?
-  local what="rc=$rc"
-  [ "$rc" -eq 124 ] && what="TIMEOUT after ${limit}s"
-  printf '%-16s %-26s %4ds  %s\n' "$name" "$what" $((SECONDS - start)) "$*" >>"$SUMMARY"
-  tail -n 25 "$OUT/$name.txt"
-  return 0
+  run_limited "$name" "$limit" "$@"
 }
 
-# lib_dir SONAME PY_MODULE: the directory holding SONAME (ldconfig, then the pip package's lib folder).
+# The folders python3 imports from: where pip put the NVIDIA wheels.
+SITES=()
+if command -v python3 >/dev/null 2>&1; then
+  while IFS= read -r d; do [ -d "$d/nvidia" ] && SITES+=("$d/nvidia"); done < <(timeout 20 python3 -c \
+    'import sys, site; print("\n".join(sys.path + site.getsitepackages() + [site.getusersitepackages()]))' 2>/dev/null)
+fi
+
+# lib_dir SONAME SUBDIR...: the directory holding SONAME: the linker's cache, pip's nvidia/SUBDIR, system folders.
 lib_dir() {
-  local so=$1 mod=$2 d
-  d=$(ldconfig -p 2>/dev/null | awk -v so="$so" '$1 == so {print $NF; exit}')
+  local so=$1 d s sub; shift
+  d=$("${LDCONFIG:-ldconfig}" -p 2>/dev/null | awk -v so="$so" '$1 == so {print $NF; exit}')
   if [ -n "$d" ]; then dirname "$d"; return; fi
-  for py in python3 python; do
-    command -v "$py" >/dev/null || continue
-    d=$(timeout 20 "$py" -c "import $mod, os; print(os.path.join(list($mod.__path__)[0], 'lib'))" 2>/dev/null)
-    if [ -n "$d" ] && [ -f "$d/$so" ]; then echo "$d"; return; fi
+  for s in "${SITES[@]}"; do
+    for sub in "$@"; do
+      [ -f "$s/$sub/$so" ] && { echo "$s/$sub"; return; }
+    done
+  done
+  for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib /usr/lib/x86_64-linux-gnu /usr/lib64; do
+    [ -f "$d/$so" ] && { echo "$d"; return; }
   done
 }
 
 if [ -z "${JAVA:-}" ]; then
-  if [ -f runtime.tar.xz ]; then
-    RT=$(mktemp -d)
-    tar -xJf runtime.tar.xz -C "$RT" && JAVA=$(find "$RT" -path '*/bin/java' -type f | head -1)
-    [ -z "${HARNESS_JAR:-}" ] && HARNESS_JAR=$(find "$RT" -name harness.jar | head -1)
-  fi
-  if [ -z "${JAVA:-}" ]; then
-    if [ -x runtime/bin/java ]; then JAVA=runtime/bin/java; else JAVA=java; fi
-  fi
+  if [ -x runtime/bin/java ]; then JAVA=$ROOT/runtime/bin/java; else JAVA=java; fi
 fi
 if [ -z "${HARNESS_JAR:-}" ]; then
-  if [ -f runtime/harness.jar ]; then HARNESS_JAR=runtime/harness.jar; else HARNESS_JAR=harness/target/harness.jar; fi
+  if [ -f runtime/harness.jar ]; then HARNESS_JAR=$ROOT/runtime/harness.jar; else HARNESS_JAR=$ROOT/harness/target/harness.jar; fi
 fi
-
-step system       bash -c 'uname -a; cat /etc/os-release 2>/dev/null | head -2; nproc; free -g'
-step nvidia-smi   bash -c 'nvidia-smi; nvidia-smi --query-gpu=index,name,pci.bus_id,driver_version,memory.total,compute_cap --format=csv; nvidia-smi topo -m'
-step libraries    bash -c 'ldconfig -p | grep -E "libcuda\.so|libcudart|libnccl"; ls -l /usr/local/cuda/lib64/libcudart.so* 2>/dev/null'
-step java         "$JAVA" -version
-
-NCCL_DIR=${NCCL_LIB:-$(lib_dir libnccl.so.2 nvidia.nccl)}
-CUDART_DIR=${CUDART_LIB:-$(lib_dir libcudart.so.13 nvidia.cuda_runtime)}
+NCCL_DIR=${NCCL_LIB:-$(lib_dir libnccl.so.2 nccl/lib)}
+CUDART_DIR=${CUDART_LIB:-$(lib_dir libcudart.so.13 cu13/lib cuda_runtime/lib)}
 note "nccl library directory: ${NCCL_DIR:-none found}"
 note "cudart library directory: ${CUDART_DIR:-none found}"
 NCCL_OPT=()
@@ -94,51 +112,77 @@ if [ -n "$NCCL_DIR" ]; then
   export LD_LIBRARY_PATH="$NCCL_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
 [ -n "$CUDART_DIR" ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$CUDART_DIR"
+note "driver and GPU: $(timeout 30 nvidia-smi --query-gpu=driver_version,name,memory.total,compute_cap --format=csv,noheader 2>/dev/null | head -1 || true)"
+note "java: $JAVA ($(timeout 20 "$JAVA" -version 2>&1 | head -1))  jar: $HARNESS_JAR"
 
-# nccl-tests 2.19.6's all_reduce_perf, built from a carried source tree where nvcc is here (it is not part of the
-# project: the public NVIDIA/nccl-tests source, carried alongside).
+# nccl-tests' all_reduce_perf from the carried source (the public NVIDIA/nccl-tests tree, not part of the project),
+# against a private NCCL_HOME: the WHOLE include folder (NCCL >= 2.28's nccl_device.h includes nccl_device/*.h) and
+# an unversioned libnccl.so (pip ships only libnccl.so.2). Timed on its own, before the sweeps' deadline starts.
 SRC=${NCCL_TESTS_SRC:-nccl-tests}
 BIN=${NCCL_TESTS_BIN:-}
-if [ -z "$BIN" ] && [ -d "$SRC/src" ] && command -v nvcc >/dev/null 2>&1 && [ -n "$NCCL_DIR" ]; then
-  NCCL_HOME_TMP=$(mktemp -d)
-  mkdir -p "$NCCL_HOME_TMP/include" && ln -s "$NCCL_DIR" "$NCCL_HOME_TMP/lib"
-  [ -d "$NCCL_DIR/../include" ] && cp "$NCCL_DIR"/../include/nccl*.h "$NCCL_HOME_TMP/include/" 2>/dev/null
-  step build-nccl-tests make -C "$SRC/src" -j "$(nproc)" "$PWD/$SRC/build/all_reduce_perf" BUILDDIR="$PWD/$SRC/build" \
-    NCCL_HOME="$NCCL_HOME_TMP" CUDA_HOME="$(dirname "$(dirname "$(command -v nvcc)")")" NVCC_GENCODE="$NVCC_GENCODE"
-  [ -x "$SRC/build/all_reduce_perf" ] && BIN="$PWD/$SRC/build/all_reduce_perf"
+if [ -z "$BIN" ]; then
+  if [ ! -d "$SRC/src" ]; then
+    note "nccl-tests build: skipped, no source tree at $SRC (carry it: git clone NVIDIA/nccl-tests)"
+  elif ! command -v nvcc >/dev/null 2>&1; then
+    note "nccl-tests build: skipped, no nvcc on PATH"
+  elif [ -z "$NCCL_DIR" ] || [ ! -d "$NCCL_DIR/../include" ]; then
+    note "nccl-tests build: skipped, no NCCL include folder beside ${NCCL_DIR:-(no NCCL found)}"
+  else
+    HOME_DIR="$WORK/nccl-home"
+    mkdir -p "$HOME_DIR/lib"
+    ln -s "$(cd "$NCCL_DIR/../include" && pwd)" "$HOME_DIR/include"
+    ln -s "$NCCL_DIR/libnccl.so.2" "$HOME_DIR/lib/libnccl.so"
+    BUILD="$WORK/nccl-tests-build"
+    CUDA_DIR=$(dirname "$(dirname "$(command -v nvcc)")")
+    DESC="make all_reduce_perf ($NVCC_GENCODE)"
+    run_limited build-nccl-tests "$BUILD_TIMEOUT" make -C "$SRC/src" -j "$(nproc)" "$BUILD/all_reduce_perf" \
+      BUILDDIR="$BUILD" NCCL_HOME="$HOME_DIR" CUDA_HOME="$CUDA_DIR" NVCC_GENCODE="$NVCC_GENCODE"
+    if [ -x "$BUILD/all_reduce_perf" ]; then
+      BIN="$BUILD/all_reduce_perf"
+    else
+      note "nccl-tests build: failed, last lines:"
+      tail -n 5 "$LOGS/build-nccl-tests.txt" | cut -c1-150 | tee -a "$SUMMARY"
+    fi
+  fi
 fi
-note "all_reduce_perf: ${BIN:-none (no carried source tree, nvcc or NCCL to build it with)}"
+note "all_reduce_perf: ${BIN:-none}"
 
-JAVACPP_CACHE="$OUT/javacpp-cache"
-H=("$JAVA" "-Dorg.bytedeco.javacpp.cachedir=$JAVACPP_CACHE" -jar "$HARNESS_JAR")
-FLAGS=(-b 8 -e "$MAX_BYTES" -f 2 -g 1)
+BEGIN=$SECONDS
+H=("$JAVA" "-Dorg.bytedeco.javacpp.cachedir=$WORK/javacpp-cache" -jar "$HARNESS_JAR")
+DESC="harness gpus --smoke"
+step gpus "${H[@]}" gpus --smoke "${NCCL_OPT[@]}"
+tail -n 8 "$LOGS/gpus.txt" | cut -c1-150 | tee -a "$SUMMARY"
 
-# a sweep step, and where all_reduce_perf exists the same flags next to it
-pair() {
+# One flag set: with all_reduce_perf, both tools through compare-nccl-tests.sh (one JVM, one nccl-tests process);
+# without, the harness sweep alone. Only the sets in TABLES print their per-size side-by-side here.
+TABLES=" plain graph-10 "
+flag_set() {
   local name=$1; shift
-  step "$name" "${H[@]}" sweep "$@" "${NCCL_OPT[@]}"
+  local args=("$@" -f 2 -g 1)
+  DESC="${args[*]}"
   if [ -n "$BIN" ]; then
-    step "$name-compare" env JAVA="$JAVA" HARNESS_JAR="$HARNESS_JAR" NCCL_TESTS_BIN="$BIN" OUT_DIR="$OUT/$name-compare" \
-      scripts/compare-nccl-tests.sh "$@"
+    step "$name" env JAVA="$JAVA" HARNESS_JAR="$HARNESS_JAR" NCCL_TESTS_BIN="$BIN" OUT_DIR="$LOGS/$name" \
+      RUN_TIMEOUT="$STEP_TIMEOUT" HARNESS_ARGS="--no-calibrate -J $LOGS/$name.json ${NCCL_OPT[*]}" \
+      "$ROOT/scripts/compare-nccl-tests.sh" "${args[@]}"
+    if [ -f "$LOGS/$name/ratio.txt" ]; then
+      if [[ $TABLES == *" $name "* ]]; then
+        note "-- $name ($*): harness vs nccl-tests per size"
+        tee -a "$SUMMARY" <"$LOGS/$name/ratio.txt"
+      else
+        note "-- $name ($*): $(tail -n 1 "$LOGS/$name/ratio.txt")"
+      fi
+    fi
+  else
+    step "$name" "${H[@]}" sweep "${args[@]}" --no-calibrate -J "$LOGS/$name.json" "${NCCL_OPT[@]}"
   fi
 }
-
-step version      "${H[@]}" --version
-step gpus         "${H[@]}" gpus "${NCCL_OPT[@]}"
-step smoke        "${H[@]}" gpus --smoke "${NCCL_OPT[@]}"
-step doctor       "${H[@]}" doctor "${NCCL_OPT[@]}"
-step sweep-json   "${H[@]}" sweep "${FLAGS[@]}" --json "$OUT/sweep.json" "${NCCL_OPT[@]}"
-step bringup      "${H[@]}" bringup -e "$MAX_BYTES" -N 2 -o "$OUT/bringup" "${NCCL_OPT[@]}"
-pair sweep        "${FLAGS[@]}"
-pair runs-3       "${FLAGS[@]}" -N 3
-pair graph-10     "${FLAGS[@]}" -G 10
-pair blocking-1   "${FLAGS[@]}" -z 1
-pair agg-2        "${FLAGS[@]}" -m 2
-pair per-iter     "${FLAGS[@]}" -I 1
+flag_set plain -b 8 -e "$MAX_BYTES"
+flag_set graph-10 -b 8 -e "$MAX_BYTES" -G 10
+flag_set blocking-1 -b 8 -e "$MAX_BYTES" -z 1
+flag_set per-iter -b 8 -e "$MAX_BYTES" -I 1
+flag_set agg-2 -b 8 -e "$MAX_BYTES" -m 2
 # shellcheck disable=SC2086
-pair big          $BIG -f 2 -g 1
-rm -rf "$JAVACPP_CACHE"
+flag_set big $BIG
 
-echo
-echo "== summary ($SUMMARY), $((SECONDS - BEGIN)) s"
-cat "$SUMMARY"
+note "total $SECONDS s (sweeps $((SECONDS - BEGIN)) s of a ${DEADLINE} s deadline); full outputs in gpu-check.tar.gz"
+pack

@@ -453,7 +453,8 @@ static double reduce_at(Comm *c, const char *slot0, size_t stride, size_t off, i
 /* SEND and RECV (root = the peer) are queued as issued; a group runs them as one P2P op per communicator. */
 enum { ALL_REDUCE, BROADCAST, REDUCE, ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, SEND, RECV, P2P };
 
-typedef struct { int kind; const void *send; void *recv; size_t count; int type, op, root; Comm *comm; } Op;
+/* premul: this rank's PreMulSum scalar (0 for every other op), applied to its contribution as NCCL applies it */
+typedef struct { int kind; const void *send; void *recv; size_t count; int type, op, root; Comm *comm; double premul; } Op;
 
 /*
  * A group's sends and receives on one communicator, run as one round: each send is written into this rank's
@@ -508,7 +509,15 @@ static int contribute(Op *o) {
     }
     if (o->kind == P2P) return p2p_contribute(o);
     pay_slowness(c, in_bytes(o));
-    if (c->nranks > 1) memcpy(c->slots + (size_t) c->rank * stride_of(o), o->send, in_bytes(o));
+    if (c->nranks > 1) {
+        char *mine = c->slots + (size_t) c->rank * stride_of(o);
+        memcpy(mine, o->send, in_bytes(o));
+        if (o->premul != 0 && o->premul != 1) {
+            for (size_t i = 0; i < in_bytes(o) / type_size(o->type); i++) put(mine, o->type, i, get(mine, o->type, i) * o->premul);
+        }
+    } else if (o->premul != 0 && o->premul != 1) {
+        return INVALID_USAGE; /* one rank: nccl-tests' scalar is 1 (rank 0), the only case the tests need */
+    }
     return OK;
 }
 
@@ -665,20 +674,52 @@ static int issue(Op o) {
     return run(&o);
 }
 
+/* PreMulSum ops: handles from ncclNumOps (5) on, each holding its scalar; a reducing call with one becomes a sum
+ * whose contribution is pre-multiplied. Only host-immediate scalars (nccl-tests' kind). */
+#define NUM_OPS 5
+static double premul_scalar[64];
+static int premul_live[64];
+
+int ncclRedOpCreatePreMulSum(int *op, void *scalar, int t, int residence, Comm *c) {
+    if (residence != 1 /* ncclScalarHostImmediate */) return INVALID_USAGE;
+    for (int i = 0; i < 64; i++) {
+        if (!premul_live[i]) {
+            premul_live[i] = 1;
+            premul_scalar[i] = get(scalar, t, 0);
+            *op = NUM_OPS + i;
+            return OK;
+        }
+    }
+    return INTERNAL;
+}
+int ncclRedOpDestroy(int op, Comm *c) {
+    if (op < NUM_OPS || op >= NUM_OPS + 64 || !premul_live[op - NUM_OPS]) return INVALID_ARGUMENT;
+    premul_live[op - NUM_OPS] = 0;
+    return OK;
+}
+static Op reducing(int kind, const void *s, void *r, size_t n, int t, int op, int root, Comm *c) {
+    Op o = {kind, s, r, n, t, op, root, c, 0};
+    if (op >= NUM_OPS && op < NUM_OPS + 64 && premul_live[op - NUM_OPS]) {
+        o.premul = premul_scalar[op - NUM_OPS];
+        o.op = 0;
+    }
+    return o;
+}
+
 int ncclAllReduce(const void *s, void *r, size_t n, int t, int op, Comm *c, void *st) {
-    return issue((Op) {ALL_REDUCE, s, r, n, t, op, 0, c});
+    return issue(reducing(ALL_REDUCE, s, r, n, t, op, 0, c));
 }
 int ncclBroadcast(const void *s, void *r, size_t n, int t, int root, Comm *c, void *st) {
     return issue((Op) {BROADCAST, s, r, n, t, 0, root, c});
 }
 int ncclReduce(const void *s, void *r, size_t n, int t, int op, int root, Comm *c, void *st) {
-    return issue((Op) {REDUCE, s, r, n, t, op, root, c});
+    return issue(reducing(REDUCE, s, r, n, t, op, root, c));
 }
 int ncclAllGather(const void *s, void *r, size_t n, int t, Comm *c, void *st) {
     return issue((Op) {ALL_GATHER, s, r, n, t, 0, 0, c});
 }
 int ncclReduceScatter(const void *s, void *r, size_t n, int t, int op, Comm *c, void *st) {
-    return issue((Op) {REDUCE_SCATTER, s, r, n, t, op, 0, c});
+    return issue(reducing(REDUCE_SCATTER, s, r, n, t, op, 0, c));
 }
 int ncclAlltoAll(const void *s, void *r, size_t n, int t, Comm *c, void *st) {
     /* NCCL added it in 2.28: reporting an older version, fail as a call the real library could not take */

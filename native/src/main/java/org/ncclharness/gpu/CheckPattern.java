@@ -4,7 +4,8 @@ package org.ncclharness.gpu;
  * The known per-rank values of the data check and their reductions, in closed form so the host can verify
  * any size quickly. Rank r's element j holds {@code a(j) + b(r)} with {@code a(j)} a pseudo-random
  * function of the index and seed in [0, A) and {@code b(r) = 1 + r mod B}; then
- * sum = n·a(j) + Σb, max = a(j) + max b, min = a(j) + 1, avg = sum / n. Products use a separate pattern,
+ * sum = n·a(j) + Σb, max = a(j) + max b, min = a(j) + 1, avg = sum / n, mulsum (each rank's input times its
+ * scalar s(r), 1 or 2: {@link ReduceOp#preMulScalar}) = Σs·a(j) + Σs(r)·b(r). Products use a separate pattern,
  * 1 everywhere except a 2 on one rank per element, so the product is exactly 2.
  *
  * <p>A and B are chosen so that every value and every exact result stays an exactly representable integer
@@ -20,6 +21,9 @@ final class CheckPattern {
     private final long b;
     private final long sumB;
     private final long maxB;
+    /** Σ s(r) and Σ s(r)·b(r) over the ranks, for mulsum. */
+    private final long sumS;
+    private final long sumSB;
 
     /**
      * @param op the reduction, or null for collectives that move data without reducing it
@@ -34,6 +38,8 @@ final class CheckPattern {
         long cap;
         if (op == ReduceOp.SUM) {
             cap = type.wraps() ? limit : limit / nranks;
+        } else if (op == ReduceOp.MULSUM) {
+            cap = type.wraps() ? limit : limit / (2L * nranks); // every scaled term and partial sum exact
         } else if (op == ReduceOp.AVG) {
             cap = limit / nranks; // the sum must not wrap before the division
         } else {
@@ -48,12 +54,18 @@ final class CheckPattern {
         this.a = Math.max(1, Math.min(cap - bMax + 1, 1021));
         long s = 0;
         long m = 0;
+        long ss = 0;
+        long ssb = 0;
         for (int r = 0; r < nranks; r++) {
             s += bOf(r);
             m = Math.max(m, bOf(r));
+            ss += ReduceOp.preMulScalar(r);
+            ssb += ReduceOp.preMulScalar(r) * bOf(r);
         }
         this.sumB = s;
         this.maxB = m;
+        this.sumS = ss;
+        this.sumSB = ssb;
     }
 
     private long aOf(long j) {
@@ -81,6 +93,7 @@ final class CheckPattern {
             case PROD -> type.encodeInteger(2);
             case MAX -> type.encodeInteger(aOf(j) + maxB);
             case MIN -> type.encodeInteger(aOf(j) + 1);
+            case MULSUM -> type.encodeInteger(sumS * aOf(j) + sumSB);
             case AVG -> type.isFloatingPoint()
                     ? type.encode((double) (nranks * aOf(j) + sumB) / nranks)
                     : type.encodeInteger((nranks * aOf(j) + sumB) / nranks);

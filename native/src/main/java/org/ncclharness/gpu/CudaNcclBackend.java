@@ -40,7 +40,10 @@ import static org.bytedeco.cuda.global.nccl.ncclGroupStart;
 import static org.bytedeco.cuda.global.nccl.ncclMemAlloc;
 import static org.bytedeco.cuda.global.nccl.ncclMemFree;
 import static org.bytedeco.cuda.global.nccl.ncclRecv;
+import static org.bytedeco.cuda.global.nccl.ncclRedOpCreatePreMulSum;
+import static org.bytedeco.cuda.global.nccl.ncclRedOpDestroy;
 import static org.bytedeco.cuda.global.nccl.ncclReduce;
+import static org.bytedeco.cuda.global.nccl.ncclScalarHostImmediate;
 import static org.bytedeco.cuda.global.nccl.ncclReduceScatter;
 import static org.bytedeco.cuda.global.nccl.ncclSend;
 import static org.bytedeco.cuda.global.nccl.ncclSum;
@@ -53,6 +56,7 @@ import org.bytedeco.cuda.cudart.CUstream_st;
 import org.bytedeco.cuda.nccl.ncclComm;
 import org.bytedeco.cuda.nccl.ncclUniqueId;
 import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.LongPointer;
 import org.bytedeco.javacpp.Pointer;
 import org.ncclharness.calibration.measure.Collective;
 
@@ -101,6 +105,9 @@ public final class CudaNcclBackend implements CollectiveBackend {
     private int dtype;
     private int eltBytes;
     private int redop;
+    /** mulsum's scalar per local rank (null for every other op), and where a created op's handle is returned. */
+    private LongPointer[] scalars;
+    private final int[] createdOp = new int[1];
     private int root;
 
     private CudaNcclBackend(GpuProbe probe, CommSpec spec) {
@@ -258,6 +265,43 @@ public final class CudaNcclBackend implements CollectiveBackend {
         this.eltBytes = type.bytes();
         this.redop = op.ncclCode();
         this.root = rootRank;
+        preMulScalars(c.reduces() && op == ReduceOp.MULSUM ? type : null);
+    }
+
+    /**
+     * mulsum's host-immediate scalars, one per local rank in native memory, written here (outside the timed loop)
+     * in {@code type}'s encoding; null frees them (every other op).
+     */
+    private void preMulScalars(DataType type) {
+        if (scalars != null) {
+            for (LongPointer p : scalars) {
+                p.close();
+            }
+            scalars = null;
+        }
+        if (type == null) {
+            return;
+        }
+        scalars = new LongPointer[comms.length];
+        for (int l = 0; l < comms.length; l++) {
+            scalars[l] = new LongPointer(1);
+            scalars[l].put(type.encodeInteger(ReduceOp.preMulScalar(rank(l))));
+        }
+    }
+
+    /**
+     * The op of one launch on local rank {@code l}: the configured one, or (mulsum) a PreMulSum created for this
+     * launch on its communicator, as nccl-tests' startColl creates one around every operation.
+     */
+    private int launchOp(int l) {
+        if (scalars == null) {
+            return redop;
+        }
+        int rc = ncclRedOpCreatePreMulSum(createdOp, scalars[l], dtype, ncclScalarHostImmediate, comms[l]);
+        if (rc != 0) {
+            nccl(rc, "ncclRedOpCreatePreMulSum");
+        }
+        return createdOp[0];
     }
 
     @Override
@@ -278,17 +322,22 @@ public final class CudaNcclBackend implements CollectiveBackend {
         r.position(recvOffset);
         ncclComm comm = comms[l];
         CUstream_st st = streams[l];
+        int op = collective.reduces() ? launchOp(l) : redop;
         int rc = switch (collective) {
-            case ALL_REDUCE -> ncclAllReduce(s, r, count, dtype, redop, comm, st);
+            case ALL_REDUCE -> ncclAllReduce(s, r, count, dtype, op, comm, st);
             case ALL_GATHER -> ncclAllGather(s, r, count, dtype, comm, st);
-            case REDUCE_SCATTER -> ncclReduceScatter(s, r, count, dtype, redop, comm, st);
+            case REDUCE_SCATTER -> ncclReduceScatter(s, r, count, dtype, op, comm, st);
             case BROADCAST -> ncclBroadcast(s, r, count, dtype, root, comm, st);
-            case REDUCE -> ncclReduce(s, r, count, dtype, redop, root, comm, st);
+            case REDUCE -> ncclReduce(s, r, count, dtype, op, root, comm, st);
             case ALL_TO_ALL -> allToAll(s, r, sendOffset, recvOffset, count, comm, st);
             case SEND_RECV -> sendRecv(s, r, count, rank(l), comm, st);
             case GATHER, SCATTER, HYPERCUBE, UNKNOWN -> throw new IllegalArgumentException(
                     collective.testName() + " is read from logs, not run by the harness (Collective.runnable)");
         };
+        if (op != redop) {
+            int destroyed = ncclRedOpDestroy(op, comm);
+            rc = rc != 0 ? rc : destroyed;
+        }
         if (rc != 0) {
             nccl(rc, collective.ncclName());
         }
@@ -506,6 +555,7 @@ public final class CudaNcclBackend implements CollectiveBackend {
         }
         closed = true;
         destroyEvents();
+        preMulScalars(null);
         for (int i = 0; i < devices.length; i++) {
             if (!aborted && comms[i] != null && !comms[i].isNull()) {
                 cudaSetDevice(devices[i]);

@@ -312,15 +312,17 @@ public final class TimedLoop {
     }
 
     /**
-     * The barrier inside the timed loop (-z 1 after each operation, -z 3 after each iteration). Where the
-     * communicators span the job it goes through NCCL itself ({@link CollectiveBackend#deviceBarrier}): nccl-tests
-     * pays an MPI barrier there (a few µs on one host), which the control plane's TCP barrier is not (tens of µs,
-     * `bench barrier`). Under NCCL_TESTS_SPLIT a communicator is one colour, not the job, so the barrier stays the
-     * job's own, as nccl-tests' MPI_Barrier on MPI_COMM_WORLD; so it does inside an open group (-m > 1), where a
-     * collective would only join the group.
+     * The barrier inside the timed loop (-z 1 after each operation, -z 3 after each iteration), as nccl-tests'
+     * Barrier: its threads meet, then (under MPI only) MPI_Barrier. One process is nccl-tests without MPI: the
+     * group's barrier, which for one process waits for nobody, so no NCCL work enters the timed loop. Across
+     * processes it goes through NCCL itself ({@link CollectiveBackend#deviceBarrier}) where the communicators
+     * span the job: nccl-tests pays an MPI barrier there (a few µs on one host), which the control plane's TCP
+     * barrier is not (tens of µs, `bench barrier`). Under NCCL_TESTS_SPLIT a communicator is one colour, not the
+     * job, so the barrier stays the job's own, as nccl-tests' MPI_Barrier on MPI_COMM_WORLD; so it does inside an
+     * open group (-m > 1), where a collective would only join the group.
      */
     private void loopBarrier() {
-        if (!grouped && be.nranks() == group.processCount() * be.localRanks()) {
+        if (group.processCount() > 1 && !grouped && be.nranks() == group.processCount() * be.localRanks()) {
             be.deviceBarrier(timeoutNanos);
         } else {
             group.barrier();

@@ -26,15 +26,17 @@ class CheckPatternTest {
                             double v = t.isFloatingPoint() ? t.decode(p.input(r, j)) : t.decodeInteger(p.input(r, j));
                             acc = switch (op) {
                                 case SUM, AVG -> acc + v;
+                                case MULSUM -> acc + ReduceOp.preMulScalar(r) * v;
                                 case PROD -> acc * v;
                                 case MAX -> Math.max(acc, v);
                                 case MIN -> Math.min(acc, v);
                             };
-                            iacc = op == ReduceOp.PROD ? iacc * (long) v : iacc + (long) v;
+                            iacc = op == ReduceOp.PROD ? iacc * (long) v
+                                    : iacc + (op == ReduceOp.MULSUM ? ReduceOp.preMulScalar(r) : 1) * (long) v;
                         }
                         long want = switch (op) {
                             case AVG -> t.isFloatingPoint() ? t.encode(acc / n) : t.encodeInteger(iacc / n);
-                            case SUM -> t.isFloatingPoint() ? t.encode(acc) : t.encodeInteger(iacc);
+                            case SUM, MULSUM -> t.isFloatingPoint() ? t.encode(acc) : t.encodeInteger(iacc);
                             case PROD -> t.isFloatingPoint() ? t.encode(acc) : t.encodeInteger(iacc);
                             default -> t.isFloatingPoint() ? t.encode(acc) : t.encodeInteger((long) acc);
                         };

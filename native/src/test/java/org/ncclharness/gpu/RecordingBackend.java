@@ -28,14 +28,22 @@ class RecordingBackend implements CollectiveBackend {
     boolean failWait;
     boolean aborted;
 
+    /** Ranks in the whole communicator: {@code locals} unless it spans other processes too. */
+    private final int nranks;
+
     RecordingBackend(int locals, List<String> log) {
+        this(locals, locals, log);
+    }
+
+    RecordingBackend(int locals, int nranks, List<String> log) {
         this.locals = locals;
+        this.nranks = nranks;
         this.log = log;
     }
 
     @Override public int localRanks() { return locals; }
     @Override public int rank(int local) { return local; }
-    @Override public int nranks() { return locals; }
+    @Override public int nranks() { return nranks; }
 
     @Override
     public void allocate(long sendBytes, long recvBytes) {
@@ -136,6 +144,7 @@ class RecordingBackend implements CollectiveBackend {
                 double v = type.decode(bits[i]);
                 acc = switch (op) {
                     case SUM, AVG -> acc + v;
+                    case MULSUM -> acc + ReduceOp.preMulScalar(i) * v; // rank 0's scalar is 1
                     case PROD -> acc * v;
                     case MAX -> Math.max(acc, v);
                     case MIN -> Math.min(acc, v);
@@ -148,6 +157,7 @@ class RecordingBackend implements CollectiveBackend {
             long v = type.decodeInteger(bits[i]);
             acc = switch (op) {
                 case SUM, AVG -> acc + v;
+                case MULSUM -> acc + ReduceOp.preMulScalar(i) * v;
                 case PROD -> acc * v;
                 case MAX -> Math.max(acc, v);
                 case MIN -> Math.min(acc, v);

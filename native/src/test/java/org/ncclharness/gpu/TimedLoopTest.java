@@ -180,9 +180,24 @@ class TimedLoopTest {
     }
 
     @Test
-    void blockingOneWaitsAndBarriersAfterEveryOperation() {
-        // the barrier inside the timed loop goes through NCCL where the communicator spans the job
-        run(1, allReduce(List.of(8L)).withBlocking(1));
+    void blockingOneInOneProcessMeetsOnlyItsOwnThreadsAsNcclTestsWithoutMpi() {
+        // nccl-tests' Barrier without MPI is its thread barrier: no NCCL operation joins the timed loop
+        run(2, allReduce(List.of(8L)).withBlocking(1));
+        int t0 = log.indexOf("clock");
+        assertThat(log.subList(t0, t0 + 13)).containsExactly("clock",
+                "groupStart", "launch l0 out s0 r0 n2", "launch l1 out s0 r0 n2", "groupEnd", "wait", "barrier",
+                "groupStart", "launch l0 out s0 r0 n2", "launch l1 out s0 r0 n2", "groupEnd", "wait", "barrier");
+        assertThat(log).doesNotContain("deviceBarrier");
+    }
+
+    @Test
+    void blockingOneAcrossProcessesBarriersThroughNcclAfterEveryOperation() {
+        // where MPI_Barrier would run, the communicator spanning the job is the barrier (tens of µs less than TCP)
+        LoopOptions o = allReduce(List.of(8L)).withBlocking(1);
+        RecordingBackend be = new RecordingBackend(1, 2, log);
+        be.allocate(TimedLoop.bufferBytes(o.maxBytes()), TimedLoop.bufferBytes(o.maxBytes()));
+        log.clear();
+        new TimedLoop(be, new RecordingGroup(log, 2), clock).run(o);
         int t0 = log.indexOf("clock");
         assertThat(log.subList(t0, t0 + 9)).containsExactly("clock",
                 "launch l0 out s0 r0 n2", "wait", "deviceBarrier", "launch l0 out s0 r0 n2", "wait", "deviceBarrier",
@@ -208,8 +223,8 @@ class TimedLoopTest {
         int t0 = log.indexOf("clock");
         // nccl-tests: every op waits in startColl (any -z), -z 3 waits again and reads the clock before the barrier
         assertThat(log.subList(t0, t0 + 14)).containsExactly("clock",
-                "clock", "launch l0 out s0 r0 n2", "wait", "wait", "clock", "deviceBarrier",
-                "clock", "launch l0 out s0 r0 n2", "wait", "wait", "clock", "deviceBarrier",
+                "clock", "launch l0 out s0 r0 n2", "wait", "wait", "clock", "barrier",
+                "clock", "launch l0 out s0 r0 n2", "wait", "wait", "clock", "barrier",
                 "allreduce SUM 1");
         // each iteration 1 µs between its own clock reads; the barriers are left out of both times (-C 1 too)
         assertThat(r.get(0).outOfPlace().timeUs()).isEqualTo(1.0);
@@ -235,8 +250,8 @@ class TimedLoopTest {
         assertThat(log).contains("prepareEvents 4");
         int t0 = log.indexOf("clock");
         assertThat(log.subList(t0, t0 + 17)).containsExactly("clock",
-                "clock", "event 0", "launch l0 out s0 r0 n2", "wait", "wait", "event 1", "clock", "deviceBarrier",
-                "clock", "event 2", "launch l0 out s0 r0 n2", "wait", "wait", "event 3", "clock", "deviceBarrier");
+                "clock", "event 0", "launch l0 out s0 r0 n2", "wait", "wait", "event 1", "clock", "barrier",
+                "clock", "event 2", "launch l0 out s0 r0 n2", "wait", "wait", "event 3", "clock", "barrier");
         // samples are the pairs (0, 1) and (2, 3): the double gives slot + 1 µs, so 1 and 3
         assertThat(r.get(0).outOfPlace().perIteration().timesUs()).containsExactly(1, 3);
     }

@@ -6,6 +6,7 @@ import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.Placement;
 import org.ncclharness.calibration.measure.RunInfo;
 import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
@@ -49,6 +50,12 @@ public final class NcclTestsTableWriter {
      *                   have printed for it, so that a reader of this text knows the collective too
      */
     public static void preamble(PrintWriter out, RunInfo run, Collective collective, List<Device> devices) {
+        preamble(out, run, collective, devices, List.of());
+    }
+
+    /** @param settings lines nccl-tests prints after its parameters' line ({@link TableExtras#settings}) */
+    private static void preamble(PrintWriter out, RunInfo run, Collective collective, List<Device> devices,
+                                 List<String> settings) {
         String program = program(run, collective);
         if (program != null) {
             out.println("# Collective test starting: " + program);
@@ -60,6 +67,7 @@ public final class NcclTestsTableWriter {
                     nz(run.warmupIters(), 1), nz(run.iters(), 20), nz(run.aggIters(), 1), nz(run.validation(), 1),
                     nz(run.graph(), 0));
         }
+        settings.forEach(out::println);
         out.println("#");
         if (!devices.isEmpty()) {
             out.println("# Using devices");
@@ -90,6 +98,36 @@ public final class NcclTestsTableWriter {
         out.println(BANNER);
         out.println(error ? columns(timeLabel).replace("#wrong", " error") : columns(timeLabel));
         out.println(UNITS);
+    }
+
+    /**
+     * The header of a {@code -I 1} table, nccl-tests 2.19.6's: four more columns per placement ({@code i_min i_max
+     * i_p99 i_cv%}), with their own banner.
+     */
+    private static void perIterationHeader(PrintWriter out, String timeLabel) {
+        out.println(String.format("# %10s  %12s  %8s  %6s  %6s", "", "", "", "", "")
+                + "              out-of-place (+ per-iteration)                                in-place (+ per-iteration)");
+        out.println(String.format("# %10s  %12s  %8s  %6s  %6s", "size", "count", "type", "redop", "root")
+                + perIterationHalf(timeLabel, "algbw", "busbw", "#wrong", "i_min", "i_max", "i_p99", "i_cv%")
+                + perIterationHalf(timeLabel, "algbw", "busbw", "#wrong", "i_min", "i_max", "i_p99", "i_cv%") + " ");
+        out.println(String.format("# %10s  %12s  %8s  %6s  %6s", "(B)", "(elements)", "", "", "")
+                + perIterationHalf("(us)", "(GB/s)", "(GB/s)", "", "(us)", "(us)", "(us)", "(%)")
+                + perIterationHalf("(us)", "(GB/s)", "(GB/s)", "", "(us)", "(us)", "(us)", "(%)") + " ");
+    }
+
+    private static String perIterationHalf(String time, String alg, String bus, String wrong, String min, String max,
+                                           String p99, String cv) {
+        return half(time, alg, bus, wrong) + String.format("  %7s  %7s  %7s  %7s", min, max, p99, cv);
+    }
+
+    /** nccl-tests' {@code writePerIterReport} columns: {@code  %7s} each of min, max, p99 and cv%. */
+    private static String perIterationColumns(PerIteration p) {
+        if (p == null) {
+            return "  " + CFormat.pad("N/A", 7) + "  " + CFormat.pad("N/A", 7) + "  " + CFormat.pad("N/A", 7) + "  "
+                    + CFormat.pad("N/A", 7);
+        }
+        return "  " + CFormat.floatStr(p.minUs(), 7) + "  " + CFormat.floatStr(p.maxUs(), 7) + "  "
+                + CFormat.floatStr(p.p99Us(), 7) + "  " + CFormat.floatStr(p.cvPct(), 7);
     }
 
     /** True when the rows come from a source with the older {@code error} column (and none has #wrong). */
@@ -244,11 +282,28 @@ public final class NcclTestsTableWriter {
     /** @param timeLabel {@code time}, or {@code cputime} when the rows hold CPU launch times ({@code -C 1}) */
     public static void write(PrintWriter out, Sweep sweep, List<String> heading, String minBwStatus,
                              String timeLabel) {
+        write(out, sweep, heading, minBwStatus, timeLabel, TableExtras.NONE);
+    }
+
+    /** @param extras the run's settings lines and, for a {@code -I 1} table, its per-iteration columns */
+    public static void write(PrintWriter out, Sweep sweep, List<String> heading, String minBwStatus,
+                             String timeLabel, TableExtras extras) {
         heading.forEach(out::println);
-        preamble(out, sweep.run(), sweep.collective(), sweep.devices());
+        preamble(out, sweep.run(), sweep.collective(), sweep.devices(), extras.settings());
         boolean error = usesErrorColumn(sweep.rows());
-        header(out, timeLabel, error);
-        sweep.rows().forEach(r -> out.println(row(r, error)));
+        if (extras.perIterationTable()) {
+            perIterationHeader(out, timeLabel);
+            for (int i = 0; i < sweep.rows().size(); i++) {
+                Measurement m = sweep.rows().get(i);
+                out.println(String.format("%12d  %12d  %8s  %6s  %6d", m.sizeBytes(), m.count(), m.type(), m.redop(),
+                        m.root()) + halfRow(m.outOfPlace(), error)
+                        + perIterationColumns(extras.of(i, Placement.OUT_OF_PLACE)) + halfRow(m.inPlace(), error)
+                        + perIterationColumns(extras.of(i, Placement.IN_PLACE)));
+            }
+        } else {
+            header(out, timeLabel, error);
+            sweep.rows().forEach(r -> out.println(row(r, error)));
+        }
         trailer(out, sweep, minBwStatus);
         conclusion(out, sweep.run(), sweep.collective());
         out.flush();

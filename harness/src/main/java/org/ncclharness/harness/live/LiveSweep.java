@@ -41,6 +41,7 @@ import org.ncclharness.gpu.MemoryCap;
 import org.ncclharness.gpu.PlacementResult;
 import org.ncclharness.gpu.ReduceOp;
 import org.ncclharness.gpu.SizeResult;
+import org.ncclharness.gpu.TestLists;
 import org.ncclharness.gpu.TimedLoop;
 import org.ncclharness.gpu.UniqueId;
 import org.ncclharness.calibration.format.RunFolders;
@@ -65,7 +66,7 @@ public final class LiveSweep {
     private static final long CHILD_TIMEOUT_S = 6 * 3600;
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
-    private final SweepPlan plan;
+    private SweepPlan plan;
     private final GpuProbe probe;
     private final PrintWriter out;
 
@@ -102,6 +103,7 @@ public final class LiveSweep {
             int localRank = job.members().get(rank).localRank();
             List<GpuDevice> gpus = SweepGpus.chosen(plan.testsDevice(), local, localRank, probe.devices());
             SweepGpus.agree(job, gpus, plan.testsDevice());
+            plan = allLists(job, plan, probe, gpus);
             List<String> heading = new ArrayList<>();
             heading.add("# nccl-harness version " + VersionInfo.projectVersion() + " (nccl-tests 2.19.6 output"
                     + " format) nccl-library=" + probe.ncclVersion().code());
@@ -178,6 +180,22 @@ public final class LiveSweep {
                 + results.size() + " combinations, one process each");
         return new SweepOutputs(plan, out).emit(results, heading, new SweepOutputs.RunFacts(start,
                 LocalDateTime.now().format(TIME), probe.ncclVersion().code(), null, List.of(), SweepJson.object()));
+    }
+
+    /**
+     * {@code -d all} / {@code -o all} (the only requests of more than one type or op) as nccl-tests resolves them:
+     * by the loaded NCCL, and fp8 by the job's smallest compute capability (a reduction every rank joins).
+     */
+    static SweepPlan allLists(org.ncclharness.harness.launch.JobGroup job, SweepPlan plan, GpuProbe probe,
+                              List<GpuDevice> gpus) {
+        if (plan.types().size() <= 1 && plan.ops().size() <= 1) {
+            return plan;
+        }
+        double[] arch = {TestLists.minArch(gpus)};
+        int minArch = (int) job.allreduce(arch, org.ncclharness.harness.launch.JobGroup.Op.MIN)[0];
+        return plan.withTypesAndOps(
+                plan.types().size() > 1 ? TestLists.allTypes(probe.ncclVersion(), minArch) : plan.types(),
+                plan.ops().size() > 1 ? TestLists.allOps(probe.ncclVersion()) : plan.ops());
     }
 
     /**

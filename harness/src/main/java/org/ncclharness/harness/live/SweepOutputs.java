@@ -18,7 +18,9 @@ import org.ncclharness.calibration.format.CFormat;
 import org.ncclharness.calibration.format.MeasurementCsv;
 import org.ncclharness.calibration.format.NcclTestsTableWriter;
 import org.ncclharness.calibration.format.SweepJson;
+import org.ncclharness.calibration.format.TableExtras;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.read.SourceFacts;
 import org.ncclharness.calibration.calibrate.CalibrationInput;
@@ -86,7 +88,7 @@ final class SweepOutputs {
             // nccl-tests exits non-zero on a failed data check too; a corrupted run must not look like success.
             anyFailed |= status.failed();
             NcclTestsTableWriter.write(out, r.sweep(), lines, status.trailerWord(), plan.cpuTime() ? "cputime"
-                    : "time");
+                    : "time", extras(r));
             status.notJudged().ifPresent(why -> out.println("# " + why));
             worst = worse(worst, verdict(r.sweep()));
         }
@@ -131,6 +133,22 @@ final class SweepOutputs {
         out.flush();
         // nccl-tests' own failures exit 1 as nccl-tests does; check's verdict only with --strict
         return anyFailed ? ExitCode.FAIL : ExitCode.of(plan.strict() ? worst : Verdict.PASS, true);
+    }
+
+    /**
+     * nccl-tests' settings lines and {@code -I} columns for a table measured now, with the values its own checks
+     * leave ({@code -z 3} and {@code -I 1} are off under {@code -G}); a replayed table is the stored run's, whose
+     * settings are not this command line's.
+     */
+    private TableExtras extras(SweepResult r) {
+        if (r.sweep().provenance().kind() != SourceKind.MEASURED) {
+            return TableExtras.NONE;
+        }
+        boolean graph = plan.graph() > 0;
+        int blocking = plan.blocking() == 3 && graph ? 0 : plan.blocking();
+        boolean perIter = plan.perIter() && !graph;
+        return new TableExtras(TableExtras.settingLines(blocking, perIter, plan.perIterSkip()),
+                perIter && !r.perIteration().isEmpty(), r.perIteration());
     }
 
     /**

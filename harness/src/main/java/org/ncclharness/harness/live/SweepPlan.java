@@ -48,6 +48,15 @@ public record SweepPlan(List<Long> sizes, long minBytes, long maxBytes, String s
                 interconnect, args);
     }
 
+    /** The plan with other datatypes and ops: {@code -d all} / {@code -o all} as the GPUs at hand resolve them. */
+    public SweepPlan withTypesAndOps(List<DataType> newTypes, List<ReduceOp> newOps) {
+        return new SweepPlan(sizes, minBytes, maxBytes, step, collective, collectiveSet, newTypes, newOps, root,
+                combinations, threads, gpusPerThread, warmupIters, iters, aggIters, cycles, check, blocking,
+                streamNull, timeoutS, graph, cpuTime, average, localRegister, timestamps, parallelInit, memory, perIter,
+                perIterSkip, testsDevice, split, csv, json, report, force, strict, calibrate, datasetId, minBusBwGBps,
+                interconnect, args);
+    }
+
     /** GPUs this process drives: {@code -t × -g}. */
     public int localGpus() {
         return threads * gpusPerThread;

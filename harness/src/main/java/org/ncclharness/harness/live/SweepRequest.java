@@ -50,7 +50,7 @@ public final class SweepRequest {
     int parallelInit;
     @Option(names = {"-c", "--check"}, paramLabel = "N", description = "data-check iterations (default 1; 0 = #wrong N/A)")
     int check = 1;
-    @Option(names = {"-o", "--op"}, paramLabel = "OP", description = "sum, prod, max, min, avg or all (default sum)")
+    @Option(names = {"-o", "--op"}, paramLabel = "OP", description = "sum, prod, max, min, avg, mulsum or all (all: nccl-tests' list for the loaded NCCL; default sum)")
     String op = "sum";
     @Option(names = {"-d", "--datatype"}, paramLabel = "TYPE",
             description = "int8 uint8 int32 uint32 int64 uint64 half float double bfloat16 f8e4m3 f8e5m2 or all (default float)")
@@ -244,7 +244,7 @@ public final class SweepRequest {
                         + " or all")));
         List<ReduceOp> ops = op.equalsIgnoreCase("all") ? Arrays.asList(ReduceOp.values())
                 : List.of(ReduceOp.byName(op).orElseThrow(() -> usage("invalid op '" + op + "' (-o): expected sum,"
-                        + " prod, max, min, avg or all")));
+                        + " prod, max, min, avg, mulsum or all")));
         List<Combination> combinations = Combination.matrix(algo, proto);
         Integer device = null;
         String dev = env.get("NCCL_TESTS_DEVICE");

@@ -2,34 +2,39 @@ package org.ncclharness.harness.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code scripts/gpu-check.sh} end to end without a GPU: against the CUDA/NCCL stand-ins ({@link StandIns}),
- * through harness.jar's real bindings. Checks the layout the device call returns under $OUT: one file per step,
- * the summary written as it goes, the sweep's JSON, and the deadline that keeps a rerun inside the window.
- * The real run gets limits only a hang reaches; the step timeout and the deadline are shown with a {@code java}
- * that never ends, so they fire whatever the machine's load (issue 43: no verdict races the clock).
+ * {@code bash scripts/gpu-check.sh} as the device call runs it, end to end without a GPU: the CUDA/NCCL stand-ins
+ * ({@link StandIns}) laid out as pip lays out the CUDA 13 wheels ({@code nvidia/nccl/lib} with its include folder,
+ * {@code nvidia/cu13/lib}) and found through python3's path; a stand-in nccl-tests source tree whose Makefile
+ * fails as the real build does without the whole include folder or an unversioned {@code libnccl.so}, and builds a
+ * stand-in {@code all_reduce_perf} printing nccl-tests 2.19.6's format; then every flag set compared. Checks what
+ * the device call can return: at most 8 files under $OUT, a summary under 10,000 characters. Timeouts are shown
+ * with a {@code java} that never ends (issue 43: no verdict races the clock).
  */
 class GpuCheckScriptIT {
 
     /** Limits for the real run that only a hang reaches: a loaded 2-core machine stretches it many times over. */
     private static final int GENEROUS_S = 3600;
+    /** What one device call brings back. */
+    private static final int MAX_FILES = 8;
+    private static final int MAX_SUMMARY_CHARS = 10_000;
 
-    /** The steps in the order the script runs them (no all_reduce_perf here, so no -compare steps). */
-    static final List<String> STEPS = List.of("system", "nvidia-smi", "libraries", "java", "version", "gpus", "smoke",
-            "doctor", "sweep-json", "bringup", "sweep", "runs-3", "graph-10", "blocking-1", "agg-2", "per-iter", "big");
-    static final List<String> HARNESS_STEPS = STEPS.subList(STEPS.indexOf("version"), STEPS.size());
+    static final List<String> FLAG_SETS = List.of("plain", "graph-10", "blocking-1", "per-iter", "agg-2", "big");
 
     static StandIns standIns;
 
@@ -41,74 +46,170 @@ class GpuCheckScriptIT {
         standIns = StandIns.shared();
     }
 
+    /** A pip-style tree (nvidia/nccl/{lib,include}, nvidia/cu13/lib) of the stand-ins, and a PYTHONPATH to it. */
+    private Path pipTree() throws IOException {
+        Path site = tmp.resolve("site");
+        Path nccl = Files.createDirectories(site.resolve("nvidia/nccl/lib"));
+        Files.createDirectories(site.resolve("nvidia/nccl/include/nccl_device"));
+        Files.writeString(site.resolve("nvidia/nccl/include/nccl.h"), "/* stand-in */\n");
+        Files.writeString(site.resolve("nvidia/nccl/include/nccl_device/coop.h"), "/* stand-in */\n");
+        Files.copy(standIns.dir().resolve("libnccl.so.2"), nccl.resolve("libnccl.so.2"));
+        Path cu13 = Files.createDirectories(site.resolve("nvidia/cu13/lib"));
+        Files.copy(standIns.dir().resolve(StandIns.CUDART_VERSION), cu13.resolve(StandIns.CUDART_VERSION));
+        return site;
+    }
+
+    /** The stand-in nccl-tests tree and an {@code nvcc} for the script to find (the Makefile calls gcc). */
+    private Path sourceTree(Path bin) throws IOException {
+        Path src = Files.createDirectories(tmp.resolve("nccl-tests/src"));
+        for (String f : List.of("Makefile", "all_reduce_perf.c")) {
+            try (InputStream in = GpuCheckScriptIT.class.getResourceAsStream("/standins/nccl-tests/src/" + f)) {
+                Files.copy(in, src.resolve(f));
+            }
+        }
+        executable(bin.resolve("nvcc"), "#!/bin/sh\nexit 0\n");
+        return src.getParent();
+    }
+
+    private static void executable(Path p, String text) throws IOException {
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, text);
+        assertThat(p.toFile().setExecutable(true)).isTrue();
+    }
+
     private Processes.Result check(Path out, Map<String, String> overrides) throws Exception {
+        Path bin = tmp.resolve("bin");
         Map<String, String> env = new LinkedHashMap<>(standIns.environment(1, Map.of()));
-        env.put("NCCL_LIB", standIns.dir().toString());
+        env.put("PYTHONPATH", pipTree().toString());
+        env.put("NCCL_TESTS_SRC", sourceTree(bin).toString());
+        env.put("PATH", bin + ":" + System.getenv("PATH"));
         env.put("HARNESS_JAR", Processes.JAR.toString());
         env.put("MAX_BYTES", "16K");
         env.put("BIG", "-b 64K -e 128K -c 0");
         env.put("OUT", out.toString());
+        env.put("LDCONFIG", "true"); // this machine's linker cache may list a real CUDA runtime: pip's is tested
         env.putAll(overrides);
         Path script = Path.of("..", "scripts", "gpu-check.sh").toAbsolutePath().normalize();
         return Processes.run(List.of("bash", script.toString()), env, tmp, "gpu-check", GENEROUS_S);
     }
 
-    private static List<String> summary(Path out) throws Exception {
-        return Files.readAllLines(out.resolve("summary.txt"));
+    private static List<Path> files(Path out) throws IOException {
+        try (Stream<Path> s = Files.walk(out)) {
+            return s.filter(Files::isRegularFile).toList();
+        }
     }
 
-    private static String stepOf(String line) {
-        return line.split("\\s+")[0];
+    /** The tarball's entries (tar -tzf). */
+    private static List<String> entries(Path tarball) throws Exception {
+        Process p = new ProcessBuilder("tar", "-tzf", tarball.toString()).redirectErrorStream(true).start();
+        List<String> out = new ArrayList<>(new String(p.getInputStream().readAllBytes()).lines().toList());
+        assertThat(p.waitFor()).isZero();
+        return out;
     }
 
     @Test
     @Timeout(value = GENEROUS_S + 60, unit = TimeUnit.SECONDS)
-    void everyStepLeavesItsFileAndASummaryLineUnderOut() throws Exception {
+    void theWholeCheckFindsPipLibrariesBuildsAllReducePerfComparesEveryFlagSetAndFitsTheDeviceCall()
+            throws Exception {
         Path out = tmp.resolve("out");
         Processes.Result r = check(out, Map.of("DEADLINE", Integer.toString(GENEROUS_S), "STEP_TIMEOUT",
                 Integer.toString(GENEROUS_S)));
         assertThat(r.rc()).as(r.out() + r.err()).isZero();
-        List<String> lines = summary(out);
-        List<String> stepLines = lines.stream().filter(l -> STEPS.contains(stepOf(l))).toList();
-        assertThat(stepLines.stream().map(GpuCheckScriptIT::stepOf).toList()).containsExactlyElementsOf(STEPS);
-        for (String line : stepLines) {
-            assertThat(out.resolve(stepOf(line) + ".txt")).as(line).exists();
-            if (HARNESS_STEPS.contains(stepOf(line))) {
-                assertThat(line).as("a harness step against the stand-ins").contains(" rc=0 ");
-            }
+
+        // what the device call returns: two files, the summary short enough, and the same text on stdout
+        assertThat(files(out)).hasSizeLessThanOrEqualTo(MAX_FILES)
+                .containsExactlyInAnyOrder(out.resolve("summary.txt"), out.resolve("gpu-check.tar.gz"));
+        String summary = Files.readString(out.resolve("summary.txt"));
+        assertThat(summary.length()).isLessThan(MAX_SUMMARY_CHARS);
+        assertThat(r.out()).contains(summary.strip().lines().skip(2).findFirst().orElseThrow());
+
+        Path site = tmp.resolve("site").toRealPath();
+        assertThat(summary).contains("nccl library directory: " + site.resolve("nvidia/nccl/lib"))
+                .contains("cudart library directory: " + site.resolve("nvidia/cu13/lib"))
+                .containsPattern("step build-nccl-tests +rc=0 ")
+                .containsPattern("all_reduce_perf: .*/all_reduce_perf")
+                .containsPattern("step gpus +rc=0 ");
+        for (String set : FLAG_SETS) {
+            assertThat(summary).as(set).containsPattern("step " + set + " +rc=0 ");
         }
-        assertThat(lines).anyMatch(l -> l.equals("nccl library directory: " + standIns.dir()))
-                .anyMatch(l -> l.startsWith("all_reduce_perf: none"));
-        assertThat(Files.readString(out.resolve("gpus.txt"))).contains("Stand-in GPU (host memory)");
-        assertThat(Files.readString(out.resolve("sweep.txt"))).contains("# Out of bounds values : 0 OK");
-        // nccl-tests' own JSON layout (-J), with the rows the stand-ins measured
-        var json = new ObjectMapper().readTree(out.resolve("sweep.json").toFile());
-        assertThat(json.path("version").asInt()).isEqualTo(3);
-        assertThat(json.path("results").size()).isPositive();
-        assertThat(out.resolve("javacpp-cache")).doesNotExist();
+        // per size, both tools side by side (the stand-in prints 5.00 + bytes/2000 us out-of-place), with ratios
+        List<String> plain = summary.lines().dropWhile(l -> !l.startsWith("-- plain")).skip(3)
+                .takeWhile(l -> l.matches(" *\\d+ \\|.*")).toList();
+        assertThat(plain).hasSize(12); // 8 B to 16 KiB, factor 2
+        assertThat(plain.get(0).trim().split("[ |]+")).startsWith("8", "5.00");
+        assertThat(summary).containsPattern("-- per-iter .*geometric mean harness/nccl-tests over 12 sizes: time"
+                + " out-of-place \\d+\\.\\d{3} in-place \\d+\\.\\d{3}");
+        assertThat(summary).contains("-- graph-10").contains("-- big");
+
+        List<String> inside = entries(out.resolve("gpu-check.tar.gz"));
+        assertThat(inside).contains("gpu-check/gpus.txt", "gpu-check/build-nccl-tests.txt",
+                "gpu-check/per-iter/harness.txt", "gpu-check/per-iter/nccl-tests.txt", "gpu-check/plain.json");
     }
 
     /**
-     * Every harness step runs a {@code java} that never ends, so each one is certain to reach its 3 s timeout; 14
-     * of them take at least 15 s, so the 20 s deadline (a step needs 5 s left) is certain to skip the last ones.
-     * Only the first three steps (uname, ldconfig: milliseconds) must end before the deadline for {@code java} to
-     * run at all, a margin of 15 s.
+     * The harness's {@code -I 1} table puts the in-place time where nccl-tests 2.19.6 puts it: the comparison of a
+     * {@code -I} flag set reads the same columns from both tools (a misread column would pair a time with an
+     * i_min or a bandwidth, far from 1 on the stand-in's made-up times, and the time with itself exactly 1).
+     */
+    @Test
+    @Timeout(value = GENEROUS_S, unit = TimeUnit.SECONDS)
+    void aPerIterationTableIsReadAtTheSameColumnsInBothTools() throws Exception {
+        Path out = tmp.resolve("out");
+        Processes.Result r = check(out, Map.of("DEADLINE", Integer.toString(GENEROUS_S), "STEP_TIMEOUT",
+                Integer.toString(GENEROUS_S), "MAX_BYTES", "64"));
+        assertThat(r.rc()).as(r.out() + r.err()).isZero();
+        Path x = tmp.resolve("x");
+        Files.createDirectories(x);
+        assertThat(new ProcessBuilder("tar", "-xzf", out.resolve("gpu-check.tar.gz").toString(), "-C", x.toString())
+                .start().waitFor()).isZero();
+        String harness = Files.readString(x.resolve("gpu-check/per-iter/harness.txt"));
+        assertThat(harness).contains("# Per-Iteration Report: CUDA event timing; i_* uses max over process rows \n")
+                .contains("    i_min    i_max    i_p99    i_cv%     time   algbw");
+        List<String> rows = Files.readAllLines(x.resolve("gpu-check/per-iter/harness.rows"));
+        List<String> table = harness.lines().filter(l -> l.matches(" +\\d+ +\\d+ +float .*")).toList();
+        assertThat(rows).hasSameSizeAs(table).isNotEmpty();
+        for (int i = 0; i < rows.size(); i++) {
+            String[] f = table.get(i).trim().split(" +");
+            assertThat(rows.get(i)).isEqualTo(String.join(" ", f[0], f[5], f[6], f[13], f[14]));
+        }
+    }
+
+    /**
+     * Every harness step runs a {@code java} that never ends, so each one is certain to reach its 3 s timeout; the
+     * 12 s deadline (a step needs 5 s left) is certain to skip the last ones. The build is not under the deadline:
+     * it ran before it, on its own timeout.
      */
     @Test
     @Timeout(value = GENEROUS_S, unit = TimeUnit.SECONDS)
     void aStepThatNeverEndsTimesOutAndPastTheDeadlineTheRestIsSkippedAndSaidSo() throws Exception {
         Path never = tmp.resolve("never-ending-java");
-        Files.writeString(never, "#!/bin/sh\nexec sleep 100000\n");
-        assertThat(never.toFile().setExecutable(true)).isTrue();
+        executable(never, "#!/bin/sh\nexec sleep 100000\n");
         Path out = tmp.resolve("short");
-        Processes.Result r = check(out, Map.of("JAVA", never.toString(), "STEP_TIMEOUT", "3", "DEADLINE", "20",
-                "CUDART_LIB", tmp.toString()));
+        Processes.Result r = check(out, Map.of("JAVA", never.toString(), "STEP_TIMEOUT", "3", "DEADLINE", "12"));
         assertThat(r.rc()).as(r.out() + r.err()).isZero();
-        List<String> lines = summary(out);
-        assertThat(lines).anyMatch(l -> l.startsWith("java ") && l.contains("TIMEOUT after 3s"))
-                .anyMatch(l -> l.startsWith("big ") && l.contains("SKIPPED: deadline"))
-                .noneMatch(l -> l.contains(" rc=0 ") && HARNESS_STEPS.contains(stepOf(l)));
-        assertThat(lines.stream().filter(l -> STEPS.contains(stepOf(l))).map(GpuCheckScriptIT::stepOf).toList())
-                .containsExactlyElementsOf(STEPS);
+        List<String> lines = Files.readAllLines(out.resolve("summary.txt"));
+        assertThat(lines).anyMatch(l -> l.matches("step gpus +TIMEOUT after 3s .*"))
+                .anyMatch(l -> l.matches("step big +SKIPPED: deadline .*"))
+                .anyMatch(l -> l.matches("step build-nccl-tests +rc=0 .*"))
+                .noneMatch(l -> l.matches("step (plain|gpus) +rc=0 .*"));
+        assertThat(files(out)).hasSizeLessThanOrEqualTo(MAX_FILES);
+    }
+
+    /** The build's own timeout, with a make that never ends: said in the summary, and the sweeps still run. */
+    @Test
+    @Timeout(value = GENEROUS_S, unit = TimeUnit.SECONDS)
+    void aBuildThatNeverEndsStopsAtItsOwnTimeoutAndTheHarnessStepsStillRun() throws Exception {
+        Path bin = tmp.resolve("bin");
+        executable(bin.resolve("make"), "#!/bin/sh\nexec sleep 100000\n");
+        Path never = tmp.resolve("never-ending-java");
+        executable(never, "#!/bin/sh\nexec sleep 100000\n");
+        Path out = tmp.resolve("build");
+        Processes.Result r = check(out, Map.of("BUILD_TIMEOUT", "2", "JAVA", never.toString(), "STEP_TIMEOUT", "1",
+                "DEADLINE", "10"));
+        assertThat(r.rc()).as(r.out() + r.err()).isZero();
+        List<String> lines = Files.readAllLines(out.resolve("summary.txt"));
+        assertThat(lines).anyMatch(l -> l.matches("step build-nccl-tests +TIMEOUT after 2s .*"))
+                .contains("nccl-tests build: failed, last lines:", "all_reduce_perf: none")
+                .anyMatch(l -> l.matches("step gpus +TIMEOUT after 1s .*"));
     }
 }

@@ -179,7 +179,7 @@ class StandInSweepIT {
     @ParameterizedTest
     @ValueSource(strings = {"-z 1", "-z 2", "-z 3", "-m 2", "-I 1", "-G 2", "-d all", "-o all", "-c 0", "-g 2",
         "-t 2", "-g 2 -G 2", "-g 2 -m 2", "-g 2 -z 3", "-z 1 -m 2", "--collective sendrecv",
-        "--collective sendrecv -g 2 -G 2"})
+        "--collective sendrecv -g 2 -G 2", "-g 2 -o mulsum", "-g 2 -o mulsum -d half"})
     void everyLoopModeRunsAndChecksOut(String flags) throws Exception {
         List<String> args = new ArrayList<>(List.of("-b", "8", "-e", "4K"));
         args.addAll(List.of(flags.split(" ")));
