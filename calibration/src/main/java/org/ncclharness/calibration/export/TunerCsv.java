@@ -24,7 +24,7 @@ public final class TunerCsv {
 
     /**
      * The file: the heading comments, then the rows in order (the plugin takes the first row that matches), each
-     * run of rows under a comment naming their origin.
+     * run of rows after an empty line, under a comment naming their origin.
      */
     public static String text(List<String> heading, List<TunerRow> rows) {
         StringBuilder out = new StringBuilder();
@@ -34,7 +34,8 @@ public final class TunerCsv {
         for (TunerRow r : rows) {
             if (!Objects.equals(origin, r.origin())) {
                 origin = r.origin();
-                comment(out, origin);
+                // an empty line (the plugin skips it) sets each block apart
+                comment(out.append('\n'), origin);
             }
             out.append(r.line()).append('\n');
         }
