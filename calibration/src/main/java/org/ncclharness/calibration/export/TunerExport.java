@@ -29,9 +29,9 @@ import org.ncclharness.calibration.nccl.Algorithm;
  * <ul>
  *   <li>An entry: at each scale it was calibrated at (each run of a joint fit), per size range the algorithm and
  *       protocol its model takes ({@link ExportFits}: the pick, or the best fit that names them).</li>
- *   <li>An {@code --algo/--proto} matrix (entries whose run forced one combination each, grouped by collective and
- *       scale): at a measured size the combination measured fastest; between two measured sizes with the same
- *       winner, that winner; between two with different winners, the one of the two each combination's own fit
+ *   <li>An algorithm/protocol matrix ({@code sweep --algo/--proto}: entries whose run forced one combination
+ *       each, grouped by collective and scale): at a measured size the combination measured fastest; between two
+ *       measured sizes with the same winner, that winner; between two with different winners, the one of the two each combination's own fit
  *       predicts faster (the models' crossover); below the smallest and above the largest measured size, the
  *       combination whose fit predicts the shortest time.</li>
  * </ul>
@@ -207,7 +207,7 @@ public final class TunerExport {
             probes.addAll(List.of(s - 1, s, s + 1));
         }
         String labels = String.join(" ", members.stream().map(m -> m.combination().label()).toList());
-        String measured = MEASURED + ": the fastest of the --algo/--proto matrix " + labels + " (" + ids + ") at "
+        String measured = MEASURED + ": the fastest of the algorithm/protocol matrix " + labels + " (" + ids + ") at "
                 + k.ranks() + " ranks on " + nodesText(k.nodes());
         String model = MODEL + ": between or beyond the matrix's measured sizes, the combination its own fit predicts"
                 + " fastest (" + ids + ")";

@@ -31,7 +31,8 @@ public record TunerPick(String algorithm, Protocol protocol) {
 
     public TunerPick {
         if (!ALGORITHMS.containsKey(algorithm)) {
-            throw new IllegalArgumentException("unknown NCCL algorithm " + algorithm + "; known: " + ALGORITHMS.keySet());
+            throw new IllegalArgumentException("unknown NCCL algorithm " + algorithm + "; known: "
+                    + ALGORITHMS.keySet());
         }
     }
 

@@ -141,7 +141,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Mixin
     ExportOption export;
 
-    @Option(names = "--force", description = "overwrite an existing --json or --export file or --report page")
+    @Option(names = "--force", description = "overwrite an existing --json or " + ExportOption.NCCL_TUNER + " file or --report page")
     boolean force;
 
     @Option(names = "--grid", description = "two tiers: also run the reference grid search (docs/model-accuracy.md; every"
@@ -169,12 +169,8 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (json != null) {
             json.checkWritable(force);
         }
-        OutputTarget exportTarget = export.target();
+        OutputTarget exportTarget = export.target;
         if (exportTarget != null) {
-            if (json != null && json.isStdout() && exportTarget.isStdout()) {
-                throw new InputException("--export", 0, "--json already writes to standard output; give --export a"
-                        + " file");
-            }
             exportTarget.checkWritable(force);
         }
         if (report != null) {
@@ -232,7 +228,8 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         outputs.commit(force);
         if (tuner != null) {
-            out.println("# " + ExportOption.NCCL_TUNER + " written to " + exportTarget + ": " + tuner.rows().size()
+            out.println("# tuner configuration " + (exportTarget.isStdout() ? "on standard output"
+                    : "written to " + exportTarget) + ": " + tuner.rows().size()
                     + " rows, " + tuner.measuredRows() + " from a measured --algo/--proto matrix, the rest from a model"
                     + (tuner.skipped().isEmpty() ? "" : "; not written: " + tuner.skipped().size()
                     + " (listed at the file's top)"));

@@ -1,47 +1,29 @@
 package org.ncclharness.harness.calibrate;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.ncclharness.calibration.calibrate.CalibrationReport;
 import org.ncclharness.calibration.export.TunerExport;
 import org.ncclharness.calibration.export.TunerPick;
-import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.harness.options.OutputTarget;
 import org.ncclharness.harness.options.VersionInfo;
 import picocli.CommandLine.Option;
 
 /**
- * {@code calibrate --export FORMAT FILE}: the calibration in a format another tool reads. One format so far:
- * {@code nccl-tuner}, the CSV of NCCL's example tuner plugin ({@link TunerExport}).
+ * {@code calibrate --nccl-tuner FILE}: the calibration as the configuration of NCCL's example tuner plugin
+ * ({@link TunerExport}). An output option of its own (not {@code --export FORMAT FILE}): every output of a command is
+ * one {@link OutputTarget}, so it takes {@code -}, is checked before the work and never names another output's file.
  */
 public final class ExportOption {
 
-    static final String NCCL_TUNER = "nccl-tuner";
-    private static final List<String> FORMATS = List.of(NCCL_TUNER);
+    static final String NCCL_TUNER = "--nccl-tuner";
 
-    @Option(names = "--export", arity = "2", hideParamSyntax = true, paramLabel = "FORMAT FILE",
-            description = "also write the calibration for another tool; FORMAT " + NCCL_TUNER + ": the"
-                    + " NCCL_TUNER_CONFIG_FILE of NCCL's example tuner plugin (per size range the algorithm and"
-                    + " protocol the model picks, or an --algo/--proto matrix's measured winner); - for standard"
-                    + " output")
-    List<String> values = new ArrayList<>();
-
-    /** The file asked for, checked; null without {@code --export}. */
-    OutputTarget target() {
-        if (values.isEmpty()) {
-            return null;
-        }
-        if (values.size() > 2) {
-            throw new InputException("--export", 0, "given " + values.size() / 2 + " times; give it once");
-        }
-        if (!FORMATS.contains(values.get(0))) {
-            throw new InputException("--export", 0, "unknown format " + values.get(0) + "; known: "
-                    + String.join(", ", FORMATS));
-        }
-        return new OutputTarget.Converter().convert(values.get(1));
-    }
+    @Option(names = NCCL_TUNER, paramLabel = "FILE", converter = OutputTarget.Converter.class,
+            description = "also write NCCL_TUNER_CONFIG_FILE for NCCL's example tuner plugin: per size range the"
+                    + " algorithm and protocol the model picks at each calibrated scale, or where the inputs are an"
+                    + " --algo/--proto matrix (sweep -J files) the measured winner; - for standard output")
+    OutputTarget target;
 
     /** The tuner file's text and what it left out. */
     static TunerExport.Result tuner(CalibrationReport report, List<Path> files, List<String> ids) {
@@ -52,7 +34,7 @@ public final class ExportOption {
                 "It takes effect only with that plugin built (make in plugins/tuner/example) and NCCL_TUNER_PLUGIN"
                         + " naming it; NCCL then prefers the row's algorithm/protocol for the collective, size range"
                         + " and scale it matches.",
-                "Written by nccl-harness " + VersionInfo.projectVersion() + " calibrate --export " + NCCL_TUNER
+                "Written by nccl-harness " + VersionInfo.projectVersion() + " calibrate " + NCCL_TUNER
                         + " from " + (ids.isEmpty() ? "every bundled dataset" : String.join(", ", ids)) + ".",
                 "channels -1: NCCL's own count (no input measured one); numPipeOps and regBuff -1: any.");
         return TunerExport.of(report, matrix, heading);
