@@ -28,6 +28,7 @@ import org.ncclharness.calibration.calibrate.GlitchExclusion;
 import org.ncclharness.calibration.calibrate.GridOptions;
 import org.ncclharness.calibration.calibrate.TwoTierCalibration;
 import org.ncclharness.calibration.calibrate.TwoTierCalibrator;
+import org.ncclharness.calibration.export.TunerExport;
 import org.ncclharness.calibration.fit.twotier.ParamRange;
 import org.ncclharness.calibration.model.TwoTierForm;
 import org.ncclharness.calibration.model.TwoTierParam;
@@ -137,7 +138,10 @@ public final class CalibrateCommand implements Callable<Integer> {
             + " they are listed in the notes and left out")
     boolean keepGlitches;
 
-    @Option(names = "--force", description = "overwrite an existing --json file or --report page")
+    @Mixin
+    ExportOption export;
+
+    @Option(names = "--force", description = "overwrite an existing --json or " + ExportOption.NCCL_TUNER + " file or --report page")
     boolean force;
 
     @Option(names = "--grid", description = "two tiers: also run the reference grid search (docs/model-accuracy.md; every"
@@ -165,6 +169,10 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (json != null) {
             json.checkWritable(force);
         }
+        OutputTarget exportTarget = export.target;
+        if (exportTarget != null) {
+            exportTarget.checkWritable(force);
+        }
         if (report != null) {
             ReportPage.checkWritable(report.path(), force);
         }
@@ -188,7 +196,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         StringWriter table = new StringWriter();
         CalibrationTable.write(new PrintWriter(table), calibration);
-        PrintWriter out = new PrintWriter(OutputTarget.reportStream(json), true);
+        PrintWriter out = new PrintWriter(OutputTarget.reportStream(json, exportTarget), true);
         if (verbose) {
             // the detail, then the one row per dataset the short form gives (a multi-host run's detail has none)
             out.print(table);
@@ -213,7 +221,19 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (json != null) {
             outputs.add(json, o -> CalibrationJson.write(calibration, o));
         }
+        TunerExport.Result tuner = null;
+        if (exportTarget != null) {
+            tuner = ExportOption.tuner(calibration, files, files.stream().map(Path::toString).toList());
+            outputs.add(exportTarget, Outputs.utf8(tuner.text()));
+        }
         outputs.commit(force);
+        if (tuner != null) {
+            out.println("# tuner configuration " + (exportTarget.isStdout() ? "on standard output"
+                    : "written to " + exportTarget) + ": " + tuner.rows().size()
+                    + " rows, " + tuner.measuredRows() + " from a measured --algo/--proto matrix, the rest from a model"
+                    + (tuner.skipped().isEmpty() ? "" : "; not written: " + tuner.skipped().size()
+                    + " (listed at the file's top)"));
+        }
         if (json != null && !json.isStdout()) {
             out.println("# report written to " + json);
         }
