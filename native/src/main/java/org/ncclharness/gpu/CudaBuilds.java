@@ -63,11 +63,15 @@ public final class CudaBuilds {
         if (running.minDriverCode() <= driverCudaCode) {
             return Optional.empty();
         }
-        String driver = "the driver supports CUDA " + GpuProbe.cudaVersionText(driverCudaCode) + ", below "
-                + running.jar() + "'s CUDA " + running.minDriverCuda();
-        return Optional.of(forDriver(driverCudaCode).map(b -> driver + ": use " + b.describe())
-                .orElse(driver + ", and no build of the harness runs on it: update the driver to "
-                        + ALL.stream().min(Comparator.comparingInt(CudaBuild::minDriverCode)).orElseThrow()
-                        .driverBranch() + " or newer"));
+        return Optional.of("the driver supports CUDA " + GpuProbe.cudaVersionText(driverCudaCode) + ", below "
+                + running.jar() + "'s CUDA " + running.minDriverCuda() + ": " + advice(driverCudaCode));
+    }
+
+    /** {@code use harness-cuda12.jar (…)}, or the driver to install where no build runs. */
+    public static String advice(int driverCudaCode) {
+        return forDriver(driverCudaCode).map(b -> "use " + b.describe())
+                .orElse("no build of the harness runs on it: update the driver to " + ALL.stream()
+                        .min(Comparator.comparingInt(CudaBuild::minDriverCode)).orElseThrow().driverBranch()
+                        + " or newer");
     }
 }

@@ -73,8 +73,13 @@ public final class Gpus {
         if (driverVersion != null) {
             // a driver too old for this jar's runtime may still run another build: say which (gpu/cuda-builds.json)
             CudaBuilds.current().flatMap(b -> CudaBuilds.mismatch(b, driverVersion)).ifPresent(m -> {
-                problems.removeIf(p -> p.reason() == ProbeFailure.DRIVER_TOO_OLD);
-                problems.add(0, new ProbeProblem(ProbeFailure.DRIVER_TOO_OLD, m));
+                int seen = problems.stream().map(ProbeProblem::reason).toList().indexOf(ProbeFailure.DRIVER_TOO_OLD);
+                if (seen >= 0) { // the runtime said so itself: add which build runs here
+                    problems.set(seen, new ProbeProblem(ProbeFailure.DRIVER_TOO_OLD, problems.get(seen).detail()
+                            + "; " + CudaBuilds.advice(driverVersion)));
+                } else {
+                    problems.add(0, new ProbeProblem(ProbeFailure.DRIVER_TOO_OLD, m));
+                }
             });
         }
 

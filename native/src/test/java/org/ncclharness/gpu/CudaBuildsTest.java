@@ -32,7 +32,7 @@ class CudaBuildsTest {
         assertThat(CudaBuilds.mismatch(self, 12040)).contains("the driver supports CUDA 12.4, below harness.jar's"
                 + " CUDA 13.0: use harness-cuda12.jar (libcudart.so.12; drivers supporting CUDA 12.0+, R525 on)");
         assertThat(CudaBuilds.mismatch(self, 11080)).contains("the driver supports CUDA 11.8, below harness.jar's"
-                + " CUDA 13.0, and no build of the harness runs on it: update the driver to R525 or newer");
+                + " CUDA 13.0: no build of the harness runs on it: update the driver to R525 or newer");
         CudaBuild cuda12 = CudaBuilds.forDriver(12000).orElseThrow();
         assertThat(CudaBuilds.mismatch(cuda12, 13000)).as("a newer driver runs an older runtime").isEmpty();
     }

@@ -50,6 +50,9 @@ class ProbeEnvironmentTest {
         assertThat(Integer.parseInt(r.value("runtime"))).isGreaterThanOrEqualTo(13000);
         assertThat(r.output()).containsPattern("problem DRIVER_TOO_OLD: the driver supports CUDA 12\\.2, the runtime is CUDA 13\\.\\d "
                 + "\\(cudaGetDeviceCount: cudaErrorInsufficientDriver \\(35\\)");
+        // and the build that does run on it (gpu/cuda-builds.json)
+        assertThat(r.output()).contains("); use harness-cuda12.jar (libcudart.so.12; drivers supporting CUDA 12.0+,"
+                + " R525 on). Fix: ");
     }
 
     @Test

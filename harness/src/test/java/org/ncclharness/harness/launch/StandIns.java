@@ -55,10 +55,19 @@ record StandIns(Path dir, Path driver, Path jni, String cudart) {
 
     /** Stand-ins for {@code jar}'s JNI libraries, the CUDA runtime built as {@code cudart} reporting {@code cudaVersion}. */
     static StandIns build(Path jar, Path out, String cudart, int cudaVersion) throws IOException, InterruptedException {
+        return build(jar, out, cudart, cudaVersion, PLATFORM, "gcc");
+    }
+
+    /**
+     * The same for another platform's JNI libraries, compiled with {@code cc} (aarch64-linux-gnu-gcc for
+     * linux-arm64, to run under qemu-user).
+     */
+    static StandIns build(Path jar, Path out, String cudart, int cudaVersion, String platform, String cc)
+            throws IOException, InterruptedException {
         Path dir = Files.createDirectories(out.resolve("standins"));
         Path driver = Files.createDirectories(out.resolve("driver"));
         Path jni = Files.createDirectories(out.resolve("jni"));
-        extractJni(jar, PLATFORM, jni);
+        extractJni(jar, platform, jni);
         Path cudartC = source(out, "cudart.c");
         Path ncclC = source(out, "nccl.c");
         List<String> runtime = undefined(jni.resolve("libjnicudart.so")).stream()
@@ -72,15 +81,15 @@ record StandIns(Path dir, Path driver, Path jni, String cudart) {
                 .map(s -> "    " + s + ";\n").toList()) + "  local: *;\n};\n");
         Path cudartStubs = stubs(out, "cudart-stubs.c", runtime, defined(out, cudartC), 801);
         Path ncclStubs = stubs(out, "nccl-stubs.c", nccl, defined(out, ncclC), 5);
-        gcc(List.of("gcc", "-O2", "-shared", "-fPIC", "-DSTANDIN_CUDA_VERSION=" + cudaVersion, "-Wl,-soname," + cudart,
+        gcc(List.of(cc, "-O2", "-shared", "-fPIC", "-DSTANDIN_CUDA_VERSION=" + cudaVersion, "-Wl,-soname," + cudart,
                 "-Wl,--version-script=" + map, "-o", dir.resolve(cudart).toString(), cudartC.toString(),
                 cudartStubs.toString()));
-        gcc(List.of("gcc", "-O2", "-shared", "-fPIC", "-Wl,-soname,libnccl.so.2", "-o",
+        gcc(List.of(cc, "-O2", "-shared", "-fPIC", "-Wl,-soname,libnccl.so.2", "-o",
                 dir.resolve("libnccl.so.2").toString(), ncclC.toString(), ncclStubs.toString(), "-ldl", "-lrt", "-lm"));
         Path drvC = out.resolve("cuda.c");
         Files.writeString(drvC, "int cuDriverGetVersion(int *v) { *v = 13000; return 0; }\n"
                 + "int cuInit(unsigned int flags) { return 0; }\n");
-        gcc(List.of("gcc", "-shared", "-fPIC", "-Wl,-soname,libcuda.so.1", "-o", driver.resolve("libcuda.so.1")
+        gcc(List.of(cc, "-shared", "-fPIC", "-Wl,-soname,libcuda.so.1", "-o", driver.resolve("libcuda.so.1")
                 .toString(), drvC.toString()));
         return new StandIns(dir, driver, jni, cudart);
     }
