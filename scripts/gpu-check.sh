@@ -163,7 +163,8 @@ step gpus "${H[@]}" gpus --smoke "${NCCL_OPT[@]}"
 tail -n 8 "$LOGS/gpus.txt" | cut -c1-150 | tee -a "$SUMMARY"
 
 # One flag set: with all_reduce_perf, both tools through compare-nccl-tests.sh (one JVM, one nccl-tests process);
-# without, the harness sweep alone. Only the sets in TABLES print their per-size side-by-side here.
+# without, the harness sweep alone. --no-diagnose keeps it one JVM (the NCCL_DEBUG pass is a second one, and with
+# one GPU there is no transport to diagnose). Only the sets in TABLES print their per-size side-by-side here.
 TABLES=" plain graph-10 "
 flag_set() {
   local name=$1; shift
@@ -171,7 +172,7 @@ flag_set() {
   DESC="${args[*]}"
   if [ -n "$BIN" ]; then
     step "$name" env JAVA="$JAVA" HARNESS_JAR="$HARNESS_JAR" NCCL_TESTS_BIN="$BIN" OUT_DIR="$LOGS/$name" \
-      RUN_TIMEOUT="$STEP_TIMEOUT" HARNESS_ARGS="--no-calibrate -J $LOGS/$name.json ${NCCL_OPT[*]}" \
+      RUN_TIMEOUT="$STEP_TIMEOUT" HARNESS_ARGS="--no-calibrate --no-diagnose -J $LOGS/$name.json ${NCCL_OPT[*]}" \
       "$ROOT/scripts/compare-nccl-tests.sh" "${args[@]}"
     if [ -f "$LOGS/$name/ratio.txt" ]; then
       # the summary stays under 10,000 characters: a table that would pass 9,000 is left to the tarball
@@ -183,7 +184,7 @@ flag_set() {
       fi
     fi
   else
-    step "$name" "${H[@]}" sweep "${args[@]}" --no-calibrate -J "$LOGS/$name.json" "${NCCL_OPT[@]}"
+    step "$name" "${H[@]}" sweep "${args[@]}" --no-calibrate --no-diagnose -J "$LOGS/$name.json" "${NCCL_OPT[@]}"
   fi
 }
 flag_set plain -b 8 -e "$MAX_BYTES"
