@@ -160,7 +160,7 @@ BEGIN=$SECONDS
 H=("$JAVA" "-Dorg.bytedeco.javacpp.cachedir=$WORK/javacpp-cache" -jar "$HARNESS_JAR")
 DESC="harness gpus --smoke"
 step gpus "${H[@]}" gpus --smoke "${NCCL_OPT[@]}"
-tail -n 8 "$LOGS/gpus.txt" | cut -c1-150 | tee -a "$SUMMARY"
+sed 1d "$LOGS/gpus.txt" | tail -n 8 | cut -c1-150 | tee -a "$SUMMARY"   # line 1 is the command
 
 # One flag set: with all_reduce_perf, both tools through compare-nccl-tests.sh (one JVM, one nccl-tests process);
 # without, the harness sweep alone. --no-diagnose keeps it one JVM (the NCCL_DEBUG pass is a second one, and with
