@@ -75,7 +75,7 @@ awk '
            b1[$1], $3, b, t2[$1], $4, c, b2[$1], $5, d
     acc("to", a); acc("bo", b); acc("ti", c); acc("bi", d); sizes++ }
   END { if (!sizes) { print "no sizes in common between the two tables" > "/dev/stderr"; exit 4 }
-        printf "geometric mean harness/nccl-tests over %d sizes: time out-of-place %s in-place %s; algbw out-of-place %s in-place %s\n",
+        printf "geometric mean harness/nccl-tests, %d sizes: time oop %s ip %s; algbw oop %s ip %s\n",
                sizes, gm("to"), gm("ti"), gm("bo"), gm("bi") }' \
   "$OUT_DIR/nccl-tests.rows" "$OUT_DIR/harness.rows" | tee "$OUT_DIR/ratio.txt"
 exit "${PIPESTATUS[0]}"

@@ -10,24 +10,26 @@
 # a deadline, so a rerun fits in the same window. A failed step is recorded, never fatal. HARNESS_NO_REPLAY=1 is
 # exported: a sweep whose GPU probe fails exits 3, never prints bundled numbers.
 #
-# Usage (repository root, OUT set, runtime/ and nccl-tests/ carried):  bash scripts/gpu-check.sh
+# Usage (repository root, OUT set, runtime.tar.xz and nccl-tests/ carried):  bash scripts/gpu-check.sh
 #   OUT=DIR           where the two files go (default gpu-check-<UTC>)
-#   JAVA / HARNESS_JAR  java and jar (default: runtime/ from scripts/make-runtime.sh, else java and
-#                     harness/target/harness.jar)
+#   JAVA / HARNESS_JAR  java and jar (default: runtime/ from scripts/make-runtime.sh or RUNTIME_XZ, that folder
+#                     packed with tar -cJf (default runtime.tar.xz), else java and harness/target/harness.jar)
 #   NCCL_LIB / CUDART_LIB  directories of libnccl.so.2 / libcudart.so.13 (default: the linker's cache, then pip's
 #                     nvidia/nccl/lib and nvidia/cu13/lib or nvidia/cuda_runtime/lib on python3's path, then
 #                     /usr/local/cuda/lib64)
 #   LDCONFIG=...      the linker-cache tool asked first (default ldconfig)
 #   NCCL_TESTS_SRC=D  nccl-tests source tree (default nccl-tests/);  NCCL_TESTS_BIN=F  a built all_reduce_perf
-#   NVCC_GENCODE=...  (default -gencode=arch=compute_90,code=sm_90, an H100/H200);  BUILD_TIMEOUT=s (default 240)
-#   MAX_BYTES=128M    the sweeps' -e;  BIG="-b 1G -e 8G -c 0" the large sizes' flags;  STEP_TIMEOUT=s (default 120);  DEADLINE=s for the sweeps (default 300)
+#   NVCC_GENCODE=...  (default -gencode=arch=compute_90,code=sm_90, an H100/H200);  BUILD_TIMEOUT=s (default 300)
+#   MAX_BYTES=128M    the sweeps' -e;  BIG="-b 1G -e 8G -c 0" the large sizes' flags
+#   STEP_TIMEOUT=s    per step (default 120);  DEADLINE=s  for all the steps after the build (default 240)
+# Build and sweeps at most 540 s: a device call's 600 s limit leaves the rest to the lookups and the start.
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 OUT=${OUT:-gpu-check-$(date -u +%Y%m%dT%H%M%SZ)}
 STEP_TIMEOUT=${STEP_TIMEOUT:-120}
-DEADLINE=${DEADLINE:-300}
-BUILD_TIMEOUT=${BUILD_TIMEOUT:-240}
+DEADLINE=${DEADLINE:-240}
+BUILD_TIMEOUT=${BUILD_TIMEOUT:-300}
 MAX_BYTES=${MAX_BYTES:-128M}
 BIG=${BIG:--b 1G -e 8G -c 0}
 NVCC_GENCODE=${NVCC_GENCODE:--gencode=arch=compute_90,code=sm_90}
@@ -96,11 +98,18 @@ lib_dir() {
   done
 }
 
+# The Java runtime: runtime/ (scripts/make-runtime.sh), else runtime.tar.xz (the same folder packed with tar -cJf,
+# which carries in about 38 MB where the folder takes 61, beside a working tree under the 64 MiB limit), else java.
+RT=$ROOT/runtime
+RUNTIME_XZ=${RUNTIME_XZ:-runtime.tar.xz}
+if [ ! -x "$RT/bin/java" ] && [ -f "$RUNTIME_XZ" ]; then
+  tar -xJf "$RUNTIME_XZ" -C "$WORK" && RT=$(dirname "$(dirname "$(find "$WORK" -path '*/bin/java' -type f | head -1)")")
+fi
 if [ -z "${JAVA:-}" ]; then
-  if [ -x runtime/bin/java ]; then JAVA=$ROOT/runtime/bin/java; else JAVA=java; fi
+  if [ -x "$RT/bin/java" ]; then JAVA=$RT/bin/java; else JAVA=java; fi
 fi
 if [ -z "${HARNESS_JAR:-}" ]; then
-  if [ -f runtime/harness.jar ]; then HARNESS_JAR=$ROOT/runtime/harness.jar; else HARNESS_JAR=$ROOT/harness/target/harness.jar; fi
+  if [ -f "$RT/harness.jar" ]; then HARNESS_JAR=$RT/harness.jar; else HARNESS_JAR=$ROOT/harness/target/harness.jar; fi
 fi
 NCCL_DIR=${NCCL_LIB:-$(lib_dir libnccl.so.2 nccl/lib)}
 CUDART_DIR=${CUDART_LIB:-$(lib_dir libcudart.so.13 cu13/lib cuda_runtime/lib)}
@@ -113,7 +122,7 @@ if [ -n "$NCCL_DIR" ]; then
 fi
 [ -n "$CUDART_DIR" ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$CUDART_DIR"
 note "driver and GPU: $(timeout 30 nvidia-smi --query-gpu=driver_version,name,memory.total,compute_cap --format=csv,noheader 2>/dev/null | head -1 || true)"
-note "java: $JAVA ($(timeout 20 "$JAVA" -version 2>&1 | head -1))  jar: $HARNESS_JAR"
+note "java: $JAVA ($(timeout 20 "$JAVA" -version 2>&1 | grep -m1 version))  jar: $HARNESS_JAR"
 
 # nccl-tests' all_reduce_perf from the carried source (the public NVIDIA/nccl-tests tree, not part of the project),
 # against a private NCCL_HOME: the WHOLE include folder (NCCL >= 2.28's nccl_device.h includes nccl_device/*.h) and
@@ -151,10 +160,11 @@ BEGIN=$SECONDS
 H=("$JAVA" "-Dorg.bytedeco.javacpp.cachedir=$WORK/javacpp-cache" -jar "$HARNESS_JAR")
 DESC="harness gpus --smoke"
 step gpus "${H[@]}" gpus --smoke "${NCCL_OPT[@]}"
-tail -n 8 "$LOGS/gpus.txt" | cut -c1-150 | tee -a "$SUMMARY"
+sed 1d "$LOGS/gpus.txt" | tail -n 8 | cut -c1-150 | tee -a "$SUMMARY"   # line 1 is the command
 
 # One flag set: with all_reduce_perf, both tools through compare-nccl-tests.sh (one JVM, one nccl-tests process);
-# without, the harness sweep alone. Only the sets in TABLES print their per-size side-by-side here.
+# without, the harness sweep alone. --no-diagnose keeps it one JVM (the NCCL_DEBUG pass is a second one, and with
+# one GPU there is no transport to diagnose). Only the sets in TABLES print their per-size side-by-side here.
 TABLES=" plain graph-10 "
 flag_set() {
   local name=$1; shift
@@ -162,10 +172,11 @@ flag_set() {
   DESC="${args[*]}"
   if [ -n "$BIN" ]; then
     step "$name" env JAVA="$JAVA" HARNESS_JAR="$HARNESS_JAR" NCCL_TESTS_BIN="$BIN" OUT_DIR="$LOGS/$name" \
-      RUN_TIMEOUT="$STEP_TIMEOUT" HARNESS_ARGS="--no-calibrate -J $LOGS/$name.json ${NCCL_OPT[*]}" \
+      RUN_TIMEOUT="$STEP_TIMEOUT" HARNESS_ARGS="--no-calibrate --no-diagnose -J $LOGS/$name.json ${NCCL_OPT[*]}" \
       "$ROOT/scripts/compare-nccl-tests.sh" "${args[@]}"
     if [ -f "$LOGS/$name/ratio.txt" ]; then
-      if [[ $TABLES == *" $name "* ]]; then
+      # the summary stays under 10,000 characters: a table that would pass 9,000 is left to the tarball
+      if [[ $TABLES == *" $name "* ]] && [ $(($(wc -c <"$SUMMARY") + $(wc -c <"$LOGS/$name/ratio.txt"))) -lt 9000 ]; then
         note "-- $name ($*): harness vs nccl-tests per size"
         tee -a "$SUMMARY" <"$LOGS/$name/ratio.txt"
       else
@@ -173,7 +184,7 @@ flag_set() {
       fi
     fi
   else
-    step "$name" "${H[@]}" sweep "${args[@]}" --no-calibrate -J "$LOGS/$name.json" "${NCCL_OPT[@]}"
+    step "$name" "${H[@]}" sweep "${args[@]}" --no-calibrate --no-diagnose -J "$LOGS/$name.json" "${NCCL_OPT[@]}"
   fi
 }
 flag_set plain -b 8 -e "$MAX_BYTES"

@@ -137,8 +137,8 @@ class GpuCheckScriptIT {
                 .takeWhile(l -> l.matches(" *\\d+ \\|.*")).toList();
         assertThat(plain).hasSize(12); // 8 B to 16 KiB, factor 2
         assertThat(plain.get(0).trim().split("[ |]+")).startsWith("8", "5.00");
-        assertThat(summary).containsPattern("-- per-iter .*geometric mean harness/nccl-tests over 12 sizes: time"
-                + " out-of-place \\d+\\.\\d{3} in-place \\d+\\.\\d{3}");
+        assertThat(summary).containsPattern("-- per-iter .*geometric mean harness/nccl-tests, 12 sizes: time"
+                + " oop \\d+\\.\\d{3} ip \\d+\\.\\d{3}; algbw oop \\d+\\.\\d{3} ip \\d+\\.\\d{3}");
         assertThat(summary).contains("-- graph-10").contains("-- big");
 
         List<String> inside = entries(out.resolve("gpu-check.tar.gz"));
@@ -193,6 +193,37 @@ class GpuCheckScriptIT {
                 .anyMatch(l -> l.matches("step build-nccl-tests +rc=0 .*"))
                 .noneMatch(l -> l.matches("step (plain|gpus) +rc=0 .*"));
         assertThat(files(out)).hasSizeLessThanOrEqualTo(MAX_FILES);
+    }
+
+    /**
+     * The Java runtime unpacked from its tarball; with no GPU (the CUDA stand-in reporting none), every sweep exits 3
+     * and says it
+     * measured and replayed nothing (HARNESS_NO_REPLAY=1): all_reduce_perf's numbers are never set beside bundled
+     * ones.
+     */
+    @Test
+    @Timeout(value = GENEROUS_S, unit = TimeUnit.SECONDS)
+    void aFailedProbeNeverReplays() throws Exception {
+        Path out = tmp.resolve("noreplay");
+        // the carried runtime as a tarball: here its java only hands over to this machine's
+        Path rt = tmp.resolve("rt");
+        executable(rt.resolve("runtime/bin/java"), "#!/bin/sh\nexec java \"$@\"\n");
+        Path xz = tmp.resolve("runtime.tar.xz");
+        assertThat(new ProcessBuilder("tar", "-cJf", xz.toString(), "-C", rt.toString(), "runtime").start().waitFor())
+                .isZero();
+        Processes.Result r = check(out, Map.of("STANDIN_DEVICES", "0", "DEADLINE", Integer.toString(GENEROUS_S),
+                "STEP_TIMEOUT", Integer.toString(GENEROUS_S), "RUNTIME_XZ", xz.toString()));
+        assertThat(r.rc()).as(r.out() + r.err()).isZero();
+        String summary = Files.readString(out.resolve("summary.txt"));
+        assertThat(summary).containsPattern("java: /\\S+/runtime/bin/java \\(.*version");
+        for (String set : FLAG_SETS) {
+            assertThat(summary).as(set).containsPattern("step " + set + " +rc=4 ");
+        }
+        Path x = Files.createDirectories(tmp.resolve("x"));
+        assertThat(new ProcessBuilder("tar", "-xzf", out.resolve("gpu-check.tar.gz").toString(), "-C", x.toString())
+                .start().waitFor()).isZero();
+        assertThat(Files.readString(x.resolve("gpu-check/plain/harness.txt")))
+                .contains("HARNESS_NO_REPLAY=1: nothing measured, nothing replayed").doesNotContain("# replaying ");
     }
 
     /** The build's own timeout, with a make that never ends: said in the summary, and the sweeps still run. */
