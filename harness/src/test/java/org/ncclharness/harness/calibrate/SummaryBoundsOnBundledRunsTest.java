@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.ncclharness.calibration.calibrate.CalibrationEntry;
 import org.ncclharness.calibration.calibrate.CalibrationInput;
 import org.ncclharness.calibration.calibrate.CalibrationOptions;
 import org.ncclharness.calibration.calibrate.CalibrationPipeline;
