@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Optional;
 import org.ncclharness.calibration.advice.Advice;
 import org.ncclharness.calibration.advice.Setting;
+import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.WrongRows;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.Fitter;
@@ -133,7 +134,11 @@ public final class CalibrationSummary {
         out.println("#   K LOO by 10-fold cross-validation (>" + Fitter.EXACT_LEAVE_ONE_OUT_MAX + " sizes; every joint"
                 + " algorithm fit),");
         out.println("#   R busbw above the line rate (a tree or an in-network reduction: NVLS/SHARP), D times from busbw,");
-        out.println("#   U a parameter the data do not determine, W rows with #wrong > 0 (the data check failed)");
+        out.println("#   U a parameter the data do not determine or the sizes do not reach (not clear of 0 at 95 %, the fit's"
+                + " error: -),");
+        out.println("#   X busbw above the largest measured by more than the fit's error (extrapolated beyond the sizes),");
+        out.println("#   L busbw above the line rate (hardware facts) where no measured size passed it,");
+        out.println("#   W rows with #wrong > 0 (the data check failed)");
     }
 
     private static void line(PrintWriter out, int idWidth, String[] r) {
@@ -172,13 +177,19 @@ public final class CalibrationSummary {
         flag(flags, loo && best.leaveOneOutNote() != null, 'K');
         flag(flags, s.inNetworkFlag() != null, 'R');
         flag(flags, s.timeDerived(), 'D');
-        flag(flags, !s.identifiability().alpha() || !s.identifiability().beta(), 'U');
-        flag(flags, WrongRows.noted(s.notes()), 'W');
         // Both single-tier families name the bandwidth term β_eff; the time at 0 bytes is α (the envelope: min α_p).
         Double beta = best.parameters().get(SingleTierModel.BETA);
-        return new Row(s.dataset().id(), String.valueOf(s.ranks()), s.best(), pct,
-                s.identifiability().alpha() ? best.timeUs(0) : null,
-                beta == null || !s.identifiability().beta() ? null : beta, flags.toString());
+        double[] sizes = best.residuals().stream().mapToDouble(Residual::bytes).toArray();
+        SummaryBounds bounds = SummaryBounds.of(best::timeUs, sizes, pct, beta,
+                largestMeasuredBusBw(s, best), s.inNetworkFlag() == null ? s.seed().betaPhysGBps() : null);
+        boolean alpha = s.identifiability().alpha() && bounds.alphaReached();
+        boolean busBw = beta != null && s.identifiability().beta() && bounds.busBwReached();
+        flag(flags, !alpha || !s.identifiability().beta() || !bounds.busBwReached(), 'U');
+        flag(flags, busBw && bounds.aboveMeasured(), 'X');
+        flag(flags, busBw && bounds.aboveLineRate(), 'L');
+        flag(flags, WrongRows.noted(s.notes()), 'W');
+        return new Row(s.dataset().id(), String.valueOf(s.ranks()), s.best(), pct, alpha ? best.timeUs(0) : null,
+                busBw ? beta : null, flags.toString());
     }
 
     private static Row row(TwoTierCalibration t) {
@@ -198,11 +209,22 @@ public final class CalibrationSummary {
                 > Fitter.EXACT_LEAVE_ONE_OUT_MAX, 'K');
         flag(flags, t.busBwAboveNetworkLineRateGBps().isPresent(), 'R');
         flag(flags, t.timeDerived(), 'D');
-        flag(flags, best.profiles().stream().anyMatch(p -> p.status() == Identifiability.UNDETERMINED), 'U');
+        // both forms are one line at a configuration: T(M) = α + f·M/busbw
+        double f = t.collective().busFactor(at.config().ranks());
+        double[] sizes = t.runs().stream().filter(r -> r.config().equals(at.config())).findFirst()
+                .orElse(t.runs().get(0)).bytes();
+        SummaryBounds bounds = SummaryBounds.of(m -> at.latencySumUs() + f * m / (at.busBwAsymptoteGBps() * 1e3),
+                sizes, best.comparisonPct(), at.busBwAsymptoteGBps(), largestMeasuredBusBw(t),
+                t.busBwAboveNetworkLineRateGBps().isPresent() ? null : t.busBwCeilingGBps());
+        flag(flags, best.profiles().stream().anyMatch(p -> p.status() == Identifiability.UNDETERMINED)
+                || !bounds.alphaReached() || !bounds.busBwReached(), 'U');
+        flag(flags, bounds.aboveMeasured(), 'X');
+        flag(flags, bounds.aboveLineRate(), 'L');
         flag(flags, WrongRows.noted(t.notes()), 'W');
         String n = String.valueOf(at.config().ranks()) + (TwoTierCalibration.JOINT.equals(t.kind()) ? "+" : "");
-        return new Row(t.dataset().id(), n, best.form().id(), best.comparisonPct(), at.latencySumUs(),
-                at.busBwAsymptoteGBps(), flags.toString());
+        return new Row(t.dataset().id(), n, best.form().id(), best.comparisonPct(),
+                bounds.alphaReached() ? at.latencySumUs() : null,
+                bounds.busBwReached() ? at.busBwAsymptoteGBps() : null, flags.toString());
     }
 
     /** A protocol-aware family picked for a multi-domain entry: its score, time at 0 bytes, busbw at 1 PB. */
@@ -225,14 +247,18 @@ public final class CalibrationSummary {
         double largest = f.residuals().stream().mapToDouble(Residual::bytes).max().orElse(0);
         // a bandwidth beyond the network's line rate that no measured size reached is the fit's, not the run's
         Double line = t.busBwCeilingGBps();
+        double pct = gcv != null ? gcv : (loo ? f.leaveOneOut() : f.inSample()).overallPct().orElse(Double.NaN);
+        double[] sizes = f.residuals().stream().mapToDouble(Residual::bytes).toArray();
+        SummaryBounds bounds = SummaryBounds.of(b -> m.timeUs(b, f.theta()), sizes, pct, busBw,
+                largestMeasuredBusBw(t), null);
         boolean seen = sameSlope(m, f.theta(), largest, far) && (line == null || busBw <= line
-                || t.busBwAboveNetworkLineRateGBps().isPresent());
-        flag(flags, !seen, 'U');
+                || t.busBwAboveNetworkLineRateGBps().isPresent()) && bounds.busBwReached();
+        flag(flags, !seen || !bounds.alphaReached(), 'U');
+        flag(flags, seen && bounds.aboveMeasured(), 'X');
         flag(flags, WrongRows.noted(t.notes()), 'W');
         String n = ranks + (TwoTierCalibration.JOINT.equals(t.kind()) ? "+" : "");
-        return new Row(t.dataset().id(), n, f.name(),
-                gcv != null ? gcv : (loo ? f.leaveOneOut() : f.inSample()).overallPct().orElse(Double.NaN),
-                m.timeUs(0, f.theta()), seen ? busBw : null, flags.toString());
+        return new Row(t.dataset().id(), n, f.name(), pct, bounds.alphaReached() ? m.timeUs(0, f.theta()) : null,
+                seen ? busBw : null, flags.toString());
     }
 
     /**
@@ -247,6 +273,26 @@ public final class CalibrationSummary {
         double atData = (m.timeUs(largestBytes * 1.001, theta) - m.timeUs(largestBytes, theta)) / (largestBytes * 1e-3);
         double atFar = (m.timeUs(farBytes * 2, theta) - m.timeUs(farBytes, theta)) / farBytes;
         return Math.abs(atFar - atData) <= 1e-6 * Math.abs(atData);
+    }
+
+    /** The highest busbw among the sizes fitted (the measured times). */
+    private static double largestMeasuredBusBw(SingleTierCalibration s, Fit best) {
+        Collective c = Collective.byName(s.dataset().collective()).orElseThrow();
+        return best.residuals().stream().mapToDouble(r -> c.busBwGBps(r.bytes(), r.measuredUs(), s.ranks())).max()
+                .orElse(0);
+    }
+
+    /** The highest busbw any run of the entry measured. */
+    private static double largestMeasuredBusBw(TwoTierCalibration t) {
+        double most = 0;
+        for (TwoTierRun r : t.runs()) {
+            double[] b = r.bytes();
+            double[] us = r.timeUs();
+            for (int i = 0; i < b.length; i++) {
+                most = Math.max(most, t.collective().busBwGBps(b[i], us[i], r.config().ranks()));
+            }
+        }
+        return most;
     }
 
     private static void flag(StringBuilder flags, boolean on, char c) {

@@ -10,7 +10,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.DoubleFunction;
 import java.util.function.DoubleUnaryOperator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.ncclharness.harness.CliRun;
 import org.ncclharness.calibration.calibrate.CalibrationInput;
 import org.ncclharness.calibration.calibrate.CalibrationOptions;
 import org.ncclharness.calibration.calibrate.CalibrationPipeline;
@@ -123,6 +128,25 @@ class TunerExportTest {
         long largest = base.rows().stream().mapToLong(Measurement::sizeBytes).max().orElseThrow();
         assertThat(ExamplePluginParser.lookup(rows, "allreduce", largest + 1, 1, 8).orElseThrow().comment())
                 .startsWith("# model:");
+    }
+
+    /** The README's example is what the command prints and writes, the file's place shortened to its name. */
+    @Test
+    void theReadmeExampleIsWhatTheCommandWrites(@TempDir Path dir) throws IOException {
+        Path conf = dir.resolve("tuner.conf");
+        CliRun run = CliRun.of("calibrate", "h100_allreduce_16gpu_2node_aws_p5_efa_slurm", "--nccl-tuner",
+                conf.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<String> out = run.out().lines().toList();
+        String shown = out.get(out.size() - 1).replace(conf.toString(), "tuner.conf") + "\n$ cat tuner.conf\n"
+                + Files.readString(conf);
+        String readme = Files.readString(Path.of("../README.md"));
+        String start = "$ java -jar harness.jar calibrate h100_allreduce_16gpu_2node_aws_p5_efa_slurm --nccl-tuner"
+                + " tuner.conf | tail -1\n";
+        int from = readme.indexOf(start);
+        assertThat(from).as("the README's tuner example").isNotNegative();
+        from += start.length();
+        assertThat(readme.substring(from, readme.indexOf("```", from))).isEqualTo(shown);
     }
 
     private static Measurement scaled(Measurement m, double factor) {

@@ -1,0 +1,75 @@
+package org.ncclharness.calibration.calibrate;
+
+import java.util.function.DoubleUnaryOperator;
+import org.apache.commons.math3.distribution.TDistribution;
+
+/**
+ * What a summary row may show of its model's two limits, judged by the model against its own error (the score the
+ * row shows, ε): a limit is a number only where the sizes measured pin it down.
+ *
+ * <p>Near the sizes fitted every model is a line, T(M) ≈ α + s·M, and each size's time is known to ε·T(M). The line
+ * through those sizes, weighted so, has standard errors σ_α and σ_s (weighted least squares, w = 1/(ε·T(M))²); a
+ * limit is reached where it stands clear of zero by t·σ, t the two-sided {@value #CONFIDENCE} quantile of Student's t
+ * with n − 2 degrees of freedom (2.05 for 30 sizes, 12.7 for three: a line through three sizes pins little):
+ * <ul>
+ *   <li>α, the time as M → 0, where α ≥ t·σ_α. Sizes that start at 4 GiB leave α a small share of every time and
+ *       an extrapolation far below the data: σ_α grows with both (a latency share under ε is always below it).</li>
+ *   <li>The busbw as M → ∞, where the slope (T(M_max) − α)/M_max is ≥ t·σ_s: a latency-only run leaves it
+ *       open.</li>
+ *   <li>A busbw shown may still stand above the largest busbw measured by more than ε (the model extrapolates
+ *       beyond every size: flag X) or above the line rate of the hardware facts where no measured size passed it
+ *       (flag L).</li>
+ * </ul>
+ *
+ * @param alphaReached   α may be shown
+ * @param busBwReached   the busbw may be shown
+ * @param aboveMeasured  the busbw shown exceeds the largest measured busbw by more than the fit's error
+ * @param aboveLineRate  the busbw shown exceeds the line rate, which no measured size did
+ */
+record SummaryBounds(boolean alphaReached, boolean busBwReached, boolean aboveMeasured, boolean aboveLineRate) {
+
+    /** The two-sided confidence a limit is shown at. */
+    static final double CONFIDENCE = 0.95;
+
+    /**
+     * @param timeUs                   the model's time at a size (bytes), at the configuration the row shows
+     * @param sizes                    the sizes fitted, bytes
+     * @param errorPct                 the row's score in % (NaN or 0: no score, nothing is held back for it)
+     * @param busBwGBps                the busbw the row would show, null where it shows none
+     * @param largestMeasuredBusBwGBps the highest busbw measured
+     * @param lineRateGBps             the line rate where the hardware facts give one and no measured size passed
+     *                                 it, else null
+     */
+    static SummaryBounds of(DoubleUnaryOperator timeUs, double[] sizes, double errorPct, Double busBwGBps,
+                            double largestMeasuredBusBwGBps, Double lineRateGBps) {
+        double error = Double.isFinite(errorPct) ? errorPct / 100 : 0;
+        double alpha = timeUs.applyAsDouble(0);
+        double largest = java.util.Arrays.stream(sizes).max().orElse(0);
+        double slope = largest > 0 ? (timeUs.applyAsDouble(largest) - alpha) / largest : 0;
+        // Σw, Σw·M, Σw·M² of the weighted line; sizes scaled to GiB so the sums stay well inside a double
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        for (double m : sizes) {
+            double sigma = error * timeUs.applyAsDouble(m);
+            double w = 1 / (sigma * sigma);
+            double g = m / GIB;
+            s0 += w;
+            s1 += w * g;
+            s2 += w * g * g;
+        }
+        double det = s0 * s2 - s1 * s1;
+        boolean exact = error == 0;
+        // two sizes or fewer leave a line no freedom to show its error: nothing is pinned
+        double t = sizes.length > 2 ? new TDistribution(sizes.length - 2)
+                .inverseCumulativeProbability(1 - (1 - CONFIDENCE) / 2) : Double.POSITIVE_INFINITY;
+        boolean alphaReached = exact || det > 0 && alpha >= t * Math.sqrt(s2 / det);
+        boolean busBwReached = exact || det > 0 && slope * GIB >= t * Math.sqrt(s0 / det);
+        boolean shown = busBwGBps != null && busBwReached;
+        return new SummaryBounds(alphaReached, busBwReached,
+                shown && busBwGBps > largestMeasuredBusBwGBps * (1 + error),
+                shown && lineRateGBps != null && busBwGBps > lineRateGBps);
+    }
+
+    private static final double GIB = 1L << 30;
+}

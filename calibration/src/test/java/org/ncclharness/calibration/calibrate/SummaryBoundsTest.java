@@ -1,0 +1,46 @@
+package org.ncclharness.calibration.calibrate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.function.DoubleUnaryOperator;
+import java.util.stream.DoubleStream;
+import org.junit.jupiter.api.Test;
+
+/** The rules of {@link SummaryBounds} on one line T(M) = α + M/(β·1e3): what the sizes reach, judged by the error. */
+class SummaryBoundsTest {
+
+    /** α 10 µs, 100 GB/s. */
+    private static final DoubleUnaryOperator LINE = m -> 10 + m / 100e3;
+
+    /** Every power of two from 2^from to 2^to bytes. */
+    private static double[] sizes(int from, int to) {
+        return DoubleStream.iterate(Math.pow(2, from), m -> m <= Math.pow(2, to), m -> m * 2).toArray();
+    }
+
+    @Test
+    void alphaIsShownOnlyWhereTheSizesPinItWithinTheError() {
+        assertThat(SummaryBounds.of(LINE, sizes(3, 32), 5, 100.0, 100, null).alphaReached()).isTrue();
+        // 4 to 16 GiB: α is 0.02 % of the smallest time, far under a 5 % error
+        assertThat(SummaryBounds.of(LINE, sizes(32, 34), 5, 100.0, 100, null).alphaReached()).isFalse();
+        // the same sizes timed to a millionth: α stands clear of its standard error
+        assertThat(SummaryBounds.of(LINE, sizes(32, 34), 1e-4, 100.0, 100, null).alphaReached()).isTrue();
+    }
+
+    @Test
+    void theBusBwIsShownOnlyWhereTheSizesPinTheSlopeWithinTheError() {
+        // up to 8 KiB the bandwidth term is 0.08 µs of 10.08: under a 5 % error
+        assertThat(SummaryBounds.of(LINE, sizes(3, 13), 5, 100.0, 1, null).busBwReached()).isFalse();
+        assertThat(SummaryBounds.of(LINE, sizes(3, 30), 5, 100.0, 99, null).busBwReached()).isTrue();
+    }
+
+    @Test
+    void aBusBwBeyondTheLargestMeasuredOrTheLineRateIsFlaggedNotHidden() {
+        SummaryBounds b = SummaryBounds.of(LINE, sizes(3, 30), 5, 100.0, 90, 50.0);
+        assertThat(b.busBwReached()).isTrue();
+        assertThat(b.aboveMeasured()).as("100 > 90 x 1.05").isTrue();
+        assertThat(b.aboveLineRate()).isTrue();
+        SummaryBounds within = SummaryBounds.of(LINE, sizes(3, 30), 5, 100.0, 96, null);
+        assertThat(within.aboveMeasured()).as("100 <= 96 x 1.05").isFalse();
+        assertThat(within.aboveLineRate()).as("no line rate known").isFalse();
+    }
+}
