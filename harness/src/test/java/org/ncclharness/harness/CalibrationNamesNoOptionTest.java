@@ -43,6 +43,8 @@ class CalibrationNamesNoOptionTest {
                     "-w", "-n", "-m", "-c", "-G"), "writes the nccl-tests command line a log's preamble implies"),
             "org/ncclharness/calibration/read/SeparateJobs.java", new Allowed(Set.of("-N"),
                     "says what a log shows: nccl-tests started its sweep again (its -N, run cycles)"),
+            "org/ncclharness/calibration/format/TableExtras.java", new Allowed(Set.of("-m", "-n"),
+                    "prints nccl-tests 2.19.6's own '# Blocking Enabled' lines, which name its -m and -n"),
             "org/ncclharness/calibration/calibrate/TwoTierTable.java", new Allowed(Set.of("--joint"),
                     "its main is a documentation tool with an argument of its own (docs/two-tier.md), not this"
                             + " command line"));
