@@ -104,10 +104,11 @@ public final class RelativeLeastSquares {
     public static double cost(List<? extends ParametricTime> models, List<FitPoints> points, double[] theta) {
         double s = 0;
         for (int r = 0; r < models.size(); r++) {
-            double[] bytes = points.get(r).bytes();
             double[] t = points.get(r).timeUs();
-            for (int i = 0; i < bytes.length; i++) {
-                double e = models.get(r).timeUs(bytes[i], theta) / t[i] - 1;
+            double[] value = new double[t.length];
+            models.get(r).timesUs(points.get(r).bytes(), theta, value);
+            for (int i = 0; i < t.length; i++) {
+                double e = value[i] / t[i] - 1;
                 s += e * e;
             }
         }

@@ -87,6 +87,31 @@ final class RelativeProblem extends AbstractOptimizationProblem<LeastSquaresProb
         return theta;
     }
 
+    /**
+     * The Jacobian as the optimiser takes it: it starts from −J ({@code scalarMultiply(-1).getData()}), which
+     * Commons Math's matrix does entry by entry through bounds-checked accessors; here row by row on the arrays.
+     * The product is the same (x·d, entry for entry).
+     */
+    private static final class Jacobian extends Array2DRowRealMatrix {
+
+        Jacobian(double[][] data) {
+            super(data, false);
+        }
+
+        @Override
+        public RealMatrix scalarMultiply(double d) {
+            double[][] data = getDataRef();
+            double[][] out = new double[data.length][];
+            for (int i = 0; i < data.length; i++) {
+                out[i] = new double[data[i].length];
+                for (int j = 0; j < out[i].length; j++) {
+                    out[i][j] = data[i][j] * d;
+                }
+            }
+            return new Array2DRowRealMatrix(out, false);
+        }
+    }
+
     /** One point the optimiser tried: its residuals at once, its Jacobian when first asked for. */
     private final class At implements Evaluation {
 
@@ -101,12 +126,12 @@ final class RelativeProblem extends AbstractOptimizationProblem<LeastSquaresProb
             double[] r = new double[n];
             int row = 0;
             for (int m = 0; m < models.size(); m++) {
-                ParametricTime model = models.get(m);
-                double[] bytes = points.get(m).bytes();
                 double[] t = points.get(m).timeUs();
-                for (int i = 0; i < bytes.length; i++, row++) {
+                double[] value = new double[t.length];
+                models.get(m).timesUs(points.get(m).bytes(), theta, value);
+                for (int i = 0; i < t.length; i++, row++) {
                     // target − value, as the builder's evaluation subtracts them
-                    r[row] = 1.0 - model.timeUs(bytes[i], theta) / t[i];
+                    r[row] = 1.0 - value[i] / t[i];
                 }
             }
             this.residuals = new ArrayRealVector(r, false);
@@ -118,17 +143,15 @@ final class RelativeProblem extends AbstractOptimizationProblem<LeastSquaresProb
                 double[][] jac = new double[n][free.length];
                 int row = 0;
                 for (int m = 0; m < models.size(); m++) {
-                    ParametricTime model = models.get(m);
-                    double[] bytes = points.get(m).bytes();
                     double[] t = points.get(m).timeUs();
-                    for (int i = 0; i < bytes.length; i++, row++) {
-                        double[] g = model.gradient(bytes[i], theta);
+                    double[][] g = models.get(m).gradients(points.get(m).bytes(), theta);
+                    for (int i = 0; i < t.length; i++, row++) {
                         for (int j = 0; j < free.length; j++) {
-                            jac[row][j] = g[free[j]] / t[i];
+                            jac[row][j] = g[i][free[j]] / t[i];
                         }
                     }
                 }
-                jacobian = new Array2DRowRealMatrix(jac, false);
+                jacobian = new Jacobian(jac);
             }
             return jacobian;
         }

@@ -92,6 +92,29 @@ class RelativeProblemTest {
         }
     }
 
+    /**
+     * The per-θ batch a fit evaluates ({@code timesUs}, {@code gradients}) has, size by size, the bits of the
+     * single-size methods every other caller uses, at each start and at the fitted θ.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("bundledEnvelopes")
+    void theBatchIsTheSingleSizeArithmetic(Case c) {
+        double[] bytes = c.points().bytes();
+        List<double[]> thetas = new ArrayList<>(c.starts());
+        thetas.add(RelativeLeastSquares.bestOf(List.of(c.model()), List.of(c.points()), c.starts(), c.free(),
+                c.bounds()));
+        for (double[] theta : thetas) {
+            double[] batch = new double[bytes.length];
+            c.model().timesUs(bytes, theta, batch);
+            double[][] gradients = c.model().gradients(bytes, theta);
+            for (int i = 0; i < bytes.length; i++) {
+                assertThat(Double.doubleToRawLongBits(batch[i]))
+                        .isEqualTo(Double.doubleToRawLongBits(c.model().timeUs(bytes[i], theta)));
+                assertThat(gradients[i]).containsExactly(c.model().gradient(bytes[i], theta));
+            }
+        }
+    }
+
     /** θ's exact bits, or the failure's type. */
     private static String outcome(java.util.function.Supplier<double[]> fit) {
         try {
