@@ -17,8 +17,9 @@ import org.ncclharness.calibration.model.ParametricTime;
  *
  * <p>Why not {@code LeastSquaresBuilder}: its eager evaluation computes the Jacobian at every point the optimiser
  * tries, yet the optimiser reads it only at the start of an outer iteration, i.e. after a step it accepted; the
- * rejected steps of a piecewise envelope (most of a fit's evaluations) pay for a Jacobian nobody reads. Its lazy
- * evaluation computes the residuals twice per point (once for them, once for the cost). Here each point tried
+ * rejected steps pay for a Jacobian nobody reads (the bundled catalog's 21,384 fits try 688,529 points and read
+ * 546,562 Jacobians, counted once). Its lazy evaluation computes the residuals twice per point (once for them,
+ * once for the cost). Here each point tried
  * gets its residuals once and its Jacobian only when the optimiser asks. The arithmetic of both is the builder's,
  * operation for operation, so every fit ends on the same bits.
  */
