@@ -124,9 +124,10 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
     private final class Terms {
         private final double[] alpha = new double[PROTOCOLS.length];
         private final double[] slope = new double[PROTOCOLS.length];
+        private final double coef = latencyCoefficient();
+        private final boolean ll128 = ll128();
 
         Terms(double[] theta) {
-            double coef = latencyCoefficient();
             double f = collective.busFactor(ranks);
             for (int p = 0; p < PROTOCOLS.length; p++) {
                 double eff = p == SIMPLE ? 1.0 : theta[EFFICIENCY_INDEX + p];
@@ -141,7 +142,6 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
 
         /** The index of the fastest protocol (NCCL's order LL, LL128, Simple breaks ties). */
         int chosen(double bytes) {
-            boolean ll128 = ll128();
             int best = 0;
             double t = Double.POSITIVE_INFINITY;
             for (int p = 0; p < PROTOCOLS.length; p++) {
@@ -161,7 +161,7 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
         double[] gradient(double bytes, double[] theta) {
             int p = chosen(bytes);
             double[] g = new double[NAMES.size()];
-            g[p] = latencyCoefficient();
+            g[p] = coef;
             double bandwidthUs = slope[p] * bytes;
             g[BETA_INDEX] = -bandwidthUs / theta[BETA_INDEX];
             if (p != SIMPLE) {
