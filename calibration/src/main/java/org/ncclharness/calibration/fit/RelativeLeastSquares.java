@@ -1,17 +1,9 @@
 package org.ncclharness.calibration.fit;
 
-import java.util.Arrays;
 import java.util.List;
 import org.apache.commons.math3.exception.MathIllegalStateException;
-import org.apache.commons.math3.fitting.leastsquares.LeastSquaresBuilder;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresOptimizer;
-import org.apache.commons.math3.fitting.leastsquares.LeastSquaresProblem;
 import org.apache.commons.math3.fitting.leastsquares.LevenbergMarquardtOptimizer;
-import org.apache.commons.math3.fitting.leastsquares.MultivariateJacobianFunction;
-import org.apache.commons.math3.linear.Array2DRowRealMatrix;
-import org.apache.commons.math3.linear.ArrayRealVector;
-import org.apache.commons.math3.linear.RealVector;
-import org.apache.commons.math3.util.Pair;
 import org.ncclharness.calibration.model.ParametricTime;
 
 /**
@@ -60,43 +52,9 @@ public final class RelativeLeastSquares {
         if (idx.length == 0) {
             return start.clone();
         }
-        int n = points.stream().mapToInt(FitPoints::size).sum();
-        MultivariateJacobianFunction f = x -> {
-            double[] theta = expand(start, idx, x.toArray());
-            double[] value = new double[n];
-            double[][] jac = new double[n][idx.length];
-            int row = 0;
-            for (int r = 0; r < models.size(); r++) {
-                ParametricTime model = models.get(r);
-                double[] bytes = points.get(r).bytes();
-                double[] t = points.get(r).timeUs();
-                for (int i = 0; i < bytes.length; i++, row++) {
-                    value[row] = model.timeUs(bytes[i], theta) / t[i];
-                    double[] g = model.gradient(bytes[i], theta);
-                    for (int j = 0; j < idx.length; j++) {
-                        jac[row][j] = g[idx[j]] / t[i];
-                    }
-                }
-            }
-            return new Pair<>(new ArrayRealVector(value, false), new Array2DRowRealMatrix(jac, false));
-        };
-        double[] target = new double[n];
-        Arrays.fill(target, 1.0);
-        double[] x0 = new double[idx.length];
-        for (int j = 0; j < idx.length; j++) {
-            x0[j] = bounds.clamp(idx[j], start[idx[j]]);
-        }
-        LeastSquaresProblem problem = new LeastSquaresBuilder()
-                .start(x0)
-                .model(f)
-                .target(target)
-                .parameterValidator(p -> clamp(p, idx, bounds))
-                .maxEvaluations(MAX_EVALUATIONS)
-                .maxIterations(MAX_EVALUATIONS)
-                .lazyEvaluation(false)
-                .build();
+        RelativeProblem problem = new RelativeProblem(models, points, start, idx, bounds, MAX_EVALUATIONS);
         LeastSquaresOptimizer.Optimum optimum = new LevenbergMarquardtOptimizer().optimize(problem);
-        return expand(start, idx, optimum.getPoint().toArray());
+        return problem.theta(optimum.getPoint().toArray());
     }
 
     /** Above this many points in all, the starts are compared on an evenly thinned subset. */
@@ -146,22 +104,15 @@ public final class RelativeLeastSquares {
     public static double cost(List<? extends ParametricTime> models, List<FitPoints> points, double[] theta) {
         double s = 0;
         for (int r = 0; r < models.size(); r++) {
-            double[] bytes = points.get(r).bytes();
             double[] t = points.get(r).timeUs();
-            for (int i = 0; i < bytes.length; i++) {
-                double e = models.get(r).timeUs(bytes[i], theta) / t[i] - 1;
+            double[] value = new double[t.length];
+            models.get(r).timesUs(points.get(r).bytes(), theta, value);
+            for (int i = 0; i < t.length; i++) {
+                double e = value[i] / t[i] - 1;
                 s += e * e;
             }
         }
         return Double.isFinite(s) ? s : Double.POSITIVE_INFINITY;
-    }
-
-    private static RealVector clamp(RealVector p, int[] idx, Bounds bounds) {
-        RealVector out = p.copy();
-        for (int j = 0; j < idx.length; j++) {
-            out.setEntry(j, bounds.clamp(idx[j], out.getEntry(j)));
-        }
-        return out;
     }
 
     private static int[] freeIndices(boolean[] free) {
@@ -176,13 +127,5 @@ public final class RelativeLeastSquares {
             }
         }
         return idx;
-    }
-
-    private static double[] expand(double[] start, int[] idx, double[] x) {
-        double[] theta = start.clone();
-        for (int j = 0; j < idx.length; j++) {
-            theta[idx[j]] = x[j];
-        }
-        return theta;
     }
 }

@@ -244,13 +244,73 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         return link[a.ordinal()] * theta[p.ordinal()] + net[a.ordinal()] * theta[NET_LATENCY];
     }
 
-    /** µs of the bandwidth term at this size (a: algorithm ordinal, p: protocol ordinal). */
-    private double bandwidthUs(int a, int p, double bytes, double[] theta) {
-        return bus[a] * bytes / (efficiency(p, theta) * treeFactor(a, theta) * theta[BETA] * BYTES_PER_US_PER_GBPS);
-    }
+    /**
+     * What θ alone decides of each candidate (index algorithm × protocols + protocol): its latency α and the divisor
+     * of its bandwidth term, η_p·τ_a·β in bytes per µs. A fit evaluates every size at each θ it tries, so these are
+     * worked out once per θ, not once per size; every time below is α + c_a·M/divisor, the same operations in the
+     * same order wherever it is computed.
+     */
+    private final class Terms {
+        private final double[] alpha = new double[ALGORITHMS.length * PROTOCOLS];
+        private final double[] divisor = new double[ALGORITHMS.length * PROTOCOLS];
 
-    private double time(int a, int p, double bytes, double[] theta) {
-        return link[a] * theta[p] + net[a] * theta[NET_LATENCY] + bandwidthUs(a, p, bytes, theta);
+        Terms(double[] theta) {
+            for (int a = firstAlgorithm; a < ALGORITHMS.length; a++) {
+                for (int p = 0; p < PROTOCOLS; p++) {
+                    alpha[a * PROTOCOLS + p] = link[a] * theta[p] + net[a] * theta[NET_LATENCY];
+                    divisor[a * PROTOCOLS + p] = efficiency(p, theta) * treeFactor(a, theta) * theta[BETA]
+                            * BYTES_PER_US_PER_GBPS;
+                }
+            }
+        }
+
+        /** µs of candidate c's bandwidth term at this size. */
+        double bandwidthUs(int c, double bytes) {
+            return bus[c / PROTOCOLS] * bytes / divisor[c];
+        }
+
+        double time(int c, double bytes) {
+            return alpha[c] + bandwidthUs(c, bytes);
+        }
+
+        /** The fastest candidate; NCCL's order (Tree before Ring, LL before LL128 before Simple) breaks ties. */
+        int chosen(double bytes) {
+            int best = RING_INDEX * PROTOCOLS;
+            double t = Double.POSITIVE_INFINITY;
+            for (int a = firstAlgorithm; a < ALGORITHMS.length; a++) {
+                for (int p = 0; p < PROTOCOLS; p++) {
+                    if (p == LL128_INDEX && !ll128) {
+                        continue;
+                    }
+                    double tp = time(a * PROTOCOLS + p, bytes);
+                    if (tp < t) {
+                        t = tp;
+                        best = a * PROTOCOLS + p;
+                    }
+                }
+            }
+            return best;
+        }
+
+        /** The candidate's gradient at this size (the envelope is piecewise linear in the latencies). */
+        double[] gradient(double bytes, double[] theta) {
+            int c = chosen(bytes);
+            int a = c / PROTOCOLS;
+            int p = c % PROTOCOLS;
+            double[] g = new double[NAMES.size()];
+            g[p] = link[a];
+            g[NET_LATENCY] = net[a];
+            double bw = bandwidthUs(c, bytes);
+            g[BETA] = -bw / theta[BETA];
+            if (p != SIMPLE) {
+                int e = ProtocolEnvelopeModel.efficiencyIndex(PROTOCOL_VALUES[p]);
+                g[e] = -bw / theta[e];
+            }
+            if (a == Algorithm.TREE.ordinal()) {
+                g[TREE_FACTOR] = -bw / theta[TREE_FACTOR];
+            }
+            return g;
+        }
     }
 
     /**
@@ -258,7 +318,7 @@ public final class AlgorithmEnvelopeModel implements CostModel {
      * collective's bus-bandwidth terms (busbw as nccl-tests prints it): f·η_p·τ_a·β/c_a.
      */
     public double carrierBusBwGBps(double bytes, double[] theta) {
-        int c = chosenIndex(bytes, theta);
+        int c = new Terms(theta).chosen(bytes);
         int a = c / PROTOCOLS;
         return collective.busFactor(config.ranks()) * efficiency(c % PROTOCOLS, theta) * treeFactor(a, theta)
                 * theta[BETA] / bus[a];
@@ -266,30 +326,8 @@ public final class AlgorithmEnvelopeModel implements CostModel {
 
     /** The fastest candidate; NCCL's order (Tree before Ring, LL before LL128 before Simple) breaks ties. */
     public Choice chosen(double bytes, double[] theta) {
-        int c = chosenIndex(bytes, theta);
+        int c = new Terms(theta).chosen(bytes);
         return new Choice(ALGORITHMS[c / PROTOCOLS], PROTOCOL_VALUES[c % PROTOCOLS]);
-    }
-
-    /**
-     * The fastest candidate as algorithm index × protocols + protocol. The fits call this millions of times, so
-     * it allocates nothing; the arithmetic is exactly {@link #time}'s.
-     */
-    private int chosenIndex(double bytes, double[] theta) {
-        int best = RING_INDEX * PROTOCOLS;
-        double t = Double.POSITIVE_INFINITY;
-        for (int a = firstAlgorithm; a < ALGORITHMS.length; a++) {
-            for (int p = 0; p < PROTOCOLS; p++) {
-                if (p == LL128_INDEX && !ll128) {
-                    continue;
-                }
-                double tp = time(a, p, bytes, theta);
-                if (tp < t) {
-                    t = tp;
-                    best = a * PROTOCOLS + p;
-                }
-            }
-        }
-        return best;
     }
 
     /** The time of an algorithm on its fastest protocol; empty where the algorithm is not a candidate here. */
@@ -297,10 +335,11 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         if (a.ordinal() < firstAlgorithm) {
             return java.util.OptionalDouble.empty();
         }
+        Terms terms = new Terms(theta);
         double t = Double.POSITIVE_INFINITY;
         for (int p = 0; p < PROTOCOLS; p++) {
             if (p != LL128_INDEX || ll128) {
-                t = Math.min(t, time(a.ordinal(), p, bytes, theta));
+                t = Math.min(t, terms.time(a.ordinal() * PROTOCOLS + p, bytes));
             }
         }
         return java.util.OptionalDouble.of(t);
@@ -320,27 +359,30 @@ public final class AlgorithmEnvelopeModel implements CostModel {
 
     @Override
     public double timeUs(double bytes, double[] theta) {
-        int c = chosenIndex(bytes, theta);
-        return time(c / PROTOCOLS, c % PROTOCOLS, bytes, theta);
+        Terms terms = new Terms(theta);
+        return terms.time(terms.chosen(bytes), bytes);
+    }
+
+    @Override
+    public void timesUs(double[] bytes, double[] theta, double[] out) {
+        Terms terms = new Terms(theta);
+        for (int i = 0; i < bytes.length; i++) {
+            out[i] = terms.time(terms.chosen(bytes[i]), bytes[i]);
+        }
     }
 
     /** The gradient of the candidate on the envelope (piecewise linear in the latencies). */
     @Override
     public double[] gradient(double bytes, double[] theta) {
-        int c = chosenIndex(bytes, theta);
-        int a = c / PROTOCOLS;
-        int p = c % PROTOCOLS;
-        double[] g = new double[NAMES.size()];
-        g[p] = link[a];
-        g[NET_LATENCY] = net[a];
-        double bw = bandwidthUs(a, p, bytes, theta);
-        g[BETA] = -bw / theta[BETA];
-        if (p != SIMPLE) {
-            int e = ProtocolEnvelopeModel.efficiencyIndex(PROTOCOL_VALUES[p]);
-            g[e] = -bw / theta[e];
-        }
-        if (a == Algorithm.TREE.ordinal()) {
-            g[TREE_FACTOR] = -bw / theta[TREE_FACTOR];
+        return new Terms(theta).gradient(bytes, theta);
+    }
+
+    @Override
+    public double[][] gradients(double[] bytes, double[] theta) {
+        Terms terms = new Terms(theta);
+        double[][] g = new double[bytes.length][];
+        for (int i = 0; i < bytes.length; i++) {
+            g[i] = terms.gradient(bytes[i], theta);
         }
         return g;
     }

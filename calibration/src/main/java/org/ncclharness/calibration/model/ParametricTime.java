@@ -16,6 +16,26 @@ public interface ParametricTime {
     double timeUs(double bytes, double[] theta);
 
     /**
+     * T at every size of {@code bytes}, into {@code out}: what a fit evaluates at each θ it tries. The same bits as
+     * {@link #timeUs} size by size; a model overrides it to work out once what θ alone decides (the envelopes:
+     * each candidate's latency and bandwidth divisor), as the fits evaluate every size at hundreds of thousands of θ.
+     */
+    default void timesUs(double[] bytes, double[] theta, double[] out) {
+        for (int i = 0; i < bytes.length; i++) {
+            out[i] = timeUs(bytes[i], theta);
+        }
+    }
+
+    /** ∂T/∂θ at every size of {@code bytes}, row i at bytes[i]: {@link #gradient}'s bits, as {@link #timesUs}. */
+    default double[][] gradients(double[] bytes, double[] theta) {
+        double[][] g = new double[bytes.length][];
+        for (int i = 0; i < bytes.length; i++) {
+            g[i] = gradient(bytes[i], theta);
+        }
+        return g;
+    }
+
+    /**
      * ∂T/∂θ at one size, for the optimiser. The default is a central difference; models with a closed form
      * override it.
      */

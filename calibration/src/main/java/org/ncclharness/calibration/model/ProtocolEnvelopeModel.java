@@ -108,7 +108,7 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
 
     /** The protocol the envelope takes at this size (NCCL's order LL, LL128, Simple breaks ties). */
     public Protocol chosen(double bytes, double[] theta) {
-        return PROTOCOLS[chosenIndex(bytes, theta, latencyCoefficient(), collective.busFactor(ranks), ll128())];
+        return PROTOCOLS[new Terms(theta).chosen(bytes)];
     }
 
     /** Whether LL128 is a candidate: not for the point-to-point collectives ({@link Protocol#runs}). */
@@ -117,48 +117,86 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
     }
 
     /**
-     * The index of the fastest protocol. The fits call this millions of times, so the coefficients come in
-     * once and no array is made per call; the arithmetic is exactly {@link #protocolTimeUs}'s.
+     * What θ alone decides of each protocol: its latency α and its bandwidth term's µs per byte. A fit evaluates
+     * every size at each θ it tries, so these are worked out once per θ, not once per size; every time below is
+     * α + slope·M, {@link #protocolTimeUs}'s operations in its order, so the same bits wherever it is computed.
      */
-    private static int chosenIndex(double bytes, double[] theta, double coef, double busFactor, boolean ll128) {
-        int best = 0;
-        double t = Double.POSITIVE_INFINITY;
-        for (int p = 0; p < PROTOCOLS.length; p++) {
-            if (p == LL128_INDEX && !ll128) {
-                continue;
-            }
-            double tp = time(p, bytes, theta, coef, busFactor);
-            if (tp < t) {
-                t = tp;
-                best = p;
+    private final class Terms {
+        private final double[] alpha = new double[PROTOCOLS.length];
+        private final double[] slope = new double[PROTOCOLS.length];
+        private final double coef = latencyCoefficient();
+        private final boolean ll128 = ll128();
+
+        Terms(double[] theta) {
+            double f = collective.busFactor(ranks);
+            for (int p = 0; p < PROTOCOLS.length; p++) {
+                double eff = p == SIMPLE ? 1.0 : theta[EFFICIENCY_INDEX + p];
+                alpha[p] = coef * theta[p];
+                slope[p] = f / (eff * theta[BETA_INDEX] * BYTES_PER_US_PER_GBPS);
             }
         }
-        return best;
-    }
 
-    private static double time(int p, double bytes, double[] theta, double coef, double busFactor) {
-        double eff = p == SIMPLE ? 1.0 : theta[EFFICIENCY_INDEX + p];
-        return coef * theta[p] + busFactor / (eff * theta[BETA_INDEX] * BYTES_PER_US_PER_GBPS) * bytes;
+        double time(int p, double bytes) {
+            return alpha[p] + slope[p] * bytes;
+        }
+
+        /** The index of the fastest protocol (NCCL's order LL, LL128, Simple breaks ties). */
+        int chosen(double bytes) {
+            int best = 0;
+            double t = Double.POSITIVE_INFINITY;
+            for (int p = 0; p < PROTOCOLS.length; p++) {
+                if (p == LL128_INDEX && !ll128) {
+                    continue;
+                }
+                double tp = time(p, bytes);
+                if (tp < t) {
+                    t = tp;
+                    best = p;
+                }
+            }
+            return best;
+        }
+
+        /** The chosen protocol's gradient at this size (the envelope is piecewise linear in ℓ). */
+        double[] gradient(double bytes, double[] theta) {
+            int p = chosen(bytes);
+            double[] g = new double[NAMES.size()];
+            g[p] = coef;
+            double bandwidthUs = slope[p] * bytes;
+            g[BETA_INDEX] = -bandwidthUs / theta[BETA_INDEX];
+            if (p != SIMPLE) {
+                g[EFFICIENCY_INDEX + p] = -bandwidthUs / theta[EFFICIENCY_INDEX + p];
+            }
+            return g;
+        }
     }
 
     @Override
     public double timeUs(double bytes, double[] theta) {
-        double coef = latencyCoefficient();
-        double f = collective.busFactor(ranks);
-        return time(chosenIndex(bytes, theta, coef, f, ll128()), bytes, theta, coef, f);
+        Terms terms = new Terms(theta);
+        return terms.time(terms.chosen(bytes), bytes);
+    }
+
+    @Override
+    public void timesUs(double[] bytes, double[] theta, double[] out) {
+        Terms terms = new Terms(theta);
+        for (int i = 0; i < bytes.length; i++) {
+            out[i] = terms.time(terms.chosen(bytes[i]), bytes[i]);
+        }
     }
 
     /** The gradient of the protocol on the envelope (the envelope is piecewise linear in ℓ). */
     @Override
     public double[] gradient(double bytes, double[] theta) {
-        double coef = latencyCoefficient();
-        Protocol p = PROTOCOLS[chosenIndex(bytes, theta, coef, collective.busFactor(ranks), ll128())];
-        double[] g = new double[NAMES.size()];
-        g[p.ordinal()] = coef;
-        double bandwidthUs = slope(p, theta) * bytes;
-        g[BETA_INDEX] = -bandwidthUs / theta[BETA_INDEX];
-        if (p != Protocol.SIMPLE) {
-            g[efficiencyIndex(p)] = -bandwidthUs / theta[efficiencyIndex(p)];
+        return new Terms(theta).gradient(bytes, theta);
+    }
+
+    @Override
+    public double[][] gradients(double[] bytes, double[] theta) {
+        Terms terms = new Terms(theta);
+        double[][] g = new double[bytes.length][];
+        for (int i = 0; i < bytes.length; i++) {
+            g[i] = terms.gradient(bytes[i], theta);
         }
         return g;
     }

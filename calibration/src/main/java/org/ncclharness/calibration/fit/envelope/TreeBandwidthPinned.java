@@ -45,11 +45,30 @@ final class TreeBandwidthPinned implements ParametricTime {
         return model.timeUs(bytes, plain(theta));
     }
 
+    @Override
+    public void timesUs(double[] bytes, double[] theta, double[] out) {
+        model.timesUs(bytes, plain(theta), out);
+    }
+
     /** The envelope's gradient, with β's share moved onto τ (dβ/dτ = −β/τ); β itself does not move. */
     @Override
     public double[] gradient(double bytes, double[] theta) {
         double[] x = plain(theta);
-        double[] g = model.gradient(bytes, x);
+        return pinned(model.gradient(bytes, x), x, theta);
+    }
+
+    @Override
+    public double[][] gradients(double[] bytes, double[] theta) {
+        double[] x = plain(theta);
+        double[][] g = model.gradients(bytes, x);
+        for (double[] row : g) {
+            pinned(row, x, theta);
+        }
+        return g;
+    }
+
+    /** The envelope's gradient g at x = plain(θ), β's share moved onto τ, in place. */
+    private static double[] pinned(double[] g, double[] x, double[] theta) {
         g[TAU] -= g[BETA] * x[BETA] / theta[TAU];
         g[BETA] = 0;
         return g;
