@@ -28,6 +28,8 @@ import org.ncclharness.calibration.calibrate.GlitchExclusion;
 import org.ncclharness.calibration.calibrate.GridOptions;
 import org.ncclharness.calibration.calibrate.TwoTierCalibration;
 import org.ncclharness.calibration.calibrate.TwoTierCalibrator;
+import org.ncclharness.calibration.export.AstraSimNetwork;
+import org.ncclharness.calibration.export.SimAiBusBw;
 import org.ncclharness.calibration.export.TunerExport;
 import org.ncclharness.calibration.fit.twotier.ParamRange;
 import org.ncclharness.calibration.model.TwoTierForm;
@@ -141,7 +143,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Mixin
     ExportOption export;
 
-    @Option(names = "--force", description = "overwrite an existing --json or " + ExportOption.NCCL_TUNER + " file or --report page")
+    @Option(names = "--force", description = "overwrite an existing --json, " + ExportOption.NCCL_TUNER + ", "
+            + ExportOption.ASTRA_SIM + " or " + ExportOption.SIMAI + " file or --report page")
     boolean force;
 
     @Option(names = "--grid", description = "two tiers: also run the reference grid search (docs/model-accuracy.md; every"
@@ -170,9 +173,7 @@ public final class CalibrateCommand implements Callable<Integer> {
             json.checkWritable(force);
         }
         OutputTarget exportTarget = export.target;
-        if (exportTarget != null) {
-            exportTarget.checkWritable(force);
-        }
+        export.targets().forEach(t -> t.checkWritable(force));
         if (report != null) {
             ReportPage.checkWritable(report.path(), force);
         }
@@ -196,7 +197,8 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         StringWriter table = new StringWriter();
         CalibrationTable.write(new PrintWriter(table), calibration);
-        PrintWriter out = new PrintWriter(OutputTarget.reportStream(json, exportTarget), true);
+        PrintWriter out = new PrintWriter(OutputTarget.reportStream(json, exportTarget, export.astraSim,
+                export.simai), true);
         if (verbose) {
             // the detail, then the one row per dataset the short form gives (a multi-host run's detail has none)
             out.print(table);
@@ -223,13 +225,40 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         TunerExport.Result tuner = null;
         if (exportTarget != null) {
-            tuner = ExportOption.tuner(calibration, files, files.stream().map(Path::toString).toList());
+            tuner = ExportOption.tuner(calibration, files, ids());
             outputs.add(exportTarget, Outputs.utf8(tuner.text()));
         }
+        AstraSimNetwork.Result astra = null;
+        if (export.astraSim != null) {
+            AstraSimNetwork.Result a = ExportOption.astraSim(calibration, ids());
+            String text = a.text().orElseThrow(() -> new HarnessException(ExitCode.USAGE, ExportOption.ASTRA_SIM
+                    + ": no calibrated run determines every dimension's bandwidth and latency ("
+                    + String.join("; ", a.skipped()) + "); nothing was written"));
+            astra = a;
+            outputs.add(export.astraSim, Outputs.utf8(text));
+        }
+        SimAiBusBw.Result simai = null;
+        if (export.simai != null) {
+            simai = ExportOption.simai(calibration, ids());
+            if (simai.values() == 0) {
+                throw new HarnessException(ExitCode.USAGE, ExportOption.SIMAI + ": no calibrated run gives a busbw"
+                        + " SimAI reads (" + String.join("; ", simai.skipped()) + "); nothing was written");
+            }
+            outputs.add(export.simai, Outputs.utf8(simai.text()));
+        }
         outputs.commit(force);
+        if (astra != null) {
+            out.println("# ASTRA-sim network " + where(export.astraSim) + ": " + astra.written().orElseThrow().id()
+                    + (astra.skipped().isEmpty() ? "" : "; not written: " + astra.skipped().size()
+                    + " (listed at the file's top)"));
+        }
+        if (simai != null) {
+            out.println("# SimAI busbw " + where(export.simai) + ": " + simai.values() + " values"
+                    + (simai.skipped().isEmpty() ? "" : "; not written: " + simai.skipped().size()
+                    + " (listed at the file's top)"));
+        }
         if (tuner != null) {
-            out.println("# tuner configuration " + (exportTarget.isStdout() ? "on standard output"
-                    : "written to " + exportTarget) + ": " + tuner.rows().size()
+            out.println("# tuner configuration " + where(exportTarget) + ": " + tuner.rows().size()
                     + " rows, " + tuner.measuredRows() + " from a measured --algo/--proto matrix, the rest from a model"
                     + (tuner.skipped().isEmpty() ? "" : "; not written: " + tuner.skipped().size()
                     + " (listed at the file's top)"));
@@ -241,6 +270,14 @@ public final class CalibrateCommand implements Callable<Integer> {
             out.println("# page written to " + report.resolve("index.html"));
         }
         return ExitCode.OK;
+    }
+
+    private List<String> ids() {
+        return files.stream().map(Path::toString).toList();
+    }
+
+    private static String where(OutputTarget t) {
+        return t.isStdout() ? "on standard output" : "written to " + t;
     }
 
     /** {@code --grid} with its box; the --grid-* flags alone are a usage error (they would silently do nothing). */
