@@ -14,6 +14,10 @@
  * more than one host (a bad NIC), or on all of them with STANDIN_SLOW_SCOPE=any (a bad host). With NCCL_DEBUG=INFO
  * and NCCL_DEBUG_FILE it writes, as NCCL would, its version, each communicator's shape and each rank's ring
  * connection: SHM inside a host, NET/Socket between hosts (what a host memory stand-in honestly is).
+ * STANDIN_CONFIG_LOG=FILE appends, per ncclCommInitRankConfig, the ncclConfig_t fields the harness may set, so a
+ * test can see what reached NCCL (and that the fields it leaves alone are NCCL_CONFIG_UNDEF_INT, not zero).
+ * ncclGroupSimulateEnd estimates STANDIN_EST_BASE_US (default 5) µs plus the bytes a rank contributes at
+ * STANDIN_EST_GBPS (default 10) GB/s: a fixed formula, so tests can check the harness carries it unchanged.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -51,6 +55,8 @@ typedef struct {
     size_t mapped;
     volatile int aborted;
     int slow; /* on STANDIN_SLOW_HOST where the slowness applies to this communicator; -1 until known */
+    const void *self_send; /* a one-rank communicator's send to itself, until its receive */
+    int logged; /* STANDIN_CONFIG_LOG: the first launch's pointer alignment is written */
 } Comm;
 
 enum { OK = 0, UNHANDLED_CUDA = 1, SYSTEM = 2, INTERNAL = 3, INVALID_ARGUMENT = 4, INVALID_USAGE = 5, REMOTE = 6 };
@@ -268,6 +274,30 @@ int ncclCommInitRank(Comm **out, int nranks, ncclUniqueId id, int rank) {
     return OK;
 }
 
+/* ncclConfig_t as NCCL 2.30's nccl.h lays it out (the bindings' headers). */
+typedef struct {
+    size_t size;
+    unsigned int magic, version;
+    int blocking, cgaClusterSize, minCTAs, maxCTAs;
+    const char *netName;
+    int splitShare, trafficClass;
+    const char *commName;
+    int collnetEnable, CTAPolicy, shrinkShare, nvlsCTAs, nChannelsPerNetPeer, nvlinkCentricSched, graphUsageMode,
+        numRmaCtx, maxP2pPeers, graphStreamOrdering;
+} Config;
+
+int ncclCommInitRankConfig(Comm **out, int nranks, ncclUniqueId id, int rank, Config *cfg) {
+    if (!cfg || cfg->magic != 0xcafebeef || cfg->size < 8) return INVALID_ARGUMENT;
+    const char *log = getenv("STANDIN_CONFIG_LOG");
+    FILE *f = log ? fopen(log, "a") : 0;
+    if (f) {
+        fprintf(f, "rank %d size %zu version %u blocking %d CTAPolicy %d nvlinkCentricSched %d maxP2pPeers %d\n", rank,
+                cfg->size, cfg->version, cfg->blocking, cfg->CTAPolicy, cfg->nvlinkCentricSched, cfg->maxP2pPeers);
+        fclose(f);
+    }
+    return ncclCommInitRank(out, nranks, id, rank);
+}
+
 /* The group's communicators, joined once every rank has arrived. */
 static int finish_inits(void) {
     int rc = OK;
@@ -300,7 +330,8 @@ int ncclCommAbort(Comm *c) {
 int ncclCommGetAsyncError(Comm *c, int *e) { *e = OK; return OK; }
 int ncclCommCount(Comm *c, int *n) { *n = c->nranks; return OK; }
 int ncclCommUserRank(Comm *c, int *r) { *r = c->rank; return OK; }
-int ncclMemAlloc(void **p, size_t n) { *p = malloc(n ? n : 1); return *p ? OK : SYSTEM; }
+/* Aligned as NCCL's are (to the allocation granularity), so that -u's misalignment is the only one */
+int ncclMemAlloc(void **p, size_t n) { return posix_memalign(p, 4096, n ? n : 1) == 0 ? OK : SYSTEM; }
 int ncclMemFree(void *p) {
     if (live_comms > 0) fprintf(stderr, "stand-in: ncclMemFree while %d communicator(s) live: buffers freed before"
             " ncclCommDestroy\n", live_comms);
@@ -447,12 +478,18 @@ static double reduce_at(Comm *c, const char *slot0, size_t stride, size_t off, i
     return acc;
 }
 
-enum { ALL_REDUCE, BROADCAST, REDUCE, ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL };
+enum { ALL_REDUCE, BROADCAST, REDUCE, ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, SEND, RECV };
 
 typedef struct { int kind; const void *send; void *recv; size_t count; int type, op, root; Comm *comm; } Op;
 
+/*
+ * Point to point: a send writes into its own slot at the receiver's index (root holds the peer), a receive reads the
+ * sender's slot at its own index; a group's sends run a round before the matching receives, as they are issued.
+ */
 static size_t in_bytes(Op *o) {
     size_t n = (size_t) o->comm->nranks;
+    if (o->kind == SEND) return (size_t) (o->root + 1) * o->count * type_size(o->type);
+    if (o->kind == RECV) return 0;
     return (o->kind == REDUCE_SCATTER || o->kind == ALL_TO_ALL ? o->count * n : o->count) * type_size(o->type);
 }
 
@@ -465,6 +502,14 @@ static int contribute(Op *o) {
     if (c->slow < 0) { /* every peer wrote its host at init */
         c->slow = is_slow(c);
         debug_lines(c);
+    }
+    if (o->kind == SEND || o->kind == RECV) {
+        if (o->root < 0 || o->root >= c->nranks) return INVALID_ARGUMENT;
+        size_t bytes = o->count * type_size(o->type);
+        pay_slowness(c, bytes);
+        if (o->kind == SEND && c->nranks == 1) c->self_send = o->send;
+        else if (o->kind == SEND) memcpy(c->slots + (size_t) c->rank * stride_of(o) + (size_t) o->root * bytes, o->send, bytes);
+        return OK;
     }
     pay_slowness(c, in_bytes(o));
     if (c->nranks > 1) memcpy(c->slots + (size_t) c->rank * stride_of(o), o->send, in_bytes(o));
@@ -497,11 +542,18 @@ static void combine(Op *o) {
             for (size_t i = 0; i < cnt; i++)
                 put(o->recv, o->type, i, reduce_at(c, all, stride, (size_t) c->rank * cnt * es, o->type, o->op, i, n));
             break;
+        case SEND:
+            break;
+        case RECV:
+            if (n == 1) memmove(o->recv, c->self_send, cnt * es);
+            else memmove(o->recv, c->slots + (size_t) o->root * stride + (size_t) c->rank * cnt * es, cnt * es);
+            break;
         case ALL_TO_ALL:
             for (int r = 0; r < n; r++)
                 memmove((char *) o->recv + (size_t) r * cnt * es, all + (size_t) r * stride + (size_t) c->rank * cnt * es, cnt * es);
             break;
     }
+    if (o->kind == SEND) return;
     if (getenv("STANDIN_CORRUPT") && c->rank == 0 && cnt > 0 && (o->kind != REDUCE || c->rank == o->root))
         put(o->recv, o->type, 0, get(o->recv, o->type, 0) + 1);
 }
@@ -580,10 +632,37 @@ int ncclGroupEnd(void) {
     return rc;
 }
 
+typedef struct { size_t size; unsigned int magic, version; float estimatedTime; } SimInfo;
+
+/* Ends the group without running it: the queued operations are dropped, their estimate is the last one's. */
+int ncclGroupSimulateEnd(SimInfo *info) {
+    if (!info || info->magic != 0x74685283) return INVALID_ARGUMENT;
+    if (group_depth > 0) group_depth--;
+    if (group_depth > 0) return OK;
+    const char *base = getenv("STANDIN_EST_BASE_US"), *gbps = getenv("STANDIN_EST_GBPS");
+    for (int i = 0; i < nqueued; i++)
+        info->estimatedTime = (float) ((base ? atof(base) : 5.0) + (queued[i].kind == SEND || queued[i].kind == RECV
+                ? queued[i].count * type_size(queued[i].type) : in_bytes(&queued[i])) / ((gbps ? atof(gbps) : 10.0) * 1e3));
+    free(queued);
+    queued = 0;
+    nqueued = capqueued = 0;
+    return OK;
+}
+
 static void replay(void *arg) { run((Op *) arg); }
 
 static int issue(Op o) {
     if (injected()) return injected();
+    const char *log = getenv("STANDIN_CONFIG_LOG");
+    if (log && !o.comm->logged) { /* where -u's misalignment shows: the pointers' offsets from 256-byte alignment */
+        FILE *f = fopen(log, "a");
+        if (f) {
+            fprintf(f, "rank %d first launch send%%256 %lu recv%%256 %lu\n", o.comm->rank,
+                    (unsigned long) ((uintptr_t) o.send % 256), (unsigned long) ((uintptr_t) o.recv % 256));
+            fclose(f);
+        }
+        o.comm->logged = 1;
+    }
     const char *die = getenv("STANDIN_DIE_RANK");
     if (die && atoi(die) == o.comm->rank) _exit(9); /* a rank that dies in its first collective */
     if (getenv("STANDIN_HANG")) {
@@ -628,4 +707,10 @@ int ncclReduceScatter(const void *s, void *r, size_t n, int t, int op, Comm *c, 
 }
 int ncclAlltoAll(const void *s, void *r, size_t n, int t, Comm *c, void *st) {
     return issue((Op) {ALL_TO_ALL, s, r, n, t, 0, 0, c});
+}
+int ncclSend(const void *s, size_t n, int t, int peer, Comm *c, void *st) {
+    return issue((Op) {SEND, s, 0, n, t, 0, peer, c});
+}
+int ncclRecv(void *r, size_t n, int t, int peer, Comm *c, void *st) {
+    return issue((Op) {RECV, 0, r, n, t, 0, peer, c});
 }
