@@ -14,13 +14,16 @@ import org.ncclharness.calibration.measure.Severity;
  * A sweep's measured times beside NCCL's own estimate of them (ncclGroupSimulateEnd), as a reference curve: per
  * size band (powers of 16 bytes: 64 KiB–1 MiB, 1–16 MiB, ...), the geometric mean of measured out-of-place time over
  * NCCL's estimate. It answers "is NCCL slower here than its own model says" with no model of ours. NCCL's model is
- * coarse (it exists to rank algorithms, not to predict), so the comparison informs, and at most warns: a band
- * measured more than {@link #WARN_RATIO} times NCCL's estimate is a WARN, never a FAIL.
+ * coarse (it exists to rank algorithms, not to predict), so the comparison informs, and at most warns: a band from
+ * {@link #WARN_FROM_BYTES} up measured more than {@link #WARN_RATIO} times NCCL's estimate is a WARN, never a FAIL.
+ * Below that size the time is launch latency, where host-side costs NCCL's model leaves out dominate: INFO only.
  */
 public final class NcclEstimateComparison {
 
     /** Above this measured/estimate ratio a band is worth a look (a WARN). */
     public static final double WARN_RATIO = 3.0;
+    /** Where bandwidth, which NCCL's model does know, decides the time. */
+    public static final long WARN_FROM_BYTES = 1L << 20;
     public static final String RULE = "nccl-estimate";
 
     private NcclEstimateComparison() {
@@ -52,7 +55,7 @@ public final class NcclEstimateComparison {
             double ratio = Math.exp(acc[0] / acc[1]);
             long lo = 1L << (4 * band);
             String where = SizeText.exact(lo) + "–" + SizeText.exact(lo << 4);
-            Severity s = ratio > WARN_RATIO ? Severity.WARN : Severity.INFO;
+            Severity s = ratio > WARN_RATIO && lo >= WARN_FROM_BYTES ? Severity.WARN : Severity.INFO;
             out.add(new Finding(s, RULE, lo, String.format(Locale.ROOT, "measured %.2f× NCCL's own estimate at %s"
                     + " (%d size(s), out-of-place; NCCL's estimate is its tuning model's, coarse%s)", ratio, where,
                     (int) acc[1], s == Severity.WARN ? String.format(Locale.ROOT, ": above %.0f× is worth a look",
