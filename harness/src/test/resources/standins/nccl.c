@@ -478,7 +478,7 @@ static double reduce_at(Comm *c, const char *slot0, size_t stride, size_t off, i
     return acc;
 }
 
-enum { ALL_REDUCE, BROADCAST, REDUCE, ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, SEND, RECV };
+enum { ALL_REDUCE, BROADCAST, REDUCE, ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, SEND, RECV, GATHER, SCATTER };
 
 typedef struct { int kind; const void *send; void *recv; size_t count; int type, op, root; Comm *comm; } Op;
 
@@ -490,6 +490,7 @@ static size_t in_bytes(Op *o) {
     size_t n = (size_t) o->comm->nranks;
     if (o->kind == SEND) return (size_t) (o->root + 1) * o->count * type_size(o->type);
     if (o->kind == RECV) return 0;
+    if (o->kind == SCATTER) return o->count * n * type_size(o->type);
     return (o->kind == REDUCE_SCATTER || o->kind == ALL_TO_ALL ? o->count * n : o->count) * type_size(o->type);
 }
 
@@ -548,13 +549,20 @@ static void combine(Op *o) {
             if (n == 1) memmove(o->recv, c->self_send, cnt * es);
             else memmove(o->recv, c->slots + (size_t) o->root * stride + (size_t) c->rank * cnt * es, cnt * es);
             break;
+        case GATHER:
+            if (c->rank == o->root)
+                for (int r = 0; r < n; r++) memmove((char *) o->recv + (size_t) r * cnt * es, all + (size_t) r * stride, cnt * es);
+            break;
+        case SCATTER:
+            memmove(o->recv, all + (size_t) o->root * stride + (size_t) c->rank * cnt * es, cnt * es);
+            break;
         case ALL_TO_ALL:
             for (int r = 0; r < n; r++)
                 memmove((char *) o->recv + (size_t) r * cnt * es, all + (size_t) r * stride + (size_t) c->rank * cnt * es, cnt * es);
             break;
     }
     if (o->kind == SEND) return;
-    if (getenv("STANDIN_CORRUPT") && c->rank == 0 && cnt > 0 && (o->kind != REDUCE || c->rank == o->root))
+    if (getenv("STANDIN_CORRUPT") && c->rank == 0 && cnt > 0 && ((o->kind != REDUCE && o->kind != GATHER) || c->rank == o->root))
         put(o->recv, o->type, 0, get(o->recv, o->type, 0) + 1);
 }
 
@@ -713,4 +721,11 @@ int ncclSend(const void *s, size_t n, int t, int peer, Comm *c, void *st) {
 }
 int ncclRecv(void *r, size_t n, int t, int peer, Comm *c, void *st) {
     return issue((Op) {RECV, 0, r, n, t, 0, peer, c});
+}
+/* NCCL 2.28's rooted collectives, as one symmetric operation per rank (the slots hold every rank's contribution) */
+int ncclGather(const void *s, void *r, size_t n, int t, int root, Comm *c, void *st) {
+    return issue((Op) {GATHER, s, r, n, t, 0, root, c});
+}
+int ncclScatter(const void *s, void *r, size_t n, int t, int root, Comm *c, void *st) {
+    return issue((Op) {SCATTER, s, r, n, t, 0, root, c});
 }

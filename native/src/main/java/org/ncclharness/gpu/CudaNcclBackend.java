@@ -13,6 +13,8 @@ import static org.bytedeco.cuda.global.cudart.cudaGraphInstantiate;
 import static org.bytedeco.cuda.global.cudart.cudaGraphLaunch;
 import static org.bytedeco.cuda.global.cudart.cudaMalloc;
 import static org.bytedeco.cuda.global.cudart.cudaMemcpy;
+import static org.bytedeco.cuda.global.cudart.cudaMemcpyAsync;
+import static org.bytedeco.cuda.global.cudart.cudaMemcpyDeviceToDevice;
 import static org.bytedeco.cuda.global.cudart.cudaMemcpyDeviceToHost;
 import static org.bytedeco.cuda.global.cudart.cudaMemcpyHostToDevice;
 import static org.bytedeco.cuda.global.cudart.cudaMemset;
@@ -35,6 +37,7 @@ import static org.bytedeco.cuda.global.nccl.NCCL_VERSION_CODE;
 import static org.bytedeco.cuda.global.nccl.ncclCommInitRank;
 import static org.bytedeco.cuda.global.nccl.ncclCommInitRankConfig;
 import static org.bytedeco.cuda.global.nccl.ncclFloat;
+import static org.bytedeco.cuda.global.nccl.ncclGather;
 import static org.bytedeco.cuda.global.nccl.ncclGetErrorString;
 import static org.bytedeco.cuda.global.nccl.ncclGetLastError;
 import static org.bytedeco.cuda.global.nccl.ncclGetUniqueId;
@@ -46,6 +49,7 @@ import static org.bytedeco.cuda.global.nccl.ncclMemFree;
 import static org.bytedeco.cuda.global.nccl.ncclRecv;
 import static org.bytedeco.cuda.global.nccl.ncclReduce;
 import static org.bytedeco.cuda.global.nccl.ncclReduceScatter;
+import static org.bytedeco.cuda.global.nccl.ncclScatter;
 import static org.bytedeco.cuda.global.nccl.ncclSend;
 import static org.bytedeco.cuda.global.nccl.ncclSum;
 
@@ -344,8 +348,10 @@ public final class CudaNcclBackend implements CollectiveBackend {
             case REDUCE -> ncclReduce(s, r, count, dtype, redop, root, comm, st);
             case ALL_TO_ALL -> allToAll(s, r, sendOffset, recvOffset, count, comm, st);
             case SEND_RECV -> sendRecv(s, r, count, rank(l), comm, st);
-            case GATHER, SCATTER, HYPERCUBE, UNKNOWN -> throw new IllegalArgumentException(
-                    collective.testName() + " is read from logs, not run by the harness (Collective.runnable)");
+            case GATHER -> gather(s, r, recvOffset, count, rank(l), comm, st);
+            case SCATTER -> scatter(s, r, sendOffset, count, rank(l), comm, st);
+            case HYPERCUBE -> hypercube(s, r, recvOffset, count, rank(l), comm, st);
+            case UNKNOWN -> throw new IllegalArgumentException("an unknown collective cannot be run");
         };
         if (rc != 0) {
             nccl(rc, collective.ncclName());
@@ -371,6 +377,75 @@ public final class CudaNcclBackend implements CollectiveBackend {
         }
         int end = ncclGroupEnd();
         return rc != 0 ? rc : end;
+    }
+
+    /**
+     * nccl-tests 2.19.6's gather: {@code ncclGather} from NCCL 2.28 (gather.cu), else every rank sends its block to
+     * the root, which receives one block per rank, grouped. {@code count} elements per rank.
+     */
+    private int gather(BytePointer s, BytePointer r, long recvOffset, long count, int rank, ncclComm comm,
+                       CUstream_st st) {
+        if (count == 0) {
+            return 0;
+        }
+        if (NcclFeature.GATHER_SCATTER_API.isAvailable(version)) {
+            return ncclGather(s, r, count, dtype, root, comm, st);
+        }
+        int rc = ncclGroupStart();
+        rc = rc != 0 ? rc : ncclSend(s, count, dtype, root, comm, st);
+        for (int peer = 0; rank == root && peer < nranks && rc == 0; peer++) {
+            r.position(recvOffset + peer * count * eltBytes);
+            rc = ncclRecv(r, count, dtype, peer, comm, st);
+        }
+        int end = ncclGroupEnd();
+        return rc != 0 ? rc : end;
+    }
+
+    /** nccl-tests 2.19.6's scatter: {@code ncclScatter} from NCCL 2.28, else the root sends each rank its block. */
+    private int scatter(BytePointer s, BytePointer r, long sendOffset, long count, int rank, ncclComm comm,
+                        CUstream_st st) {
+        if (count == 0) {
+            return 0;
+        }
+        if (NcclFeature.GATHER_SCATTER_API.isAvailable(version)) {
+            return ncclScatter(s, r, count, dtype, root, comm, st);
+        }
+        int rc = ncclGroupStart();
+        for (int peer = 0; rank == root && peer < nranks && rc == 0; peer++) {
+            s.position(sendOffset + peer * count * eltBytes);
+            rc = ncclSend(s, count, dtype, peer, comm, st);
+        }
+        rc = rc != 0 ? rc : ncclRecv(r, count, dtype, root, comm, st);
+        int end = ncclGroupEnd();
+        return rc != 0 ? rc : end;
+    }
+
+    /**
+     * nccl-tests' hypercube_perf: the rank's block copied into its place in the receive buffer (unless in place),
+     * then log2(N) rounds, each a grouped exchange with {@code rank ^ mask} of the {@code mask} blocks gathered so far.
+     */
+    private int hypercube(BytePointer s, BytePointer r, long recvOffset, long count, int rank, ncclComm comm,
+                          CUstream_st st) {
+        long block = count * eltBytes;
+        r.position(recvOffset + rank * block);
+        if (r.address() + r.position() != s.address() + s.position()) {
+            int rc = cudaMemcpyAsync(r, s, block, cudaMemcpyDeviceToDevice, st);
+            if (rc != 0) {
+                throw new GpuJobException("cudaMemcpyAsync: " + CudaErrors.describe(rc));
+            }
+        }
+        int rc = 0;
+        for (int mask = 1; mask < nranks && rc == 0; mask <<= 1) {
+            int from = rank & ~(mask - 1);
+            rc = ncclGroupStart();
+            r.position(recvOffset + from * block);
+            rc = rc != 0 ? rc : ncclSend(r, count * mask, dtype, rank ^ mask, comm, st);
+            r.position(recvOffset + (from ^ mask) * block);
+            rc = rc != 0 ? rc : ncclRecv(r, count * mask, dtype, rank ^ mask, comm, st);
+            int end = ncclGroupEnd();
+            rc = rc != 0 ? rc : end;
+        }
+        return rc;
     }
 
     /** nccl-tests' sendrecv: a ring, send to rank + 1 and receive from rank − 1, grouped. */

@@ -319,6 +319,11 @@ public final class LiveSweep {
      */
     static Measured measure(SweepPlan plan, CollectiveBackend be, JobGroup group, List<Long> sizes, long maxBytes,
                             SweepProgress progress, GpuProbe probe) {
+        if (plan.collective() == Collective.HYPERCUBE && Integer.bitCount(be.nranks()) != 1) {
+            // nccl-tests prints "nRanks N is not a power of 2, skipping" and exits 0 with no table
+            throw new HarnessException(ExitCode.USAGE, "hypercube exchanges with rank ^ 2^k, so it needs a power-of-two"
+                    + " rank count; this job has " + be.nranks() + " ranks");
+        }
         TimedLoop loop = new TimedLoop(be, group);
         List<Measurement> rows = new ArrayList<>();
         List<PerIteration> per = new ArrayList<>();

@@ -92,7 +92,8 @@ public final class SweepRequest {
     OutputTarget json;
 
     @Option(names = "--collective", paramLabel = "NAME",
-            description = "allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv (default allreduce)")
+            description = "allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv, gather, scatter,"
+                    + " hypercube (default allreduce)")
     String collective;
     @Option(names = "--algo", paramLabel = "LIST", description = "NCCL_ALGO values to sweep, e.g. Ring,Tree,NVLS (one table each)")
     String algo;
@@ -211,8 +212,7 @@ public final class SweepRequest {
         Collective coll = collective == null ? Collective.ALL_REDUCE : Collective.byName(collective)
                 .filter(Collective::runnable).orElseThrow(() ->
                 usage("invalid --collective '" + collective + "': expected allreduce, allgather, reducescatter,"
-                        + " broadcast, reduce, alltoall or sendrecv (gather, scatter and hypercube logs are read, "
-                        + "not run)"));
+                        + " broadcast, reduce, alltoall, sendrecv, gather, scatter or hypercube"));
         positive("-t", threads, 1);
         positive("-g", gpus, 1);
         positive("-n", iters, 1);

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.ncclharness.harness.exit.ExitCode;
 
 /**
@@ -38,12 +40,16 @@ class NcclTestsParityIT {
     }
 
     private Processes.Result sweep(Map<String, String> extra, String... args) throws Exception {
+        return sweep(2, extra, args);
+    }
+
+    private Processes.Result sweep(int gpus, Map<String, String> extra, String... args) throws Exception {
         Map<String, String> more = new HashMap<>(extra);
         more.put("STANDIN_CONFIG_LOG", log().toString());
-        List<String> cmd = new ArrayList<>(List.of("sweep", "--nccl-lib", standIns.dir().toString(), "-g", "2",
+        List<String> cmd = new ArrayList<>(List.of("sweep", "--nccl-lib", standIns.dir().toString(), "-g", "" + gpus,
                 "--no-diagnose", "--no-calibrate"));
         cmd.addAll(List.of(args));
-        return Processes.run(Processes.harness(cmd.toArray(String[]::new)), standIns.environment(2, more), tmp,
+        return Processes.run(Processes.harness(cmd.toArray(String[]::new)), standIns.environment(gpus, more), tmp,
                 "sweep", Processes.HANG_S);
     }
 
@@ -149,5 +155,32 @@ class NcclTestsParityIT {
         Processes.Result off = sweep(Map.of(), "-b", "1K", "-e", "4K", "--no-nccl-estimate");
         assertThat(off.rc()).as(off.out() + off.err()).isEqualTo(ExitCode.OK);
         assertThat(off.out()).doesNotContain("NCCL's own estimate");
+    }
+
+    /** nccl-tests' gather_perf, scatter_perf and hypercube_perf, both placements checked element by element. */
+    @ParameterizedTest
+    @CsvSource({"gather, 1, 4", "scatter, 1, 4", "gather, 0, 2", "scatter, 3, 4", "hypercube, 0, 4"})
+    void theRootedAndHypercubeProgramsRunAndCheckOut(String collective, int root, int gpus) throws Exception {
+        Processes.Result r = sweep(gpus, Map.of(), "--collective", collective, "-r", "" + root, "-b", "64", "-e", "8K");
+        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.OK);
+        assertThat(r.out()).contains("# Collective test starting: " + collective + "_perf");
+        assertThat(rows(r)).hasSize(8).allSatisfy(row -> {
+            assertThat(row[8]).as("out-of-place #wrong at %s B", row[0]).isEqualTo("0");
+            assertThat(row[12]).as("in-place #wrong at %s B", row[0]).isEqualTo("0");
+        });
+    }
+
+    @Test
+    void aCorruptGatherIsCounted() throws Exception {
+        Processes.Result r = sweep(Map.of("STANDIN_CORRUPT", "1"), "--collective", "gather", "-b", "64", "-e", "128");
+        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.FAIL);
+        assertThat(rows(r)).allSatisfy(row -> assertThat(row[8]).isNotEqualTo("0"));
+    }
+
+    @Test
+    void hypercubeOnThreeRanksIsRefusedInOneLine() throws Exception {
+        Processes.Result r = sweep(3, Map.of(), "--collective", "hypercube", "-b", "64", "-e", "128");
+        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.USAGE);
+        assertThat(r.err()).contains("power-of-two rank count; this job has 3 ranks");
     }
 }
