@@ -209,6 +209,11 @@ public final class SweepRequest {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+        if (collective != null && collective.trim().toLowerCase(Locale.ROOT).matches("alltoallv(_perf(_mpi)?)?")) {
+            throw usage("not offered: --collective " + collective + ": nccl-tests 2.19.6's alltoallv_perf (per-peer"
+                    + " counts from NCCL_TESTS_ALLTOALLV_SPREAD or a traffic-matrix file) is not run by the harness;"
+                    + " run nccl-tests' alltoallv_perf, or --collective alltoall for the even exchange");
+        }
         Collective coll = collective == null ? Collective.ALL_REDUCE : Collective.byName(collective)
                 .filter(Collective::runnable).orElseThrow(() ->
                 usage("invalid --collective '" + collective + "': expected allreduce, allgather, reducescatter,"
