@@ -476,7 +476,7 @@ public final class CudaNcclBackend implements CollectiveBackend {
             }
             nccl(ncclGroupSimulateEnd(sim), "ncclGroupSimulateEnd");
             float us = sim.estimatedTime();
-            return us >= 0 ? OptionalDouble.of(us) : OptionalDouble.empty();
+            return us > 0 ? OptionalDouble.of(us) : OptionalDouble.empty(); // 0: no time for these tasks
         }
     }
 
