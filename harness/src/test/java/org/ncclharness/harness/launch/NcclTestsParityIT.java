@@ -170,6 +170,20 @@ class NcclTestsParityIT {
         });
     }
 
+    /** Below NCCL 2.28 nccl-tests 2.19.6 builds gather and scatter from grouped send/recv: so does the harness. */
+    @ParameterizedTest
+    @CsvSource({"gather, 1", "scatter, 0"})
+    void gatherAndScatterBelowNccl228AreGroupedSendsAndReceives(String collective, int root) throws Exception {
+        Processes.Result r = sweep(2, Map.of("STANDIN_NCCL_VERSION", "22703"), "--collective", collective, "-r",
+                "" + root, "-b", "64", "-e", "8K", "-m", "2");
+        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.OK);
+        assertThat(r.out()).contains("nccl-library=22703");
+        assertThat(rows(r)).hasSize(8).allSatisfy(row -> {
+            assertThat(row[8]).as("out-of-place #wrong at %s B", row[0]).isEqualTo("0");
+            assertThat(row[12]).as("in-place #wrong at %s B", row[0]).isEqualTo("0");
+        });
+    }
+
     @Test
     void aCorruptGatherIsCounted() throws Exception {
         Processes.Result r = sweep(Map.of("STANDIN_CORRUPT", "1"), "--collective", "gather", "-b", "64", "-e", "128");
