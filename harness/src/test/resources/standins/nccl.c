@@ -490,10 +490,12 @@ typedef struct { int kind; const void *send; void *recv; size_t count; int type,
  * A group's sends and receives on one communicator, run as one round like any other launch: every send written,
  * a barrier, every receive read. So a rank may send a different number of times than it receives (the root of a
  * grouped gather or scatter) and in any order. A send is written into this rank's slot in the destination's
- * segment (slot / nranks bytes each), after the group's earlier sends to that peer; a receive reads the source's
- * slot in this rank's segment, after the group's earlier receives from that peer: the k-th receive from a peer
- * gets that peer's k-th send to this rank, the order NCCL matches them in. P2P's send points at the group's
- * queued ops and count is how many there are.
+ * segment (slot / nranks bytes each), after the round's earlier sends to that peer; a receive reads the source's
+ * slot in this rank's segment, after the round's earlier receives from that peer: the k-th receive from a peer
+ * gets that peer's k-th send to this rank, the order NCCL matches them in. One exception makes a second round: a
+ * send that reads memory an earlier receive of the round writes (hypercube's later steps forward the blocks the
+ * earlier ones received, all in one group under -g N) starts a new round, so it sends what was received. P2P's
+ * send points at its first queued op and count is how many queued ops it spans (other communicators' skipped).
  */
 static size_t p2p_segment(Comm *c) { return c->nranks > 1 ? c->h->slot / (size_t) c->nranks : 0; }
 
@@ -549,6 +551,33 @@ static void p2p_combine(Op *o) {
             corrupt = 0;
         }
     }
+}
+
+/* Whether queued send q reads what a receive of the P2P op p (on q's communicator) writes. */
+static int reads_a_receive(const Op *p, const Op *q) {
+    const Op *r = p->send;
+    const char *from = q->send, *to = from + q->count * type_size(q->type);
+    for (size_t i = 0; i < p->count; i++) {
+        if (!is_p2p(&r[i], q->comm) || r[i].kind != RECV) continue;
+        const char *at = r[i].recv;
+        if (from < at + r[i].count * type_size(r[i].type) && at < to) return 1;
+    }
+    return 0;
+}
+
+/* A group's queue with each communicator's sends and receives folded into P2P ops, in its order; returns the count. */
+static int fold_p2p(Op *all, int nall, Op *ops) {
+    int n = 0;
+    for (int i = 0; i < nall; i++) {
+        if (!is_p2p(&all[i], all[i].comm)) { ops[n++] = all[i]; continue; }
+        int last = n - 1;
+        while (last >= 0 && ops[last].comm != all[i].comm) last--;
+        if (last >= 0 && ops[last].kind == P2P && !(all[i].kind == SEND && reads_a_receive(&ops[last], &all[i])))
+            ops[last].count = (size_t) (&all[i] - (const Op *) ops[last].send) + 1;
+        else
+            ops[n++] = (Op) {P2P, &all[i], 0, 1, 0, 0, 0, all[i].comm, 0};
+    }
+    return n;
 }
 
 static size_t in_bytes(Op *o) {
@@ -686,15 +715,8 @@ int ncclGroupEnd(void) {
     int nall = nqueued;
     queued = 0;
     nqueued = capqueued = 0;
-    /* each communicator's sends and receives fold into one P2P op where its first one was queued */
     Op *ops = malloc((size_t) nall * sizeof(Op));
-    int n = 0;
-    for (int i = 0; i < nall; i++) {
-        if (all[i].kind != SEND && all[i].kind != RECV) { ops[n++] = all[i]; continue; }
-        int first = 1;
-        for (int j = 0; j < i; j++) first &= !((all[j].kind == SEND || all[j].kind == RECV) && all[j].comm == all[i].comm);
-        if (first) ops[n++] = (Op) {P2P, all, 0, (size_t) nall, 0, 0, 0, all[i].comm};
-    }
+    int n = fold_p2p(all, nall, ops);
     int (*active)(void) = (int (*)(void)) cudart_symbol("standinCaptureActive");
     if (active && active()) {
         void (*add)(void (*)(void *), void *) = (void (*)(void (*)(void *), void *)) cudart_symbol("standinCaptureAdd");
