@@ -493,8 +493,8 @@ typedef struct { int kind; const void *send; void *recv; size_t count; int type,
  * segment (slot / nranks bytes each), after the round's earlier sends to that peer; a receive reads the source's
  * slot in this rank's segment, after the round's earlier receives from that peer: the k-th receive from a peer
  * gets that peer's k-th send to this rank, the order NCCL matches them in. One exception makes a second round: a
- * send that reads memory an earlier receive of the round writes (hypercube's later steps forward the blocks the
- * earlier ones received, all in one group under -g N) starts a new round, so it sends what was received. P2P's
+ * send that reads memory an earlier receive from another rank writes (hypercube's later steps forward the blocks
+ * the earlier ones received, all in one group under -g N) starts a new round, so it sends what was received. P2P's
  * send points at its first queued op and count is how many queued ops it spans (other communicators' skipped).
  */
 static size_t p2p_segment(Comm *c) { return c->nranks > 1 ? c->h->slot / (size_t) c->nranks : 0; }
@@ -553,12 +553,14 @@ static void p2p_combine(Op *o) {
     }
 }
 
-/* Whether queued send q reads what a receive of the P2P op p (on q's communicator) writes. */
+/* Whether queued send q reads what a receive from another rank in the P2P op p (on q's communicator) writes. A
+ * receive from itself only copies this rank's own send (in place, the same bytes), so it is no dependency; and
+ * every rank of nccl-tests' programs then splits alike, as the rounds' barriers need. */
 static int reads_a_receive(const Op *p, const Op *q) {
     const Op *r = p->send;
     const char *from = q->send, *to = from + q->count * type_size(q->type);
     for (size_t i = 0; i < p->count; i++) {
-        if (!is_p2p(&r[i], q->comm) || r[i].kind != RECV) continue;
+        if (!is_p2p(&r[i], q->comm) || r[i].kind != RECV || r[i].root == q->comm->rank) continue;
         const char *at = r[i].recv;
         if (from < at + r[i].count * type_size(r[i].type) && at < to) return 1;
     }
