@@ -36,7 +36,6 @@ import static org.bytedeco.cuda.global.nccl.NCCL_VERSION_CODE;
 import static org.bytedeco.cuda.global.nccl.ncclCommInitRank;
 import static org.bytedeco.cuda.global.nccl.ncclCommInitRankConfig;
 import static org.bytedeco.cuda.global.nccl.ncclFloat;
-import static org.bytedeco.cuda.global.nccl.ncclGather;
 import static org.bytedeco.cuda.global.nccl.ncclGetErrorString;
 import static org.bytedeco.cuda.global.nccl.ncclGetLastError;
 import static org.bytedeco.cuda.global.nccl.ncclGetUniqueId;
@@ -51,7 +50,6 @@ import static org.bytedeco.cuda.global.nccl.ncclRedOpDestroy;
 import static org.bytedeco.cuda.global.nccl.ncclReduce;
 import static org.bytedeco.cuda.global.nccl.ncclScalarHostImmediate;
 import static org.bytedeco.cuda.global.nccl.ncclReduceScatter;
-import static org.bytedeco.cuda.global.nccl.ncclScatter;
 import static org.bytedeco.cuda.global.nccl.ncclSend;
 import static org.bytedeco.cuda.global.nccl.ncclSum;
 
@@ -84,6 +82,8 @@ public final class CudaNcclBackend implements CollectiveBackend {
     private final NcclVersion version;
     /** ncclAlltoAll, else grouped send/recv: decided once, from the loaded NCCL and binding ({@link NewerNcclCalls}). */
     private final boolean allToAllApi;
+    /** ncclGather/ncclScatter, else grouped send/recv: decided as {@link #allToAllApi}. */
+    private final boolean gatherScatterApi;
     private final int[] devices;
     private final int nranks;
     private final int firstRank;
@@ -128,6 +128,7 @@ public final class CudaNcclBackend implements CollectiveBackend {
     private CudaNcclBackend(GpuProbe probe, CommSpec spec) {
         this.version = probe.ncclVersion();
         this.allToAllApi = NewerNcclCalls.allToAll(version);
+        this.gatherScatterApi = NewerNcclCalls.gatherScatter(version);
         this.devices = spec.devices();
         this.nranks = spec.nranks();
         this.firstRank = spec.firstRank();
@@ -231,7 +232,8 @@ public final class CudaNcclBackend implements CollectiveBackend {
      * The config nccl-tests passes, or null below NCCL 2.14 (no ncclCommInitRankConfig). JavaCPP zero-fills the
      * struct, and zero is not "unset" (blocking = 0 would make the communicators non-blocking), so every field
      * gets {@code NCCL_CONFIG_INITIALIZER}'s value: NCCL_CONFIG_UNDEF_INT, null pointers, size, magic and the
-     * headers' version. An older NCCL reads only the leading fields it knows (it copies min(size, its own)).
+     * headers' version. An older NCCL reads only the leading fields it knows (it copies min(size, its own)); the
+     * CUDA 12 binding's struct ends before 2.28's fields ({@link NewerNcclCalls#newerConfigFields}).
      */
     private ncclConfig_t config() {
         if (ctaPolicy >= 0) {
@@ -244,18 +246,11 @@ public final class CudaNcclBackend implements CollectiveBackend {
         ncclConfig_t c = new ncclConfig_t();
         c.size(c.sizeof()).magic(0xcafebeef).version(NCCL_VERSION_CODE);
         c.blocking(undef).cgaClusterSize(undef).minCTAs(undef).maxCTAs(undef).splitShare(undef).trafficClass(undef)
-                .collnetEnable(undef).CTAPolicy(undef).shrinkShare(undef).nvlsCTAs(undef).nChannelsPerNetPeer(undef)
-                .nvlinkCentricSched(undef).graphUsageMode(undef).numRmaCtx(undef).maxP2pPeers(undef)
-                .graphStreamOrdering(undef);
+                .collnetEnable(undef).CTAPolicy(undef).shrinkShare(undef).nvlsCTAs(undef);
         if (ctaPolicy >= 0) {
             c.CTAPolicy(ctaPolicy);
         }
-        if (NcclFeature.NVLINK_CENTRIC_SCHED.isAvailable(version)) {
-            c.nvlinkCentricSched(1);
-        }
-        if (maxP2pPeers > 0 && NcclFeature.MAX_P2P_PEERS.isAvailable(version)) {
-            c.maxP2pPeers(maxP2pPeers);
-        }
+        NewerNcclCalls.newerConfigFields(c, version, maxP2pPeers);
         return c;
     }
 
@@ -432,16 +427,16 @@ public final class CudaNcclBackend implements CollectiveBackend {
     }
 
     /**
-     * nccl-tests 2.19.6's gather: {@code ncclGather} from NCCL 2.28 (gather.cu), else every rank sends its block to
-     * the root, which receives one block per rank, grouped. {@code count} elements per rank.
+     * nccl-tests 2.19.6's gather: {@code ncclGather} from NCCL 2.28 (gather.cu) where the binding declares it, else
+     * every rank sends its block to the root, which receives one block per rank, grouped. {@code count} elements per rank.
      */
     private int gather(BytePointer s, BytePointer r, long recvOffset, long count, int rank, ncclComm comm,
                        CUstream_st st) {
         if (count == 0) {
             return 0;
         }
-        if (NcclFeature.GATHER_SCATTER_API.isAvailable(version)) {
-            return ncclGather(s, r, count, dtype, root, comm, st);
+        if (gatherScatterApi) {
+            return NewerNcclCalls.ncclGather(s, r, count, dtype, root, comm, st);
         }
         int rc = ncclGroupStart();
         rc = rc != 0 ? rc : ncclSend(s, count, dtype, root, comm, st);
@@ -453,14 +448,14 @@ public final class CudaNcclBackend implements CollectiveBackend {
         return rc != 0 ? rc : end;
     }
 
-    /** nccl-tests 2.19.6's scatter: {@code ncclScatter} from NCCL 2.28, else the root sends each rank its block. */
+    /** nccl-tests 2.19.6's scatter: {@code ncclScatter} as {@link #gather}, else the root sends each rank its block. */
     private int scatter(BytePointer s, BytePointer r, long sendOffset, long count, int rank, ncclComm comm,
                         CUstream_st st) {
         if (count == 0) {
             return 0;
         }
-        if (NcclFeature.GATHER_SCATTER_API.isAvailable(version)) {
-            return ncclScatter(s, r, count, dtype, root, comm, st);
+        if (gatherScatterApi) {
+            return NewerNcclCalls.ncclScatter(s, r, count, dtype, root, comm, st);
         }
         int rc = ncclGroupStart();
         for (int peer = 0; rank == root && peer < nranks && rc == 0; peer++) {
