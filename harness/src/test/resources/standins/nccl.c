@@ -14,8 +14,12 @@
  * more than one host (a bad NIC), or on all of them with STANDIN_SLOW_SCOPE=any (a bad host). With NCCL_DEBUG=INFO
  * and NCCL_DEBUG_FILE it writes, as NCCL would, its version, each communicator's shape and each rank's ring
  * connection: SHM inside a host, NET/Socket between hosts (what a host memory stand-in honestly is).
- * STANDIN_NCCL_VERSION=CODE is what ncclGetVersion reports (default 22803); below 22800 ncclAlltoAll fails, as
- * a library older than 2.28 has none.
+ * STANDIN_NCCL_VERSION=CODE is what ncclGetVersion reports (default 22803); below 22800 ncclAlltoAll, ncclGather
+ * and ncclScatter fail, as a library older than 2.28 has none.
+ * STANDIN_CONFIG_LOG=FILE appends, per ncclCommInitRankConfig, the ncclConfig_t fields the harness may set, so a
+ * test can see what reached NCCL (and that the fields it leaves alone are NCCL_CONFIG_UNDEF_INT, not zero).
+ * ncclGroupSimulateEnd estimates STANDIN_EST_BASE_US (default 5) µs plus the bytes a rank contributes at
+ * STANDIN_EST_GBPS (default 10) GB/s: a fixed formula, so tests can check the harness carries it unchanged.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -53,6 +57,7 @@ typedef struct {
     size_t mapped;
     volatile int aborted;
     int slow; /* on STANDIN_SLOW_HOST where the slowness applies to this communicator; -1 until known */
+    int logged; /* STANDIN_CONFIG_LOG: the first launch's pointer alignment is written */
 } Comm;
 
 enum { OK = 0, UNHANDLED_CUDA = 1, SYSTEM = 2, INTERNAL = 3, INVALID_ARGUMENT = 4, INVALID_USAGE = 5, REMOTE = 6 };
@@ -271,6 +276,30 @@ int ncclCommInitRank(Comm **out, int nranks, ncclUniqueId id, int rank) {
     return OK;
 }
 
+/* ncclConfig_t as NCCL 2.30's nccl.h lays it out (the bindings' headers). */
+typedef struct {
+    size_t size;
+    unsigned int magic, version;
+    int blocking, cgaClusterSize, minCTAs, maxCTAs;
+    const char *netName;
+    int splitShare, trafficClass;
+    const char *commName;
+    int collnetEnable, CTAPolicy, shrinkShare, nvlsCTAs, nChannelsPerNetPeer, nvlinkCentricSched, graphUsageMode,
+        numRmaCtx, maxP2pPeers, graphStreamOrdering;
+} Config;
+
+int ncclCommInitRankConfig(Comm **out, int nranks, ncclUniqueId id, int rank, Config *cfg) {
+    if (!cfg || cfg->magic != 0xcafebeef || cfg->size < 8) return INVALID_ARGUMENT;
+    const char *log = getenv("STANDIN_CONFIG_LOG");
+    FILE *f = log ? fopen(log, "a") : 0;
+    if (f) {
+        fprintf(f, "rank %d size %zu version %u blocking %d CTAPolicy %d nvlinkCentricSched %d maxP2pPeers %d\n", rank,
+                cfg->size, cfg->version, cfg->blocking, cfg->CTAPolicy, cfg->nvlinkCentricSched, cfg->maxP2pPeers);
+        fclose(f);
+    }
+    return ncclCommInitRank(out, nranks, id, rank);
+}
+
 /* The group's communicators, joined once every rank has arrived. */
 static int finish_inits(void) {
     int rc = OK;
@@ -303,7 +332,8 @@ int ncclCommAbort(Comm *c) {
 int ncclCommGetAsyncError(Comm *c, int *e) { *e = OK; return OK; }
 int ncclCommCount(Comm *c, int *n) { *n = c->nranks; return OK; }
 int ncclCommUserRank(Comm *c, int *r) { *r = c->rank; return OK; }
-int ncclMemAlloc(void **p, size_t n) { *p = malloc(n ? n : 1); return *p ? OK : SYSTEM; }
+/* Aligned as NCCL's are (to the allocation granularity), so that -u's misalignment is the only one */
+int ncclMemAlloc(void **p, size_t n) { return posix_memalign(p, 4096, n ? n : 1) == 0 ? OK : SYSTEM; }
 int ncclMemFree(void *p) {
     if (live_comms > 0) fprintf(stderr, "stand-in: ncclMemFree while %d communicator(s) live: buffers freed before"
             " ncclCommDestroy\n", live_comms);
@@ -451,49 +481,110 @@ static double reduce_at(Comm *c, const char *slot0, size_t stride, size_t off, i
 }
 
 /* SEND and RECV (root = the peer) are queued as issued; a group runs them as one P2P op per communicator. */
-enum { ALL_REDUCE, BROADCAST, REDUCE, ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, SEND, RECV, P2P };
+enum { ALL_REDUCE, BROADCAST, REDUCE, ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, SEND, RECV, GATHER, SCATTER, P2P };
 
 /* premul: this rank's PreMulSum scalar (0 for every other op), applied to its contribution as NCCL applies it */
 typedef struct { int kind; const void *send; void *recv; size_t count; int type, op, root; Comm *comm; double premul; } Op;
 
 /*
- * A group's sends and receives on one communicator, run as one round: each send is written into this rank's
- * slot at the destination's segment (slot / nranks bytes each), each receive read from the source's slot at this
- * rank's segment. P2P's send points at the group's queued ops and count is how many there are.
+ * A group's sends and receives on one communicator, run as one round like any other launch: every send written,
+ * a barrier, every receive read. So a rank may send a different number of times than it receives (the root of a
+ * grouped gather or scatter) and in any order. A send is written into this rank's slot in the destination's
+ * segment (slot / nranks bytes each), after the round's earlier sends to that peer; a receive reads the source's
+ * slot in this rank's segment, after the round's earlier receives from that peer: the k-th receive from a peer
+ * gets that peer's k-th send to this rank, the order NCCL matches them in. One exception makes a second round: a
+ * send that reads memory an earlier receive from another rank writes (hypercube's later steps forward the blocks
+ * the earlier ones received, all in one group under -g N) starts a new round, so it sends what was received. P2P's
+ * send points at its first queued op and count is how many queued ops it spans (other communicators' skipped).
  */
-static size_t p2p_segment(Op *o) { return o->comm->nranks > 1 ? o->comm->h->slot / (size_t) o->comm->nranks : 0; }
+static size_t p2p_segment(Comm *c) { return c->nranks > 1 ? c->h->slot / (size_t) c->nranks : 0; }
+
+static int is_p2p(const Op *q, Comm *c) { return q->comm == c && (q->kind == SEND || q->kind == RECV); }
+
+/* A one-rank communicator has no slots: its k-th receive (from itself) reads its k-th send's buffer. */
+static const Op *nth_send(const Op *q, size_t n, Comm *c, size_t k) {
+    for (size_t i = 0; i < n; i++)
+        if (is_p2p(&q[i], c) && q[i].kind == SEND && k-- == 0) return &q[i];
+    return 0;
+}
 
 static int p2p_contribute(Op *o) {
+    Comm *c = o->comm;
     const Op *q = o->send;
+    size_t sent[MAX_RANKS] = {0}, received[MAX_RANKS] = {0};
     for (size_t i = 0; i < o->count; i++) {
-        if (q[i].comm != o->comm || q[i].kind != SEND) continue;
+        if (!is_p2p(&q[i], c)) continue;
+        int peer = q[i].root;
         size_t bytes = q[i].count * type_size(q[i].type);
-        if (q[i].root < 0 || q[i].root >= o->comm->nranks) return INVALID_ARGUMENT;
-        if (o->comm->nranks == 1) continue; /* to itself: read straight from the send buffer */
-        if (bytes > p2p_segment(o)) return INVALID_ARGUMENT;
-        memcpy(o->comm->slots + (size_t) o->comm->rank * o->comm->h->slot + (size_t) q[i].root * p2p_segment(o),
-               q[i].send, bytes);
+        if (peer < 0 || peer >= c->nranks) return INVALID_ARGUMENT;
+        if (c->nranks == 1) continue;
+        size_t *at = q[i].kind == SEND ? &sent[peer] : &received[peer];
+        if (*at + bytes > p2p_segment(c)) return INVALID_ARGUMENT;
+        if (q[i].kind == SEND) {
+            pay_slowness(c, bytes);
+            memcpy(c->slots + (size_t) c->rank * c->h->slot + (size_t) peer * p2p_segment(c) + *at, q[i].send, bytes);
+        }
+        *at += bytes;
     }
     return OK;
 }
 
 static void p2p_combine(Op *o) {
+    Comm *c = o->comm;
     const Op *q = o->send;
+    size_t received[MAX_RANKS] = {0}, k = 0;
+    int corrupt = getenv("STANDIN_CORRUPT") && c->rank == 0;
     for (size_t i = 0; i < o->count; i++) {
-        if (q[i].comm != o->comm || q[i].kind != RECV) continue;
+        if (!is_p2p(&q[i], c) || q[i].kind != RECV) continue;
+        int peer = q[i].root;
         size_t bytes = q[i].count * type_size(q[i].type);
-        if (o->comm->nranks > 1) {
-            memmove(q[i].recv, o->comm->slots + (size_t) q[i].root * o->comm->h->slot
-                    + (size_t) o->comm->rank * p2p_segment(o), bytes);
-            continue;
+        if (c->nranks > 1) {
+            memmove(q[i].recv, c->slots + (size_t) peer * c->h->slot + (size_t) c->rank * p2p_segment(c)
+                    + received[peer], bytes);
+            received[peer] += bytes;
+        } else {
+            const Op *from = nth_send(q, o->count, c, k++);
+            if (from) memmove(q[i].recv, from->send, bytes);
         }
-        for (size_t j = 0; j < o->count; j++)
-            if (q[j].comm == o->comm && q[j].kind == SEND) memmove(q[i].recv, q[j].send, bytes);
+        if (corrupt && q[i].count > 0) { /* the first element rank 0 receives, as for the collectives */
+            put(q[i].recv, q[i].type, 0, get(q[i].recv, q[i].type, 0) + 1);
+            corrupt = 0;
+        }
     }
+}
+
+/* Whether queued send q reads what a receive from another rank in the P2P op p (on q's communicator) writes. A
+ * receive from itself only copies this rank's own send (in place, the same bytes), so it is no dependency; and
+ * every rank of nccl-tests' programs then splits alike, as the rounds' barriers need. */
+static int reads_a_receive(const Op *p, const Op *q) {
+    const Op *r = p->send;
+    const char *from = q->send, *to = from + q->count * type_size(q->type);
+    for (size_t i = 0; i < p->count; i++) {
+        if (!is_p2p(&r[i], q->comm) || r[i].kind != RECV || r[i].root == q->comm->rank) continue;
+        const char *at = r[i].recv;
+        if (from < at + r[i].count * type_size(r[i].type) && at < to) return 1;
+    }
+    return 0;
+}
+
+/* A group's queue with each communicator's sends and receives folded into P2P ops, in its order; returns the count. */
+static int fold_p2p(Op *all, int nall, Op *ops) {
+    int n = 0;
+    for (int i = 0; i < nall; i++) {
+        if (!is_p2p(&all[i], all[i].comm)) { ops[n++] = all[i]; continue; }
+        int last = n - 1;
+        while (last >= 0 && ops[last].comm != all[i].comm) last--;
+        if (last >= 0 && ops[last].kind == P2P && !(all[i].kind == SEND && reads_a_receive(&ops[last], &all[i])))
+            ops[last].count = (size_t) (&all[i] - (const Op *) ops[last].send) + 1;
+        else
+            ops[n++] = (Op) {P2P, &all[i], 0, 1, 0, 0, 0, all[i].comm, 0};
+    }
+    return n;
 }
 
 static size_t in_bytes(Op *o) {
     size_t n = (size_t) o->comm->nranks;
+    if (o->kind == SCATTER) return o->count * n * type_size(o->type);
     return (o->kind == REDUCE_SCATTER || o->kind == ALL_TO_ALL ? o->count * n : o->count) * type_size(o->type);
 }
 
@@ -547,6 +638,13 @@ static void combine(Op *o) {
             for (size_t i = 0; i < cnt; i++)
                 put(o->recv, o->type, i, reduce_at(c, all, stride, (size_t) c->rank * cnt * es, o->type, o->op, i, n));
             break;
+        case GATHER:
+            if (c->rank == o->root)
+                for (int r = 0; r < n; r++) memmove((char *) o->recv + (size_t) r * cnt * es, all + (size_t) r * stride, cnt * es);
+            break;
+        case SCATTER:
+            memmove(o->recv, all + (size_t) o->root * stride + (size_t) c->rank * cnt * es, cnt * es);
+            break;
         case ALL_TO_ALL:
             for (int r = 0; r < n; r++)
                 memmove((char *) o->recv + (size_t) r * cnt * es, all + (size_t) r * stride + (size_t) c->rank * cnt * es, cnt * es);
@@ -555,7 +653,7 @@ static void combine(Op *o) {
             p2p_combine(o);
             return;
     }
-    if (getenv("STANDIN_CORRUPT") && c->rank == 0 && cnt > 0 && (o->kind != REDUCE || c->rank == o->root))
+    if (getenv("STANDIN_CORRUPT") && c->rank == 0 && cnt > 0 && ((o->kind != REDUCE && o->kind != GATHER) || c->rank == o->root))
         put(o->recv, o->type, 0, get(o->recv, o->type, 0) + 1);
 }
 
@@ -619,15 +717,8 @@ int ncclGroupEnd(void) {
     int nall = nqueued;
     queued = 0;
     nqueued = capqueued = 0;
-    /* each communicator's sends and receives fold into one P2P op where its first one was queued */
     Op *ops = malloc((size_t) nall * sizeof(Op));
-    int n = 0;
-    for (int i = 0; i < nall; i++) {
-        if (all[i].kind != SEND && all[i].kind != RECV) { ops[n++] = all[i]; continue; }
-        int first = 1;
-        for (int j = 0; j < i; j++) first &= !((all[j].kind == SEND || all[j].kind == RECV) && all[j].comm == all[i].comm);
-        if (first) ops[n++] = (Op) {P2P, all, 0, (size_t) nall, 0, 0, 0, all[i].comm};
-    }
+    int n = fold_p2p(all, nall, ops);
     int (*active)(void) = (int (*)(void)) cudart_symbol("standinCaptureActive");
     if (active && active()) {
         void (*add)(void (*)(void *), void *) = (void (*)(void (*)(void *), void *)) cudart_symbol("standinCaptureAdd");
@@ -643,10 +734,37 @@ int ncclGroupEnd(void) {
     return rc;
 }
 
+typedef struct { size_t size; unsigned int magic, version; float estimatedTime; } SimInfo;
+
+/* Ends the group without running it: the queued operations are dropped, their estimate is the last one's. */
+int ncclGroupSimulateEnd(SimInfo *info) {
+    if (!info || info->magic != 0x74685283) return INVALID_ARGUMENT;
+    if (group_depth > 0) group_depth--;
+    if (group_depth > 0) return OK;
+    const char *base = getenv("STANDIN_EST_BASE_US"), *gbps = getenv("STANDIN_EST_GBPS");
+    for (int i = 0; i < nqueued; i++)
+        info->estimatedTime = (float) ((base ? atof(base) : 5.0) + (queued[i].kind == SEND || queued[i].kind == RECV
+                ? queued[i].count * type_size(queued[i].type) : in_bytes(&queued[i])) / ((gbps ? atof(gbps) : 10.0) * 1e3));
+    free(queued);
+    queued = 0;
+    nqueued = capqueued = 0;
+    return OK;
+}
+
 static void replay(void *arg) { run((Op *) arg); }
 
 static int issue(Op o) {
     if (injected()) return injected();
+    const char *log = getenv("STANDIN_CONFIG_LOG");
+    if (log && !o.comm->logged) { /* where -u's misalignment shows: the pointers' offsets from 256-byte alignment */
+        FILE *f = fopen(log, "a");
+        if (f) {
+            fprintf(f, "rank %d first launch send%%256 %lu recv%%256 %lu\n", o.comm->rank,
+                    (unsigned long) ((uintptr_t) o.send % 256), (unsigned long) ((uintptr_t) o.recv % 256));
+            fclose(f);
+        }
+        o.comm->logged = 1;
+    }
     const char *die = getenv("STANDIN_DIE_RANK");
     if (die && atoi(die) == o.comm->rank) _exit(9); /* a rank that dies in its first collective */
     if (getenv("STANDIN_HANG")) {
@@ -721,12 +839,15 @@ int ncclAllGather(const void *s, void *r, size_t n, int t, Comm *c, void *st) {
 int ncclReduceScatter(const void *s, void *r, size_t n, int t, int op, Comm *c, void *st) {
     return issue(reducing(REDUCE_SCATTER, s, r, n, t, op, 0, c));
 }
-int ncclAlltoAll(const void *s, void *r, size_t n, int t, Comm *c, void *st) {
-    /* NCCL added it in 2.28: reporting an older version, fail as a call the real library could not take */
+/* NCCL added ncclAlltoAll, ncclGather and ncclScatter in 2.28: reporting an older version, fail as a call the
+ * real library could not take (the caller's bug). */
+static int before_2_28(void) {
     int v;
     ncclGetVersion(&v);
-    if (v < 22800) return INVALID_USAGE;
-    return issue((Op) {ALL_TO_ALL, s, r, n, t, 0, 0, c});
+    return v < 22800;
+}
+int ncclAlltoAll(const void *s, void *r, size_t n, int t, Comm *c, void *st) {
+    return before_2_28() ? INVALID_USAGE : issue((Op) {ALL_TO_ALL, s, r, n, t, 0, 0, c});
 }
 /* Outside a group a send or receive is a group of one, which completes only if the peer's matching call does. */
 static int p2p(Op o) {
@@ -740,4 +861,12 @@ int ncclSend(const void *s, size_t n, int t, int peer, Comm *c, void *st) {
 }
 int ncclRecv(void *r, size_t n, int t, int peer, Comm *c, void *st) {
     return p2p((Op) {RECV, 0, r, n, t, 0, peer, c});
+}
+
+/* NCCL 2.28's rooted collectives, as one symmetric operation per rank (the slots hold every rank's contribution) */
+int ncclGather(const void *s, void *r, size_t n, int t, int root, Comm *c, void *st) {
+    return before_2_28() ? INVALID_USAGE : issue((Op) {GATHER, s, r, n, t, 0, root, c});
+}
+int ncclScatter(const void *s, void *r, size_t n, int t, int root, Comm *c, void *st) {
+    return before_2_28() ? INVALID_USAGE : issue((Op) {SCATTER, s, r, n, t, 0, root, c});
 }

@@ -1,6 +1,7 @@
 package org.ncclharness.gpu;
 
 import java.nio.ByteBuffer;
+import java.util.OptionalDouble;
 import org.ncclharness.calibration.measure.Collective;
 
 /**
@@ -90,6 +91,14 @@ public interface CollectiveBackend extends AutoCloseable {
 
     /** Fills {@code dst}'s remaining bytes from the receive buffer at {@code offset} (synchronously). */
     void download(int local, long offset, ByteBuffer dst);
+
+    /**
+     * NCCL's own estimate, in µs, of one operation of {@code count} elements of the configured collective
+     * (ncclGroupSimulateEnd: nothing runs); empty where the library has no estimate. Outside the timed region.
+     */
+    default OptionalDouble ncclEstimateUs(long count) {
+        return OptionalDouble.empty();
+    }
 
     /** Aborts every local communicator (ncclCommAbort) so no peer waits on this process. Idempotent. */
     void abort();

@@ -13,6 +13,8 @@ import static org.bytedeco.cuda.global.cudart.cudaGraphInstantiate;
 import static org.bytedeco.cuda.global.cudart.cudaGraphLaunch;
 import static org.bytedeco.cuda.global.cudart.cudaMalloc;
 import static org.bytedeco.cuda.global.cudart.cudaMemcpy;
+import static org.bytedeco.cuda.global.cudart.cudaMemcpyAsync;
+import static org.bytedeco.cuda.global.cudart.cudaMemcpyDeviceToDevice;
 import static org.bytedeco.cuda.global.cudart.cudaMemcpyDeviceToHost;
 import static org.bytedeco.cuda.global.cudart.cudaMemcpyHostToDevice;
 import static org.bytedeco.cuda.global.cudart.cudaMemset;
@@ -30,12 +32,15 @@ import static org.bytedeco.cuda.global.nccl.ncclBroadcast;
 import static org.bytedeco.cuda.global.nccl.ncclCommAbort;
 import static org.bytedeco.cuda.global.nccl.ncclCommDestroy;
 import static org.bytedeco.cuda.global.nccl.ncclCommGetAsyncError;
+import static org.bytedeco.cuda.global.nccl.NCCL_VERSION_CODE;
 import static org.bytedeco.cuda.global.nccl.ncclCommInitRank;
+import static org.bytedeco.cuda.global.nccl.ncclCommInitRankConfig;
 import static org.bytedeco.cuda.global.nccl.ncclFloat;
 import static org.bytedeco.cuda.global.nccl.ncclGetErrorString;
 import static org.bytedeco.cuda.global.nccl.ncclGetLastError;
 import static org.bytedeco.cuda.global.nccl.ncclGetUniqueId;
 import static org.bytedeco.cuda.global.nccl.ncclGroupEnd;
+import static org.bytedeco.cuda.global.nccl.ncclGroupSimulateEnd;
 import static org.bytedeco.cuda.global.nccl.ncclGroupStart;
 import static org.bytedeco.cuda.global.nccl.ncclMemAlloc;
 import static org.bytedeco.cuda.global.nccl.ncclMemFree;
@@ -49,11 +54,14 @@ import static org.bytedeco.cuda.global.nccl.ncclSend;
 import static org.bytedeco.cuda.global.nccl.ncclSum;
 
 import java.nio.ByteBuffer;
+import java.util.OptionalDouble;
 import org.bytedeco.cuda.cudart.CUevent_st;
 import org.bytedeco.cuda.cudart.CUgraphExec_st;
 import org.bytedeco.cuda.cudart.CUgraph_st;
 import org.bytedeco.cuda.cudart.CUstream_st;
 import org.bytedeco.cuda.nccl.ncclComm;
+import org.bytedeco.cuda.nccl.ncclConfig_t;
+import org.bytedeco.cuda.nccl.ncclSimInfo_t;
 import org.bytedeco.cuda.nccl.ncclUniqueId;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.LongPointer;
@@ -74,10 +82,17 @@ public final class CudaNcclBackend implements CollectiveBackend {
     private final NcclVersion version;
     /** ncclAlltoAll, else grouped send/recv: decided once, from the loaded NCCL and binding ({@link NewerNcclCalls}). */
     private final boolean allToAllApi;
+    /** ncclGather/ncclScatter, else grouped send/recv: decided as {@link #allToAllApi}. */
+    private final boolean gatherScatterApi;
     private final int[] devices;
     private final int nranks;
     private final int firstRank;
     private final boolean nullStream;
+    private final int ctaPolicy;
+    private final int maxP2pPeers;
+    /** -u: elements every pointer handed to NCCL lies past its allocation's start (bytes once the type is known). */
+    private final int unalignElements;
+    private long shiftBytes;
     private final ncclComm[] comms;
     private final CUstream_st[] streams;
     private final Pointer[] sendBuf;
@@ -113,10 +128,14 @@ public final class CudaNcclBackend implements CollectiveBackend {
     private CudaNcclBackend(GpuProbe probe, CommSpec spec) {
         this.version = probe.ncclVersion();
         this.allToAllApi = NewerNcclCalls.allToAll(version);
+        this.gatherScatterApi = NewerNcclCalls.gatherScatter(version);
         this.devices = spec.devices();
         this.nranks = spec.nranks();
         this.firstRank = spec.firstRank();
         this.nullStream = spec.nullStream();
+        this.ctaPolicy = spec.ctaPolicy();
+        this.maxP2pPeers = spec.maxP2pPeers();
+        this.unalignElements = spec.unalignElements();
         int n = devices.length;
         comms = new ncclComm[n];
         streams = new CUstream_st[n];
@@ -180,7 +199,13 @@ public final class CudaNcclBackend implements CollectiveBackend {
         }
     }
 
+    /**
+     * nccl-tests 2.19.6's initComms: {@code ncclCommInitRankConfig} from NCCL 2.14 on, with NCCL's
+     * {@code NCCL_CONFIG_INITIALIZER} and what -x (and sendrecv's peer count) set; before 2.14 plain
+     * {@code ncclCommInitRank}. A setting the loaded NCCL lacks is refused before any communicator exists.
+     */
     private void initCommunicators(UniqueId id) {
+        ncclConfig_t config = config();
         ncclUniqueId nid = new ncclUniqueId();
         nid.internal().put(id.bytes());
         nccl(ncclGroupStart(), "ncclGroupStart");
@@ -188,15 +213,45 @@ public final class CudaNcclBackend implements CollectiveBackend {
         for (int i = 0; i < devices.length; i++) {
             cuda(cudaSetDevice(devices[i]), "cudaSetDevice");
             comms[i] = new ncclComm();
-            int rc = ncclCommInitRank(comms[i], nranks, nid, firstRank + i);
+            int rc = config == null ? ncclCommInitRank(comms[i], nranks, nid, firstRank + i)
+                    : ncclCommInitRankConfig(comms[i], nranks, nid, firstRank + i, config);
             failed = failed != 0 ? failed : rc;
         }
         int rc = ncclGroupEnd();
         nid.close();
+        if (config != null) {
+            config.close();
+        }
         if (failed != 0 || rc != 0) {
             throw new GpuJobException("ncclCommInitRank (ranks " + firstRank + ".." + (firstRank + devices.length - 1)
                     + " of " + nranks + "): " + ncclError(failed != 0 ? failed : rc, version, null));
         }
+    }
+
+    /**
+     * The config nccl-tests passes, or null below NCCL 2.14 (no ncclCommInitRankConfig). JavaCPP zero-fills the
+     * struct, and zero is not "unset" (blocking = 0 would make the communicators non-blocking), so every field
+     * gets {@code NCCL_CONFIG_INITIALIZER}'s value: NCCL_CONFIG_UNDEF_INT, null pointers, size, magic and the
+     * headers' version. An older NCCL reads only the leading fields it knows (it copies min(size, its own)); the
+     * CUDA 12 binding's struct ends before 2.28's fields ({@link NewerNcclCalls#newerConfigFields}).
+     */
+    private ncclConfig_t config() {
+        if (ctaPolicy >= 0) {
+            (ctaPolicy == 2 ? NcclFeature.CTA_POLICY_ZERO : NcclFeature.CTA_POLICY).require(version);
+        }
+        if (!NcclFeature.COMM_INIT_RANK_CONFIG.isAvailable(version)) {
+            return null;
+        }
+        int undef = Integer.MIN_VALUE;
+        ncclConfig_t c = new ncclConfig_t();
+        c.size(c.sizeof()).magic(0xcafebeef).version(NCCL_VERSION_CODE);
+        c.blocking(undef).cgaClusterSize(undef).minCTAs(undef).maxCTAs(undef).splitShare(undef).trafficClass(undef)
+                .collnetEnable(undef).CTAPolicy(undef).shrinkShare(undef).nvlsCTAs(undef);
+        if (ctaPolicy >= 0) {
+            c.CTAPolicy(ctaPolicy);
+        }
+        NewerNcclCalls.newerConfigFields(c, version, maxP2pPeers);
+        return c;
     }
 
     @Override
@@ -218,10 +273,11 @@ public final class CudaNcclBackend implements CollectiveBackend {
     @Override
     public void allocate(long sendBytes, long recvBytes) {
         usedNcclMemAlloc = NcclFeature.MEM_ALLOC.isAvailable(version);
+        long pad = 8L * unalignElements; // nccl-tests' AllocateBuffs: the widest type's shift, whatever -d runs
         for (int i = 0; i < devices.length; i++) {
             cuda(cudaSetDevice(devices[i]), "cudaSetDevice");
-            sendBuf[i] = deviceAlloc(sendBytes);
-            recvBuf[i] = deviceAlloc(recvBytes);
+            sendBuf[i] = deviceAlloc(sendBytes + pad);
+            recvBuf[i] = deviceAlloc(recvBytes + pad);
             sendView[i] = new BytePointer(sendBuf[i]);
             recvView[i] = new BytePointer(recvBuf[i]);
             inPlaceSendView[i] = new BytePointer(recvBuf[i]);
@@ -263,6 +319,7 @@ public final class CudaNcclBackend implements CollectiveBackend {
         this.collective = c;
         this.dtype = type.ncclCode();
         this.eltBytes = type.bytes();
+        this.shiftBytes = (long) unalignElements * eltBytes;
         this.redop = op.ncclCode();
         this.root = rootRank;
         preMulScalars(c.reduces() && op == ReduceOp.MULSUM ? type : null);
@@ -318,6 +375,8 @@ public final class CudaNcclBackend implements CollectiveBackend {
     public void launch(int l, boolean sendFromRecv, long sendOffset, long recvOffset, long count) {
         BytePointer s = sendFromRecv ? inPlaceSendView[l] : sendView[l];
         BytePointer r = recvView[l];
+        sendOffset += shiftBytes;
+        recvOffset += shiftBytes;
         s.position(sendOffset);
         r.position(recvOffset);
         ncclComm comm = comms[l];
@@ -331,8 +390,10 @@ public final class CudaNcclBackend implements CollectiveBackend {
             case REDUCE -> ncclReduce(s, r, count, dtype, op, root, comm, st);
             case ALL_TO_ALL -> allToAll(s, r, sendOffset, recvOffset, count, comm, st);
             case SEND_RECV -> sendRecv(s, r, count, rank(l), comm, st);
-            case GATHER, SCATTER, HYPERCUBE, UNKNOWN -> throw new IllegalArgumentException(
-                    collective.testName() + " is read from logs, not run by the harness (Collective.runnable)");
+            case GATHER -> gather(s, r, recvOffset, count, rank(l), comm, st);
+            case SCATTER -> scatter(s, r, sendOffset, count, rank(l), comm, st);
+            case HYPERCUBE -> hypercube(s, r, recvOffset, count, rank(l), comm, st);
+            case UNKNOWN -> throw new IllegalArgumentException("an unknown collective cannot be run");
         };
         if (op != redop) {
             int destroyed = ncclRedOpDestroy(op, comm);
@@ -365,6 +426,75 @@ public final class CudaNcclBackend implements CollectiveBackend {
         return rc != 0 ? rc : end;
     }
 
+    /**
+     * nccl-tests 2.19.6's gather: {@code ncclGather} from NCCL 2.28 (gather.cu) where the binding declares it, else
+     * every rank sends its block to the root, which receives one block per rank, grouped. {@code count} elements per rank.
+     */
+    private int gather(BytePointer s, BytePointer r, long recvOffset, long count, int rank, ncclComm comm,
+                       CUstream_st st) {
+        if (count == 0) {
+            return 0;
+        }
+        if (gatherScatterApi) {
+            return NewerNcclCalls.ncclGather(s, r, count, dtype, root, comm, st);
+        }
+        int rc = ncclGroupStart();
+        rc = rc != 0 ? rc : ncclSend(s, count, dtype, root, comm, st);
+        for (int peer = 0; rank == root && peer < nranks && rc == 0; peer++) {
+            r.position(recvOffset + peer * count * eltBytes);
+            rc = ncclRecv(r, count, dtype, peer, comm, st);
+        }
+        int end = ncclGroupEnd();
+        return rc != 0 ? rc : end;
+    }
+
+    /** nccl-tests 2.19.6's scatter: {@code ncclScatter} as {@link #gather}, else the root sends each rank its block. */
+    private int scatter(BytePointer s, BytePointer r, long sendOffset, long count, int rank, ncclComm comm,
+                        CUstream_st st) {
+        if (count == 0) {
+            return 0;
+        }
+        if (gatherScatterApi) {
+            return NewerNcclCalls.ncclScatter(s, r, count, dtype, root, comm, st);
+        }
+        int rc = ncclGroupStart();
+        for (int peer = 0; rank == root && peer < nranks && rc == 0; peer++) {
+            s.position(sendOffset + peer * count * eltBytes);
+            rc = ncclSend(s, count, dtype, peer, comm, st);
+        }
+        rc = rc != 0 ? rc : ncclRecv(r, count, dtype, root, comm, st);
+        int end = ncclGroupEnd();
+        return rc != 0 ? rc : end;
+    }
+
+    /**
+     * nccl-tests' hypercube_perf: the rank's block copied into its place in the receive buffer (unless in place),
+     * then log2(N) rounds, each a grouped exchange with {@code rank ^ mask} of the {@code mask} blocks gathered so far.
+     */
+    private int hypercube(BytePointer s, BytePointer r, long recvOffset, long count, int rank, ncclComm comm,
+                          CUstream_st st) {
+        long block = count * eltBytes;
+        r.position(recvOffset + rank * block);
+        if (r.address() + r.position() != s.address() + s.position()) {
+            int rc = cudaMemcpyAsync(r, s, block, cudaMemcpyDeviceToDevice, st);
+            if (rc != 0) {
+                throw new GpuJobException("cudaMemcpyAsync: " + CudaErrors.describe(rc));
+            }
+        }
+        int rc = 0;
+        for (int mask = 1; mask < nranks && rc == 0; mask <<= 1) {
+            int from = rank & ~(mask - 1);
+            rc = ncclGroupStart();
+            r.position(recvOffset + from * block);
+            rc = rc != 0 ? rc : ncclSend(r, count * mask, dtype, rank ^ mask, comm, st);
+            r.position(recvOffset + (from ^ mask) * block);
+            rc = rc != 0 ? rc : ncclRecv(r, count * mask, dtype, rank ^ mask, comm, st);
+            int end = ncclGroupEnd();
+            rc = rc != 0 ? rc : end;
+        }
+        return rc;
+    }
+
     /** nccl-tests' sendrecv: a ring, send to rank + 1 and receive from rank − 1, grouped. */
     private int sendRecv(BytePointer s, BytePointer r, long count, int rank, ncclComm comm, CUstream_st st) {
         int rc = ncclGroupStart();
@@ -372,6 +502,29 @@ public final class CudaNcclBackend implements CollectiveBackend {
         rc = rc != 0 ? rc : ncclRecv(r, count, dtype, (rank - 1 + nranks) % nranks, comm, st);
         int end = ncclGroupEnd();
         return rc != 0 ? rc : end;
+    }
+
+    /**
+     * NCCL's own estimate (ncclGroupSimulateEnd, 2.22+) of one out-of-place operation of {@code count} elements of
+     * the configured collective, in µs: every local rank's launch in one group, simulated instead of run. NCCL
+     * reports the time its tuning model chose the algorithm and protocol by; nothing is launched. Outside the timed
+     * region; empty where the loaded NCCL lacks the call or reports no time.
+     */
+    @Override
+    public OptionalDouble ncclEstimateUs(long count) {
+        if (!NcclFeature.GROUP_SIMULATE.isAvailable(version)) {
+            return OptionalDouble.empty();
+        }
+        try (ncclSimInfo_t sim = new ncclSimInfo_t()) {
+            sim.size(sim.sizeof()).magic(0x74685283).version(NCCL_VERSION_CODE).estimatedTime(-1f);
+            nccl(ncclGroupStart(), "ncclGroupStart");
+            for (int l = 0; l < devices.length; l++) {
+                launch(l, false, 0, 0, count);
+            }
+            nccl(ncclGroupSimulateEnd(sim), "ncclGroupSimulateEnd");
+            float us = sim.estimatedTime();
+            return us > 0 ? OptionalDouble.of(us) : OptionalDouble.empty(); // 0: no time for these tasks
+        }
     }
 
     /** nccl-tests' testStreamSynchronize: poll every stream, check NCCL's async error, honour -T. */
@@ -491,7 +644,7 @@ public final class CudaNcclBackend implements CollectiveBackend {
     @Override
     public void zero(int l, boolean recvBuffer, long bytes) {
         cuda(cudaSetDevice(devices[l]), "cudaSetDevice");
-        cuda(cudaMemset(recvBuffer ? recvBuf[l] : sendBuf[l], 0, bytes), "cudaMemset");
+        cuda(cudaMemset(recvBuffer ? recvBuf[l] : sendBuf[l], 0, bytes + shiftBytes), "cudaMemset");
         // the loop's streams are non-blocking, so they do not wait for legacy-stream work: finish it here
         cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     }
@@ -501,7 +654,7 @@ public final class CudaNcclBackend implements CollectiveBackend {
         cuda(cudaSetDevice(devices[l]), "cudaSetDevice");
         try (BytePointer dst = new BytePointer(recvBuffer ? recvBuf[l] : sendBuf[l]);
              BytePointer host = new BytePointer(src.slice())) {
-            dst.position(offset);
+            dst.position(offset + shiftBytes);
             cuda(cudaMemcpy(dst, host, src.remaining(), cudaMemcpyHostToDevice), "cudaMemcpy H2D");
         }
         cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
@@ -515,7 +668,7 @@ public final class CudaNcclBackend implements CollectiveBackend {
         }
         cuda(cudaSetDevice(devices[l]), "cudaSetDevice");
         try (BytePointer srcDev = new BytePointer(recvBuf[l]); BytePointer host = new BytePointer(dst.slice())) {
-            srcDev.position(offset);
+            srcDev.position(offset + shiftBytes);
             cuda(cudaMemcpy(host, srcDev, dst.remaining(), cudaMemcpyDeviceToHost), "cudaMemcpy D2H");
         }
     }

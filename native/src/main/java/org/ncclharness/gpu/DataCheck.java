@@ -98,12 +98,16 @@ final class DataCheck {
             case ALL_REDUCE -> pattern.reduced(k);
             case REDUCE -> rank == root ? pattern.reduced(k) : (inPlace ? pattern.input(rank, k) : 0L);
             case BROADCAST -> pattern.input(root, k);
-            case ALL_GATHER -> pattern.input((int) (k / base), k % base);
+            case ALL_GATHER, HYPERCUBE -> pattern.input((int) (k / base), k % base);
+            // the root gathers every block; elsewhere the receive buffer keeps what it held: zeros, and in place the
+            // rank's own block
+            case GATHER -> rank == root || (inPlace && k / base == rank) ? pattern.input((int) (k / base), k % base) : 0L;
+            // every rank receives its block of the root's array
+            case SCATTER -> pattern.input(root, rank * base + k);
             case REDUCE_SCATTER -> pattern.reduced(rank * base + k);
             case ALL_TO_ALL -> pattern.input((int) (k / base), rank * base + k % base);
             case SEND_RECV -> pattern.input(Math.floorMod(rank - 1, nranks), k);
-            case GATHER, SCATTER, HYPERCUBE, UNKNOWN -> throw new IllegalArgumentException(
-                    collective.testName() + " is read from logs, not run by the harness (Collective.runnable)");
+            case UNKNOWN -> throw new IllegalArgumentException("an unknown collective cannot be checked");
         };
     }
 

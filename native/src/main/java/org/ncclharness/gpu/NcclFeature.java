@@ -25,11 +25,18 @@ public enum NcclFeature {
     COMM_SPLIT(2, 18, 0, "ncclCommSplit"),
     MEM_ALLOC(2, 19, 0, "ncclMemAlloc, ncclMemFree"),
     COMM_REGISTER(2, 19, 0, "ncclCommRegister, ncclCommDeregister"),
+    GROUP_SIMULATE(2, 22, 0, "ncclGroupSimulateEnd (NCCL's own time estimate)"),
     FLOAT8(2, 24, 0, "ncclFloat8e4m3, ncclFloat8e5m2"),
     PER_OP_TUNING_LOG(2, 24, 0, "NCCL_DEBUG_SUBSYS=TUNING per-op 'Bytes -> Algo NAME proto NAME' lines"),
     WINDOW_REGISTER(2, 27, 0, "ncclCommWindowRegister"),
+    CTA_POLICY(2, 27, 0, "ncclConfig_t.CTAPolicy (-x 0 or 1)"),
     ALL_TO_ALL_API(2, 28, 0, "ncclAlltoAll"),
-    GATHER_SCATTER_API(2, 28, 0, "ncclGather, ncclScatter");
+    GATHER_SCATTER_API(2, 28, 0, "ncclGather, ncclScatter"),
+    CTA_POLICY_ZERO(2, 28, 0, "NCCL_CTA_POLICY_ZERO (-x 2)"),
+    /** nccl-tests 2.19.6 built against NCCL 2.28+ sets it on every communicator (common.cu, initComms). */
+    NVLINK_CENTRIC_SCHED(2, 28, 0, "ncclConfig_t.nvlinkCentricSched"),
+    /** nccl-tests 2.19.6's sendrecv sets it to 2 (a ring has two peers) where NCCL has it (sendrecv.cu). */
+    MAX_P2P_PEERS(2, 30, 0, "ncclConfig_t.maxP2pPeers");
 
     private final NcclVersion since;
     private final String what;

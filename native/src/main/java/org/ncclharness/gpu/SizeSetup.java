@@ -5,8 +5,8 @@ import org.ncclharness.calibration.measure.Collective;
 /**
  * nccl-tests' {@code setupArgs} for one size: the per-rank element counts from {@link Collective#counts}, byte sizes,
  * and where an in-place operation's pointers go inside the receive buffer (each collective's GetCollByteCount):
- * AllGather sends from {@code recvbuf + rank·sendBytes}; ReduceScatter receives into {@code recvbuf + rank·recvBytes};
- * every other collective uses the buffer start for both.
+ * AllGather, Gather and HyperCube send from {@code recvbuf + rank·sendBytes}; ReduceScatter and Scatter receive into
+ * {@code recvbuf + rank·recvBytes}; every other collective uses the buffer start for both.
  *
  * @param sizeBytes    the requested size (the {@code -b..-e} value)
  * @param counts       per-rank counts and the printed size
@@ -29,12 +29,15 @@ public record SizeSetup(long sizeBytes, Collective collective, DataType type, Co
 
     /** In-place send pointer's offset for {@code rank}. */
     public long sendInPlaceOffset(int rank) {
-        return collective == Collective.ALL_GATHER ? rank * sendBytes : 0;
+        return switch (collective) {
+            case ALL_GATHER, GATHER, HYPERCUBE -> rank * sendBytes;
+            default -> 0;
+        };
     }
 
     /** In-place receive pointer's offset for {@code rank}. */
     public long recvInPlaceOffset(int rank) {
-        return collective == Collective.REDUCE_SCATTER ? rank * recvBytes : 0;
+        return collective == Collective.REDUCE_SCATTER || collective == Collective.SCATTER ? rank * recvBytes : 0;
     }
 
     /** Bytes of the receive buffer an in-place operation uses (the whole gathered/scattered array). */

@@ -26,7 +26,8 @@ class NcclVersionTest {
     @Test
     void theGatingTableKnowsWhatEachReleaseLacks() {
         NcclVersion v2273 = new NcclVersion(2, 27, 3);
-        assertThat(NcclFeature.missingFrom(v2273)).containsExactly(NcclFeature.ALL_TO_ALL_API, NcclFeature.GATHER_SCATTER_API);
+        assertThat(NcclFeature.missingFrom(v2273)).containsExactly(NcclFeature.ALL_TO_ALL_API, NcclFeature.GATHER_SCATTER_API,
+                NcclFeature.CTA_POLICY_ZERO, NcclFeature.NVLINK_CENTRIC_SCHED, NcclFeature.MAX_P2P_PEERS);
         assertThat(NcclFeature.missingFrom(new NcclVersion(2, 30, 7))).isEmpty();
         // nccl-tests 2.19.6 switches AllToAll to ncclAlltoAll at 2.28.0 (alltoall.cu's run-time check)
         assertThat(NcclFeature.ALL_TO_ALL_API.isAvailable(new NcclVersion(2, 28, 0))).isTrue();

@@ -62,10 +62,10 @@ public final class NcclTestsTableWriter {
         }
         if (run != null && run.nThread() != null) {
             out.printf("# nThread %d nGpus %d minBytes %d maxBytes %d step: %s warmup iters: %d iters: %d "
-                            + "agg iters: %d validation: %d graph: %d unalign: 0%n",
+                            + "agg iters: %d validation: %d graph: %d unalign: %d%n",
                     run.nThread(), run.nGpus(), run.minBytes(), run.maxBytes(), run.step(),
                     nz(run.warmupIters(), 1), nz(run.iters(), 20), nz(run.aggIters(), 1), nz(run.validation(), 1),
-                    nz(run.graph(), 0));
+                    nz(run.graph(), 0), nz(run.unalign(), 0));
         }
         settings.forEach(out::println);
         out.println("#");

@@ -51,7 +51,13 @@ public final class SweepJson {
      *
      * @param source the {@code nccl_harness.source} object, null where the file has none
      */
-    public record Read(Sweep sweep, List<PerIteration> perIteration, List<RankTimes> rankTimes, JsonNode source) { }
+    public record Read(Sweep sweep, List<PerIteration> perIteration, List<RankTimes> rankTimes,
+                       List<NcclEstimate> ncclEstimates, JsonNode source) {
+
+        public Read(Sweep sweep, List<PerIteration> perIteration, List<RankTimes> rankTimes, JsonNode source) {
+            this(sweep, perIteration, rankTimes, List.of(), source);
+        }
+    }
 
     /** True when a text looks like JSON (its first non-blank character is '{'). */
     public static boolean looksLikeJson(String text) {
@@ -103,6 +109,15 @@ public final class SweepJson {
      *                  {@code {"min_us", "max_us"}}
      */
     public static String write(Sweep sweep, List<PerIteration> perIteration, List<RankTimes> rankTimes, Context ctx) {
+        return write(sweep, perIteration, rankTimes, List.of(), ctx);
+    }
+
+    /**
+     * @param ncclEstimates per row, NCCL's own estimate (ncclGroupSimulateEnd): in the row's {@code nccl_harness}
+     *                      object as {@code nccl_estimate_time_us}, beside the measured times
+     */
+    public static String write(Sweep sweep, List<PerIteration> perIteration, List<RankTimes> rankTimes,
+                               List<NcclEstimate> ncclEstimates, Context ctx) {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("version", NCCL_TESTS_JSON_VERSION);
         if (ctx.startTime() != null) {
@@ -153,6 +168,13 @@ public final class SweepJson {
             perIter(r, "in_place_per_iter", perIteration, i, Placement.IN_PLACE);
             r.put("experiment_name", "");
             rankTimes(r, rankTimes, i);
+            for (NcclEstimate e : ncclEstimates) {
+                if (e.row() == i) {
+                    ObjectNode ours = r.has("nccl_harness") ? (ObjectNode) r.get("nccl_harness")
+                            : r.putObject("nccl_harness");
+                    ours.put(NcclEstimate.FIELD, e.timeUs());
+                }
+            }
         }
         Trailer stated = sweep.trailer();
         long bad = NcclTestsTableWriter.outOfBounds(sweep);
@@ -355,6 +377,7 @@ public final class SweepJson {
         List<Measurement> rows = new ArrayList<>();
         List<PerIteration> per = new ArrayList<>();
         List<RankTimes> rankTimes = new ArrayList<>();
+        List<NcclEstimate> estimates = new ArrayList<>();
         for (int i = 0; i < results.size(); i++) {
             JsonNode r = results.get(i);
             String where = at + "results[" + i + "]";
@@ -370,6 +393,10 @@ public final class SweepJson {
             readPerIter(r.path("out_of_place_per_iter"), i, Placement.OUT_OF_PLACE, per);
             readPerIter(r.path("in_place_per_iter"), i, Placement.IN_PLACE, per);
             readRankTimes(file, r, i, where, rankTimes);
+            JsonNode est = r.path("nccl_harness").get(NcclEstimate.FIELD);
+            if (est != null) {
+                estimates.add(new NcclEstimate(i, required(file, est, where + ".nccl_harness." + NcclEstimate.FIELD)));
+            }
         }
         List<Device> devices = new ArrayList<>();
         for (JsonNode d : root.path("config").path("devices")) {
@@ -415,7 +442,7 @@ public final class SweepJson {
                 }
             }
             Sweep sweep = new Sweep(prov, coll, run, hw, devices, rows, notes, trailer(root, ours));
-            return new Read(sweep, per, rankTimes, ours.get("source"));
+            return new Read(sweep, per, rankTimes, estimates, ours.get("source"));
         } catch (JsonProcessingException e) {
             throw new InputException(file, 0, at + "the nccl_harness object is not valid: "
                     + JsonProblem.describe(e));

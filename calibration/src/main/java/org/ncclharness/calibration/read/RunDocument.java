@@ -1,5 +1,6 @@
 package org.ncclharness.calibration.read;
 
+import org.ncclharness.calibration.format.NcclEstimate;
 import org.ncclharness.calibration.format.SweepJson;
 import org.ncclharness.calibration.measure.InputException;
 import java.util.List;
@@ -98,6 +99,19 @@ public record RunDocument(String name, Format format, List<Sweep> sweeps, InputE
             throw sweepError;
         }
         return sweeps;
+    }
+
+    /**
+     * NCCL's own estimates a JSON input carries for one of its tables (a sweep's {@code -J} file with NCCL 2.22+), with
+     * row indices into that table; empty for other formats and for tables without them.
+     */
+    public List<NcclEstimate> ncclEstimates(Sweep table) {
+        for (SweepJson.Read r : json) {
+            if (r.sweep() == table || r.sweep().rows().equals(table.rows())) {
+                return r.ncclEstimates();
+            }
+        }
+        return List.of();
     }
 
     /** The one run of a JSON input (a sweep's {@code -J} file), with its per-iteration samples. */

@@ -2,6 +2,7 @@ package org.ncclharness.calibration.read;
 
 import org.ncclharness.calibration.format.MeasurementCsv;
 import org.ncclharness.calibration.format.NcclTestsTableWriter;
+import org.ncclharness.calibration.format.NcclEstimate;
 import org.ncclharness.calibration.format.RankTimes;
 import org.ncclharness.calibration.format.SweepJson;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -109,6 +110,27 @@ class RoundTripTest {
         SweepJson.Read again = SweepJson.read("ours.json", SweepJson.write(r.sweep(), r.perIteration()));
         assertThat(again.perIteration()).isEqualTo(r.perIteration());
         assertThat(again.sweep().rows()).isEqualTo(r.sweep().rows());
+    }
+
+    @Test
+    void ncclsOwnEstimateSitsBesideTheRowsMeasurementAndReadsBack() throws Exception {
+        Dataset d = datasets().findFirst().orElseThrow();
+        List<RankTimes> times = List.of(new RankTimes(1, Placement.OUT_OF_PLACE, 3.0, 4.0));
+        List<NcclEstimate> est = List.of(new NcclEstimate(0, 7.25), new NcclEstimate(1, 8.5));
+        String json = SweepJson.write(d.sweep(), List.of(), times, est, SweepJson.Context.none());
+        var rows = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json).path("results");
+        assertThat(rows.get(1).path("nccl_harness").path("nccl_estimate_time_us").asDouble()).isEqualTo(8.5);
+        assertThat(rows.get(1).path("nccl_harness").has("out_of_place_rank_time")).isTrue();
+        assertThat(rows.get(2).path("nccl_harness").has("nccl_estimate_time_us")).isFalse();
+        SweepJson.Read back = SweepJson.read("json", json);
+        assertThat(back.ncclEstimates()).isEqualTo(est);
+        assertThat(back.rankTimes()).isEqualTo(times);
+        assertThat(back.sweep()).isEqualTo(d.sweep());
+        assertThat(SweepJson.read("json", SweepJson.write(d.sweep(), List.of())).ncclEstimates()).isEmpty();
+        String broken = json.replaceFirst("\"nccl_estimate_time_us\" : 7.25", "\"nccl_estimate_time_us\" : \"soon\"");
+        assertThat(broken).isNotEqualTo(json);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SweepJson.read("b.json", broken))
+                .hasMessageContaining("results[0].nccl_harness.nccl_estimate_time_us is not a number");
     }
 
     @Test

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The harness's classes were compiled against the CUDA 13 preset; harness-cuda12.jar runs them on the CUDA 12
  * one. Every binding method, constructor and field they use must exist there too, except inside
- * NewerNcclCalls, which is reached only where the loaded binding declares the call.
+ * NewerNcclCalls, which is reached only where the loaded binding declares the call or field.
  */
 class Cuda12BindingsTest {
 
@@ -29,8 +29,10 @@ class Cuda12BindingsTest {
                 .filter(a -> a.getTargetOwner().getPackageName().startsWith("org.bytedeco"))
                 .filter(a -> a.getTarget().resolveMember().isEmpty())
                 .map(a -> a.getOriginOwner().getSimpleName() + " -> " + a.getTarget().getFullName()).distinct().toList();
-        // the check sees what the CUDA 12 preset lacks: the one call kept behind the version check
-        assertThat(missing).anyMatch(m -> m.startsWith("NewerNcclCalls -> org.bytedeco.cuda.global.nccl.ncclAlltoAll("));
+        // the check sees what the CUDA 12 preset lacks: the calls and config fields kept behind the checks
+        assertThat(missing).anyMatch(m -> m.startsWith("NewerNcclCalls -> org.bytedeco.cuda.global.nccl.ncclAlltoAll("))
+                .anyMatch(m -> m.startsWith("NewerNcclCalls -> org.bytedeco.cuda.global.nccl.ncclGather("))
+                .anyMatch(m -> m.startsWith("NewerNcclCalls -> org.bytedeco.cuda.nccl.ncclConfig_t.maxP2pPeers("));
         assertThat(missing).filteredOn(m -> !m.startsWith("NewerNcclCalls -> ")).isEmpty();
     }
 }

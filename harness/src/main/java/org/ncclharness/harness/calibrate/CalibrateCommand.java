@@ -4,6 +4,7 @@ import org.ncclharness.harness.figure.CalibrationReportPage;
 import org.ncclharness.harness.options.LatencyConverter;
 import org.ncclharness.harness.options.TierOptions;
 import org.ncclharness.harness.runs.CalibrationInputs;
+import org.ncclharness.harness.runs.NcclEstimateNotes;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -209,6 +210,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         in.stream().filter(i -> i.sweep().provenance().kind() == SourceKind.PREDICTED).forEach(i -> out.println("# "
                 + i.id() + ": predicted rows, fitted as if measured (--allow-predicted): its scores measure a model"
                 + " against a model's own curve, not hardware"));
+        NcclEstimateNotes.lines(files).forEach(out::println);
         out.flush();
         if (calibration.entries().stream().allMatch(e -> e instanceof DeferredCalibration)) {
             throw new HarnessException(ExitCode.USAGE, "no table could be calibrated (each one's reason is above);"

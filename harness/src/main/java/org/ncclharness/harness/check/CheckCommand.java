@@ -32,6 +32,7 @@ import org.ncclharness.calibration.check.CheckReportWriter;
 import org.ncclharness.calibration.check.DiagnosisFindings;
 import org.ncclharness.calibration.check.CheckRules;
 import org.ncclharness.calibration.check.HealthCheck;
+import org.ncclharness.calibration.check.NcclEstimateComparison;
 import org.ncclharness.calibration.check.PerIterationCheck;
 import org.ncclharness.calibration.check.Reference;
 import org.ncclharness.calibration.check.Verdict;
@@ -386,6 +387,8 @@ public final class CheckCommand implements Callable<Integer> {
                 context.add(Finding.info("reference", ref.why()));
             }
             HealthCheck.notMeasured(sweep).ifPresent(context::add);
+            // NCCL's own estimate, where the run's JSON carries it: a reference curve, INFO or WARN, never FAIL
+            context.addAll(NcclEstimateComparison.findings(input.rows(), doc.ncclEstimates(input)));
             report = report.withFindings(context, diagnosis);
             out.add(new Judged(report, RunContext.of(sweep, doc), sweep, ref == null ? null : ref.series()));
         }

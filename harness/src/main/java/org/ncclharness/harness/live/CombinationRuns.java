@@ -65,7 +65,7 @@ final class CombinationRuns {
             targs.add("--no-calibrate");
             child(c, tag + "-tuning", targs, NcclEnvironment.tuningPass(c.algo(), c.proto(), prefix));
             out.add(new SweepResult(c, ran(plan, read.sweep().rows(), tuningLines(prefix), nranks), read.sweep(),
-                    read.perIteration(), read.rankTimes()));
+                    read.perIteration(), read.rankTimes(), read.ncclEstimates()));
         }
         return out;
     }

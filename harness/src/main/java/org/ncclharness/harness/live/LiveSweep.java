@@ -16,9 +16,11 @@ import java.util.OptionalLong;
 import java.util.stream.IntStream;
 import org.ncclharness.calibration.diagnose.Diagnosis;
 import org.ncclharness.calibration.diagnose.DiagnosisWriter;
+import org.ncclharness.calibration.format.NcclEstimate;
 import org.ncclharness.calibration.format.PerIteration;
 import org.ncclharness.calibration.format.RankTimes;
 import org.ncclharness.calibration.format.SweepJson;
+import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
@@ -134,7 +136,7 @@ public final class LiveSweep {
                     + " host(s) from " + host + " by nccl-harness"), plan.collective(), run, hw, devs, m.rows(),
                     List.of());
             int rc = new SweepOutputs(plan, out).emit(List.of(new SweepResult(Combination.auto(), List.of(), sweep,
-                    m.perIteration(), m.rankTimes())), heading, new SweepOutputs.RunFacts(start, LocalDateTime.now().format(TIME),
+                    m.perIteration(), m.rankTimes(), m.ncclEstimates())), heading, new SweepOutputs.RunFacts(start, LocalDateTime.now().format(TIME),
                     probe.ncclVersion().code(), null, List.of(), SweepJson.object()));
             if (diagnosis != null) {
                 printDiagnosis(diagnosis);
@@ -242,7 +244,8 @@ public final class LiveSweep {
         return new RunInfo(null, "nccl-harness", Integer.toString(probe.ncclVersion().code()),
                 plan.collective().testName() + "_perf", plan.threads(), plan.gpusPerThread(), sizes.get(0),
                 sizes.get(sizes.size() - 1), plan.step(), plan.warmupIters(), plan.iters(), plan.aggIters(),
-                plan.check(), plan.graph(), null); // the forced algorithm goes with the run's facts (RunFacts)
+                plan.check(), plan.graph(), null, // the forced algorithm goes with the run's facts (RunFacts)
+                plan.unalignElements());
     }
 
     /** The sizes and the {@code -e} a job's memory cap leaves. */
@@ -269,7 +272,8 @@ public final class LiveSweep {
         int local = gpus.size();
         int[] devices = gpus.stream().mapToInt(GpuDevice::index).toArray();
         try (CudaNcclBackend be = CudaNcclBackend.open(probe, new CommSpec(devices, split.nranks(local),
-                split.firstRank(local), new UniqueId(split.uniqueId()), plan.streamNull()));
+                split.firstRank(local), new UniqueId(split.uniqueId()), plan.streamNull(), plan.ctaPolicy(),
+                maxP2pPeers(plan.collective()), plan.unalignElements()));
              SweepProgress progress = SweepProgress.start(job.rank() == 0
                      ? units(plan, split.nranks(local)) * c.sizes().size() : 0)) {
             // the hook runs on the job's watchdog thread: it asks, the polling loop aborts (one thread per comm)
@@ -316,8 +320,14 @@ public final class LiveSweep {
         return out;
     }
 
-    /** Rows, -I samples and the fastest/slowest process's times of one process's sweep. */
-    record Measured(List<Measurement> rows, List<PerIteration> perIteration, List<RankTimes> rankTimes) { }
+    /** nccl-tests 2.19.6's sendrecv limits NCCL to its ring's two peers (sendrecv.cu); 0 leaves NCCL's default. */
+    static int maxP2pPeers(Collective c) {
+        return c == Collective.SEND_RECV ? 2 : 0;
+    }
+
+    /** Rows, -I samples, the fastest/slowest process's times and NCCL's estimates of one process's sweep. */
+    record Measured(List<Measurement> rows, List<PerIteration> perIteration, List<RankTimes> rankTimes,
+                    List<NcclEstimate> ncclEstimates) { }
 
     /**
      * nccl-tests' outer loops around the timed loop: datatypes, then ops, then roots (-r -1: every rank in
@@ -327,10 +337,16 @@ public final class LiveSweep {
      */
     static Measured measure(SweepPlan plan, CollectiveBackend be, JobGroup group, List<Long> sizes, long maxBytes,
                             SweepProgress progress, GpuProbe probe) {
+        if (plan.collective() == Collective.HYPERCUBE && Integer.bitCount(be.nranks()) != 1) {
+            // nccl-tests prints "nRanks N is not a power of 2, skipping" and exits 0 with no table
+            throw new HarnessException(ExitCode.USAGE, "hypercube exchanges with rank ^ 2^k, so it needs a power-of-two"
+                    + " rank count; this job has " + be.nranks() + " ranks");
+        }
         TimedLoop loop = new TimedLoop(be, group);
         List<Measurement> rows = new ArrayList<>();
         List<PerIteration> per = new ArrayList<>();
         List<RankTimes> rankTimes = new ArrayList<>();
+        List<NcclEstimate> estimates = new ArrayList<>();
         List<ReduceOp> ops = plan.collective().reduces() ? plan.ops() : List.of(ReduceOp.SUM);
         List<Integer> roots = !plan.collective().rooted() ? List.of(-1) : plan.root() >= 0 ? List.of(plan.root())
                 : IntStream.range(0, be.nranks()).boxed().toList();
@@ -346,6 +362,11 @@ public final class LiveSweep {
                     }
                     for (SizeResult r : loop.run(o, plan.cycles())) {
                         int row = rows.size();
+                        if (plan.ncclEstimate()) {
+                            // after the timed loop, with the communicators configured for this type and op
+                            be.ncclEstimateUs(r.measurement().count())
+                                    .ifPresent(us -> estimates.add(new NcclEstimate(row, us)));
+                        }
                         rows.add(plan.cpuTime() ? r.withCpuTime() : r.measurement());
                         perIteration(row, Placement.OUT_OF_PLACE, r.outOfPlace(), per);
                         perIteration(row, Placement.IN_PLACE, r.inPlace(), per);
@@ -359,7 +380,7 @@ public final class LiveSweep {
                 }
             }
         }
-        return new Measured(rows, per, rankTimes);
+        return new Measured(rows, per, rankTimes, estimates);
     }
 
     private static void perIteration(int row, Placement p, PlacementResult r, List<PerIteration> out) {

@@ -16,6 +16,7 @@ import org.ncclharness.calibration.fit.FitProgress;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.format.CFormat;
 import org.ncclharness.calibration.format.MeasurementCsv;
+import org.ncclharness.calibration.format.NcclEstimate;
 import org.ncclharness.calibration.format.NcclTestsTableWriter;
 import org.ncclharness.calibration.format.SweepJson;
 import org.ncclharness.calibration.format.TableExtras;
@@ -34,6 +35,8 @@ import org.ncclharness.calibration.calibrate.GlitchExclusion;
 import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.calibration.check.CheckReport;
 import org.ncclharness.calibration.check.CheckReportWriter;
+import org.ncclharness.calibration.check.Finding;
+import org.ncclharness.calibration.check.NcclEstimateComparison;
 import org.ncclharness.calibration.check.Verdict;
 import org.ncclharness.harness.options.OutputTarget;
 import org.ncclharness.harness.options.Outputs;
@@ -69,6 +72,28 @@ final class SweepOutputs {
         this.out = out;
     }
 
+    /**
+     * After the table, never inside it (it stays nccl-tests' byte for byte): per size, NCCL's own estimate beside the
+     * measured out-of-place time, then per size band the ratio as check reports it.
+     */
+    private void ncclEstimates(SweepResult r) {
+        if (r.ncclEstimates().isEmpty()) {
+            return;
+        }
+        out.println("# NCCL's own estimate (ncclGroupSimulateEnd: its tuning model's time for one operation, a"
+                + " prediction; nothing was run), beside the measured out-of-place time");
+        out.println(String.format(Locale.ROOT, "#%12s %12s %14s %18s", "size", "time(us)", "estimate(us)",
+                "measured/estimate"));
+        for (NcclEstimate e : r.ncclEstimates()) {
+            Measurement m = r.sweep().rows().get(e.row());
+            out.println(String.format(Locale.ROOT, "#%12d %12.2f %14.2f %18.2f", m.sizeBytes(),
+                    m.outOfPlace().timeUs(), e.timeUs(), NcclEstimateComparison.ratio(m, e.timeUs())));
+        }
+        for (Finding f : NcclEstimateComparison.findings(r.sweep().rows(), r.ncclEstimates())) {
+            out.println("# " + f.severity() + " " + f.message());
+        }
+    }
+
     int emit(List<SweepResult> results, List<String> heading, RunFacts facts) {
         if (plan.json() != null) {
             out.println("# Writing JSON output to " + (plan.json().isStdout() ? "standard output"
@@ -90,6 +115,7 @@ final class SweepOutputs {
             NcclTestsTableWriter.write(out, r.sweep(), lines, status.trailerWord(), plan.cpuTime() ? "cputime"
                     : "time", extras(r));
             status.notJudged().ifPresent(why -> out.println("# " + why));
+            ncclEstimates(r);
             worst = worse(worst, verdict(r.sweep()));
         }
         if (results.size() > 1) {
@@ -120,7 +146,7 @@ final class SweepOutputs {
             SweepResult r = results.get(i);
             if (plan.json() != null) {
                 outputs.add(target(plan.json(), results, i), Outputs.utf8(SweepJson.write(r.sweep(), r.perIteration(),
-                        r.rankTimes(), context(r, facts, report, i))));
+                        r.rankTimes(), r.ncclEstimates(), context(r, facts, report, i))));
             }
             if (plan.csv() != null) {
                 outputs.add(target(plan.csv(), results, i), Outputs.utf8(MeasurementCsv.toString(List.of(r.sweep()))));

@@ -19,6 +19,9 @@ import org.ncclharness.harness.options.OutputTarget;
  * @param csv           {@code --csv}, a file or standard output, null without
  * @param json          {@code -J}, a file or standard output, null without
  * @param report        {@code --report DIR}, null without
+ * @param ctaPolicy     {@code -x}: ncclConfig_t.CTAPolicy, -1 = unset (NCCL's default)
+ * @param unalignElements {@code -u}: elements by which every buffer pointer is misaligned
+ * @param ncclEstimate  {@code --nccl-estimate}: ask NCCL (2.22+) for its own time of each size, beside the measurement
  * @param args          the full command line, for the JSON
  */
 public record SweepPlan(List<Long> sizes, long minBytes, long maxBytes, String step, Collective collective,
@@ -29,7 +32,8 @@ public record SweepPlan(List<Long> sizes, long minBytes, long maxBytes, String s
                         boolean memory, boolean perIter, int perIterSkip, Integer testsDevice, SplitRule split,
                         OutputTarget csv, OutputTarget json, Path report, boolean force, boolean strict, boolean calibrate,
                         String datasetId,
-                        Double minBusBwGBps, String interconnect, List<String> args) {
+                        Double minBusBwGBps, String interconnect, int ctaPolicy, int unalignElements,
+                        boolean ncclEstimate, List<String> args) {
 
     public SweepPlan {
         sizes = List.copyOf(sizes);
@@ -45,7 +49,7 @@ public record SweepPlan(List<Long> sizes, long minBytes, long maxBytes, String s
                 List.of(Combination.auto()), threads, gpusPerThread, warmupIters, iters, aggIters, 1, check, blocking,
                 streamNull, timeoutS, graph, cpuTime, average, localRegister, timestamps, parallelInit, memory, perIter,
                 perIterSkip, testsDevice, split, csv, json, report, force, strict, calibrate, datasetId, minBusBwGBps,
-                interconnect, args);
+                interconnect, ctaPolicy, unalignElements, ncclEstimate, args);
     }
 
     /** The plan with other datatypes and ops: {@code -d all} / {@code -o all} as the GPUs at hand resolve them. */
@@ -54,7 +58,7 @@ public record SweepPlan(List<Long> sizes, long minBytes, long maxBytes, String s
                 combinations, threads, gpusPerThread, warmupIters, iters, aggIters, cycles, check, blocking,
                 streamNull, timeoutS, graph, cpuTime, average, localRegister, timestamps, parallelInit, memory, perIter,
                 perIterSkip, testsDevice, split, csv, json, report, force, strict, calibrate, datasetId, minBusBwGBps,
-                interconnect, args);
+                interconnect, ctaPolicy, unalignElements, ncclEstimate, args);
     }
 
     /** GPUs this process drives: {@code -t × -g}. */

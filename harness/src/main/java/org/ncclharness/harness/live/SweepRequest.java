@@ -75,7 +75,7 @@ public final class SweepRequest {
     @Option(names = "--version", versionHelp = true, description = "Print the harness version and exit.")
     boolean version;
     @Mixin
-    NotOffered notOffered = new NotOffered();
+    NcclTestsLateFlags late = new NcclTestsLateFlags();
     @Option(names = {"-R", "--local_register"}, paramLabel = "0-2", description = "register buffers: 1 ncclCommRegister, 2 symmetric window")
     int localRegister;
     @Option(names = {"-S", "--report_timestamps"}, paramLabel = "0/1", description = "append a timestamp to each row")
@@ -92,7 +92,8 @@ public final class SweepRequest {
     OutputTarget json;
 
     @Option(names = "--collective", paramLabel = "NAME",
-            description = "allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv (default allreduce)")
+            description = "allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv, gather, scatter,"
+                    + " hypercube (default allreduce)")
     String collective;
     @Option(names = "--algo", paramLabel = "LIST", description = "NCCL_ALGO values to sweep, e.g. Ring,Tree,NVLS (one table each)")
     String algo;
@@ -123,6 +124,10 @@ public final class SweepRequest {
             description = "also write a page that opens from disk: DIR/index.html with the verdicts, the results"
                     + " table and the busbw figure with the calibrated models")
     OutputFolder report;
+    @Option(names = "--nccl-estimate", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "with NCCL 2.22+, ask NCCL for its own time of each size (ncclGroupSimulateEnd: nothing runs)"
+                    + " and print it after the table and in the JSON beside the measurement (default on)")
+    boolean ncclEstimate = true;
     @Option(names = "--force", description = "overwrite existing output files")
     boolean force;
 
@@ -204,11 +209,15 @@ public final class SweepRequest {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+        if (collective != null && collective.trim().toLowerCase(Locale.ROOT).matches("alltoallv(_perf(_mpi)?)?")) {
+            throw usage("not offered: --collective " + collective + ": nccl-tests 2.19.6's alltoallv_perf (per-peer"
+                    + " counts from NCCL_TESTS_ALLTOALLV_SPREAD or a traffic-matrix file) is not run by the harness;"
+                    + " run nccl-tests' alltoallv_perf, or --collective alltoall for the even exchange");
+        }
         Collective coll = collective == null ? Collective.ALL_REDUCE : Collective.byName(collective)
                 .filter(Collective::runnable).orElseThrow(() ->
                 usage("invalid --collective '" + collective + "': expected allreduce, allgather, reducescatter,"
-                        + " broadcast, reduce, alltoall or sendrecv (gather, scatter and hypercube logs are read, "
-                        + "not run)"));
+                        + " broadcast, reduce, alltoall, sendrecv, gather, scatter or hypercube"));
         positive("-t", threads, 1);
         positive("-g", gpus, 1);
         positive("-n", iters, 1);
@@ -221,7 +230,7 @@ public final class SweepRequest {
             throw usage("invalid -N " + cycles + ": expected a count of at least 1 (nccl-tests' -N 0, run forever,"
                     + " is not offered: a sweep that never ends has no table to print)");
         }
-        notOffered.refuse();
+        late.refuseDeviceKernels();
         range("-z", blocking, 3);
         range("-a", average, 3);
         range("-R", localRegister, 2);
@@ -280,7 +289,7 @@ public final class SweepRequest {
                 threads, gpus, warmup, iters, agg, cycles, check, blocking, streamNull == 1, timeout, graph,
                 cpuTime == 1, average, localRegister, timestamps == 1, parallelInit, memory == 1, perIter == 1, perIterSkip,
                 device, SplitRule.fromEnvironment(env), csv, json, report == null ? null : report.path(), force, strict, !noCalibrate, dataset, minBw, interconnect,
-                args);
+                late.ctaPolicy(), late.unalign(), ncclEstimate, args);
     }
 
     private static long size(String text, String option) {
@@ -317,31 +326,47 @@ public final class SweepRequest {
     }
 
     /**
-     * nccl-tests' letters the harness parses but does not offer (docs/gpu-bridge.md): a default passes, anything
-     * else is refused in one line, so that a command line copied from nccl-tests fails loudly, not differently.
+     * nccl-tests' letters for NCCL 2.27+ features, kept together so that help lists them where nccl-tests does. -x
+     * and -u run; -D's device-API kernels cannot (see {@link #refuseDeviceKernels}).
      */
-    static final class NotOffered {
-        @Option(names = {"-x", "--cta_policy"}, paramLabel = "N", description = "NCCL's CTA policy (2.27+): not offered")
+    static final class NcclTestsLateFlags {
+        @Option(names = {"-x", "--cta_policy"}, paramLabel = "0-2",
+                description = "NCCL's CTA policy (ncclConfig_t.CTAPolicy): 0 default, 1 efficiency (NCCL 2.27+), 2 zero"
+                        + " (NCCL 2.28+); unset without -x")
         Integer ctaPolicy;
         @Option(names = {"-D", "--device_implementation"}, paramLabel = "N",
-                description = "device-side kernels instead of the host API (2.28+): not offered")
-        Integer deviceImpl;
-        @Option(names = {"-V", "--device_cta_count"}, paramLabel = "N", description = "CTAs of -D's device kernels: not offered")
-        Integer deviceCtaCount;
-        @Option(names = {"-u", "--unalign"}, paramLabel = "N", description = "misalign buffers by N elements: not offered")
-        Integer unalign;
+                description = "nccl-tests' device-API kernels (NCCL 2.28+): only 0, NCCL's host API, runs here")
+        int deviceImpl;
+        @Option(names = {"-V", "--device_cta_count"}, paramLabel = "1-128",
+                description = "CTAs of -D's device kernels; accepted, without effect, as nccl-tests does with -D 0")
+        int deviceCtaCount = 16;
+        @Option(names = {"-u", "--unalign"}, paramLabel = "N", description = "misalign every buffer by N elements")
+        int unalign;
 
-        void refuse() {
-            notOffered("-x", ctaPolicy, "CTA policy", "NCCL's default policy is what the harness runs");
-            notOffered("-D", deviceImpl, "device implementation", "the harness times NCCL's host API");
-            notOffered("-V", deviceCtaCount, "device CTA count", "it sizes -D's device kernels, which the harness does not run");
-            notOffered("-u", unalign, "unaligned buffers", "the harness's buffers are aligned as cudaMalloc gives them");
+        int ctaPolicy() {
+            if (ctaPolicy != null && (ctaPolicy < 0 || ctaPolicy > 2)) {
+                throw usage("invalid -x " + ctaPolicy + ": expected 0 (default), 1 (efficiency) or 2 (zero)");
+            }
+            return ctaPolicy == null ? -1 : ctaPolicy;
         }
 
-        /** An nccl-tests letter the harness parses but does not offer: its default passes, anything else is refused. */
-        private static void notOffered(String flag, Integer value, String what, String why) {
-            if (value != null && (value != 0 || flag.equals("-V"))) {
-                throw usage("not offered: " + flag + " " + value + " (" + what + "): " + why + " (docs/gpu-bridge.md)");
+        int unalign() {
+            positive("-u", unalign, 0);
+            return unalign;
+        }
+
+        /**
+         * nccl-tests' -D N runs its own kernels, CUDA code compiled with nvcc against NCCL's nccl_device.h; this
+         * harness launches from Java, and the CUDA preset binds none of NCCL's device API: refused in one line.
+         */
+        void refuseDeviceKernels() {
+            if (deviceImpl != 0) {
+                throw usage("not offered: -D " + deviceImpl + " (device implementation): nccl-tests' device-API"
+                        + " kernels are CUDA code built with nvcc against NCCL 2.28+'s nccl_device.h, and"
+                        + " org.bytedeco:cuda 13.3 binds none of that API; run nccl-tests itself for -D, or -D 0");
+            }
+            if (deviceCtaCount < 1 || deviceCtaCount > 128) {
+                throw usage("invalid -V " + deviceCtaCount + ": expected 1 to 128 CTAs");
             }
         }
     }
