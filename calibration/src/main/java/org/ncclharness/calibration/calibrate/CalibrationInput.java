@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.calibrate;
 
 import java.util.List;
+import org.ncclharness.calibration.format.NcclEstimate;
 import org.ncclharness.calibration.hardware.Nics;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Sweep;
@@ -14,12 +15,21 @@ import org.ncclharness.calibration.measure.Sweep;
  * @param flags      dataset flags ({@code mixed-configurations} keeps a dataset out of the fit)
  * @param nics       the host's NICs: their count (--nics-per-host, the log's {@code NET/IB : Using} lines, or the
  *                   dataset's metadata) and speed (--nic-gbps, the metadata), each null where nothing says
+ * @param ncclEstimates NCCL's own estimates the input carried for this sweep's rows (a sweep's JSON with NCCL
+ *                   2.22+), read with the rest of the input so no command opens it again; empty for other inputs
  */
-public record CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<String> flags, Nics nics) {
+public record CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<String> flags, Nics nics,
+                               List<NcclEstimate> ncclEstimates) {
 
     public CalibrationInput {
         flags = flags == null ? List.of() : List.copyOf(flags);
         nics = nics == null ? Nics.UNKNOWN : nics;
+        ncclEstimates = ncclEstimates == null ? List.of() : List.copyOf(ncclEstimates);
+    }
+
+    /** An input that carries no NCCL estimates. */
+    public CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<String> flags, Nics nics) {
+        this(id, sweep, forcedAlgo, flags, nics, List.of());
     }
 
     /** NICs not known. */
@@ -27,7 +37,10 @@ public record CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<S
         this(id, sweep, forcedAlgo, flags, Nics.UNKNOWN);
     }
 
-    /** The same input with other measurements (a subset of its rows). */
+    /**
+     * The same input with other measurements (a subset of its rows). NCCL's estimates are left behind: their row
+     * indices are the full sweep's.
+     */
     public CalibrationInput withSweep(Sweep other) {
         return new CalibrationInput(id, other, forcedAlgo, flags, nics);
     }

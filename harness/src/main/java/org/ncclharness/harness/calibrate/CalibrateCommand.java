@@ -210,7 +210,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         in.stream().filter(i -> i.sweep().provenance().kind() == SourceKind.PREDICTED).forEach(i -> out.println("# "
                 + i.id() + ": predicted rows, fitted as if measured (--allow-predicted): its scores measure a model"
                 + " against a model's own curve, not hardware"));
-        NcclEstimateNotes.lines(files).forEach(out::println);
+        NcclEstimateNotes.lines(in).forEach(out::println);
         out.flush();
         if (calibration.entries().stream().allMatch(e -> e instanceof DeferredCalibration)) {
             throw new HarnessException(ExitCode.USAGE, "no table could be calibrated (each one's reason is above);"
