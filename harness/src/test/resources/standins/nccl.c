@@ -861,6 +861,7 @@ int ncclAlltoAll(const void *s, void *r, size_t n, int t, Comm *c, void *st) {
 }
 /* Outside a group a send or receive is a group of one, which completes only if the peer's matching call does. */
 static int p2p(Op o) {
+    if (group_depth > 0) return issue(o); /* queued in the caller's group, which Op.group names */
     ncclGroupStart();
     int rc = issue(o);
     int end = ncclGroupEnd();
