@@ -210,6 +210,8 @@ static int await_release(Comm *c, int gen) {
 }
 
 static int group_depth;
+/* bumped by every group end, nested ones included: Op.group */
+static unsigned group_seq = 1;
 /* Communicators initialised and not yet destroyed or aborted: nccl-tests destroys them before freeing buffers. */
 static int live_comms;
 typedef struct { Comm *comm; int gen; char name[128]; } Pending;
@@ -484,7 +486,9 @@ static double reduce_at(Comm *c, const char *slot0, size_t stride, size_t off, i
 enum { ALL_REDUCE, BROADCAST, REDUCE, ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, SEND, RECV, GATHER, SCATTER, P2P };
 
 /* premul: this rank's PreMulSum scalar (0 for every other op), applied to its contribution as NCCL applies it */
-typedef struct { int kind; const void *send; void *recv; size_t count; int type, op, root; Comm *comm; double premul; } Op;
+/* group: which ncclGroupStart/End pair, nested ones included, queued the op (0 outside any group) */
+typedef struct { int kind; const void *send; void *recv; size_t count; int type, op, root; Comm *comm; double premul;
+                 unsigned group; } Op;
 
 /*
  * A group's sends and receives on one communicator, run as one round like any other launch: every send written,
@@ -554,13 +558,16 @@ static void p2p_combine(Op *o) {
 }
 
 /* Whether queued send q reads what a receive from another rank in the P2P op p (on q's communicator) writes. A
- * receive from itself only copies this rank's own send (in place, the same bytes), so it is no dependency; and
- * every rank of nccl-tests' programs then splits alike, as the rounds' barriers need. */
+ * receive from itself only copies this rank's own send (in place, the same bytes), so it is no dependency; nor is
+ * one queued by the same (nested) group as the send: NCCL runs those at once, in no order (in-place alltoallv's
+ * sends overlap its receives differently on every rank, and a split there would leave the ranks' rounds apart).
+ * Every rank of nccl-tests' programs then splits alike, as the rounds' barriers need. */
 static int reads_a_receive(const Op *p, const Op *q) {
     const Op *r = p->send;
     const char *from = q->send, *to = from + q->count * type_size(q->type);
     for (size_t i = 0; i < p->count; i++) {
-        if (!is_p2p(&r[i], q->comm) || r[i].kind != RECV || r[i].root == q->comm->rank) continue;
+        if (!is_p2p(&r[i], q->comm) || r[i].kind != RECV || r[i].root == q->comm->rank || r[i].group == q->group)
+            continue;
         const char *at = r[i].recv;
         if (from < at + r[i].count * type_size(r[i].type) && at < to) return 1;
     }
@@ -708,6 +715,7 @@ static int nqueued, capqueued;
 int ncclGroupStart(void) { group_depth++; return OK; }
 
 int ncclGroupEnd(void) {
+    group_seq++;
     if (group_depth > 0) group_depth--;
     if (group_depth > 0) return OK;
     int joined = finish_inits();
@@ -739,6 +747,7 @@ typedef struct { size_t size; unsigned int magic, version; float estimatedTime; 
 /* Ends the group without running it: the queued operations are dropped, their estimate is the last one's. */
 int ncclGroupSimulateEnd(SimInfo *info) {
     if (!info || info->magic != 0x74685283) return INVALID_ARGUMENT;
+    group_seq++;
     if (group_depth > 0) group_depth--;
     if (group_depth > 0) return OK;
     const char *base = getenv("STANDIN_EST_BASE_US"), *gbps = getenv("STANDIN_EST_GBPS");
@@ -778,6 +787,7 @@ static int issue(Op o) {
             capqueued = capqueued ? 2 * capqueued : 8;
             queued = realloc(queued, (size_t) capqueued * sizeof(Op));
         }
+        o.group = group_seq;
         queued[nqueued++] = o;
         return OK;
     }
@@ -851,6 +861,7 @@ int ncclAlltoAll(const void *s, void *r, size_t n, int t, Comm *c, void *st) {
 }
 /* Outside a group a send or receive is a group of one, which completes only if the peer's matching call does. */
 static int p2p(Op o) {
+    if (group_depth > 0) return issue(o); /* queued in the caller's group, which Op.group names */
     ncclGroupStart();
     int rc = issue(o);
     int end = ncclGroupEnd();

@@ -20,7 +20,7 @@ class UnknownCollectiveReasonTest {
     private static final String ALLTOALL = REAL + "old_superbench_a100_alltoall.txt";
     private static final String WRONG = REAL + "ncclinfo_wrong_2x2_ring_nccltests179_excerpt.txt";
     private static final String ALLTOALL_WHY = "the log does not name its test program and its rows (size = 8 x count"
-            + " x 4 B, busbw/algbw = 0.8750) fit all_gather/reduce_scatter/alltoall/gather/scatter";
+            + " x 4 B, busbw/algbw = 0.8750) fit all_gather/reduce_scatter/alltoall/alltoallv/gather/scatter";
 
     @TempDir
     Path dir;
@@ -62,7 +62,7 @@ class UnknownCollectiveReasonTest {
         CliRun refused = CliRun.of("check", json);
         assertThat(refused.exitCode()).isEqualTo(ExitCode.USAGE);
         assertThat(refused.err()).startsWith(json + ": unknown float: the collective is not known (the log does not"
-                + " name its test program and its rows (").endsWith(") fit all_gather/alltoall); pass --collective"
+                + " name its test program and its rows (").endsWith(") fit all_gather/alltoall/alltoallv); pass --collective"
                 + " NAME (all_reduce, all_gather, ...)\n");
         CliRun given = CliRun.of("check", json, "--collective", "alltoall");
         assertThat(given.exitCode()).as(given.err()).isEqualTo(ExitCode.OK);

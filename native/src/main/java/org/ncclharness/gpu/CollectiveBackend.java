@@ -3,6 +3,7 @@ package org.ncclharness.gpu;
 import java.nio.ByteBuffer;
 import java.util.OptionalDouble;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.PeerTraffic;
 
 /**
  * What the timed loop needs from CUDA and NCCL, for the local ranks one process drives (one per GPU; {@code -g
@@ -30,6 +31,14 @@ public interface CollectiveBackend extends AutoCloseable {
 
     /** Fixes what every later {@link #launch} runs (nccl-tests runs one type/op/root per timed sweep). */
     void configure(Collective collective, DataType type, ReduceOp op, int root);
+
+    /**
+     * As {@link #configure(Collective, DataType, ReduceOp, int)}, with alltoallv's per-peer pattern; a backend that
+     * runs alltoallv overrides this, the others need no pattern.
+     */
+    default void configure(Collective collective, DataType type, ReduceOp op, int root, PeerTraffic traffic) {
+        configure(collective, type, op, root);
+    }
 
     void groupStart();
 

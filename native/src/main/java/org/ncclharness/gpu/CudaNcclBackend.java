@@ -67,6 +67,7 @@ import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.LongPointer;
 import org.bytedeco.javacpp.Pointer;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.PeerTraffic;
 
 /**
  * The real {@link CollectiveBackend}: JavaCPP bindings to the CUDA runtime and NCCL, one communicator,
@@ -117,6 +118,7 @@ public final class CudaNcclBackend implements CollectiveBackend {
     private volatile String abortRequested;
 
     private Collective collective = Collective.ALL_REDUCE;
+    private PeerTraffic traffic = PeerTraffic.NCCL_TESTS_DEFAULT;
     private int dtype;
     private int eltBytes;
     private int redop;
@@ -311,6 +313,12 @@ public final class CudaNcclBackend implements CollectiveBackend {
     }
 
     @Override
+    public void configure(Collective c, DataType type, ReduceOp op, int rootRank, PeerTraffic peerTraffic) {
+        configure(c, type, op, rootRank);
+        this.traffic = peerTraffic;
+    }
+
+    @Override
     public void configure(Collective c, DataType type, ReduceOp op, int rootRank) {
         type.needs().ifPresent(f -> f.require(version));
         if (c.reduces()) {
@@ -389,6 +397,7 @@ public final class CudaNcclBackend implements CollectiveBackend {
             case BROADCAST -> ncclBroadcast(s, r, count, dtype, root, comm, st);
             case REDUCE -> ncclReduce(s, r, count, dtype, op, root, comm, st);
             case ALL_TO_ALL -> allToAll(s, r, sendOffset, recvOffset, count, comm, st);
+            case ALL_TO_ALL_V -> allToAllV(s, r, sendOffset, recvOffset, count, rank(l), comm, st);
             case SEND_RECV -> sendRecv(s, r, count, rank(l), comm, st);
             case GATHER -> gather(s, r, recvOffset, count, rank(l), comm, st);
             case SCATTER -> scatter(s, r, sendOffset, count, rank(l), comm, st);
@@ -421,6 +430,35 @@ public final class CudaNcclBackend implements CollectiveBackend {
             r.position(recvOffset + peer * block);
             rc = ncclSend(s, count, dtype, peer, comm, st);
             rc = rc != 0 ? rc : ncclRecv(r, count, dtype, peer, comm, st);
+        }
+        int end = ncclGroupEnd();
+        return rc != 0 ? rc : end;
+    }
+
+    /**
+     * nccl-tests 2.19.6's alltoallv: one group, per peer in rank order a send of what the pattern gives that peer
+     * and a receive of what the peer sends here, each packed after the previous one; empty ones are skipped.
+     * {@code count} is the per-peer share, so the pattern's total is {@code count × N} elements (unused by a matrix).
+     */
+    private int allToAllV(BytePointer s, BytePointer r, long sendOffset, long recvOffset, long count, int rank,
+                          ncclComm comm, CUstream_st st) {
+        long totalBytes = count * nranks * eltBytes;
+        long sendAt = sendOffset;
+        long recvAt = recvOffset;
+        int rc = ncclGroupStart();
+        for (int peer = 0; peer < nranks && rc == 0; peer++) {
+            long sendElems = traffic.peerBytes(rank, peer, nranks, totalBytes) / eltBytes;
+            long recvElems = traffic.peerBytes(peer, rank, nranks, totalBytes) / eltBytes;
+            if (sendElems > 0) {
+                s.position(sendAt);
+                rc = ncclSend(s, sendElems, dtype, peer, comm, st);
+                sendAt += sendElems * eltBytes;
+            }
+            if (recvElems > 0 && rc == 0) {
+                r.position(recvAt);
+                rc = ncclRecv(r, recvElems, dtype, peer, comm, st);
+                recvAt += recvElems * eltBytes;
+            }
         }
         int end = ncclGroupEnd();
         return rc != 0 ? rc : end;

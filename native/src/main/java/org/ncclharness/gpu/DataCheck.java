@@ -3,6 +3,7 @@ package org.ncclharness.gpu;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.PeerTraffic;
 
 /**
  * nccl-tests' {@code -c}: initialise every rank's buffers with known values, run one operation, compare the
@@ -10,8 +11,8 @@ import org.ncclharness.calibration.measure.Collective;
  * from {@link CheckPattern}; this class knows, per collective, which input element lands where. Transfers go
  * through a staging buffer of bounded size, so checking a multi-GiB size needs no multi-GiB host memory.
  *
- * <p>In-place AllToAll and SendRecv are not checked (nccl-tests prints N/A: in-place is not meaningful for
- * them); a non-root rank's Reduce output must be untouched.
+ * <p>In-place AllToAll, AlltoAllv and SendRecv are not checked (nccl-tests prints N/A: in-place is not meaningful
+ * for them); a non-root rank's Reduce output must be untouched.
  */
 final class DataCheck {
     private static final int STAGING_BYTES = 8 << 20;
@@ -21,6 +22,7 @@ final class DataCheck {
     private final int root;
     private final int nranks;
     private final ReduceOp op;
+    private final PeerTraffic traffic;
     private final ByteBuffer staging;
     private CheckPattern pattern;
 
@@ -29,7 +31,13 @@ final class DataCheck {
      *                                  message says so and suggests -c 0)
      */
     DataCheck(Collective collective, DataType type, ReduceOp op, int root, int nranks, long maxBytes) {
+        this(collective, type, op, root, nranks, maxBytes, PeerTraffic.NCCL_TESTS_DEFAULT);
+    }
+
+    DataCheck(Collective collective, DataType type, ReduceOp op, int root, int nranks, long maxBytes,
+              PeerTraffic traffic) {
         this.collective = collective;
+        this.traffic = traffic;
         this.type = type;
         this.root = root;
         this.nranks = nranks;
@@ -47,7 +55,8 @@ final class DataCheck {
 
     /** Whether this placement is checked at all; false means #wrong is N/A. */
     boolean checks(boolean inPlace) {
-        return !(inPlace && (collective == Collective.ALL_TO_ALL || collective == Collective.SEND_RECV));
+        return !(inPlace && (collective == Collective.ALL_TO_ALL || collective == Collective.ALL_TO_ALL_V
+                || collective == Collective.SEND_RECV));
     }
 
     /** Fills local rank {@code local}'s buffers for one checked operation of {@code setup}. */
@@ -68,6 +77,7 @@ final class DataCheck {
         long offset = inPlace ? setup.recvInPlaceOffset(rank) : 0;
         long elems = setup.counts().recvElements();
         long blockElems = Math.max(1, setup.counts().paramCount());
+        Segments segments = collective == Collective.ALL_TO_ALL_V ? new Segments(rank, setup) : null;
         int perChunk = staging.capacity() / type.bytes();
         long wrong = 0;
         for (long first = 0; first < elems; first += perChunk) {
@@ -77,7 +87,8 @@ final class DataCheck {
             for (int i = 0; i < n; i++) {
                 long k = first + i;
                 long got = readBits(staging, i * type.bytes());
-                if (!pattern.matches(got, expected(rank, k, inPlace, blockElems), isReducedAvg(rank))) {
+                long want = segments != null ? segments.expected(k) : expected(rank, k, inPlace, blockElems);
+                if (!pattern.matches(got, want, isReducedAvg(rank))) {
                     wrong++;
                 }
             }
@@ -106,9 +117,39 @@ final class DataCheck {
             case SCATTER -> pattern.input(root, rank * base + k);
             case REDUCE_SCATTER -> pattern.reduced(rank * base + k);
             case ALL_TO_ALL -> pattern.input((int) (k / base), rank * base + k % base);
+            case ALL_TO_ALL_V -> throw new IllegalStateException("alltoallv's receive layout is its Segments'");
             case SEND_RECV -> pattern.input(Math.floorMod(rank - 1, nranks), k);
             case UNKNOWN -> throw new IllegalArgumentException("an unknown collective cannot be checked");
         };
+    }
+
+    /**
+     * What one rank of alltoallv receives (AlltoAllvInitData's expected buffer): each source's segment in source
+     * order, each a slice of that source's send stream starting after what it sends the lower ranks; zeros after
+     * the last segment, up to the busiest rank's receive count.
+     */
+    private final class Segments {
+        private final long[] startElems = new long[nranks + 1];
+        private final long[] sourceOffsetElems = new long[nranks];
+
+        Segments(int rank, SizeSetup setup) {
+            long total = setup.counts().paramCount() * nranks * type.bytes();
+            for (int src = 0; src < nranks; src++) {
+                startElems[src + 1] = startElems[src] + traffic.peerBytes(src, rank, nranks, total) / type.bytes();
+                for (int lower = 0; lower < rank; lower++) {
+                    sourceOffsetElems[src] += traffic.peerBytes(src, lower, nranks, total) / type.bytes();
+                }
+            }
+        }
+
+        long expected(long k) {
+            for (int src = 0; src < nranks; src++) {
+                if (k < startElems[src + 1]) {
+                    return pattern.input(src, sourceOffsetElems[src] + k - startElems[src]);
+                }
+            }
+            return 0L;
+        }
     }
 
     private void upload(CollectiveBackend be, int local, boolean recvBuffer, long offset, int rank, long elems) {

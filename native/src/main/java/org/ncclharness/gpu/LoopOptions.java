@@ -3,6 +3,7 @@ package org.ncclharness.gpu;
 import java.util.List;
 import java.util.Objects;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.PeerTraffic;
 import org.ncclharness.calibration.measure.SizeList;
 
 /**
@@ -27,11 +28,12 @@ import org.ncclharness.calibration.measure.SizeList;
  * @param launchWarmUp untimed launches of one element per rank before nccl-tests' own warm-up, once per timed loop: the
  *                     JIT compiles the launch path (a JNI call costs 0.5-0.9 us interpreted, tens of ns compiled)
  *                     before the first timed size instead of during it; nccl-tests, in C, needs none (0)
+ * @param traffic      alltoallv's per-peer pattern (NCCL_TESTS_ALLTOALLV_*); the other collectives ignore it
  */
 public record LoopOptions(Collective collective, DataType type, ReduceOp op, int root, List<Long> sizes,
                           int warmupIters, int iters, int aggIters, int checkIters, int blocking,
                           int graphLaunches, boolean perIterTiming, int perIterSkip, Average average,
-                          long timeoutNanos, long maxBytes, int launchWarmUp) {
+                          long timeoutNanos, long maxBytes, int launchWarmUp, PeerTraffic traffic) {
 
     /** nccl-tests {@code -a}: 0 rank 0's value, 1 mean (default), 2 min, 3 max. */
     public enum Average { RANK0, MEAN, MIN, MAX;
@@ -48,6 +50,7 @@ public record LoopOptions(Collective collective, DataType type, ReduceOp op, int
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(op, "op");
         Objects.requireNonNull(average, "average");
+        Objects.requireNonNull(traffic, "traffic");
         sizes = List.copyOf(sizes);
         if (sizes.isEmpty()) {
             throw new IllegalArgumentException("no sizes to run");
@@ -75,6 +78,16 @@ public record LoopOptions(Collective collective, DataType type, ReduceOp op, int
         if (perIterSkip > 0 && !perIterTiming) {
             throw new IllegalArgumentException("-K needs -I 1");
         }
+    }
+
+    /** Everything but alltoallv's pattern, which is nccl-tests' default (spread 1.0). */
+    public LoopOptions(Collective collective, DataType type, ReduceOp op, int root, List<Long> sizes,
+                       int warmupIters, int iters, int aggIters, int checkIters, int blocking,
+                       int graphLaunches, boolean perIterTiming, int perIterSkip, Average average,
+                       long timeoutNanos, long maxBytes, int launchWarmUp) {
+        this(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking, graphLaunches,
+                perIterTiming, perIterSkip, average, timeoutNanos, maxBytes, launchWarmUp,
+                PeerTraffic.NCCL_TESTS_DEFAULT);
     }
 
     /**
@@ -110,47 +123,52 @@ public record LoopOptions(Collective collective, DataType type, ReduceOp op, int
 
     public LoopOptions withIters(int warmup, int n, int agg) {
         return new LoopOptions(collective, type, op, root, sizes, warmup, n, agg, checkIters, blocking,
-                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes, launchWarmUp);
+                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes, launchWarmUp, traffic);
     }
 
     public LoopOptions withCheck(int c) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, c, blocking,
-                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes, launchWarmUp);
+                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes, launchWarmUp, traffic);
     }
 
     public LoopOptions withGraph(int g) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
-                g, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes, launchWarmUp);
+                g, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes, launchWarmUp, traffic);
     }
 
     public LoopOptions withBlocking(int z) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, z,
-                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes, launchWarmUp);
+                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes, launchWarmUp, traffic);
     }
 
     public LoopOptions withPerIterTiming(boolean on, int skip) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
-                graphLaunches, on, skip, average, timeoutNanos, maxBytes, launchWarmUp);
+                graphLaunches, on, skip, average, timeoutNanos, maxBytes, launchWarmUp, traffic);
     }
 
     public LoopOptions withAverage(Average a) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
-                graphLaunches, perIterTiming, perIterSkip, a, timeoutNanos, maxBytes, launchWarmUp);
+                graphLaunches, perIterTiming, perIterSkip, a, timeoutNanos, maxBytes, launchWarmUp, traffic);
     }
 
     /** nccl-tests' {@code -e} (after the memory cap), when it lies above the largest listed size. */
     public LoopOptions withMaxBytes(long e) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
-                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, e, launchWarmUp);
+                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, e, launchWarmUp, traffic);
     }
 
     public LoopOptions withLaunchWarmUp(int launches) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
-                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes, launches);
+                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes, launches, traffic);
+    }
+
+    public LoopOptions withTraffic(PeerTraffic t) {
+        return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
+                graphLaunches, perIterTiming, perIterSkip, average, timeoutNanos, maxBytes, launchWarmUp, t);
     }
 
     public LoopOptions withTimeoutNanos(long t) {
         return new LoopOptions(collective, type, op, root, sizes, warmupIters, iters, aggIters, checkIters, blocking,
-                graphLaunches, perIterTiming, perIterSkip, average, t, maxBytes, launchWarmUp);
+                graphLaunches, perIterTiming, perIterSkip, average, t, maxBytes, launchWarmUp, traffic);
     }
 }

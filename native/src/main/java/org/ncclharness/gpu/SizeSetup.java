@@ -1,6 +1,7 @@
 package org.ncclharness.gpu;
 
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.PeerTraffic;
 
 /**
  * nccl-tests' {@code setupArgs} for one size: the per-rank element counts from {@link Collective#counts}, byte sizes,
@@ -17,7 +18,12 @@ public record SizeSetup(long sizeBytes, Collective collective, DataType type, Co
                         long sendBytes, long recvBytes) {
 
     public static SizeSetup of(Collective collective, DataType type, long sizeBytes, int nranks) {
-        Collective.ByteCounts c = collective.counts(sizeBytes, type.bytes(), nranks);
+        return of(collective, type, sizeBytes, nranks, PeerTraffic.NCCL_TESTS_DEFAULT);
+    }
+
+    /** As {@link #of(Collective, DataType, long, int)} with alltoallv's per-peer pattern. */
+    public static SizeSetup of(Collective collective, DataType type, long sizeBytes, int nranks, PeerTraffic traffic) {
+        Collective.ByteCounts c = collective.counts(sizeBytes, type.bytes(), nranks, traffic);
         return new SizeSetup(sizeBytes, collective, type, c, c.sendElements() * type.bytes(),
                 c.recvElements() * type.bytes());
     }

@@ -84,8 +84,9 @@ public final class TimedLoop {
             throw new IllegalArgumentException("-r " + o.root() + ": the root must be a rank, 0.." + (be.nranks() - 1));
         }
         DataCheck check = o.checkIters() > 0
-                ? new DataCheck(o.collective(), o.type(), o.op(), o.root(), be.nranks(), o.maxBytes()) : null;
-        be.configure(o.collective(), o.type(), o.op(), o.root());
+                ? new DataCheck(o.collective(), o.type(), o.op(), o.root(), be.nranks(), o.maxBytes(),
+                        o.traffic()) : null;
+        be.configure(o.collective(), o.type(), o.op(), o.root(), o.traffic());
         maxBytes = o.maxBytes();
         blocking = o.effectiveBlocking();
         aggIters = o.aggIters();
@@ -100,7 +101,7 @@ public final class TimedLoop {
             List<SizeResult> out = new ArrayList<>(o.sizes().size() * cycles);
             for (int cycle = 0; cycle < cycles; cycle++) {
                 for (long size : o.sizes()) {
-                    SizeSetup s = SizeSetup.of(o.collective(), o.type(), size, be.nranks());
+                    SizeSetup s = SizeSetup.of(o.collective(), o.type(), size, be.nranks(), o.traffic());
                     PlacementResult oop = bench(o, s, false, check);
                     PlacementResult ip = bench(o, s, true, check);
                     out.add(new SizeResult(measurement(o, s, oop, ip), oop, ip));
@@ -130,7 +131,7 @@ public final class TimedLoop {
         }
         launchPathWarm = true;
         long oneEach = Math.min(o.minBytes(), (long) o.type().bytes() * be.nranks());
-        SizeSetup s = SizeSetup.of(o.collective(), o.type(), oneEach, be.nranks());
+        SizeSetup s = SizeSetup.of(o.collective(), o.type(), oneEach, be.nranks(), o.traffic());
         for (int i = 1; i <= o.launchWarmUp(); i++) {
             enqueue(s, false, 0);
             if (i % 1000 == 0 || i == o.launchWarmUp()) {
@@ -142,7 +143,7 @@ public final class TimedLoop {
     private void warmUp(LoopOptions o) {
         group.barrier();
         for (long size : SizeList.warmupSizes(o.minBytes(), o.maxBytes())) {
-            SizeSetup s = SizeSetup.of(o.collective(), o.type(), size, be.nranks());
+            SizeSetup s = SizeSetup.of(o.collective(), o.type(), size, be.nranks(), o.traffic());
             for (int iter = 0; iter < o.warmupIters(); iter++) {
                 startColl(s, false, iter);
             }

@@ -45,7 +45,8 @@ public final class LineRate {
         }
         return switch (c) {
             case ALL_TO_ALL -> (ranks - 1) * networkGBps / ((double) perDomain * (ranks - perDomain));
-            case SEND_RECV, GATHER, SCATTER, UNKNOWN -> null;
+            // alltoallv's per-peer bytes follow its pattern, not one even share: no single ceiling
+            case SEND_RECV, GATHER, SCATTER, ALL_TO_ALL_V, UNKNOWN -> null;
             default -> networkGBps;
         };
     }

@@ -17,6 +17,11 @@ public enum Collective {
     BROADCAST("broadcast", "broadcast", "Broadcast", true, false, BusFactor.ONE, Split.NONE),
     REDUCE("reduce", "reduce", "Reduce", true, true, BusFactor.ONE, Split.NONE),
     ALL_TO_ALL("alltoall", "alltoall", "AllToAll", false, false, BusFactor.N_MINUS_1_OVER_N, Split.BOTH_N),
+    /**
+     * alltoallv_perf: per-peer counts from a {@link PeerTraffic} pattern, one grouped send and receive per peer.
+     * Its size, algbw and busbw are those of the rank that moves the most bytes (AlltoAllvGetBw).
+     */
+    ALL_TO_ALL_V("alltoallv", "alltoallv", "AlltoAllv", false, false, BusFactor.N_MINUS_1_OVER_N, Split.PER_PEER),
     SEND_RECV("sendrecv", "sendrecv", "SendRecv", false, false, BusFactor.ONE, Split.NONE),
     GATHER("gather", "gather", "Gather", true, false, BusFactor.N_MINUS_1_OVER_N, Split.RECV_N),
     SCATTER("scatter", "scatter", "Scatter", true, false, BusFactor.N_MINUS_1_OVER_N, Split.SEND_N),
@@ -119,9 +124,14 @@ public enum Collective {
 
     /**
      * Element counts for one size, as nccl-tests computes them (A.2): {@code count = bytes / eltSize}, then
-     * per-collective splitting with the 16-byte alignment of v2.13.12+.
+     * per-collective splitting with the 16-byte alignment of v2.13.12+; alltoallv with nccl-tests' default pattern.
      */
     public ByteCounts counts(long bytes, int eltSize, int ranks) {
+        return counts(bytes, eltSize, ranks, PeerTraffic.NCCL_TESTS_DEFAULT);
+    }
+
+    /** As {@link #counts(long, int, int)}, with alltoallv's per-peer pattern ({@code traffic}; the others ignore it). */
+    public ByteCounts counts(long bytes, int eltSize, int ranks, PeerTraffic traffic) {
         if (!known()) {
             throw new IllegalStateException("the collective is unknown: no element counts");
         }
@@ -133,6 +143,7 @@ public enum Collective {
             case RECV_N -> new ByteCounts(base, base, base * ranks, base * ranks * eltSize);
             case SEND_N -> new ByteCounts(base, base * ranks, base, base * ranks * eltSize);
             case BOTH_N -> new ByteCounts(base, base * ranks, base * ranks, base * ranks * eltSize);
+            case PER_PEER -> traffic.counts(bytes, eltSize, ranks);
         };
     }
 
@@ -155,7 +166,7 @@ public enum Collective {
      */
     public record ByteCounts(long paramCount, long sendElements, long recvElements, long printedBytes) { }
 
-    private enum Split { NONE, RECV_N, SEND_N, BOTH_N }
+    private enum Split { NONE, RECV_N, SEND_N, BOTH_N, PER_PEER }
 
     private enum BusFactor {
         TWO_N_MINUS_1_OVER_N { double of(int n) { return 2.0 * (n - 1) / n; } },

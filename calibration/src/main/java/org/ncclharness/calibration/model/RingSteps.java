@@ -25,7 +25,7 @@ public final class RingSteps {
     public static int of(Collective c, int ranks) {
         return switch (c) {
             case ALL_REDUCE -> 2 * (ranks - 1);
-            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, BROADCAST, REDUCE, GATHER, SCATTER -> ranks - 1;
+            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, ALL_TO_ALL_V, BROADCAST, REDUCE, GATHER, SCATTER -> ranks - 1;
             // log2(N) exchange rounds, the hypercube's whole point
             case HYPERCUBE -> 32 - Integer.numberOfLeadingZeros(ranks - 1);
             case SEND_RECV -> 1;

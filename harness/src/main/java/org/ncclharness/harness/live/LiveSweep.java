@@ -342,6 +342,7 @@ public final class LiveSweep {
             throw new HarnessException(ExitCode.USAGE, "hypercube exchanges with rank ^ 2^k, so it needs a power-of-two"
                     + " rank count; this job has " + be.nranks() + " ranks");
         }
+        AlltoallvTraffic.requireFits(plan.traffic(), maxBytes, be.nranks());
         TimedLoop loop = new TimedLoop(be, group);
         List<Measurement> rows = new ArrayList<>();
         List<PerIteration> per = new ArrayList<>();
@@ -356,7 +357,7 @@ public final class LiveSweep {
                     LoopOptions o = new LoopOptions(plan.collective(), type, op, root, sizes, plan.warmupIters(),
                             plan.iters(), plan.aggIters(), plan.check(), plan.blocking(), plan.graph(),
                             plan.perIter(), plan.perIterSkip(), LoopOptions.Average.ofFlag(plan.average()),
-                            plan.timeoutS() * 1_000_000_000L, maxBytes, LAUNCH_WARM_UP);
+                            plan.timeoutS() * 1_000_000_000L, maxBytes, LAUNCH_WARM_UP, plan.traffic());
                     if (probe != null) {
                         o.requireSupportedBy(probe.ncclVersion());
                     }

@@ -3,6 +3,7 @@ package org.ncclharness.harness.live;
 import java.nio.file.Path;
 import java.util.List;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.PeerTraffic;
 import org.ncclharness.gpu.DataType;
 import org.ncclharness.gpu.ReduceOp;
 import org.ncclharness.harness.options.OutputTarget;
@@ -33,7 +34,7 @@ public record SweepPlan(List<Long> sizes, long minBytes, long maxBytes, String s
                         OutputTarget csv, OutputTarget json, Path report, boolean force, boolean strict, boolean calibrate,
                         String datasetId,
                         Double minBusBwGBps, String interconnect, int ctaPolicy, int unalignElements,
-                        boolean ncclEstimate, List<String> args) {
+                        boolean ncclEstimate, PeerTraffic traffic, List<String> args) {
 
     public SweepPlan {
         sizes = List.copyOf(sizes);
@@ -49,7 +50,7 @@ public record SweepPlan(List<Long> sizes, long minBytes, long maxBytes, String s
                 List.of(Combination.auto()), threads, gpusPerThread, warmupIters, iters, aggIters, 1, check, blocking,
                 streamNull, timeoutS, graph, cpuTime, average, localRegister, timestamps, parallelInit, memory, perIter,
                 perIterSkip, testsDevice, split, csv, json, report, force, strict, calibrate, datasetId, minBusBwGBps,
-                interconnect, ctaPolicy, unalignElements, ncclEstimate, args);
+                interconnect, ctaPolicy, unalignElements, ncclEstimate, traffic, args);
     }
 
     /** The plan with other datatypes and ops: {@code -d all} / {@code -o all} as the GPUs at hand resolve them. */
@@ -58,7 +59,7 @@ public record SweepPlan(List<Long> sizes, long minBytes, long maxBytes, String s
                 combinations, threads, gpusPerThread, warmupIters, iters, aggIters, cycles, check, blocking,
                 streamNull, timeoutS, graph, cpuTime, average, localRegister, timestamps, parallelInit, memory, perIter,
                 perIterSkip, testsDevice, split, csv, json, report, force, strict, calibrate, datasetId, minBusBwGBps,
-                interconnect, ctaPolicy, unalignElements, ncclEstimate, args);
+                interconnect, ctaPolicy, unalignElements, ncclEstimate, traffic, args);
     }
 
     /** GPUs this process drives: {@code -t × -g}. */

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.ncclharness.calibration.measure.Collective;
+import org.ncclharness.calibration.measure.PeerTraffic;
 import org.ncclharness.calibration.measure.SizeList;
 import org.ncclharness.gpu.DataType;
 import org.ncclharness.gpu.ReduceOp;
@@ -92,8 +93,8 @@ public final class SweepRequest {
     OutputTarget json;
 
     @Option(names = "--collective", paramLabel = "NAME",
-            description = "allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv, gather, scatter,"
-                    + " hypercube (default allreduce)")
+            description = "allreduce, allgather, reducescatter, broadcast, reduce, alltoall, alltoallv, sendrecv,"
+                    + " gather, scatter, hypercube (default allreduce)")
     String collective;
     @Option(names = "--algo", paramLabel = "LIST", description = "NCCL_ALGO values to sweep, e.g. Ring,Tree,NVLS (one table each)")
     String algo;
@@ -209,15 +210,15 @@ public final class SweepRequest {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
-        if (collective != null && collective.trim().toLowerCase(Locale.ROOT).matches("alltoallv(_perf(_mpi)?)?")) {
-            throw usage("not offered: --collective " + collective + ": nccl-tests 2.19.6's alltoallv_perf (per-peer"
-                    + " counts from NCCL_TESTS_ALLTOALLV_SPREAD or a traffic-matrix file) is not run by the harness;"
-                    + " run nccl-tests' alltoallv_perf, or --collective alltoall for the even exchange");
-        }
         Collective coll = collective == null ? Collective.ALL_REDUCE : Collective.byName(collective)
                 .filter(Collective::runnable).orElseThrow(() ->
                 usage("invalid --collective '" + collective + "': expected allreduce, allgather, reducescatter,"
-                        + " broadcast, reduce, alltoall, sendrecv, gather, scatter or hypercube"));
+                        + " broadcast, reduce, alltoall, alltoallv, sendrecv, gather, scatter or"
+                        + " hypercube"));
+        // only alltoallv_perf reads its variables: a stale matrix file must not stop another collective
+        PeerTraffic traffic = coll == Collective.ALL_TO_ALL_V ? AlltoallvTraffic.fromEnvironment(env)
+                : PeerTraffic.NCCL_TESTS_DEFAULT;
+        AlltoallvTraffic.requireOneSize(traffic, min, max);
         positive("-t", threads, 1);
         positive("-g", gpus, 1);
         positive("-n", iters, 1);
@@ -289,7 +290,7 @@ public final class SweepRequest {
                 threads, gpus, warmup, iters, agg, cycles, check, blocking, streamNull == 1, timeout, graph,
                 cpuTime == 1, average, localRegister, timestamps == 1, parallelInit, memory == 1, perIter == 1, perIterSkip,
                 device, SplitRule.fromEnvironment(env), csv, json, report == null ? null : report.path(), force, strict, !noCalibrate, dataset, minBw, interconnect,
-                late.ctaPolicy(), late.unalign(), ncclEstimate, args);
+                late.ctaPolicy(), late.unalign(), ncclEstimate, traffic, args);
     }
 
     private static long size(String text, String option) {

@@ -26,6 +26,7 @@ public final class LogCollectiveOption {
         }
         return Collective.byName(name).filter(Collective::known).orElseThrow(() -> new HarnessException(
                 ExitCode.USAGE, "invalid --collective '" + name + "': expected all_reduce, all_gather, "
-                        + "reduce_scatter, broadcast, reduce, alltoall, sendrecv, gather, scatter or hypercube"));
+                        + "reduce_scatter, broadcast, reduce, alltoall, alltoallv, sendrecv, gather, scatter or"
+                        + " hypercube"));
     }
 }

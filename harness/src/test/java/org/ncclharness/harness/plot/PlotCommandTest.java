@@ -115,7 +115,7 @@ class PlotCommandTest {
         CliRun open = CliRun.of("plot", log.toString(), "--model", "envelope", "--interconnect", "RoCE-400G", "--out",
                 dir.resolve("a.png").toString());
         assertThat(open.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(open.err()).contains("fit all_gather/alltoall; pass --collective NAME");
+        assertThat(open.err()).contains("fit all_gather/alltoall/alltoallv; pass --collective NAME");
         CliRun named = CliRun.of("plot", log.toString(), "--model", "envelope", "--interconnect", "RoCE-400G",
                 "--collective", "all_gather", "--out", dir.resolve("b.png").toString());
         assertThat(named.exitCode()).as(named.err()).isZero();
