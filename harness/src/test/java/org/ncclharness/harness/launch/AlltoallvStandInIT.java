@@ -36,12 +36,9 @@ class AlltoallvStandInIT {
     }
 
     private Processes.Result sweep(Map<String, String> extra, String... args) throws Exception {
-        Map<String, String> env = standIns.environment(4, extra);
-        List<String> cmd = new ArrayList<>(List.of("sweep", "--nccl-lib", standIns.dir().toString(), "--collective",
-                "alltoallv"));
+        List<String> cmd = new ArrayList<>(List.of("--collective", "alltoallv"));
         cmd.addAll(List.of(args));
-        return Processes.runMpirun(Processes.mpirun(2, StandIns.exports(env),
-                Processes.harness(cmd.toArray(String[]::new))), env, tmp, "sweep", Processes.HANG_S);
+        return standIns.sweep(tmp, extra, cmd);
     }
 
     private static List<String[]> rows(Processes.Result r) {

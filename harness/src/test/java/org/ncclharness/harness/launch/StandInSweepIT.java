@@ -35,12 +35,7 @@ class StandInSweepIT {
     }
 
     private Processes.Result sweep(Map<String, String> extra, String... args) throws Exception {
-        // four stand-in GPUs per process: enough for -g 2 on each of the two
-        Map<String, String> env = standIns.environment(4, extra);
-        List<String> cmd = new ArrayList<>(List.of("sweep", "--nccl-lib", standIns.dir().toString()));
-        cmd.addAll(List.of(args));
-        return Processes.runMpirun(Processes.mpirun(2, StandIns.exports(env),
-                Processes.harness(cmd.toArray(String[]::new))), env, tmp, "sweep", Processes.HANG_S);
+        return standIns.sweep(tmp, extra, List.of(args));
     }
 
     /** Rank 0's table rows (the lines that start with a size), tags removed. */

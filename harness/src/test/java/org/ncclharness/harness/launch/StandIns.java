@@ -119,6 +119,18 @@ record StandIns(Path dir, Path driver, Path jni, String cudart) {
         return env;
     }
 
+    /**
+     * {@code sweep --nccl-lib DIR ARGS} on two processes under mpirun, four stand-in GPUs each (enough for
+     * {@code -g 2} on each), with extra settings for the stand-ins.
+     */
+    Processes.Result sweep(Path tmp, Map<String, String> extra, List<String> args) throws Exception {
+        Map<String, String> env = environment(4, extra);
+        List<String> cmd = new ArrayList<>(List.of("sweep", "--nccl-lib", dir.toString()));
+        cmd.addAll(args);
+        return Processes.runMpirun(Processes.mpirun(2, exports(env), Processes.harness(cmd.toArray(String[]::new))),
+                env, tmp, "sweep", Processes.HANG_S);
+    }
+
     /** mpirun's {@code -x} for every variable of {@link #environment}. */
     static List<String> exports(Map<String, String> env) {
         List<String> out = new ArrayList<>();
