@@ -48,6 +48,8 @@ public final class NcclTestsLogReader {
 
     private static final Set<String> TYPES = org.ncclharness.calibration.measure.RowNames.TYPES;
     private static final Pattern NUMBER = Pattern.compile("[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?");
+    /** What C's printf prints for a value that is not finite. */
+    private static final Pattern NOT_FINITE = Pattern.compile("[-+]?(?:inf|nan)", Pattern.CASE_INSENSITIVE);
     private static final Pattern NUMBER_START = Pattern.compile("[-+]?\\.?\\d.*");
     // Compiled once: String.split and String.matches compile their pattern on every call, on every row.
     private static final Pattern WHITESPACE = Pattern.compile("\\s+");
@@ -692,11 +694,14 @@ public final class NcclTestsLogReader {
             }
             Double avg = null;
             String status = averageStatus == null || averageStatus.isEmpty() ? null : averageStatus;
-            if (average != null) {
-                if (!NUMBER.matcher(average).matches()) {
-                    throw bad(averageLine, "average bus bandwidth " + Echo.quote(average) + " is not a number");
+            // C's %g of an average over a row whose busbw is infinite (a time of 0) is "inf": nccl-tests prints it,
+            // and it states no usable average
+            String stated = average == null || NOT_FINITE.matcher(average).matches() ? null : average;
+            if (stated != null) {
+                if (!NUMBER.matcher(stated).matches()) {
+                    throw bad(averageLine, "average bus bandwidth " + Echo.quote(stated) + " is not a number");
                 }
-                avg = Double.valueOf(average);
+                avg = Double.valueOf(stated);
                 if (status != null && status.startsWith(RECOMPUTED.substring(0, 12))) {
                     // our own writer's mark: the number was not the source's
                     avg = null;

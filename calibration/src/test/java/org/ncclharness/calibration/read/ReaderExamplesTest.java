@@ -82,6 +82,20 @@ class ReaderExamplesTest {
     }
 
     @Test
+    void anInfiniteAverageAsCPrintsItStatesNoAverage() {
+        // a row timed at 0 µs has an infinite busbw, and nccl-tests' %g prints the average over it as "inf"
+        Sweep s = read("""
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                     1048576        262144     float     sum      -1    20.00   52.43   91.75      0    20.00   52.43   91.75      0
+                # Out of bounds values : 0 OK
+                # Avg bus bandwidth    : inf
+                """).get(0);
+        assertThat(s.rows()).hasSize(1);
+        assertThat(s.trailer().outOfBounds()).isEqualTo("0 OK");
+        assertThat(s.trailer().avgBusBwGBps()).isNull();
+    }
+
+    @Test
     void everyTableIsItsOwnSweepWithItsOwnCollectiveAndTrailer() {
         List<Sweep> s = read("""
                 # Collective test starting: all_reduce_perf
