@@ -304,7 +304,8 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
             return Score.none("the smaller configurations are all one domain: the network's terms are not determined");
         }
         int n = points.stream().mapToInt(FitPoints::size).sum();
-        int min = 2 * new AlgorithmEnvelopeEstimator(Candidates.ALGORITHMS, "", target).freeParameters().size();
+        // the joint fit's k: runs at several configurations can tell apart what one cannot (l_net beside Ring alone)
+        int min = 2 * AlgorithmEnvelopeEstimator.freeParameters(models).size();
         if (n < min) {
             return Score.none(n + " points to fit, " + min + " needed");
         }

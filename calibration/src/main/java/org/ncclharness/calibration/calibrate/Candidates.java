@@ -66,10 +66,14 @@ public final class Candidates {
         m.put(TWO_TIER, "(e) two-tier fit (calibrate's two-tier calibrator, the better of its hierarchical and flat"
                 + " forms, k = 5): multi-domain runs only; leave-one-out overall only");
         m.put(ALGORITHMS, "(f) algorithm envelope: min over Ring/Tree x LL/LL128/Simple with NCCL's step counts across"
-                + " domains (Ring 2(N-1) steps, 2(d-1) of them over the network; Tree 2((g-1) + log2 d)), l_p, l_net,"
+                + " domains (AllReduce: Ring 2(N-1) steps, 2(d-1) of them over the network, Tree 2((g-1) + log2 d);"
+                + " AllGather/ReduceScatter N-1 steps, d-1 over the network; Broadcast/Reduce a pipelined chain of N-1"
+                + " hops, d-1 over the network, bus factor 1; AllToAll N-1 peer exchanges, N-g of them over the"
+                + " network carrying (N-g)/N of the bytes), l_p, l_net,"
                 + " eta and the tree factor fitted, the bandwidth of the algorithm that carries the largest size (Ring's"
                 + " beta or Tree's tau*beta) from the sweep's end as in (c) (k = 8, 7 without Tree or where Tree is"
-                + " never the faster, one less with one GPU per domain, where l_net is not told apart from l_p; on one"
+                + " never the faster, one less where l_net is not told apart from l_p: one GPU per domain, or Ring the"
+                + " only candidate on one configuration; on one"
                 + " domain the envelope (c), k = 6; joint cross-scale fits: the smaller configurations across domains,"
                 + " beta fitted with the rest)");
         return m;

@@ -70,7 +70,9 @@ public final class TwoTierCalibrator {
     /** The algorithm envelope's model name in reports. */
     public static final String ALGORITHMS = "algorithms";
     static final String ALGORITHMS_DESCRIPTION = "algorithm envelope: min over Ring/Tree x LL/LL128/Simple with"
-            + " NCCL's steps across domains (Ring 2(N-1) steps, 2(d-1) over the network; Tree 2((g-1) + log2 d)),"
+            + " NCCL's steps across domains (AllReduce: Ring 2(N-1) steps, 2(d-1) over the network, Tree 2((g-1) +"
+            + " log2 d); AllGather/ReduceScatter N-1, d-1; Broadcast/Reduce a chain of N-1 hops, d-1; AllToAll N-1"
+            + " peer exchanges, N-g over the network with (N-g)/N of the bytes),"
             + " l_p, l_net, eta and the tree factor fitted, the bandwidth of the algorithm that carries the largest"
             + " size from the sweep's end (a joint fit: fitted with the rest)";
     private static final String ENVELOPE_DESCRIPTION = "protocol envelope as an effective single tier: min over"

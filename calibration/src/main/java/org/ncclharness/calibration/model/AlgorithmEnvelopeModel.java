@@ -12,9 +12,12 @@ import org.ncclharness.calibration.nccl.Protocol;
  * T(M) = min_{a,p} α_{a,p} + c_a·M/(η_p·τ_a·β), on d domains of g GPUs (N = d·g).
  *
  * <ul>
- *   <li>Ring, as NCCL: S = RingSteps(N) steps of h hops at ℓ_p each, of which S_net cross a domain boundary and
- *       pay ℓ_net more (NCCL's nInterSteps: 2(d−1) for AllReduce, d−1 otherwise): α = S·h·ℓ_p + S_net·ℓ_net;
- *       c = the collective's bus factor.</li>
+ *   <li>Ring, as NCCL (and for the collectives NCCL sends point to point, their peer exchanges): S steps of h hops
+ *       at ℓ_p each, of which S_net cross a domain boundary and pay ℓ_net more, α = S·h·ℓ_p + S_net·ℓ_net; c the
+ *       share of the bytes that crosses the slower tier. S, S_net and c are the collective's {@link RingSteps}
+ *       pattern: AllReduce 2(N−1), 2(d−1), 2(N−1)/N; AllGather and ReduceScatter N−1, d−1, (N−1)/N; Broadcast and
+ *       Reduce, a pipelined chain, N−1, d−1, 1; AllToAll N−1 peer exchanges, N−g with other domains' peers,
+ *       (N−g)/N.</li>
  *   <li>Tree (AllReduce on d ≥ 2 only), as NCCL: up and down an intra-domain chain of g−1 steps and
  *       ⌊log2 d⌋ inter-domain steps, α = 2·((g−1)·h·ℓ_p + ⌊log2 d⌋·(h·ℓ_p + ℓ_net)); c = 2 (each rank's data goes
  *       up and comes down once), at τ times the ring's bandwidth (NCCL's tree factors, fitted).</li>
@@ -48,8 +51,11 @@ public final class AlgorithmEnvelopeModel implements CostModel {
     private static final int SIMPLE = Protocol.SIMPLE.ordinal();
     private static final int LL128_INDEX = Protocol.LL128.ordinal();
     private static final double TREE_BUS_FACTOR = 2;
+    /** Two latency mixes (net/link) closer than this, relatively, are one. */
+    private static final double SAME_MIX = 1e-9;
 
     private final Collective collective;
+    private final RingSteps.Pattern pattern;
     private final TwoTierConfig config;
     private final int hops;
     // α per unit of ℓ_p and of ℓ_net, and the bus factor, per algorithm (by ordinal): constants of the
@@ -76,6 +82,7 @@ public final class AlgorithmEnvelopeModel implements CostModel {
     public AlgorithmEnvelopeModel(Collective collective, TwoTierConfig config, int hops, boolean ringOnly) {
         RingSteps.requireRing(config.ranks(), hops);
         this.collective = collective;
+        this.pattern = RingSteps.of(collective);
         this.config = config;
         this.hops = hops;
         this.ringOnly = ringOnly;
@@ -83,13 +90,13 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         int log2 = 31 - Integer.numberOfLeadingZeros(config.domains());
         for (Algorithm a : ALGORITHMS) {
             boolean ring = a == Algorithm.RING;
-            link[a.ordinal()] = ring ? (double) RingSteps.of(collective, config.ranks()) * hops
+            link[a.ordinal()] = ring ? (double) pattern.steps(config.ranks()) * hops
                     : 2.0 * ((config.gpusPerDomain() - 1) + log2) * hops;
             net[a.ordinal()] = ring ? netSteps() : 2.0 * log2;
-            bus[a.ordinal()] = ring ? collective.busFactor(config.ranks()) : TREE_BUS_FACTOR;
+            bus[a.ordinal()] = ring ? pattern.busCoefficient(collective, config) : TREE_BUS_FACTOR;
         }
         this.firstAlgorithm = treeApplies() ? 0 : RING_INDEX;
-        this.treeDominated = !ringOnly && collective == Collective.ALL_REDUCE && multiDomain()
+        this.treeDominated = treeApplies()
                 && link[Algorithm.TREE.ordinal()] >= link[RING_INDEX] && net[Algorithm.TREE.ordinal()] >= net[RING_INDEX]
                 && bus[Algorithm.TREE.ordinal()] >= bus[RING_INDEX];
     }
@@ -176,7 +183,7 @@ public final class AlgorithmEnvelopeModel implements CostModel {
 
     /** Whether Tree is among the candidates: NCCL's tree AllReduce, across domains, where Ring was not forced. */
     public boolean treeApplies() {
-        return !ringOnly && collective == Collective.ALL_REDUCE && multiDomain();
+        return !ringOnly && pattern.treeCandidate() && multiDomain();
     }
 
     /**
@@ -187,13 +194,32 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         return treeApplies() && !treeDominated;
     }
 
-    /**
-     * Whether ℓ_net is told apart from the links' ℓ_p: only where some step stays within a domain. With one GPU
-     * per domain every step crosses the network, α = S·(h·ℓ_p + ℓ_net) for every algorithm, and any split of it
-     * between the two fits alike.
-     */
+    /** Whether ℓ_net is told apart from the links' ℓ_p by this configuration alone ({@link #netLatencyDetermined(List)}). */
     public boolean netLatencyDetermined() {
-        return multiDomain() && config.gpusPerDomain() > 1;
+        return netLatencyDetermined(List.of(this));
+    }
+
+    /**
+     * Whether runs at these configurations tell ℓ_net apart from the links' ℓ_p: only where the candidates the data
+     * can show mix the two in different proportions. Each candidate's α is link·ℓ_p + net·ℓ_net; where net/link is one
+     * ratio r for all of them, ℓ_p + r·ℓ_net is all the data decide and any split of it fits alike. So it is not
+     * with one GPU per domain (every step crosses: r = 1/h for every algorithm), nor on one configuration where Ring
+     * is the only candidate (every collective but AllReduce, or a run that forced Ring); it is where Tree can win
+     * beside Ring, or across runs at several configurations.
+     */
+    public static boolean netLatencyDetermined(List<AlgorithmEnvelopeModel> models) {
+        double first = Double.NaN;
+        for (AlgorithmEnvelopeModel m : models) {
+            for (Algorithm a : m.treeDetermined() ? List.of(Algorithm.RING, Algorithm.TREE) : List.of(Algorithm.RING)) {
+                double r = m.netCoefficient(a) / m.linkCoefficient(a);
+                if (Double.isNaN(first)) {
+                    first = r;
+                } else if (Math.abs(r - first) > SAME_MIX * Math.max(r, first)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Why Tree is not among the candidates, for a reader; empty where it is. */
@@ -202,7 +228,7 @@ public final class AlgorithmEnvelopeModel implements CostModel {
             return java.util.Optional.empty();
         }
         return java.util.Optional.of(ringOnly ? "the run forced NCCL_ALGO=Ring"
-                : collective != Collective.ALL_REDUCE ? "NCCL's Tree is AllReduce's, this is " + collective.ncclName()
+                : !pattern.treeCandidate() ? "NCCL's Tree is AllReduce's, this is " + collective.ncclName()
                 : treeDominated ? "with one GPU on each of two domains Tree takes Ring's two steps with twice the"
                 + " bytes: never the faster, so its factor is not fitted"
                 : "on one domain Tree has no steps across domains: the model is the protocol envelope");
@@ -210,11 +236,16 @@ public final class AlgorithmEnvelopeModel implements CostModel {
 
     /** Ring steps that cross a domain boundary (NCCL's nInterSteps). */
     public int netSteps() {
-        if (!multiDomain()) {
-            return 0;
-        }
-        int d = config.domains();
-        return collective == Collective.ALL_REDUCE ? 2 * (d - 1) : d - 1;
+        return pattern.netSteps(config);
+    }
+
+    /**
+     * The model's β for a bus bandwidth as nccl-tests prints it (f·M/T as M grows): the same where Ring's bytes all
+     * cross the slower tier (c = f), (N−g)/(N−1) of it for a peer exchange across domains, whose printed busbw counts
+     * the exchanges that stay within a domain too.
+     */
+    public double betaOfBusBw(double busBwGBps) {
+        return busBwGBps * bus[RING_INDEX] / collective.busFactor(config.ranks());
     }
 
     /** α per unit of ℓ_p for an algorithm. */

@@ -255,11 +255,13 @@ class TwoTierCalibratorTest {
         assertThat(t.protocolFits()).extracting(Fit::name).containsExactly("envelope", "algorithms");
         Fit algorithms = t.protocolFit("algorithms").orElseThrow();
         AlgorithmEnvelopeModel m = (AlgorithmEnvelopeModel) algorithms.model();
-        // AllGather's ring: N-1 steps, d-1 of them over the network, and no Tree, so τ (which does not enter) is 1
+        // AllGather's ring: N-1 steps, d-1 of them over the network, and no Tree, so τ (which does not enter) is 1;
+        // with Ring the only candidate on one configuration l_net is not told from l_p and stays at 0
         assertThat(m.collective()).isEqualTo(Collective.ALL_GATHER);
         assertThat(m.treeApplies()).isFalse();
-        assertThat(algorithms.freeParameters()).hasSize(7).doesNotContain("treeBandwidthFactor");
+        assertThat(algorithms.freeParameters()).hasSize(6).doesNotContain("treeBandwidthFactor", "netStepLatencyUs");
         assertThat(algorithms.theta()[AlgorithmEnvelopeModel.TREE_FACTOR]).isEqualTo(1);
+        assertThat(algorithms.theta()[AlgorithmEnvelopeModel.NET_LATENCY]).isZero();
         assertThat(t.choice().scores()).containsOnlyKeys("envelope", "algorithms");
         assertThat(List.of("envelope", "algorithms")).contains(t.choice().picked());
         // the model reproduces the run's times at AllGather's bus factor, not AllReduce's (twice as fast a bus)

@@ -21,9 +21,12 @@ import org.ncclharness.calibration.nccl.ProtocolDataShares;
  * Fits the {@link AlgorithmEnvelopeModel} by least squares on relative error, on one run or jointly on runs of
  * one system at several configurations ({@link #estimateJoint}), from a fixed set of starts derived from the
  * points alone (deterministic, so leave-one-out re-derives it). On one domain ℓ_net and τ do not enter: the fit
- * is the single-tier envelope's own, with ℓ_net = 0 and τ = 1, and k = 6; across domains k = 8, or 7 for a
- * collective without NCCL's Tree (τ does not enter); two fewer for a point-to-point collective, which never runs
- * on LL128 ({@link org.ncclharness.calibration.nccl.Protocol#runs}). One run's bandwidth is its sweep's end ({@link #pinned}).
+ * is the single-tier envelope's own, with ℓ_net = 0 and τ = 1, and k = 6; across domains k = 8, one less without
+ * τ (a collective without NCCL's Tree, or where Tree is never the faster) and one less without ℓ_net (where the runs
+ * do not tell it from ℓ_p, {@link AlgorithmEnvelopeModel#netLatencyDetermined(List)}: Ring alone on one
+ * configuration); two fewer for a point-to-point collective, which never runs on LL128
+ * ({@link org.ncclharness.calibration.nccl.Protocol#runs}). One run's bandwidth is its sweep's end
+ * ({@link #pinned}), in the model's β terms ({@link AlgorithmEnvelopeModel#betaOfBusBw}).
  *
  * @param name        report key
  * @param description one line for the report
@@ -42,9 +45,16 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
 
     @Override
     public List<String> freeParameters() {
-        // ℓ_net counts only where some step stays within a domain, τ only where Tree can be the faster
-        boolean[] free = free(List.of(model));
-        List<String> names = model.parameterNames();
+        return freeParameters(List.of(model));
+    }
+
+    /**
+     * The parameters a fit of runs at these configurations moves: ℓ_net only where the runs tell it from ℓ_p, τ
+     * only where Tree can be the faster.
+     */
+    public static List<String> freeParameters(List<AlgorithmEnvelopeModel> models) {
+        boolean[] free = free(models);
+        List<String> names = models.get(0).parameterNames();
         return IntStream.range(0, names.size()).filter(j -> free[j]).mapToObj(names::get).toList();
     }
 
@@ -55,8 +65,7 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
     private static boolean[] free(List<AlgorithmEnvelopeModel> models) {
         boolean[] free = new boolean[AlgorithmEnvelopeModel.TREE_FACTOR + 1];
         Arrays.fill(free, 0, AlgorithmEnvelopeModel.NET_LATENCY, true);
-        free[AlgorithmEnvelopeModel.NET_LATENCY] = models.stream()
-                .anyMatch(AlgorithmEnvelopeModel::netLatencyDetermined);
+        free[AlgorithmEnvelopeModel.NET_LATENCY] = AlgorithmEnvelopeModel.netLatencyDetermined(models);
         free[AlgorithmEnvelopeModel.TREE_FACTOR] = models.stream().anyMatch(AlgorithmEnvelopeModel::treeDetermined);
         boolean ll128 = models.stream().anyMatch(AlgorithmEnvelopeModel::ll128);
         free[Protocol.LL128.ordinal()] = ll128;
@@ -106,7 +115,7 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         free[ProtocolEnvelopeModel.BETA_INDEX] = false;
         List<double[]> starts = s.starts().stream().map(x -> {
             double[] y = x.clone();
-            y[ProtocolEnvelopeModel.BETA_INDEX] = tail.busBwGBps();
+            y[ProtocolEnvelopeModel.BETA_INDEX] = model.betaOfBusBw(tail.busBwGBps());
             return y;
         }).toList();
         List<FitPoints> run = List.of(points);
@@ -158,15 +167,16 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
     private static Setup setup(List<AlgorithmEnvelopeModel> models, List<FitPoints> points) {
         int k = AlgorithmEnvelopeModel.TREE_FACTOR + 1;
         double beta0 = 1e-6;
-        for (FitPoints p : points) {
-            beta0 = Math.max(beta0, p.busBwGBps()[p.largest()]);
+        for (int r = 0; r < models.size(); r++) {
+            FitPoints p = points.get(r);
+            beta0 = Math.max(beta0, models.get(r).betaOfBusBw(p.busBwGBps()[p.largest()]));
         }
         // The latency scale: the smallest size of the run with the most ranks, all latency.
         int widest = widest(models);
         AlgorithmEnvelopeModel m = models.get(widest);
         FitPoints p = points.get(widest);
-        double f = m.collective().busFactor(m.config().ranks());
-        double latency = Math.max(p.timeUs()[0] - f * p.bytes()[0] / (beta0 * 1e3), p.timeUs()[0] * 0.5);
+        double c = m.busCoefficient(Algorithm.RING);
+        double latency = Math.max(p.timeUs()[0] - c * p.bytes()[0] / (beta0 * 1e3), p.timeUs()[0] * 0.5);
         // The smallest size is all latency of the algorithm that carries it: Ring's, and where Ring has many times
         // Tree's link steps also Tree's (at 540 nodes of 4 it has 180 times: a Ring-scaled start leaves Tree with
         // no latency at all and the fit settles far from the data; below that the latency ratios the starts try

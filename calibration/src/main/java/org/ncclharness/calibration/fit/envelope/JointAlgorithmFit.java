@@ -66,7 +66,7 @@ public final class JointAlgorithmFit {
                 .orElse(models.get(0));
         double[] b = unbox(bytes);
         return new Fit(name, description + " (jointly on " + models.size() + " configurations" + leftOut + ")", at,
-                theta, new AlgorithmEnvelopeEstimator(name, description, at).freeParameters(), residuals,
+                theta, AlgorithmEnvelopeEstimator.freeParameters(models), residuals,
                 Rmspe.of(b, unbox(measured), unbox(predicted)),
                 Rmspe.of(b, unbox(measured), unbox(heldOut)), "estimated by " + folds + "-fold cross-validation over"
                         + " the " + models.size() + " runs' " + b.length + " points", List.of());

@@ -34,7 +34,7 @@ class AlgorithmEnvelopeTest {
         for (double b = 8; b <= 8L << 30; b *= 2, i++) {
             // a fixed ±noise pattern: deterministic, and no size is exact
             double t = m.timeUs(b, theta) * (1 + noise * ((i % 3) - 1));
-            pts.add(new double[] {b, t, AR.busFactor(m.config().ranks()) * b / (t * 1e3)});
+            pts.add(new double[] {b, t, m.collective().busFactor(m.config().ranks()) * b / (t * 1e3)});
         }
         double[][] cols = new double[3][pts.size()];
         for (int k = 0; k < pts.size(); k++) {
@@ -197,6 +197,57 @@ class AlgorithmEnvelopeTest {
         for (double b = 8; b <= 8L << 30; b *= 8) {
             assertThat(m.timeUs(b, fit) / m.timeUs(b, truth)).as("%s bytes", b).isCloseTo(1, within(0.02));
         }
+    }
+
+    @Test
+    void withRingTheOnlyCandidateOneRunDoesNotTellTheNetworkLatencyFromTheLinks() {
+        // AllGather at 2 x 8: every protocol's alpha is 15 h l_p + 1 l_net, so only their sum is seen
+        AlgorithmEnvelopeModel ag = new AlgorithmEnvelopeModel(Collective.ALL_GATHER, new TwoTierConfig(2, 8), 2);
+        assertThat(new AlgorithmEnvelopeEstimator("a", "", ag).freeParameters())
+                .doesNotContain("netStepLatencyUs", "treeBandwidthFactor").hasSize(6);
+        // nor does an AllReduce that forced Ring
+        assertThat(new AlgorithmEnvelopeModel(AR, new TwoTierConfig(2, 8), 2, true).netLatencyDetermined()).isFalse();
+        // two configurations mix them in other proportions (1 of 15 steps, 3 of 31): a joint fit tells them apart
+        List<AlgorithmEnvelopeModel> two = List.of(ag, ag.at(Scale.of(new TwoTierConfig(4, 8))));
+        assertThat(AlgorithmEnvelopeModel.netLatencyDetermined(two)).isTrue();
+        assertThat(AlgorithmEnvelopeEstimator.freeParameters(two)).contains("netStepLatencyUs").hasSize(7);
+        double[] truth = THETA.clone();
+        truth[AlgorithmEnvelopeModel.TREE_FACTOR] = 1;
+        List<FitPoints> points = two.stream().map(m -> synthetic(m, truth, 0.005)).toList();
+        double[] fit = AlgorithmEnvelopeEstimator.estimateJoint(two, points);
+        assertThat(fit[AlgorithmEnvelopeModel.NET_LATENCY] / truth[AlgorithmEnvelopeModel.NET_LATENCY])
+                .isCloseTo(1, within(0.05));
+    }
+
+    @Test
+    void anAllToAllAcrossDomainsMovesOnlyTheOtherDomainsShareOverTheNetwork() {
+        // 2 x 8: 8 of 15 peer exchanges cross, carrying half the bytes; nccl-tests' busbw counts (N-1)/N of them,
+        // so the largest sizes show 15/8 of the network's rate
+        AlgorithmEnvelopeModel a2a = new AlgorithmEnvelopeModel(Collective.ALL_TO_ALL, new TwoTierConfig(2, 8), 2);
+        double[] unitNet = {0, 0, 0, 1e9, 1, 1, 1, 1};
+        assertThat(a2a.alphaUs(Algorithm.RING, Protocol.LL, unitNet)).isEqualTo(8);
+        assertThat(a2a.busCoefficient(Algorithm.RING)).isEqualTo(0.5);
+        assertThat(a2a.carrierBusBwGBps(1L << 34, THETA))
+                .isCloseTo(15.0 / 8 * THETA[ProtocolEnvelopeModel.BETA_INDEX], within(1e-9));
+        // the sweep's end, pinned, is read back as the network's beta: the fit recovers it and the times
+        double[] fit = new AlgorithmEnvelopeEstimator("algorithms", "", a2a).estimate(synthetic(a2a, THETA, 0.005));
+        assertThat(fit[ProtocolEnvelopeModel.BETA_INDEX] / THETA[ProtocolEnvelopeModel.BETA_INDEX])
+                .isCloseTo(1, within(0.02));
+        for (double b = 8; b <= 8L << 30; b *= 8) {
+            assertThat(a2a.timeUs(b, fit) / a2a.timeUs(b, THETA)).as("%s bytes", b).isCloseTo(1, within(0.02));
+        }
+    }
+
+    @Test
+    void aBroadcastAcrossDomainsIsAChainAtOneLinksBandwidth() {
+        AlgorithmEnvelopeModel bc = new AlgorithmEnvelopeModel(Collective.BROADCAST, new TwoTierConfig(4, 8), 2);
+        double[] unitLink = {1, 1, 1, 1e9, 1, 1, 0, 1};
+        double[] unitNet = {0, 0, 0, 1e9, 1, 1, 1, 1};
+        assertThat(bc.alphaUs(Algorithm.RING, Protocol.SIMPLE, unitLink)).isEqualTo(31 * 2);
+        assertThat(bc.alphaUs(Algorithm.RING, Protocol.SIMPLE, unitNet)).isEqualTo(3);
+        assertThat(bc.busCoefficient(Algorithm.RING)).isEqualTo(1);
+        assertThat(bc.treeApplies()).isFalse();
+        assertThat(bc.whyNoTree()).hasValueSatisfying(w -> assertThat(w).contains("AllReduce's"));
     }
 
     @Test
