@@ -16,6 +16,7 @@ import org.ncclharness.calibration.format.NcclTestsTableWriter;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.SizeText;
+import org.ncclharness.calibration.predict.OtherCollective;
 import org.ncclharness.calibration.predict.PredictedSweep;
 import org.ncclharness.calibration.predict.Prediction;
 import org.ncclharness.calibration.predict.PredictionModel;
@@ -68,6 +69,12 @@ public final class PredictCommand implements Callable<Integer> {
             description = "predict at D nodes (for a two-tier model: D NVLink domains of the calibrated domain size)")
     Integer nodes;
 
+    @Option(names = "--collective", paramLabel = "NAME",
+            description = "predict another collective with the calibrated parameters (allgather, reducescatter,"
+                    + " broadcast, reduce, alltoall, ...): its own steps and bytes, the envelopes' per-hop, per-step"
+                    + " and per-byte parameters carried over (the envelope and algorithms models only)")
+    String collective;
+
     @Override
     public Integer call() {
         PredictionModel pm = resolve();
@@ -91,7 +98,19 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     private PredictionModel resolve() {
-        return source.resolve("predict", model, gpus, nodes);
+        PredictionModel pm = source.resolve("predict", model, gpus, nodes);
+        if (collective == null) {
+            return pm;
+        }
+        Collective c = Collective.byName(collective).filter(Collective::known).orElseThrow(() -> usage(
+                "--collective: unknown collective '" + collective + "'; one of " + String.join(", ",
+                        java.util.Arrays.stream(Collective.values()).filter(Collective::known)
+                                .map(Collective::cliName).toList())));
+        try {
+            return OtherCollective.of(pm, c);
+        } catch (IllegalArgumentException e) {
+            throw usage("--collective " + c.cliName() + ": " + e.getMessage());
+        }
     }
 
     private List<Long> sizes() {

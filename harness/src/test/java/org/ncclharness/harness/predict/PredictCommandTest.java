@@ -228,6 +228,50 @@ class PredictCommandTest {
                 + " calibrate picks: ");
     }
 
+    /**
+     * predict --collective: an AllReduce fit across domains predicts AllGather at AllGather's own steps and bytes,
+     * the same per-step and per-byte parameters; where the other collective needs a parameter the fit never saw, or
+     * the model has no steps per collective, it is refused in one line with exit 2.
+     */
+    @Test
+    void anotherCollectiveTakesItsOwnStepsWithTheCalibratedParameters() {
+        String id = "mi300x_allreduce_16gpu_2node_rccl_hisohara";
+        PredictionModel ar = PredictionSources.dataset(id, "algorithms",
+                org.ncclharness.calibration.hardware.HardwareFacts.bundled());
+        PredictionModel ag = org.ncclharness.calibration.predict.OtherCollective.of(ar,
+                org.ncclharness.calibration.measure.Collective.ALL_GATHER);
+        double big = 8L << 30;
+        // at 8 GiB both are Ring/Simple and bandwidth-bound: AllGather moves (N-1)/N of the bytes round the ring,
+        // AllReduce 2(N-1)/N, so it takes about half as long
+        org.ncclharness.calibration.model.AlgorithmEnvelopeModel m =
+                (org.ncclharness.calibration.model.AlgorithmEnvelopeModel) ar.model();
+        assertThat(m.chosen(big, ar.theta()).label()).isEqualTo("Ring/Simple");
+        assertThat(ag.timeUs(big) / ar.timeUs(big)).isCloseTo(0.5, within(0.02));
+        CliRun r = CliRun.of("predict", "--dataset", id, "--model", "algorithms", "--collective", "allgather",
+                "--bytes", "8G");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("# AllGather predicted with the parameters of a fit of AllReduce")
+                .contains(String.format(java.util.Locale.ROOT, "AllGather of 8589934592 bytes (8 GiB) on 16 GPUs: %s",
+                        PredictCommand.time(ag.timeUs(big))));
+        for (String[] args : List.of(
+                // AllToAll never runs LL128: AllGather's LL128 was never fitted
+                new String[] {"--dataset", "mi355x_alltoall_16gpu_2node_roce_ainic_rccl_alibaba", "--model",
+                    "algorithms", "--collective", "allgather"},
+                // an AllGather fit has no Tree: AllReduce's tree factor was never fitted
+                new String[] {"--dataset", "h200_allgather_16gpu_2node_gdrdma_gke_a3ultra_skypilot", "--model",
+                    "algorithms", "--collective", "allreduce"},
+                new String[] {"--dataset", id, "--model", "two-tier", "--collective", "allgather"},
+                new String[] {"--dataset", id, "--model", "algorithms", "--collective", "allsum"})) {
+            List<String> line = new java.util.ArrayList<>(List.of("predict", "--bytes", "1M"));
+            line.addAll(List.of(args));
+            CliRun bad = CliRun.of(line.toArray(String[]::new));
+            assertThat(bad.exitCode()).as(String.join(" ", line)).isEqualTo(ExitCode.USAGE);
+            assertThat(bad.out()).isEmpty();
+            assertThat(bad.err().lines().findFirst().orElse("")).contains("predict: ").contains("--collective")
+                    .containsPattern("LL128|Tree|no steps per collective|unknown collective");
+        }
+    }
+
     @Test
     void aTwoTierModelMovesToMoreDomains() {
         CliRun r = CliRun.of("predict", "--dataset", "h100_allreduce_32gpu_4node_ib_ndr_ncclTests309_gjaion", "--model",
