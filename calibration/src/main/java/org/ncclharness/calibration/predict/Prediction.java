@@ -100,7 +100,7 @@ public record Prediction(double bytes, double timeUs, double latencyUs, double b
      */
     private static String algorithm(Collective c, String ring) {
         return Algorithm.tuned(c) ? ring : "point-to-point (NCCL has no ring for " + c.ncclName() + "; the model"
-                + " counts its N-1 steps as one)";
+                + " counts its N-1 peer exchanges as steps)";
     }
 
     /**

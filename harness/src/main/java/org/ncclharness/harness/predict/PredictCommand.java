@@ -169,7 +169,7 @@ public final class PredictCommand implements Callable<Integer> {
             @Override
             public Optional<String> algorithmEnvelope(AlgorithmEnvelopeModel m) {
                 return Optional.of(m.whyNoTree().map(why -> "Ring (" + why + ")").orElse("Ring/Tree")
-                        + " x LL/LL128/Simple");
+                        + (m.ll128() ? " x LL/LL128/Simple" : " x LL/Simple"));
             }
 
             @Override

@@ -208,7 +208,7 @@ class PredictCommandTest {
         assertThat(r.exitCode()).as(r.err()).isZero();
         // NCCL runs point-to-point sends on LL or Simple, never LL128: 1 GiB is Simple's
         assertThat(r.out()).contains("algorithm      : point-to-point (NCCL has no ring for AllToAll; the model counts"
-                + " its N-1 steps as one), protocol: Simple");
+                + " its N-1 peer exchanges as steps), protocol: Simple");
     }
 
     /**
