@@ -2,6 +2,8 @@ package org.ncclharness.calibration.predict;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.model.AlgorithmEnvelopeConfiguration;
 import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
@@ -64,7 +66,8 @@ public final class OtherCollective {
             @Override
             protected CostModel otherwise(CostModel m) {
                 throw new IllegalArgumentException("model " + pm.name() + " has no steps per collective; the"
-                        + " envelopes have (--model envelope, or --model algorithms for a run across domains)");
+                        + " envelopes have (" + Advice.with(Setting.MODEL, "envelope") + ", or "
+                        + Advice.with(Setting.MODEL, "algorithms") + " for a run across domains)");
             }
         });
         List<String> notes = new ArrayList<>(pm.notes());

@@ -185,6 +185,9 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
                 : List.of(Algorithm.RING);
         boolean[] free = free(models);
         boolean netFree = free[AlgorithmEnvelopeModel.NET_LATENCY];
+        // some steps stay within a domain: the latency may lie on the links or the network in any share, and the
+        // starts try two, whether or not the data tell l_net apart
+        boolean intraSteps = models.stream().anyMatch(x -> x.multiDomain() && x.config().gpusPerDomain() > 1);
         double[] lower = new double[k];
         lower[ProtocolEnvelopeModel.BETA_INDEX] = 1e-9;
         int ll = ProtocolEnvelopeModel.efficiencyIndex(Protocol.LL);
@@ -197,13 +200,18 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         for (Algorithm carrier : carriers) {
             double linkCoef = m.linkCoefficient(carrier);
             double netCoef = Math.max(m.netCoefficient(carrier), 1);
-            for (double share : netFree ? NET_SHARES : new double[] {0}) {
+            for (double share : netFree || intraSteps ? NET_SHARES : new double[] {0}) {
                 double ell = latency * (1 - share) / linkCoef;
                 double net = latency * share / netCoef;
+                // where l_net is not told from l_p, its share rides on every protocol's link latency (the same
+                // alpha as a start with it) and l_net stays at 0
+                double onLinks = netFree ? 0 : net * netCoef / linkCoef;
+                double netStart = netFree ? net : 0;
                 for (double[] r : ProtocolEnvelopeEstimator.LATENCY_RATIOS) {
                     // τ stays where it starts when no run has Tree (it does not enter): 1, as on one domain
-                    starts.add(new double[] {ell, ell * r[0], ell * r[1], beta0, nccl.ringLLBusBwFactor(),
-                        nccl.ringLL128BusBwFactor(), net, free[AlgorithmEnvelopeModel.TREE_FACTOR]
+                    starts.add(new double[] {ell + onLinks, ell * r[0] + onLinks, ell * r[1] + onLinks, beta0,
+                        nccl.ringLLBusBwFactor(), nccl.ringLL128BusBwFactor(), netStart,
+                        free[AlgorithmEnvelopeModel.TREE_FACTOR]
                             ? nccl.treeBusBwFactor() : 1});
                 }
             }
