@@ -22,6 +22,7 @@
 #   NVCC_GENCODE=...  (default -gencode=arch=compute_90,code=sm_90, an H100/H200);  BUILD_TIMEOUT=s (default 300)
 #   MAX_BYTES=128M    the sweeps' -e;  BIG="-b 1G -e 8G -c 0" the large sizes' flags
 #   STEP_TIMEOUT=s    per step (default 120);  DEADLINE=s  for all the steps after the build (default 240)
+#   PROBE_TIMEOUT=s   each lookup before the build: python3's path, nvidia-smi, java -version (default 30)
 # Build and sweeps at most 540 s: a device call's 600 s limit leaves the rest to the lookups and the start.
 set -u
 cd "$(dirname "$0")/.."
@@ -30,6 +31,7 @@ OUT=${OUT:-gpu-check-$(date -u +%Y%m%dT%H%M%SZ)}
 STEP_TIMEOUT=${STEP_TIMEOUT:-120}
 DEADLINE=${DEADLINE:-240}
 BUILD_TIMEOUT=${BUILD_TIMEOUT:-300}
+PROBE_TIMEOUT=${PROBE_TIMEOUT:-30}
 MAX_BYTES=${MAX_BYTES:-128M}
 BIG=${BIG:--b 1G -e 8G -c 0}
 NVCC_GENCODE=${NVCC_GENCODE:--gencode=arch=compute_90,code=sm_90}
@@ -79,7 +81,7 @@ step() {
 # The folders python3 imports from: where pip put the NVIDIA wheels.
 SITES=()
 if command -v python3 >/dev/null 2>&1; then
-  while IFS= read -r d; do [ -d "$d/nvidia" ] && SITES+=("$d/nvidia"); done < <(timeout 20 python3 -c \
+  while IFS= read -r d; do [ -d "$d/nvidia" ] && SITES+=("$d/nvidia"); done < <(timeout "$PROBE_TIMEOUT" python3 -c \
     'import sys, site; print("\n".join(sys.path + site.getsitepackages() + [site.getusersitepackages()]))' 2>/dev/null)
 fi
 
@@ -121,8 +123,8 @@ if [ -n "$NCCL_DIR" ]; then
   export LD_LIBRARY_PATH="$NCCL_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
 [ -n "$CUDART_DIR" ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$CUDART_DIR"
-note "driver and GPU: $(timeout 30 nvidia-smi --query-gpu=driver_version,name,memory.total,compute_cap --format=csv,noheader 2>/dev/null | head -1 || true)"
-note "java: $JAVA ($(timeout 20 "$JAVA" -version 2>&1 | grep -m1 version))  jar: $HARNESS_JAR"
+note "driver and GPU: $(timeout "$PROBE_TIMEOUT" nvidia-smi --query-gpu=driver_version,name,memory.total,compute_cap --format=csv,noheader 2>/dev/null | head -1 || true)"
+note "java: $JAVA ($(timeout "$PROBE_TIMEOUT" "$JAVA" -version 2>&1 | grep -m1 version))  jar: $HARNESS_JAR"
 
 # nccl-tests' all_reduce_perf from the carried source (the public NVIDIA/nccl-tests tree, not part of the project),
 # against a private NCCL_HOME: the WHOLE include folder (NCCL >= 2.28's nccl_device.h includes nccl_device/*.h) and

@@ -37,9 +37,9 @@ final class ChildJvm {
         Path out = Files.createTempFile(cacheDir, "child", ".out");
         pb.redirectOutput(out.toFile());
         Process p = pb.start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        if (!p.waitFor(600, TimeUnit.SECONDS)) { // only a hang takes this long on a loaded machine
             p.destroyForcibly();
-            throw new AssertionError("child JVM did not finish in 60 s: " + Files.readString(out));
+            throw new AssertionError("child JVM did not finish in 600 s: " + Files.readString(out));
         }
         return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
     }

@@ -19,7 +19,7 @@ final class PairGroup implements JobGroup {
 
         private void await() {
             try {
-                meet.await(10, TimeUnit.SECONDS);
+                meet.await(600, TimeUnit.SECONDS); // only a hang takes this long: no verdict races the clock
             } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
                 throw new IllegalStateException("the other process of the pair did not arrive", e);
             }

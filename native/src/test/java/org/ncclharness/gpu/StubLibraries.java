@@ -87,7 +87,7 @@ final class StubLibraries {
                 "-o", so.toString(), c.toString()));
         cmd.addAll(List.of(libs));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        if (!p.waitFor(600, TimeUnit.SECONDS) || p.exitValue() != 0) { // only a hang takes 10 minutes
             p.destroyForcibly();
             throw new AssertionError("gcc failed for " + soname + ": " + new String(p.getInputStream().readAllBytes()));
         }

@@ -129,7 +129,8 @@ class TimedLoopTest {
             threads[p].start();
         }
         for (Thread t : threads) {
-            t.join(10_000);
+            t.join(600_000); // only a hang takes this long: no verdict races the clock
+            assertThat(t.isAlive()).as("%s ended", t.getName()).isFalse();
         }
         for (int p = 0; p < 2; p++) {
             PlacementResult oop = results.get(p).get(0).outOfPlace();

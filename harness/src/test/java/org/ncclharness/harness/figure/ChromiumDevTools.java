@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The browser listens on a port of its choosing on 127.0.0.1 and names it in its profile's DevToolsActivePort.
  */
 public final class ChromiumDevTools implements AutoCloseable {
-    private static final long TIMEOUT_S = 60;
+    /** Only a hang takes this long: a loaded machine stretches Chromium's start many times over. */
+    private static final long TIMEOUT_S = 600;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Process browser;

@@ -41,13 +41,18 @@ class GpuCheckScriptIT {
     @TempDir
     Path tmp;
 
+    /** The whole check with generous limits, run once and read by the tests that need its outputs. */
+    @TempDir
+    static Path wholeDir;
+    private static Processes.Result whole;
+
     @BeforeAll
     static void build() throws Exception {
         standIns = StandIns.shared();
     }
 
     /** A pip-style tree (nvidia/nccl/{lib,include}, nvidia/cu13/lib) of the stand-ins, and a PYTHONPATH to it. */
-    private Path pipTree() throws IOException {
+    private static Path pipTree(Path tmp) throws IOException {
         Path site = tmp.resolve("site");
         Path nccl = Files.createDirectories(site.resolve("nvidia/nccl/lib"));
         Files.createDirectories(site.resolve("nvidia/nccl/include/nccl_device"));
@@ -60,7 +65,7 @@ class GpuCheckScriptIT {
     }
 
     /** The stand-in nccl-tests tree and an {@code nvcc} for the script to find (the Makefile calls gcc). */
-    private Path sourceTree(Path bin) throws IOException {
+    private static Path sourceTree(Path tmp, Path bin) throws IOException {
         Path src = Files.createDirectories(tmp.resolve("nccl-tests/src"));
         for (String f : List.of("Makefile", "all_reduce_perf.c")) {
             try (InputStream in = GpuCheckScriptIT.class.getResourceAsStream("/standins/nccl-tests/src/" + f)) {
@@ -71,6 +76,17 @@ class GpuCheckScriptIT {
         return src.getParent();
     }
 
+    /**
+     * A {@code java} whose every run never ends, so each step that starts one is certain to reach its timeout; only
+     * {@code -version} (the script's lookup before the steps, under a limit only a hang reaches) answers at once.
+     */
+    private Path neverEndingJava() throws IOException {
+        Path never = tmp.resolve("never-ending-java");
+        executable(never, "#!/bin/sh\n[ \"$1\" = -version ] && { echo 'openjdk version \"stand-in\"' >&2; exit 0; }\n"
+                + "exec sleep 100000\n");
+        return never;
+    }
+
     private static void executable(Path p, String text) throws IOException {
         Files.createDirectories(p.getParent());
         Files.writeString(p, text);
@@ -78,10 +94,22 @@ class GpuCheckScriptIT {
     }
 
     private Processes.Result check(Path out, Map<String, String> overrides) throws Exception {
+        return check(tmp, out, overrides);
+    }
+
+    /**
+     * The script in {@code tmp} with {@code overrides}; the lookups and the build get limits only a hang reaches
+     * unless overridden, so only the timeouts a test makes certain to fire can fire.
+     */
+    private static Processes.Result check(Path tmp, Path out, Map<String, String> overrides) throws Exception {
         Path bin = tmp.resolve("bin");
         Map<String, String> env = new LinkedHashMap<>(standIns.environment(1, Map.of()));
-        env.put("PYTHONPATH", pipTree().toString());
-        env.put("NCCL_TESTS_SRC", sourceTree(bin).toString());
+        // the script's JVMs start as the other integration tests' do: small and quick on 2 shared cores
+        env.merge("JAVA_TOOL_OPTIONS", String.join(" ", Processes.JVM_FLAGS), (a, b) -> a + " " + b);
+        env.put("PYTHONPATH", pipTree(tmp).toString());
+        env.put("NCCL_TESTS_SRC", sourceTree(tmp, bin).toString());
+        env.put("PROBE_TIMEOUT", Integer.toString(GENEROUS_S));
+        env.put("BUILD_TIMEOUT", Integer.toString(GENEROUS_S));
         env.put("PATH", bin + ":" + System.getenv("PATH"));
         env.put("HARNESS_JAR", Processes.JAR.toString());
         env.put("MAX_BYTES", "16K");
@@ -107,13 +135,21 @@ class GpuCheckScriptIT {
         return out;
     }
 
+    /** The whole check, every limit one only a hang reaches: run by the first test that asks, in {@link #wholeDir}. */
+    private static synchronized Processes.Result whole() throws Exception {
+        if (whole == null) {
+            whole = check(wholeDir, wholeDir.resolve("out"), Map.of("DEADLINE", Integer.toString(GENEROUS_S),
+                    "STEP_TIMEOUT", Integer.toString(GENEROUS_S)));
+        }
+        return whole;
+    }
+
     @Test
     @Timeout(value = GENEROUS_S + 60, unit = TimeUnit.SECONDS)
     void theWholeCheckFindsPipLibrariesBuildsAllReducePerfComparesEveryFlagSetAndFitsTheDeviceCall()
             throws Exception {
-        Path out = tmp.resolve("out");
-        Processes.Result r = check(out, Map.of("DEADLINE", Integer.toString(GENEROUS_S), "STEP_TIMEOUT",
-                Integer.toString(GENEROUS_S)));
+        Processes.Result r = whole();
+        Path out = wholeDir.resolve("out");
         assertThat(r.rc()).as(r.out() + r.err()).isZero();
 
         // what the device call returns: two files, the summary short enough, and the same text on stdout
@@ -123,7 +159,7 @@ class GpuCheckScriptIT {
         assertThat(summary.length()).isLessThan(MAX_SUMMARY_CHARS);
         assertThat(r.out()).contains(summary.strip().lines().skip(2).findFirst().orElseThrow());
 
-        Path site = tmp.resolve("site").toRealPath();
+        Path site = wholeDir.resolve("site").toRealPath();
         assertThat(summary).contains("nccl library directory: " + site.resolve("nvidia/nccl/lib"))
                 .contains("cudart library directory: " + site.resolve("nvidia/cu13/lib"))
                 .containsPattern("step build-nccl-tests +rc=0 ")
@@ -152,11 +188,10 @@ class GpuCheckScriptIT {
      * i_min or a bandwidth, far from 1 on the stand-in's made-up times, and the time with itself exactly 1).
      */
     @Test
-    @Timeout(value = GENEROUS_S, unit = TimeUnit.SECONDS)
+    @Timeout(value = GENEROUS_S + 60, unit = TimeUnit.SECONDS)
     void aPerIterationTableIsReadAtTheSameColumnsInBothTools() throws Exception {
-        Path out = tmp.resolve("out");
-        Processes.Result r = check(out, Map.of("DEADLINE", Integer.toString(GENEROUS_S), "STEP_TIMEOUT",
-                Integer.toString(GENEROUS_S), "MAX_BYTES", "64"));
+        Processes.Result r = whole();
+        Path out = wholeDir.resolve("out");
         assertThat(r.rc()).as(r.out() + r.err()).isZero();
         Path x = tmp.resolve("x");
         Files.createDirectories(x);
@@ -182,8 +217,7 @@ class GpuCheckScriptIT {
     @Test
     @Timeout(value = GENEROUS_S, unit = TimeUnit.SECONDS)
     void aStepThatNeverEndsTimesOutAndPastTheDeadlineTheRestIsSkippedAndSaidSo() throws Exception {
-        Path never = tmp.resolve("never-ending-java");
-        executable(never, "#!/bin/sh\nexec sleep 100000\n");
+        Path never = neverEndingJava();
         Path out = tmp.resolve("short");
         Processes.Result r = check(out, Map.of("JAVA", never.toString(), "STEP_TIMEOUT", "3", "DEADLINE", "12"));
         assertThat(r.rc()).as(r.out() + r.err()).isZero();
@@ -232,8 +266,7 @@ class GpuCheckScriptIT {
     void aBuildThatNeverEndsStopsAtItsOwnTimeoutAndTheHarnessStepsStillRun() throws Exception {
         Path bin = tmp.resolve("bin");
         executable(bin.resolve("make"), "#!/bin/sh\nexec sleep 100000\n");
-        Path never = tmp.resolve("never-ending-java");
-        executable(never, "#!/bin/sh\nexec sleep 100000\n");
+        Path never = neverEndingJava();
         Path out = tmp.resolve("build");
         Processes.Result r = check(out, Map.of("BUILD_TIMEOUT", "2", "JAVA", never.toString(), "STEP_TIMEOUT", "1",
                 "DEADLINE", "10"));

@@ -283,11 +283,14 @@ class JobGroupTest {
 
     @Test
     void aRankThatNeverArrivesEndsTheJobAfterTheStartupTimeout() throws Exception {
-        // rank 2 never starts, so the timeout is certain to fire; rank 1 must join inside it (milliseconds of work),
-        // so it is 5 s rather than 1 s: a loaded machine does not leave rank 1 out of the message
+        // rank 2 never starts, so rank 0's timeout is certain to fire; rank 1 must join inside it: it starts first,
+        // waiting for rank 0 as long as only a hang takes, so it joins as soon as rank 0 publishes the file, and
+        // rank 0's 5 s (not 1 s) covers that step even on a loaded machine
         JobOptions quick = new JobOptions(Duration.ofSeconds(5), FAST.opTimeout(), FAST.heartbeatInterval(),
                 FAST.heartbeatTimeout(), FAST.maxMessageBytes(), null);
-        List<Future<Object>> real = run(3, ranks(0, 1), quick, g -> null);
+        List<Future<Object>> one = run(3, ranks(1), FAST, g -> null);
+        List<Future<Object>> real = new ArrayList<>(run(3, ranks(0), quick, g -> null));
+        real.addAll(one);
         String msg = "timeout after 5 s waiting for ranks [2] to join via file " + file() + " (test): check that"
                 + " every rank started (see the launcher's output), or raise --startup-timeout";
         assertThat(failureOf(real.get(0))).hasMessage("rank 0/3: " + msg);
@@ -309,11 +312,21 @@ class JobGroupTest {
 
     @Test
     void aRankThatStopsCallingEndsTheJobAfterTheOperationTimeout() throws Exception {
-        // rank 2 never calls, so the timeout is certain to fire; rank 1 must reach the barrier inside it
-        // (microseconds of work), so it is 5 s rather than 1 s: a loaded machine does not add rank 1 to the message
+        // rank 2 never calls, so rank 0's timeout is certain to fire; rank 1 is in the barrier before rank 0 enters
+        // it (rank 1 waits there as long as only a hang takes), so the timeout cannot name rank 1, however loaded
+        // the machine
         JobOptions quick = new JobOptions(FAST.startupTimeout(), Duration.ofSeconds(5), FAST.heartbeatInterval(),
                 FAST.heartbeatTimeout(), FAST.maxMessageBytes(), null);
-        List<Future<Object>> real = run(3, ranks(0, 1, 2), quick, g -> {
+        Map<Integer, Thread> threads = new ConcurrentHashMap<>();
+        Function<JobGroup, Object> body = g -> {
+            threads.put(g.rank(), Thread.currentThread());
+            if (g.rank() == 0) {
+                try {
+                    awaitRankThread(threads, 1);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             if (g.rank() == 2) {
                 // busy elsewhere (heartbeats continue) until the job has failed: the timeout is certain to fire
                 CountDownLatch failed = new CountDownLatch(1);
@@ -326,7 +339,9 @@ class JobGroupTest {
             }
             g.barrier();
             return null;
-        });
+        };
+        List<Future<Object>> real = new ArrayList<>(run(3, ranks(0), quick, body));
+        real.addAll(run(3, ranks(1, 2), FAST, body));
         String msg = "timeout after 5 s in barrier #1 waiting for rank 2 (host=localhost, pid=1002): check that"
                 + " rank, or raise --op-timeout if one step takes this long";
         assertThat(failureOf(real.get(0))).hasMessage("rank 0/3: " + msg);

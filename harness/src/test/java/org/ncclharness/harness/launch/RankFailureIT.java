@@ -146,9 +146,12 @@ class RankFailureIT {
     @Test
     void aRankThatNeverArrivesEndsTheJobAtTheStartupTimeout() throws Exception {
         int port = Processes.freePort();
-        // rank 3 never starts, so the timeout is certain to fire; ranks 1 and 2 (JVMs starting beside rank 0 on a
-        // loaded machine) must join inside it, so it is 15 s, not the 3 s a quiet machine would need
-        List<Process> ps = startRanks(4, port, List.of(), List.of(0, 1, 2), "--startup-timeout", "15");
+        // rank 3 never starts, so rank 0's timeout is certain to fire. Ranks 1 and 2 must join inside it: they start
+        // first, waiting for rank 0 as long as only a hang takes, so they knock from the moment it listens, with
+        // its whole JVM start as their head start, and its 15 s (not the 3 s a quiet machine would need) besides
+        List<Process> others = startRanks(4, port, List.of(), List.of(1, 2), "--startup-timeout", "600");
+        List<Process> ps = new ArrayList<>(startRanks(4, port, List.of(), List.of(0), "--startup-timeout", "15"));
+        ps.addAll(others);
         try {
             long t0 = System.nanoTime();
             for (int r = 0; r < 3; r++) {
