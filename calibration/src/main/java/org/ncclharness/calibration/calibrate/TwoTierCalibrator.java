@@ -27,7 +27,7 @@ import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.fit.envelope.AlgorithmEnvelopeEstimator;
-import org.ncclharness.calibration.fit.envelope.EfficiencyNote;
+import org.ncclharness.calibration.fit.envelope.BandwidthCeiling;
 import org.ncclharness.calibration.fit.envelope.TailNote;
 import org.ncclharness.calibration.fit.envelope.JointAlgorithmFit;
 import org.ncclharness.calibration.fit.envelope.ProtocolEnvelopeEstimator;
@@ -266,17 +266,22 @@ public final class TwoTierCalibrator {
         Collective collective = members.get(0).sweep().collective();
         Optional<String> noForms = formsAbsent(collective);
         TwoTierProblem p = TwoTierProblem.of(runs, f.betaNvGBps(), f.hops());
+        String inter = interOf(members);
+        Double nicGBps = nicGBps(members, inter == null ? null : facts.interconnect(inter).orElse(null));
+        Double networkGBps = LineRate.networkGBps(nicsPerDomain(members), nicGBps);
+        // the forms are AllReduce's: a ring's busbw across domains is at most the NICs of a domain together
+        Double betaIbCeiling = BandwidthCeiling.of(networkGBps, members.stream()
+                .filter(m -> config(m.info().hardware()).domains() > 1)
+                .map(m -> FitPoints.from(m.sweep(), config(m.info().hardware()).ranks())).toList());
         List<TwoTierFit> fits = noForms.isPresent() ? List.of()
-                : TwoTierFitter.fitBoth(p, ParamRanges.defaultsFor(p, 2), priors);
-        List<Fit> protocol = protocolFits(members, f);
+                : TwoTierFitter.fitBoth(p, ParamRanges.defaultsFor(p, 2).withBetaIbAtMost(betaIbCeiling), priors);
+        List<Fit> protocol = protocolFits(members, f, networkGBps);
         if (noForms.isPresent() && protocol.isEmpty()) {
             int sizes = members.stream().mapToInt(m -> m.sweep().rows().size()).sum();
             return new DeferredCalibration(info, null, "too few sizes: the envelopes need alpha and beta from the data"
                     + " and more sizes than their parameters (" + sizes + " here: sweep from 8 B to the largest), and "
                     + noForms.get());
         }
-        String inter = interOf(members);
-        Double nicGBps = nicGBps(members, inter == null ? null : facts.interconnect(inter).orElse(null));
         List<Note> allNotes = new ArrayList<>(notes);
         members.forEach(m -> FitPoints.emptyRowsNote(m.sweep()).ifPresent(allNotes::add));
         if (derived) {
@@ -288,7 +293,6 @@ public final class TwoTierCalibrator {
                     + " not as a ring: its Ring rows are the model's N-1 steps (d-1 across domains) with fitted"
                     + " constants, not an algorithm NCCL picks"));
         }
-        protocol.forEach(fit -> EfficiencyNote.of(fit).map(Note::info).ifPresent(allNotes::add));
         if (members.size() > 1) {
             protocol.forEach(fit -> jointMiss(members, f, fit).map(Note::info).ifPresent(allNotes::add));
         }
@@ -327,9 +331,12 @@ public final class TwoTierCalibrator {
     /**
      * The protocol-aware families beside the two-tier forms: the single-tier envelope as an effective single tier
      * (one run only: it has no term for another configuration) and the algorithm envelope, each where the data
-     * determine latency and bandwidth and outnumber its parameters.
+     * determine latency and bandwidth and outnumber its parameters. Their β across domains is the ring's, at most
+     * what the network carries for the collective where the NICs are known ({@code BandwidthCeiling}).
+     *
+     * @param networkGBps a domain's NICs together, null where not known
      */
-    private static List<Fit> protocolFits(List<CalibrationInput> members, Fabric f) {
+    private static List<Fit> protocolFits(List<CalibrationInput> members, Fabric f, Double networkGBps) {
         Collective collective = members.get(0).sweep().collective();
         Optional<Runs> runs = Runs.of(members, f);
         if (runs.isEmpty()) {
@@ -343,15 +350,24 @@ public final class TwoTierCalibrator {
             return List.of();
         }
         if (members.size() > 1) {
-            return List.of(JointAlgorithmFit.fit(ALGORITHMS, ALGORITHMS_DESCRIPTION, models, points));
+            // one β for every run: under the lowest line rate of those it fits (the same for a ring at any scale)
+            Double line = JointAlgorithmFit.fittedRuns(models).stream().map(r -> lineRate(models.get(r), networkGBps))
+                    .filter(Objects::nonNull).min(Double::compare).orElse(null);
+            return List.of(JointAlgorithmFit.fit(ALGORITHMS, ALGORITHMS_DESCRIPTION, models, points, line));
         }
+        Double line = lineRate(models.get(0), networkGBps);
         ProtocolEnvelopeModel env = new ProtocolEnvelopeModel(collective, models.get(0).config().ranks(),
                 f.hops());
         return List.of(
-                Fitter.fit(ProtocolEnvelopeEstimator.fitted(SingleTierCalibrator.ENVELOPE, ENVELOPE_DESCRIPTION, env),
-                        points.get(0), List.of()),
-                Fitter.fit(new AlgorithmEnvelopeEstimator(ALGORITHMS, ALGORITHMS_DESCRIPTION, models.get(0)),
+                Fitter.fit(ProtocolEnvelopeEstimator.fitted(SingleTierCalibrator.ENVELOPE, ENVELOPE_DESCRIPTION, env)
+                        .withLineRate(line), points.get(0), List.of()),
+                Fitter.fit(new AlgorithmEnvelopeEstimator(ALGORITHMS, ALGORITHMS_DESCRIPTION, models.get(0), line),
                         points.get(0), List.of()));
+    }
+
+    /** What the network carries of the model's collective at its configuration ({@link LineRate}), or null. */
+    private static Double lineRate(AlgorithmEnvelopeModel m, Double networkGBps) {
+        return LineRate.busBwCeilingGBps(m.collective(), m.config().ranks(), m.config().gpusPerDomain(), networkGBps);
     }
 
     /** Each member's points and its algorithm envelope at its configuration; empty where one lacks α or β. */
