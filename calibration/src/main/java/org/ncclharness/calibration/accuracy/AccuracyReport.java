@@ -1,7 +1,7 @@
 package org.ncclharness.calibration.accuracy;
 
 import org.ncclharness.calibration.calibrate.Candidates;
-import org.ncclharness.calibration.calibrate.RunLineRate;
+import org.ncclharness.calibration.calibrate.RunBandwidthCeiling;
 import org.ncclharness.calibration.calibrate.FixedEstimator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -257,7 +257,8 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
             out.add(new CrossScale(name, CROSS_ALPHA_BETA, from.id(), nFrom, to.id(), nTo,
                     HeldOut.crossScale(alphaBeta, fitOn, m -> m.at(Scale.gpus(nTo)), predict), floor));
             Estimator env = ProtocolEnvelopeEstimator.fitted(Candidates.ENVELOPE, "",
-                    new ProtocolEnvelopeModel(from.collective(), nFrom, 1)).withLineRate(RunLineRate.of(from, facts));
+                    new ProtocolEnvelopeModel(from.collective(), nFrom, 1))
+                    .withCeiling(RunBandwidthCeiling.ceilingGBps(from, facts));
             out.add(new CrossScale(name, Candidates.ENVELOPE, from.id(), nFrom, to.id(), nTo,
                     HeldOut.crossScale(env, fitOn, m -> m.at(Scale.gpus(nTo)), predict), floor));
             NcclBaseline nccl = NcclBaseline.of(to.collective(), to.sweep().hardware(), to.metadata().ncclVersion(),
@@ -309,10 +310,10 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         if (n < min) {
             return Score.none(n + " points to fit, " + min + " needed");
         }
-        // one β under the lowest line rate of the runs fitted, as calibrate --joint holds it
-        Double line = smaller.stream().map(d -> Candidates.algorithms(d, facts, Optional.empty()).lineRateGBps())
-                .filter(java.util.Objects::nonNull).min(Double::compare).orElse(null);
-        return Score.of(target, AlgorithmEnvelopeEstimator.estimateJoint(models, points, line), predict);
+        // one β under every fitted run's ceiling, as calibrate --joint holds it
+        List<Double> ceilings = smaller.stream().map(d -> Candidates.algorithms(d, facts, Optional.empty())
+                .ceilingGBps()).toList();
+        return Score.of(target, AlgorithmEnvelopeEstimator.estimateJoint(models, points, ceilings), predict);
     }
 
     /** The best in-sample RMSPE on a run among the models with at least 2k points there. */

@@ -104,7 +104,7 @@ public final class Candidates {
         int hops = single.map(SingleTierCalibration::hops).orElse(SWITCHED_HOPS);
         ProtocolEnvelopeModel envelope = new ProtocolEnvelopeModel(c, n, hops);
         out.add(envelope(ProtocolEnvelopeEstimator.fitted(ENVELOPE, MODELS.get(ENVELOPE), envelope)
-                .withLineRate(RunLineRate.of(d, facts)), points));
+                .withCeiling(RunBandwidthCeiling.ceilingGBps(d, facts)), points));
         out.add(envelope(new ProtocolEnvelopeEstimator(ENVELOPE_NCCL_ETA, MODELS.get(ENVELOPE_NCCL_ETA), envelope,
                 false), points));
         out.add(envelope(algorithms(d, facts, single.map(SingleTierCalibration::hops)), points));
@@ -141,7 +141,8 @@ public final class Candidates {
                 .map(ic -> facts.topologyOf(ic).hopsPerStep()).orElse(SWITCHED_HOPS));
         return new AlgorithmEnvelopeEstimator(ALGORITHMS, MODELS.get(ALGORITHMS),
                 new AlgorithmEnvelopeModel(d.collective(), config, hops,
-                        AlgorithmEnvelopeModel.ringForced(d.metadata().algo())), multi ? RunLineRate.of(d, facts) : null);
+                        AlgorithmEnvelopeModel.ringForced(d.metadata().algo())),
+                multi ? RunBandwidthCeiling.ceilingGBps(d, facts) : null);
     }
 
     private static String reason(CalibrationEntry e) {

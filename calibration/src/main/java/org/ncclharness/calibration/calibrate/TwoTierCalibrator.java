@@ -268,14 +268,16 @@ public final class TwoTierCalibrator {
         TwoTierProblem p = TwoTierProblem.of(runs, f.betaNvGBps(), f.hops());
         String inter = interOf(members);
         Double nicGBps = nicGBps(members, inter == null ? null : facts.interconnect(inter).orElse(null));
-        Double networkGBps = LineRate.networkGBps(nicsPerDomain(members), nicGBps);
-        // the forms are AllReduce's: a ring's busbw across domains is at most the NICs of a domain together
-        Double betaIbCeiling = BandwidthCeiling.of(networkGBps, members.stream()
-                .filter(m -> config(m.info().hardware()).domains() > 1)
-                .map(m -> FitPoints.from(m.sweep(), config(m.info().hardware()).ranks())).toList());
+        Network network = new Network(LineRate.networkGBps(nicsPerDomain(members), nicGBps),
+                inter != null && facts.interconnect(inter).map(i -> i.inNetworkReduction() != null).orElse(false));
+        // β_IB per domain under what any algorithm moves between the domains (the forms are AllReduce's)
+        List<CalibrationInput> across = members.stream().filter(m -> config(m.info().hardware()).domains() > 1)
+                .toList();
+        Double betaIbCeiling = BandwidthCeiling.unpassed(across.stream().map(network::ceilingGBps).toList(),
+                across.stream().map(m -> FitPoints.from(m.sweep(), config(m.info().hardware()).ranks())).toList());
         List<TwoTierFit> fits = noForms.isPresent() ? List.of()
                 : TwoTierFitter.fitBoth(p, ParamRanges.defaultsFor(p, 2).withBetaIbAtMost(betaIbCeiling), priors);
-        List<Fit> protocol = protocolFits(members, f, networkGBps);
+        List<Fit> protocol = protocolFits(members, f, network);
         if (noForms.isPresent() && protocol.isEmpty()) {
             int sizes = members.stream().mapToInt(m -> m.sweep().rows().size()).sum();
             return new DeferredCalibration(info, null, "too few sizes: the envelopes need alpha and beta from the data"
@@ -334,9 +336,9 @@ public final class TwoTierCalibrator {
      * determine latency and bandwidth and outnumber its parameters. Their β across domains is the ring's, at most
      * what the network carries for the collective where the NICs are known ({@code BandwidthCeiling}).
      *
-     * @param networkGBps a domain's NICs together, null where not known
+     * @param network what the NICs between the domains carry
      */
-    private static List<Fit> protocolFits(List<CalibrationInput> members, Fabric f, Double networkGBps) {
+    private static List<Fit> protocolFits(List<CalibrationInput> members, Fabric f, Network network) {
         Collective collective = members.get(0).sweep().collective();
         Optional<Runs> runs = Runs.of(members, f);
         if (runs.isEmpty()) {
@@ -349,25 +351,35 @@ public final class TwoTierCalibrator {
         if (n <= models.get(0).parameterNames().size()) {
             return List.of();
         }
+        List<Double> ceilings = members.stream().map(network::ceilingGBps).toList();
         if (members.size() > 1) {
-            // one β for every run: under the lowest line rate of those it fits (the same for a ring at any scale)
-            Double line = JointAlgorithmFit.fittedRuns(models).stream().map(r -> lineRate(models.get(r), networkGBps))
-                    .filter(Objects::nonNull).min(Double::compare).orElse(null);
-            return List.of(JointAlgorithmFit.fit(ALGORITHMS, ALGORITHMS_DESCRIPTION, models, points, line));
+            return List.of(JointAlgorithmFit.fit(ALGORITHMS, ALGORITHMS_DESCRIPTION, models, points, ceilings));
         }
-        Double line = lineRate(models.get(0), networkGBps);
         ProtocolEnvelopeModel env = new ProtocolEnvelopeModel(collective, models.get(0).config().ranks(),
                 f.hops());
         return List.of(
                 Fitter.fit(ProtocolEnvelopeEstimator.fitted(SingleTierCalibrator.ENVELOPE, ENVELOPE_DESCRIPTION, env)
-                        .withLineRate(line), points.get(0), List.of()),
-                Fitter.fit(new AlgorithmEnvelopeEstimator(ALGORITHMS, ALGORITHMS_DESCRIPTION, models.get(0), line),
-                        points.get(0), List.of()));
+                        .withCeiling(ceilings.get(0)), points.get(0), List.of()),
+                Fitter.fit(new AlgorithmEnvelopeEstimator(ALGORITHMS, ALGORITHMS_DESCRIPTION, models.get(0),
+                        ceilings.get(0)), points.get(0), List.of()));
     }
 
-    /** What the network carries of the model's collective at its configuration ({@link LineRate}), or null. */
-    private static Double lineRate(AlgorithmEnvelopeModel m, Double networkGBps) {
-        return LineRate.busBwCeilingGBps(m.collective(), m.config().ranks(), m.config().gpusPerDomain(), networkGBps);
+    /**
+     * The NICs between the domains of an entry's runs.
+     *
+     * @param lineRateGBps  a domain's NICs together, null where not known
+     * @param switchReduces the network's switches reduce (SHARP): CollNet can run
+     */
+    private record Network(Double lineRateGBps, boolean switchReduces) {
+
+        /** The most busbw any algorithm moves between a member's domains ({@link BandwidthCeiling}), or null. */
+        Double ceilingGBps(CalibrationInput m) {
+            TwoTierConfig c = config(m.info().hardware());
+            Collective collective = m.sweep().collective();
+            return BandwidthCeiling.of(LineRate.busBwCeilingGBps(collective, c.ranks(), c.gpusPerDomain(),
+                    lineRateGBps), collective, c.ranks(), c.domains(), AlgorithmEnvelopeModel.ringForced(
+                    m.forcedAlgo()), switchReduces);
+        }
     }
 
     /** Each member's points and its algorithm envelope at its configuration; empty where one lacks α or β. */

@@ -28,20 +28,19 @@ import org.ncclharness.calibration.nccl.ProtocolDataShares;
  * @param name        report key
  * @param description one line for the report
  * @param model       the model at the run's configuration
- * @param lineRateGBps the busbw the network carries for the collective between domains, null where not known:
- *                     β, the ring's bandwidth across domains, at most that where no size fitted passed it
- *                     ({@link BandwidthCeiling})
+ * @param ceilingGBps the most busbw any algorithm moves between the run's domains ({@link BandwidthCeiling}), null
+ *                    where not known: β at most that where no size fitted passed it
  */
 public record AlgorithmEnvelopeEstimator(String name, String description, AlgorithmEnvelopeModel model,
-                                         Double lineRateGBps) implements Estimator {
+                                         Double ceilingGBps) implements Estimator {
 
     public AlgorithmEnvelopeEstimator(String name, String description, AlgorithmEnvelopeModel model) {
         this(name, description, model, null);
     }
 
-    /** This estimator under the network's line rate {@code lineRateGBps} (null: not known). */
-    public AlgorithmEnvelopeEstimator withLineRate(Double lineRateGBps) {
-        return new AlgorithmEnvelopeEstimator(name, description, model, lineRateGBps);
+    /** This estimator with β under {@code ceilingGBps} (null: none). */
+    public AlgorithmEnvelopeEstimator withCeiling(Double ceilingGBps) {
+        return new AlgorithmEnvelopeEstimator(name, description, model, ceilingGBps);
     }
 
     /** Shares of the smallest size's latency started on the network steps (the rest on the links). */
@@ -80,7 +79,7 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
     public double[] estimate(FitPoints points) {
         if (!model.multiDomain()) {
             double[] env = ProtocolEnvelopeEstimator.fitted(name, description, new ProtocolEnvelopeModel(
-                    model.collective(), model.config().ranks(), model.hops())).withLineRate(lineRateGBps)
+                    model.collective(), model.config().ranks(), model.hops())).withCeiling(ceilingGBps)
                     .estimate(points);
             if (env == null) {
                 return null;
@@ -89,7 +88,7 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
             theta[AlgorithmEnvelopeModel.TREE_FACTOR] = 1;
             return theta;
         }
-        Double ceiling = BandwidthCeiling.of(lineRateGBps, List.of(points));
+        Double ceiling = BandwidthCeiling.unpassed(ceilingGBps, List.of(points));
         Setup s = setup(List.of(model), List.of(points), ceiling);
         // an end whose line runs above the ceiling is not pinned: β is fitted with the rest, within it
         return TailBandwidth.of(points, model.collective().busFactor(model.config().ranks()))
@@ -105,12 +104,12 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
      * run with the most ranks, the cross-scale predictions of docs/model-accuracy.md were worse (the GH200 group's
      * 2048-GPU run 2.25x its floor against 1.75x), as one run's end at one N is not the bandwidth the others share.
      *
-     * @param lineRateGBps the busbw the network carries for the collective between domains, null where not known
-     *                     ({@link BandwidthCeiling})
+     * @param ceilingsGBps per run, the most busbw any algorithm moves between its domains ({@link BandwidthCeiling}),
+     *                     null where not known: β at most the lowest where no run's sizes passed their own
      */
     public static double[] estimateJoint(List<AlgorithmEnvelopeModel> models, List<FitPoints> points,
-                                         Double lineRateGBps) {
-        Setup s = setup(models, points, BandwidthCeiling.of(lineRateGBps, points));
+                                         List<Double> ceilingsGBps) {
+        Setup s = setup(models, points, BandwidthCeiling.unpassed(ceilingsGBps, points));
         return RelativeLeastSquares.bestOf(models, points, s.starts(), s.free(), s.bounds());
     }
 
@@ -229,7 +228,7 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         ProtocolDataShares shares = ProtocolDataShares.bundled();
         Bounds bounds = Bounds.below(lower).withCeiling(AlgorithmEnvelopeModel.TREE_FACTOR, nccl.treeBusBwFactor())
                 .withCeiling(ll, shares.of(Protocol.LL)).withCeiling(ll128, shares.of(Protocol.LL128));
-        // the ring's β across domains at most the network's line rate (BandwidthCeiling)
+        // β at most what any algorithm moves between the domains (BandwidthCeiling)
         if (ceilingGBps != null) {
             bounds = bounds.withCeiling(ProtocolEnvelopeModel.BETA_INDEX, ceilingGBps);
         }

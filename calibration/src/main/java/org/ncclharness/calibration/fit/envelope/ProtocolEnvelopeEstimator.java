@@ -23,21 +23,21 @@ import org.ncclharness.calibration.nccl.Protocol;
  * @param description    one line for the report
  * @param model          the envelope
  * @param fitEfficiency  true: η_LL and η_LL128 are fitted (k = 6); false: held at NCCL's ring factors (k = 4)
- * @param lineRateGBps   the busbw the network carries for the collective between domains where the envelope is a
- *                       multi-domain run's effective single tier, null where not known or on one domain: β at most
- *                       that where no size fitted passed it ({@link BandwidthCeiling})
+ * @param ceilingGBps    where the envelope is a multi-domain run's effective single tier, the most busbw any
+ *                       algorithm moves between its domains ({@link BandwidthCeiling}), null where not known or on
+ *                       one domain: β at most that where no size fitted passed it
  */
 public record ProtocolEnvelopeEstimator(String name, String description, ProtocolEnvelopeModel model,
-                                        boolean fitEfficiency, Double lineRateGBps) implements Estimator {
+                                        boolean fitEfficiency, Double ceilingGBps) implements Estimator {
 
     public ProtocolEnvelopeEstimator(String name, String description, ProtocolEnvelopeModel model,
                                      boolean fitEfficiency) {
         this(name, description, model, fitEfficiency, null);
     }
 
-    /** This estimator under the network's line rate {@code lineRateGBps} (null: not known). */
-    public ProtocolEnvelopeEstimator withLineRate(Double lineRateGBps) {
-        return new ProtocolEnvelopeEstimator(name, description, model, fitEfficiency, lineRateGBps);
+    /** This estimator with β under {@code ceilingGBps} (null: none). */
+    public ProtocolEnvelopeEstimator withCeiling(Double ceilingGBps) {
+        return new ProtocolEnvelopeEstimator(name, description, model, fitEfficiency, ceilingGBps);
     }
 
     /** The estimator the project uses: η fitted (with NCCL's η held fixed it lost to method B, see the report). */
@@ -80,10 +80,10 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
     @Override
     public double[] estimate(FitPoints points) {
         double f = model.collective().busFactor(model.ranks());
-        Double ceiling = BandwidthCeiling.of(lineRateGBps, List.of(points));
+        Double ceiling = BandwidthCeiling.unpassed(ceilingGBps, List.of(points));
         // β from the sweep's bandwidth-bound end (TailBandwidth), while Simple carries that end as NCCL's tuner
         // has it and the end is within the ceiling; where the fit would rather carry it on LL or LL128, or the end's
-        // line runs above the line rate, β is fitted with the rest
+        // line runs above the ceiling, β is fitted with the rest
         Optional<TailBandwidth> tail = TailBandwidth.of(points, f)
                 .filter(t -> BandwidthCeiling.holds(ceiling, t.busBwGBps()));
         if (tail.isPresent()) {

@@ -104,7 +104,7 @@ class AlgorithmEnvelopeTest {
         assertThat(free[ProtocolEnvelopeModel.BETA_INDEX]).isGreaterThan(line);
         double[] held = new AlgorithmEnvelopeEstimator("algorithms", "", m, line).estimate(p);
         assertThat(held[ProtocolEnvelopeModel.BETA_INDEX]).isLessThanOrEqualTo(line);
-        double[] joint = AlgorithmEnvelopeEstimator.estimateJoint(List.of(m), List.of(p), line);
+        double[] joint = AlgorithmEnvelopeEstimator.estimateJoint(List.of(m), List.of(p), List.of(line));
         assertThat(joint[ProtocolEnvelopeModel.BETA_INDEX]).isLessThanOrEqualTo(line);
         // the largest sizes are still met: the line rate is above every one of them
         int top = p.largest();
@@ -161,7 +161,7 @@ class AlgorithmEnvelopeTest {
         FitPoints small = all.keep(i -> all.bytes()[i] <= 256.0 * (1 << 20));
         AlgorithmEnvelopeModel m = at(2, 8);
         double[] pinned = new AlgorithmEnvelopeEstimator("algorithms", "", m).estimate(small);
-        double[] free = AlgorithmEnvelopeEstimator.estimateJoint(List.of(m), List.of(small), null);
+        double[] free = AlgorithmEnvelopeEstimator.estimateJoint(List.of(m), List.of(small), java.util.Arrays.asList((Double) null));
         double pinnedSq = 0;
         double freeSq = 0;
         for (int i = small.size(); i < all.size(); i++) {
@@ -190,7 +190,7 @@ class AlgorithmEnvelopeTest {
     void aJointFitAtTwoScalesRecoversThePerStepParametersAndPredictsAThird() {
         List<AlgorithmEnvelopeModel> models = List.of(at(2, 8), at(4, 8));
         List<FitPoints> points = models.stream().map(m -> synthetic(m, THETA, 0.005)).toList();
-        double[] fit = AlgorithmEnvelopeEstimator.estimateJoint(models, points, null);
+        double[] fit = AlgorithmEnvelopeEstimator.estimateJoint(models, points, java.util.Collections.nCopies(models.size(), (Double) null));
         for (int j : new int[] {2, 3, AlgorithmEnvelopeModel.NET_LATENCY}) {
             assertThat(fit[j] / THETA[j]).as("parameter %d", j).isCloseTo(1, within(0.02));
         }
@@ -233,7 +233,7 @@ class AlgorithmEnvelopeTest {
         nvlink[ProtocolEnvelopeModel.BETA_INDEX] = 3 * THETA[ProtocolEnvelopeModel.BETA_INDEX];
         List<FitPoints> points = List.of(synthetic(at(1, 8), nvlink, 0.005), synthetic(at(2, 8), THETA, 0.005),
                 synthetic(at(4, 8), THETA, 0.005));
-        org.ncclharness.calibration.fit.Fit fit = JointAlgorithmFit.fit("algorithms", "d", models, points, null);
+        org.ncclharness.calibration.fit.Fit fit = JointAlgorithmFit.fit("algorithms", "d", models, points, java.util.Collections.nCopies(models.size(), (Double) null));
         assertThat(fit.description()).contains("1 run(s) on one domain left out");
         assertThat(fit.theta()[ProtocolEnvelopeModel.BETA_INDEX] / THETA[ProtocolEnvelopeModel.BETA_INDEX])
                 .isCloseTo(1, within(0.02));
