@@ -55,7 +55,8 @@ public final class Candidates {
         m.put(DATASHEET, "(a) datasheet: beta_eff = 0.95 x beta_phys (naive u_r), alpha by method A (chip profile)");
         m.put(METHOD_B, "(b) method B: l_link fitted, beta_eff = beta_phys x measured u_r (calibrate's model B)");
         m.put(ENVELOPE, "(c) protocol envelope: min over LL/LL128/Simple of alpha_p + f*M/(eta_p*beta), l_p and eta"
-                + " fitted (eta <= 1: LL and LL128 never faster than Simple), beta from the sweep's end (the alpha-beta line through the sizes within "
+                + " fitted (eta <= 1: LL and LL128 never faster than Simple), beta from the sweep's end (the"
+                + " alpha-beta line through the sizes within "
                 + (int) TailBandwidth.OCTAVES + " octaves of the largest whose busbw is at least "
                 + TailBandwidth.BUSBW_SHARE + " of its; fitted with the rest where the fit would carry the"
                 + " largest size on LL or LL128) (k = 6); on multi-domain runs an effective single tier (2 hops per"
@@ -72,7 +73,8 @@ public final class Candidates {
                 + " beta or Tree's tau*beta) from the sweep's end as in (c) (k = 8, 7 without Tree or where Tree is"
                 + " never the faster, one less with one GPU per domain, where l_net is not told apart from l_p; on one"
                 + " domain the envelope (c), k = 6; joint cross-scale fits: the smaller configurations across domains,"
-                + " beta fitted with the rest; beta under the NICs' ceiling as in (c), jointly the lowest of the runs')");
+                + " beta fitted with the rest; beta under the NICs' ceiling as in (c), jointly the lowest of the"
+                + " runs')");
         return m;
     }
 

@@ -136,8 +136,8 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
             double[] t = RelativeLeastSquares.bestOf(List.of(pin), run, starts, free, s.bounds());
             double[] tree = t == null ? null : pin.plain(t);
             // β = τ·β/τ follows τ: at τ ≤ 0.92 it may stand above the ceiling the pinned end itself is within
-            if (holds(tree, tail, points) && BandwidthCeiling.holds(ceiling,
-                    tree[ProtocolEnvelopeModel.BETA_INDEX]) && (best == null || cost(tree, points) < cost(best, points))) {
+            if (holds(tree, tail, points) && BandwidthCeiling.holds(ceiling, tree[ProtocolEnvelopeModel.BETA_INDEX])
+                    && (best == null || cost(tree, points) < cost(best, points))) {
                 best = tree;
             }
         }
