@@ -65,8 +65,8 @@ public record ParamRanges(ParamRange uNv, ParamRange betaIbGBps, ParamRange ellN
      * largest (the floors below use the hierarchical terms, the smaller of the two forms', so the box holds
      * either form's answer). u_NV stops at 1, the datasheet: a ring moves no more than its links carry (where the
      * data alone need more, an NVLS run, it spans 2× its floor and is flagged elsewhere; a caller can widen it; at
-     * 2× its floor wherever that passed 1, the fits put u_NV at up to 1.94); β_IB spans 100× above its floor,
-     * since an NVLink-bound run says little about it ({@link #withBetaIbAtMost} holds it under the network).
+     * 2× its floor wherever that passed 1, the qoofyk NDR 2-node run's u_NV was 1.946); β_IB spans 100× above its
+     * floor, since an NVLink-bound run says little about it ({@link #withBetaIbAtMost} holds it under the network).
      */
     public static ParamRanges defaultsFor(TwoTierProblem p, int points) {
         if (points < 2) {
