@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.accuracy;
 
 import org.ncclharness.calibration.calibrate.Candidates;
+import org.ncclharness.calibration.calibrate.RunBandwidthCeiling;
 import org.ncclharness.calibration.calibrate.FixedEstimator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -256,7 +257,8 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
             out.add(new CrossScale(name, CROSS_ALPHA_BETA, from.id(), nFrom, to.id(), nTo,
                     HeldOut.crossScale(alphaBeta, fitOn, m -> m.at(Scale.gpus(nTo)), predict), floor));
             Estimator env = ProtocolEnvelopeEstimator.fitted(Candidates.ENVELOPE, "",
-                    new ProtocolEnvelopeModel(from.collective(), nFrom, 1));
+                    new ProtocolEnvelopeModel(from.collective(), nFrom, 1))
+                    .withCeiling(RunBandwidthCeiling.ceilingGBps(from, facts));
             out.add(new CrossScale(name, Candidates.ENVELOPE, from.id(), nFrom, to.id(), nTo,
                     HeldOut.crossScale(env, fitOn, m -> m.at(Scale.gpus(nTo)), predict), floor));
             NcclBaseline nccl = NcclBaseline.of(to.collective(), to.sweep().hardware(), to.metadata().ncclVersion(),
@@ -309,7 +311,10 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         if (n < min) {
             return Score.none(n + " points to fit, " + min + " needed");
         }
-        return Score.of(target, AlgorithmEnvelopeEstimator.estimateJoint(models, points), predict);
+        // one β under every fitted run's ceiling, as calibrate --joint holds it
+        List<Double> ceilings = smaller.stream().map(d -> Candidates.algorithms(d, facts, Optional.empty())
+                .ceilingGBps()).toList();
+        return Score.of(target, AlgorithmEnvelopeEstimator.estimateJoint(models, points, ceilings), predict);
     }
 
     /** The best in-sample RMSPE on a run among the models with at least 2k points there. */

@@ -55,11 +55,13 @@ public final class Candidates {
         m.put(DATASHEET, "(a) datasheet: beta_eff = 0.95 x beta_phys (naive u_r), alpha by method A (chip profile)");
         m.put(METHOD_B, "(b) method B: l_link fitted, beta_eff = beta_phys x measured u_r (calibrate's model B)");
         m.put(ENVELOPE, "(c) protocol envelope: min over LL/LL128/Simple of alpha_p + f*M/(eta_p*beta), l_p and eta"
-                + " fitted, beta from the sweep's end (the alpha-beta line through the sizes within "
+                + " fitted (eta <= 1: LL and LL128 never faster than Simple), beta from the sweep's end (the"
+                + " alpha-beta line through the sizes within "
                 + (int) TailBandwidth.OCTAVES + " octaves of the largest whose busbw is at least "
                 + TailBandwidth.BUSBW_SHARE + " of its; fitted with the rest where the fit would carry the"
                 + " largest size on LL or LL128) (k = 6); on multi-domain runs an effective single tier (2 hops per"
-                + " step)");
+                + " step), beta at most what any algorithm moves between the domains where the metadata states the"
+                + " NICs and no size passed it (the line rate x (N-1)d/(N(d-1)); docs/two-tier.md)");
         m.put(ENVELOPE_NCCL_ETA, "(c') the same envelope with NCCL's eta held fixed (LL 0.5, LL128 0.92 of the bus"
                 + " bandwidth, NCCL src/graph/tuning.cc), k = 4: the first version, kept to show why eta is fitted");
         m.put(NCCL, "(d) NCCL's own tuner (Ring/Tree x LL/LL128/Simple): an estimate from NCCL's constants, not fitted");
@@ -75,7 +77,8 @@ public final class Candidates {
                 + " never the faster, one less where l_net is not told apart from l_p: one GPU per domain, or Ring the"
                 + " only candidate on one configuration; on one"
                 + " domain the envelope (c), k = 6; joint cross-scale fits: the smaller configurations across domains,"
-                + " beta fitted with the rest)");
+                + " beta fitted with the rest; beta under the NICs' ceiling as in (c), jointly the lowest of the"
+                + " runs')");
         return m;
     }
 
@@ -107,7 +110,8 @@ public final class Candidates {
                 : Candidate.none(METHOD_B, "not fitted by calibrate")).orElse(Candidate.none(METHOD_B, whyNot)));
         int hops = single.map(SingleTierCalibration::hops).orElse(SWITCHED_HOPS);
         ProtocolEnvelopeModel envelope = new ProtocolEnvelopeModel(c, n, hops);
-        out.add(envelope(ProtocolEnvelopeEstimator.fitted(ENVELOPE, MODELS.get(ENVELOPE), envelope), points));
+        out.add(envelope(ProtocolEnvelopeEstimator.fitted(ENVELOPE, MODELS.get(ENVELOPE), envelope)
+                .withCeiling(RunBandwidthCeiling.ceilingGBps(d, facts)), points));
         out.add(envelope(new ProtocolEnvelopeEstimator(ENVELOPE_NCCL_ETA, MODELS.get(ENVELOPE_NCCL_ETA), envelope,
                 false), points));
         out.add(envelope(algorithms(d, facts, single.map(SingleTierCalibration::hops)), points));
@@ -144,7 +148,8 @@ public final class Candidates {
                 .map(ic -> facts.topologyOf(ic).hopsPerStep()).orElse(SWITCHED_HOPS));
         return new AlgorithmEnvelopeEstimator(ALGORITHMS, MODELS.get(ALGORITHMS),
                 new AlgorithmEnvelopeModel(d.collective(), config, hops,
-                        AlgorithmEnvelopeModel.ringForced(d.metadata().algo())));
+                        AlgorithmEnvelopeModel.ringForced(d.metadata().algo())),
+                multi ? RunBandwidthCeiling.ceilingGBps(d, facts) : null);
     }
 
     private static String reason(CalibrationEntry e) {

@@ -31,7 +31,6 @@ import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.model.LatencyRule;
 import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.model.SingleTierModel;
-import org.ncclharness.calibration.fit.envelope.EfficiencyNote;
 import org.ncclharness.calibration.fit.envelope.TailNote;
 import org.ncclharness.calibration.fit.envelope.ProtocolEnvelopeEstimator;
 
@@ -265,7 +264,6 @@ public final class SingleTierCalibrator {
         for (Estimator e : toFit) {
             fits.add(Fitter.fit(e, points, marks, progress));
         }
-        fits.forEach(f -> EfficiencyNote.of(f).map(Note::info).ifPresent(notes::add));
         fits.forEach(f -> TailNote.of(f, points).map(Note::info).ifPresent(notes::add));
         return finish(in, info, ic, topo, chip, seed, flag, points, ident, fits, unavailable, notes);
     }

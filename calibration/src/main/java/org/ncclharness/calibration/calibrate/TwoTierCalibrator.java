@@ -27,7 +27,7 @@ import org.ncclharness.calibration.measure.Note;
 import org.ncclharness.calibration.model.AlgorithmEnvelopeModel;
 import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.fit.envelope.AlgorithmEnvelopeEstimator;
-import org.ncclharness.calibration.fit.envelope.EfficiencyNote;
+import org.ncclharness.calibration.fit.envelope.BandwidthCeiling;
 import org.ncclharness.calibration.fit.envelope.TailNote;
 import org.ncclharness.calibration.fit.envelope.JointAlgorithmFit;
 import org.ncclharness.calibration.fit.envelope.ProtocolEnvelopeEstimator;
@@ -268,17 +268,24 @@ public final class TwoTierCalibrator {
         Collective collective = members.get(0).sweep().collective();
         Optional<String> noForms = formsAbsent(collective);
         TwoTierProblem p = TwoTierProblem.of(runs, f.betaNvGBps(), f.hops());
+        String inter = interOf(members);
+        Double nicGBps = nicGBps(members, inter == null ? null : facts.interconnect(inter).orElse(null));
+        Network network = new Network(LineRate.networkGBps(nicsPerDomain(members), nicGBps),
+                inter != null && facts.interconnect(inter).map(i -> i.inNetworkReduction() != null).orElse(false));
+        // β_IB per domain under what any algorithm moves between the domains (the forms are AllReduce's)
+        List<CalibrationInput> across = members.stream().filter(m -> config(m.info().hardware()).domains() > 1)
+                .toList();
+        Double betaIbCeiling = BandwidthCeiling.unpassed(across.stream().map(network::ceilingGBps).toList(),
+                across.stream().map(m -> FitPoints.from(m.sweep(), config(m.info().hardware()).ranks())).toList());
         List<TwoTierFit> fits = noForms.isPresent() ? List.of()
-                : TwoTierFitter.fitBoth(p, ParamRanges.defaultsFor(p, 2), priors);
-        List<Fit> protocol = protocolFits(members, f);
+                : TwoTierFitter.fitBoth(p, ParamRanges.defaultsFor(p, 2).withBetaIbAtMost(betaIbCeiling), priors);
+        List<Fit> protocol = protocolFits(members, f, network);
         if (noForms.isPresent() && protocol.isEmpty()) {
             int sizes = members.stream().mapToInt(m -> m.sweep().rows().size()).sum();
             return new DeferredCalibration(info, null, "too few sizes: the envelopes need alpha and beta from the data"
                     + " and more sizes than their parameters (" + sizes + " here: sweep from 8 B to the largest), and "
                     + noForms.get());
         }
-        String inter = interOf(members);
-        Double nicGBps = nicGBps(members, inter == null ? null : facts.interconnect(inter).orElse(null));
         List<Note> allNotes = new ArrayList<>(notes);
         members.forEach(m -> FitPoints.emptyRowsNote(m.sweep()).ifPresent(allNotes::add));
         if (derived) {
@@ -290,7 +297,6 @@ public final class TwoTierCalibrator {
                     + " not as a ring: its Ring rows are the model's N-1 steps (d-1 across domains) with fitted"
                     + " constants, not an algorithm NCCL picks"));
         }
-        protocol.forEach(fit -> EfficiencyNote.of(fit).map(Note::info).ifPresent(allNotes::add));
         if (members.size() > 1) {
             protocol.forEach(fit -> jointMiss(members, f, fit).map(Note::info).ifPresent(allNotes::add));
         }
@@ -329,9 +335,12 @@ public final class TwoTierCalibrator {
     /**
      * The protocol-aware families beside the two-tier forms: the single-tier envelope as an effective single tier
      * (one run only: it has no term for another configuration) and the algorithm envelope, each where the data
-     * determine latency and bandwidth and outnumber its parameters.
+     * determine latency and bandwidth and outnumber its parameters. Their β across domains is the ring's, at most
+     * what the network carries for the collective where the NICs are known ({@code BandwidthCeiling}).
+     *
+     * @param network what the NICs between the domains carry
      */
-    private static List<Fit> protocolFits(List<CalibrationInput> members, Fabric f) {
+    private static List<Fit> protocolFits(List<CalibrationInput> members, Fabric f, Network network) {
         Collective collective = members.get(0).sweep().collective();
         Optional<Runs> runs = Runs.of(members, f);
         if (runs.isEmpty()) {
@@ -344,16 +353,35 @@ public final class TwoTierCalibrator {
         if (n <= models.get(0).parameterNames().size()) {
             return List.of();
         }
+        List<Double> ceilings = members.stream().map(network::ceilingGBps).toList();
         if (members.size() > 1) {
-            return List.of(JointAlgorithmFit.fit(ALGORITHMS, ALGORITHMS_DESCRIPTION, models, points));
+            return List.of(JointAlgorithmFit.fit(ALGORITHMS, ALGORITHMS_DESCRIPTION, models, points, ceilings));
         }
         ProtocolEnvelopeModel env = new ProtocolEnvelopeModel(collective, models.get(0).config().ranks(),
                 f.hops());
         return List.of(
-                Fitter.fit(ProtocolEnvelopeEstimator.fitted(SingleTierCalibrator.ENVELOPE, ENVELOPE_DESCRIPTION, env),
-                        points.get(0), List.of()),
-                Fitter.fit(new AlgorithmEnvelopeEstimator(ALGORITHMS, ALGORITHMS_DESCRIPTION, models.get(0)),
-                        points.get(0), List.of()));
+                Fitter.fit(ProtocolEnvelopeEstimator.fitted(SingleTierCalibrator.ENVELOPE, ENVELOPE_DESCRIPTION, env)
+                        .withCeiling(ceilings.get(0)), points.get(0), List.of()),
+                Fitter.fit(new AlgorithmEnvelopeEstimator(ALGORITHMS, ALGORITHMS_DESCRIPTION, models.get(0),
+                        ceilings.get(0)), points.get(0), List.of()));
+    }
+
+    /**
+     * The NICs between the domains of an entry's runs.
+     *
+     * @param lineRateGBps  a domain's NICs together, null where not known
+     * @param switchReduces the network's switches reduce (SHARP): CollNet can run
+     */
+    private record Network(Double lineRateGBps, boolean switchReduces) {
+
+        /** The most busbw any algorithm moves between a member's domains ({@link BandwidthCeiling}), or null. */
+        Double ceilingGBps(CalibrationInput m) {
+            TwoTierConfig c = config(m.info().hardware());
+            Collective collective = m.sweep().collective();
+            return BandwidthCeiling.of(LineRate.busBwCeilingGBps(collective, c.ranks(), c.gpusPerDomain(),
+                    lineRateGBps), collective, c.ranks(), c.domains(), AlgorithmEnvelopeModel.ringForced(
+                    m.forcedAlgo()), switchReduces);
+        }
     }
 
     /** Each member's points and its algorithm envelope at its configuration; empty where one lacks α or β. */

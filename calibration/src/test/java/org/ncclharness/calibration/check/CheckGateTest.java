@@ -198,6 +198,12 @@ class CheckGateTest {
                         // to LL128 (LL128 faster than Simple) at 35 MiB, which excused it; with β from the sweep's
                         // end it switches from LL128 to Simple at 18.6 MiB
                         "- `gh200_allreduce_64gpu_16node_slingshot_alps_tunedcxi`: dip at 64 MiB",
+                        // 68 % of its neighbours against the 70 % threshold: with η free the envelope pinned to the
+                        // sweep's end carried it on LL128 above 1, so β was fitted with the rest (40.9 GB/s) and
+                        // LL128 below 2 MiB, Simple above, excused it as a protocol switch; with η at most 1 Simple
+                        // carries the end (β 36.7 GB/s), LL goes straight to Simple at 469 KiB, and the slow 2 MiB
+                        // stands as it is in the published times
+                        "- `a100_allreduce_8gpu_2node_slingshot_polaris_nccl2215`: dip at 2 MiB",
                         "- `rtx5090_broadcast_2rank_1gpu_1node_socket_ncclebpf`: dip at 2 MiB");
     }
 

@@ -5,14 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.ncclharness.calibration.calibrate.CalibrationEntry;
 import org.ncclharness.calibration.calibrate.CalibrationInput;
 import org.ncclharness.calibration.calibrate.CalibrationOptions;
 import org.ncclharness.calibration.calibrate.CalibrationPipeline;
 import org.ncclharness.calibration.calibrate.CalibrationSummary;
+import org.ncclharness.calibration.calibrate.RunBandwidthCeiling;
+import org.ncclharness.calibration.calibrate.TwoTierCalibration;
+import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.FitProgress;
 import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.hardware.Nics;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Measurement;
+import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.harness.runs.CalibrationInputs;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 
@@ -23,9 +29,12 @@ import org.ncclharness.calibration.datasets.DatasetCatalog;
 class SummaryBoundsOnBundledRunsTest {
 
     private static List<CalibrationSummary.Row> rows(List<CalibrationInput> in) {
+        return calibrated(in).stream().map(CalibrationSummary::row).flatMap(Optional::stream).toList();
+    }
+
+    private static List<CalibrationEntry> calibrated(List<CalibrationInput> in) {
         return CalibrationPipeline.calibrate(HardwareFacts.bundled(), CalibrationPipeline.glitches(in, false),
-                        CalibrationOptions.defaults(), Optional.empty(), FitProgress.NONE).entries().stream()
-                .map(CalibrationSummary::row).flatMap(Optional::stream).toList();
+                CalibrationOptions.defaults(), Optional.empty(), FitProgress.NONE).entries();
     }
 
     private static CalibrationInput bundled(String id) {
@@ -78,6 +87,53 @@ class SummaryBoundsOnBundledRunsTest {
                 assertThat(r.flags()).as(r.id() + ": busbw " + r.busBwGBps() + " over " + measured).contains("X");
             }
         }
+    }
+
+    /**
+     * The GH200 512-GPU run with its NICs stated as a user would (--nics-per-host 4, 200 Gb/s each): the algorithm
+     * envelope's β stays under what any algorithm moves between its 128 domains (100 GB/s x 511·128/(512·127)), so
+     * the row no longer shows the 204 GB/s it showed without them; what it shows stays within what was measured.
+     */
+    @Test
+    void theGh200RunWithItsNicsStatedKeepsItsBandwidthUnderTheCeiling() {
+        CalibrationInput plain = bundled("gh200_allreduce_512gpu_128node_slingshot_alps_tunedcxi");
+        CalibrationInput stated = new CalibrationInput(plain.id(), plain.sweep(), plain.forcedAlgo(), plain.flags(),
+                new Nics(4, 25.0));
+        double ceiling = 100.0 * 511 * 128 / (512 * 127);
+        TwoTierCalibration t = (TwoTierCalibration) calibrated(List.of(stated)).get(0);
+        for (Fit f : t.protocolFits()) {
+            assertThat(f.theta()[ProtocolEnvelopeModel.BETA_INDEX]).as(f.name()).isLessThanOrEqualTo(ceiling);
+        }
+        CalibrationSummary.Row r = CalibrationSummary.row(t).orElseThrow();
+        double measured = largestBusBw(stated);
+        assertThat(r.busBwGBps() == null || r.busBwGBps() <= measured * (1 + r.scorePct() / 100)).as(
+                r.busBwGBps() + " against " + measured).isTrue();
+        assertThat(rows(List.of(plain)).get(0).busBwGBps()).as("without the NICs").isGreaterThan(2 * ceiling);
+    }
+
+    /**
+     * Every bundled run across domains whose NICs the metadata states, and which no measured size passed: each
+     * protocol-aware fit's β stays under what any algorithm moves between its domains.
+     */
+    @Test
+    void noBundledFitPutsBetaAboveTheCeilingOfItsNics() {
+        HardwareFacts facts = HardwareFacts.bundled();
+        List<CalibrationInput> in = CalibrationInputs.bundled().stream().filter(i -> DatasetCatalog.bundled()
+                .find(i.id()).map(d -> RunBandwidthCeiling.ceilingGBps(d, facts) != null).orElse(false)).toList();
+        assertThat(in).hasSizeGreaterThanOrEqualTo(10);
+        int held = 0;
+        for (CalibrationEntry e : calibrated(in)) {
+            if (!(e instanceof TwoTierCalibration t)) {
+                continue;
+            }
+            double ceiling = RunBandwidthCeiling.ceilingGBps(DatasetCatalog.bundled().get(t.dataset().id()), facts);
+            for (Fit f : t.protocolFits()) {
+                assertThat(f.theta()[ProtocolEnvelopeModel.BETA_INDEX]).as(t.dataset().id() + " " + f.name())
+                        .isLessThanOrEqualTo(ceiling);
+                held++;
+            }
+        }
+        assertThat(held).isGreaterThanOrEqualTo(20);
     }
 
     @Test

@@ -31,9 +31,20 @@ import org.ncclharness.calibration.nccl.ProtocolDataShares;
  * @param name        report key
  * @param description one line for the report
  * @param model       the model at the run's configuration
+ * @param ceilingGBps the most busbw any algorithm moves between the run's domains ({@link BandwidthCeiling}), null
+ *                    where not known: β at most that where no size fitted passed it
  */
-public record AlgorithmEnvelopeEstimator(String name, String description, AlgorithmEnvelopeModel model)
-        implements Estimator {
+public record AlgorithmEnvelopeEstimator(String name, String description, AlgorithmEnvelopeModel model,
+                                         Double ceilingGBps) implements Estimator {
+
+    public AlgorithmEnvelopeEstimator(String name, String description, AlgorithmEnvelopeModel model) {
+        this(name, description, model, null);
+    }
+
+    /** This estimator with β under {@code ceilingGBps} (null: none). */
+    public AlgorithmEnvelopeEstimator withCeiling(Double ceilingGBps) {
+        return new AlgorithmEnvelopeEstimator(name, description, model, ceilingGBps);
+    }
 
     /** Shares of the smallest size's latency started on the network steps (the rest on the links). */
     private static final double[] NET_SHARES = {0.2, 0.6};
@@ -77,7 +88,8 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
     public double[] estimate(FitPoints points) {
         if (!model.multiDomain()) {
             double[] env = ProtocolEnvelopeEstimator.fitted(name, description, new ProtocolEnvelopeModel(
-                    model.collective(), model.config().ranks(), model.hops())).estimate(points);
+                    model.collective(), model.config().ranks(), model.hops())).withCeiling(ceilingGBps)
+                    .estimate(points);
             if (env == null) {
                 return null;
             }
@@ -85,9 +97,12 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
             theta[AlgorithmEnvelopeModel.TREE_FACTOR] = 1;
             return theta;
         }
-        Setup s = setup(List.of(model), List.of(points));
+        Double ceiling = BandwidthCeiling.unpassed(ceilingGBps, List.of(points));
+        Setup s = setup(List.of(model), List.of(points), ceiling);
+        // an end whose line runs above the ceiling is not pinned: β is fitted with the rest, within it
         return TailBandwidth.of(points, model.collective().busFactor(model.config().ranks()))
-                .flatMap(t -> pinned(points, t, s))
+                .filter(t -> BandwidthCeiling.holds(ceiling, t.busBwGBps()))
+                .flatMap(t -> pinned(points, t, s, ceiling))
                 .orElseGet(() -> RelativeLeastSquares.bestOf(List.of(model), List.of(points), s.starts(), s.free(),
                         s.bounds()));
     }
@@ -97,9 +112,13 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
      * multi-domain run decides nothing more than the others. β is fitted with the rest: pinned to the end of the
      * run with the most ranks, the cross-scale predictions of docs/model-accuracy.md were worse (the GH200 group's
      * 2048-GPU run 2.25x its floor against 1.75x), as one run's end at one N is not the bandwidth the others share.
+     *
+     * @param ceilingsGBps per run, the most busbw any algorithm moves between its domains ({@link BandwidthCeiling}),
+     *                     null where not known: β at most the lowest where no run's sizes passed their own
      */
-    public static double[] estimateJoint(List<AlgorithmEnvelopeModel> models, List<FitPoints> points) {
-        Setup s = setup(models, points);
+    public static double[] estimateJoint(List<AlgorithmEnvelopeModel> models, List<FitPoints> points,
+                                         List<Double> ceilingsGBps) {
+        Setup s = setup(models, points, BandwidthCeiling.unpassed(ceilingsGBps, points));
         return RelativeLeastSquares.bestOf(models, points, s.starts(), s.free(), s.bounds());
     }
 
@@ -110,7 +129,7 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
      * (on LL128 the size moves at η·β, not at the end's rate); of two that do, the lower cost. Empty where neither
      * does: β is then fitted with the rest.
      */
-    private Optional<double[]> pinned(FitPoints points, TailBandwidth tail, Setup s) {
+    private Optional<double[]> pinned(FitPoints points, TailBandwidth tail, Setup s, Double ceiling) {
         boolean[] free = s.free().clone();
         free[ProtocolEnvelopeModel.BETA_INDEX] = false;
         List<double[]> starts = s.starts().stream().map(x -> {
@@ -125,7 +144,9 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
             TreeBandwidthPinned pin = new TreeBandwidthPinned(model, tail.busBwGBps());
             double[] t = RelativeLeastSquares.bestOf(List.of(pin), run, starts, free, s.bounds());
             double[] tree = t == null ? null : pin.plain(t);
-            if (holds(tree, tail, points) && (best == null || cost(tree, points) < cost(best, points))) {
+            // β = τ·β/τ follows τ: at τ ≤ 0.92 it may stand above the ceiling the pinned end itself is within
+            if (holds(tree, tail, points) && BandwidthCeiling.holds(ceiling, tree[ProtocolEnvelopeModel.BETA_INDEX])
+                    && (best == null || cost(tree, points) < cost(best, points))) {
                 best = tree;
             }
         }
@@ -164,7 +185,7 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
     private record Setup(List<double[]> starts, boolean[] free, Bounds bounds) {
     }
 
-    private static Setup setup(List<AlgorithmEnvelopeModel> models, List<FitPoints> points) {
+    private static Setup setup(List<AlgorithmEnvelopeModel> models, List<FitPoints> points, Double ceilingGBps) {
         int k = AlgorithmEnvelopeModel.TREE_FACTOR + 1;
         double beta0 = 1e-6;
         for (int r = 0; r < models.size(); r++) {
@@ -225,6 +246,10 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         ProtocolDataShares shares = ProtocolDataShares.bundled();
         Bounds bounds = Bounds.below(lower).withCeiling(AlgorithmEnvelopeModel.TREE_FACTOR, nccl.treeBusBwFactor())
                 .withCeiling(ll, shares.of(Protocol.LL)).withCeiling(ll128, shares.of(Protocol.LL128));
+        // β at most what any algorithm moves between the domains (BandwidthCeiling)
+        if (ceilingGBps != null) {
+            bounds = bounds.withCeiling(ProtocolEnvelopeModel.BETA_INDEX, ceilingGBps);
+        }
         return new Setup(starts, free, bounds);
     }
 }

@@ -22,15 +22,20 @@ public final class JointAlgorithmFit {
     private JointAlgorithmFit() {
     }
 
+    /**
+     * @param allCeilingsGBps per run, the most busbw any algorithm moves between its domains, null where not known
+     *                        ({@link AlgorithmEnvelopeEstimator#estimateJoint})
+     */
     public static Fit fit(String name, String description, List<AlgorithmEnvelopeModel> allModels,
-                          List<FitPoints> allPoints) {
+                          List<FitPoints> allPoints, List<Double> allCeilingsGBps) {
         List<Integer> runs = fittedRuns(allModels);
         List<AlgorithmEnvelopeModel> models = runs.stream().map(allModels::get).toList();
         List<FitPoints> points = runs.stream().map(allPoints::get).toList();
+        List<Double> ceilings = runs.stream().map(allCeilingsGBps::get).toList();
         String leftOut = runs.size() == allModels.size() ? ""
                 : "; " + (allModels.size() - runs.size()) + " run(s) on one domain left out: their bandwidth is the"
                 + " intra-domain tier's, not the slower tier's that beta is across domains";
-        double[] theta = AlgorithmEnvelopeEstimator.estimateJoint(models, points);
+        double[] theta = AlgorithmEnvelopeEstimator.estimateJoint(models, points, ceilings);
         int folds = Fitter.FOLDS;
         double[][] held = new double[points.size()][];
         for (int r = 0; r < points.size(); r++) {
@@ -38,7 +43,7 @@ public final class JointAlgorithmFit {
         }
         IntStream.range(0, folds).parallel().forEach(f -> {
             List<FitPoints> train = points.stream().map(p -> p.keep(i -> i % folds != f)).toList();
-            double[] th = AlgorithmEnvelopeEstimator.estimateJoint(models, train);
+            double[] th = AlgorithmEnvelopeEstimator.estimateJoint(models, train, ceilings);
             for (int r = 0; r < points.size(); r++) {
                 double[] b = points.get(r).bytes();
                 for (int i = f; i < b.length; i += folds) {

@@ -23,9 +23,22 @@ import org.ncclharness.calibration.nccl.Protocol;
  * @param description    one line for the report
  * @param model          the envelope
  * @param fitEfficiency  true: η_LL and η_LL128 are fitted (k = 6); false: held at NCCL's ring factors (k = 4)
+ * @param ceilingGBps    where the envelope is a multi-domain run's effective single tier, the most busbw any
+ *                       algorithm moves between its domains ({@link BandwidthCeiling}), null where not known or on
+ *                       one domain: β at most that where no size fitted passed it
  */
 public record ProtocolEnvelopeEstimator(String name, String description, ProtocolEnvelopeModel model,
-                                        boolean fitEfficiency) implements Estimator {
+                                        boolean fitEfficiency, Double ceilingGBps) implements Estimator {
+
+    public ProtocolEnvelopeEstimator(String name, String description, ProtocolEnvelopeModel model,
+                                     boolean fitEfficiency) {
+        this(name, description, model, fitEfficiency, null);
+    }
+
+    /** This estimator with β under {@code ceilingGBps} (null: none). */
+    public ProtocolEnvelopeEstimator withCeiling(Double ceilingGBps) {
+        return new ProtocolEnvelopeEstimator(name, description, model, fitEfficiency, ceilingGBps);
+    }
 
     /** The estimator the project uses: η fitted (with NCCL's η held fixed it lost to method B, see the report). */
     public static ProtocolEnvelopeEstimator fitted(String name, String description, ProtocolEnvelopeModel model) {
@@ -35,6 +48,12 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
     /** Ratios ℓ_LL128/ℓ_LL and ℓ_Simple/ℓ_LL tried as starts (NCCL's own latencies span about 1 : 2.5 : 4). */
     static final double[][] LATENCY_RATIOS = {{1.5, 2}, {2.5, 4}, {4, 10}, {8, 30}};
     static final double EFFICIENCY_FLOOR = 0.05;
+    /**
+     * η is a share of Simple's bandwidth on the same links: LL and LL128 carry less payload per line than Simple
+     * and NCCL's tuner never rates them above it, so above 1 an η describes no protocol (free, a fit put LL128 at
+     * 1.6 times Simple's bandwidth and switched back to it above Simple as sizes grew).
+     */
+    static final double EFFICIENCY_CEILING = 1;
     private static final int LATENCIES_AND_BETA = 4;
 
     @Override
@@ -61,21 +80,25 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
     @Override
     public double[] estimate(FitPoints points) {
         double f = model.collective().busFactor(model.ranks());
+        Double ceiling = BandwidthCeiling.unpassed(ceilingGBps, List.of(points));
         // β from the sweep's bandwidth-bound end (TailBandwidth), while Simple carries that end as NCCL's tuner
-        // has it; where the fit would rather carry it on LL or LL128 (an η above 1), β is fitted with the rest
-        Optional<TailBandwidth> tail = TailBandwidth.of(points, f);
+        // has it and the end is within the ceiling; where the fit would rather carry it on LL or LL128, or the end's
+        // line runs above the ceiling, β is fitted with the rest
+        Optional<TailBandwidth> tail = TailBandwidth.of(points, f)
+                .filter(t -> BandwidthCeiling.holds(ceiling, t.busBwGBps()));
         if (tail.isPresent()) {
-            double[] pinned = fit(points, tail.get().busBwGBps(), false);
+            double[] pinned = fit(points, tail.get().busBwGBps(), false, ceiling);
             if (pinned != null && tail.get().heldAt(model.carrierBusBwGBps(points.bytes()[points.largest()],
                     pinned))) {
                 return pinned;
             }
         }
-        return fit(points, Math.max(points.busBwGBps()[points.largest()], 1e-6), true);
+        // a start within the ceiling: no measured size passed it
+        return fit(points, Math.max(points.busBwGBps()[points.largest()], 1e-6), true, ceiling);
     }
 
-    /** The best of the starts, β starting at (or, not free, held at) {@code beta}. */
-    private double[] fit(FitPoints points, double beta, boolean betaFree) {
+    /** The best of the starts, β starting at (or, not free, held at) {@code beta}, at most {@code ceiling}. */
+    private double[] fit(FitPoints points, double beta, boolean betaFree, Double ceiling) {
         double[] bytes = points.bytes();
         double[] t = points.timeUs();
         double coef = model.latencyCoefficient();
@@ -99,6 +122,10 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
             starts.add(new double[] {lowest, lowest * r[0], lowest * r[1], beta, nccl.ringLLBusBwFactor(),
                 nccl.ringLL128BusBwFactor()});
         }
-        return RelativeLeastSquares.bestOf(List.of(model), List.of(points), starts, free, Bounds.below(lower));
+        Bounds bounds = Bounds.below(lower).withCeiling(ll, EFFICIENCY_CEILING).withCeiling(ll128, EFFICIENCY_CEILING);
+        if (ceiling != null) {
+            bounds = bounds.withCeiling(ProtocolEnvelopeModel.BETA_INDEX, ceiling);
+        }
+        return RelativeLeastSquares.bestOf(List.of(model), List.of(points), starts, free, bounds);
     }
 }

@@ -63,8 +63,10 @@ public record ParamRanges(ParamRange uNv, ParamRange betaIbGBps, ParamRange ellN
      * A box every physically possible answer for this data lies in, at {@code points} per axis: each latency
      * term alone cannot exceed the smallest measured time, and each bandwidth term alone cannot exceed the
      * largest (the floors below use the hierarchical terms, the smaller of the two forms', so the box holds
-     * either form's answer). u_NV stops at 1, the datasheet (NVLS runs exceed it and are flagged elsewhere; a
-     * caller can widen it); β_IB spans 100× above its floor, since an NVLink-bound run says little about it.
+     * either form's answer). u_NV stops at 1, the datasheet: a ring moves no more than its links carry (where the
+     * data alone need more, an NVLS run, it spans 2× its floor and is flagged elsewhere; a caller can widen it; at
+     * 2× its floor wherever that passed 1, the qoofyk NDR 2-node run's u_NV was 1.946); β_IB spans 100× above its
+     * floor, since an NVLink-bound run says little about it ({@link #withBetaIbAtMost} holds it under the network).
      */
     public static ParamRanges defaultsFor(TwoTierProblem p, int points) {
         if (points < 2) {
@@ -82,11 +84,25 @@ public record ParamRanges(ParamRange uNv, ParamRange betaIbGBps, ParamRange ellN
             latIb = Math.max(latIb, p.latIb[i]);
         }
         return new ParamRanges(
-                new ParamRange(uFloor, Math.max(1.0, 2 * uFloor), points),
+                new ParamRange(uFloor, uFloor < 1 ? 1 : 2 * uFloor, points),
                 new ParamRange(betaFloor, 100 * betaFloor, points),
                 new ParamRange(0, tMin / Math.max(latNv, 1), points),
                 new ParamRange(0, tMin / Math.max(latIb, 1), points),
                 new ParamRange(0, tMin, points));
+    }
+
+    /**
+     * This box with β_IB at most {@code maxGBps}, a domain's NICs together where no measured size passed them
+     * ({@code fit.envelope.BandwidthCeiling}: a ring crosses each boundary with all of a domain's NICs, so β_IB per
+     * domain cannot exceed them); unchanged for null or a ceiling outside the box (at or below its floor the data
+     * themselves need more).
+     */
+    public ParamRanges withBetaIbAtMost(Double maxGBps) {
+        if (maxGBps == null || maxGBps <= betaIbGBps.min() || maxGBps >= betaIbGBps.max()) {
+            return this;
+        }
+        return new ParamRanges(uNv, new ParamRange(betaIbGBps.min(), maxGBps, betaIbGBps.points()), ellNvUs, ellIbUs,
+                tSwUs);
     }
 
     private static ParamRange re(ParamRange r, int points) {

@@ -92,6 +92,29 @@ class AlgorithmEnvelopeTest {
     }
 
     @Test
+    void theRingsBandwidthStaysUnderTheNetworksLineRateThatNoSizePassed() {
+        // 512 nodes of 4 with Tree/Simple carrying the end: pinned there, β = τ·β/τ stands above the end's busbw
+        // by 1/τ. A line rate just above every measured busbw holds β under it, one-run and joint alike
+        double[] wide = {0.5, 1.2, 6, 60, 0.3, 0.9, 3, 0.9};
+        AlgorithmEnvelopeModel m = at(512, 4);
+        FitPoints p = synthetic(m, wide, 0);
+        double most = java.util.Arrays.stream(p.busBwGBps()).max().orElseThrow();
+        double line = 1.01 * most;
+        double[] free = new AlgorithmEnvelopeEstimator("algorithms", "", m).estimate(p);
+        assertThat(free[ProtocolEnvelopeModel.BETA_INDEX]).isGreaterThan(line);
+        double[] held = new AlgorithmEnvelopeEstimator("algorithms", "", m, line).estimate(p);
+        assertThat(held[ProtocolEnvelopeModel.BETA_INDEX]).isLessThanOrEqualTo(line);
+        double[] joint = AlgorithmEnvelopeEstimator.estimateJoint(List.of(m), List.of(p), List.of(line));
+        assertThat(joint[ProtocolEnvelopeModel.BETA_INDEX]).isLessThanOrEqualTo(line);
+        // the largest sizes are still met: the line rate is above every one of them
+        int top = p.largest();
+        assertThat(m.timeUs(p.bytes()[top], held) / p.timeUs()[top]).isCloseTo(1, within(0.05));
+        // a line rate some measured size passed (a tree or NVLS did it) bounds nothing: the fit is the free one
+        double[] passed = new AlgorithmEnvelopeEstimator("algorithms", "", m, 0.9 * most).estimate(p);
+        assertThat(passed).containsExactly(free);
+    }
+
+    @Test
     void atHundredsOfRanksTheFitFindsTheTreeThatCarriesTheSmallSizes() {
         // 256 nodes of 4: Ring has 2 x 1023 link steps, Tree 2 x (3 + 8) = 22, so the small sizes are Tree's.
         // From starts that put the smallest size's latency on Ring's steps alone, this fit stopped with sizes 5 %
@@ -138,7 +161,7 @@ class AlgorithmEnvelopeTest {
         FitPoints small = all.keep(i -> all.bytes()[i] <= 256.0 * (1 << 20));
         AlgorithmEnvelopeModel m = at(2, 8);
         double[] pinned = new AlgorithmEnvelopeEstimator("algorithms", "", m).estimate(small);
-        double[] free = AlgorithmEnvelopeEstimator.estimateJoint(List.of(m), List.of(small));
+        double[] free = AlgorithmEnvelopeEstimator.estimateJoint(List.of(m), List.of(small), java.util.Arrays.asList((Double) null));
         double pinnedSq = 0;
         double freeSq = 0;
         for (int i = small.size(); i < all.size(); i++) {
@@ -167,7 +190,7 @@ class AlgorithmEnvelopeTest {
     void aJointFitAtTwoScalesRecoversThePerStepParametersAndPredictsAThird() {
         List<AlgorithmEnvelopeModel> models = List.of(at(2, 8), at(4, 8));
         List<FitPoints> points = models.stream().map(m -> synthetic(m, THETA, 0.005)).toList();
-        double[] fit = AlgorithmEnvelopeEstimator.estimateJoint(models, points);
+        double[] fit = AlgorithmEnvelopeEstimator.estimateJoint(models, points, java.util.Collections.nCopies(models.size(), (Double) null));
         for (int j : new int[] {2, 3, AlgorithmEnvelopeModel.NET_LATENCY}) {
             assertThat(fit[j] / THETA[j]).as("parameter %d", j).isCloseTo(1, within(0.02));
         }
@@ -261,7 +284,7 @@ class AlgorithmEnvelopeTest {
         nvlink[ProtocolEnvelopeModel.BETA_INDEX] = 3 * THETA[ProtocolEnvelopeModel.BETA_INDEX];
         List<FitPoints> points = List.of(synthetic(at(1, 8), nvlink, 0.005), synthetic(at(2, 8), THETA, 0.005),
                 synthetic(at(4, 8), THETA, 0.005));
-        org.ncclharness.calibration.fit.Fit fit = JointAlgorithmFit.fit("algorithms", "d", models, points);
+        org.ncclharness.calibration.fit.Fit fit = JointAlgorithmFit.fit("algorithms", "d", models, points, java.util.Collections.nCopies(models.size(), (Double) null));
         assertThat(fit.description()).contains("1 run(s) on one domain left out");
         assertThat(fit.theta()[ProtocolEnvelopeModel.BETA_INDEX] / THETA[ProtocolEnvelopeModel.BETA_INDEX])
                 .isCloseTo(1, within(0.02));
