@@ -1,6 +1,8 @@
 package org.ncclharness.calibration.fit.envelope;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -161,7 +163,7 @@ class AlgorithmEnvelopeTest {
         FitPoints small = all.keep(i -> all.bytes()[i] <= 256.0 * (1 << 20));
         AlgorithmEnvelopeModel m = at(2, 8);
         double[] pinned = new AlgorithmEnvelopeEstimator("algorithms", "", m).estimate(small);
-        double[] free = AlgorithmEnvelopeEstimator.estimateJoint(List.of(m), List.of(small), java.util.Arrays.asList((Double) null));
+        double[] free = AlgorithmEnvelopeEstimator.estimateJoint(List.of(m), List.of(small), Arrays.asList((Double) null));
         double pinnedSq = 0;
         double freeSq = 0;
         for (int i = small.size(); i < all.size(); i++) {
@@ -190,7 +192,7 @@ class AlgorithmEnvelopeTest {
     void aJointFitAtTwoScalesRecoversThePerStepParametersAndPredictsAThird() {
         List<AlgorithmEnvelopeModel> models = List.of(at(2, 8), at(4, 8));
         List<FitPoints> points = models.stream().map(m -> synthetic(m, THETA, 0.005)).toList();
-        double[] fit = AlgorithmEnvelopeEstimator.estimateJoint(models, points, java.util.Collections.nCopies(models.size(), (Double) null));
+        double[] fit = AlgorithmEnvelopeEstimator.estimateJoint(models, points, Collections.nCopies(models.size(), (Double) null));
         for (int j : new int[] {2, 3, AlgorithmEnvelopeModel.NET_LATENCY}) {
             assertThat(fit[j] / THETA[j]).as("parameter %d", j).isCloseTo(1, within(0.02));
         }
@@ -237,7 +239,8 @@ class AlgorithmEnvelopeTest {
         double[] truth = THETA.clone();
         truth[AlgorithmEnvelopeModel.TREE_FACTOR] = 1;
         List<FitPoints> points = two.stream().map(m -> synthetic(m, truth, 0.005)).toList();
-        double[] fit = AlgorithmEnvelopeEstimator.estimateJoint(two, points);
+        double[] fit = AlgorithmEnvelopeEstimator.estimateJoint(two, points,
+                Collections.nCopies(two.size(), (Double) null));
         assertThat(fit[AlgorithmEnvelopeModel.NET_LATENCY] / truth[AlgorithmEnvelopeModel.NET_LATENCY])
                 .isCloseTo(1, within(0.05));
     }
@@ -284,7 +287,7 @@ class AlgorithmEnvelopeTest {
         nvlink[ProtocolEnvelopeModel.BETA_INDEX] = 3 * THETA[ProtocolEnvelopeModel.BETA_INDEX];
         List<FitPoints> points = List.of(synthetic(at(1, 8), nvlink, 0.005), synthetic(at(2, 8), THETA, 0.005),
                 synthetic(at(4, 8), THETA, 0.005));
-        org.ncclharness.calibration.fit.Fit fit = JointAlgorithmFit.fit("algorithms", "d", models, points, java.util.Collections.nCopies(models.size(), (Double) null));
+        org.ncclharness.calibration.fit.Fit fit = JointAlgorithmFit.fit("algorithms", "d", models, points, Collections.nCopies(models.size(), (Double) null));
         assertThat(fit.description()).contains("1 run(s) on one domain left out");
         assertThat(fit.theta()[ProtocolEnvelopeModel.BETA_INDEX] / THETA[ProtocolEnvelopeModel.BETA_INDEX])
                 .isCloseTo(1, within(0.02));
