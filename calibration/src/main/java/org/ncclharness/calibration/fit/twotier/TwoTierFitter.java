@@ -180,10 +180,6 @@ public final class TwoTierFitter {
         return notes;
     }
 
-    /** Both forms, hierarchical first. */
-    public static List<TwoTierFit> fitBoth(TwoTierProblem p, ParamRanges box, List<Prior> priors) {
-        return List.of(fit(p, TwoTierForm.HIERARCHICAL, box, priors), fit(p, TwoTierForm.FLAT_RING, box, priors));
-    }
 
     /**
      * The form the data support better: lower leave-one-out RMSPE where both have one, else in-sample. Empty when
