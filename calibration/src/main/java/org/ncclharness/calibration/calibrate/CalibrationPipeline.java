@@ -47,7 +47,7 @@ public final class CalibrationPipeline {
         // Datasets are calibrated independently: on the caller's workers (Workers#run), in input order (an ordered
         // stream keeps it).
         List<CalibrationEntry> entries = inputs.parallelStream().map(calibrator::calibrate).toList();
-        return new CalibrationReport(new TwoTierCalibrator(facts, grid).complete(inputs, entries));
+        return new CalibrationReport(new TwoTierCalibrator(facts, grid, o.scoring()).complete(inputs, entries));
     }
 
     /** Each entry with the glitches of the inputs it was fitted from (a joint entry: of every member). */

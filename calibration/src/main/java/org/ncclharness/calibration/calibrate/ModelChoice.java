@@ -47,10 +47,15 @@ public record ModelChoice(String picked, String basis, List<Family> families) {
     public record Family(String name, OptionalDouble leaveOneOutPct, OptionalDouble inSamplePct, int freeParameters,
                          int points) {
 
-        /** A fitted family as the pick sees it: its leave-one-out where scored, its in-sample, k and n. */
+        /**
+         * A fitted family as the pick sees it: its leave-one-out where scored, its in-sample, k and n; no score at all
+         * where leave-one-out was skipped ({@link PickOnly}: it could not win).
+         */
         public static Family of(org.ncclharness.calibration.fit.Fit f) {
-            return new Family(f.name(), f.leaveOneOut() == null ? OptionalDouble.empty() : f.leaveOneOut().overallPct(),
-                    f.inSample().overallPct(), f.freeParameters().size(), f.inSample().points());
+            Family family = new Family(f.name(), f.leaveOneOut() == null ? OptionalDouble.empty()
+                    : f.leaveOneOut().overallPct(), f.inSample().overallPct(), f.freeParameters().size(),
+                    f.inSample().points());
+            return f.leaveOneOutSkipped() ? family.unscored() : family;
         }
 
         /** Leave-one-out where scored; else in-sample / (1 − k/n) where n > k; else empty. */

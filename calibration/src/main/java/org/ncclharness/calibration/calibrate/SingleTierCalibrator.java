@@ -259,13 +259,30 @@ public final class SingleTierCalibrator {
                         + unavailable.getOrDefault(only, "this data calibrates " + ident.label()));
             }
         }
-        progress.started(toFit.stream().mapToInt(e -> Fitter.refits(points.size(), e.freeParameters().size())).sum());
-        List<Fit> fits = new ArrayList<>();
-        for (Estimator e : toFit) {
-            fits.add(Fitter.fit(e, points, marks, progress));
-        }
+        List<Fit> fits = fit(toFit, points, marks);
         fits.forEach(f -> TailNote.of(f, points).map(Note::info).ifPresent(notes::add));
         return finish(in, info, ic, topo, chip, seed, flag, points, ident, fits, unavailable, notes);
+    }
+
+    /**
+     * Each estimator fitted and scored, in order; with {@link Scoring#PICK_ONLY} the envelope's leave-one-out (refits,
+     * where the lines have a closed form) only where it can still win the pick.
+     */
+    private List<Fit> fit(List<Estimator> toFit, FitPoints points, List<String> marks) {
+        boolean pickOnly = options.scoring() == Scoring.PICK_ONLY;
+        List<Estimator> now = toFit.stream().filter(e -> !pickOnly || e instanceof SingleTierEstimator).toList();
+        progress.started(now.stream().mapToInt(e -> Fitter.refits(points.size(), e.freeParameters().size())).sum());
+        List<Fit> fits = new ArrayList<>();
+        for (Estimator e : now) {
+            fits.add(Fitter.fit(e, points, marks, progress));
+        }
+        List<PickOnly.Pending<Fit>> pending = toFit.stream().filter(e -> !now.contains(e))
+                .map(e -> PickOnly.Pending.of(e, points, marks, progress)).toList();
+        PickOnly.score(options.scoring(), fits.stream().map(ModelChoice.Family::of).toList(), pending);
+        pending.forEach(p -> fits.add(p.result()));
+        List<String> order = toFit.stream().map(Estimator::name).toList();
+        fits.sort(java.util.Comparator.comparingInt(f -> order.indexOf(f.name())));
+        return fits;
     }
 
     private SingleTierCalibration finish(CalibrationInput in, DatasetInfo info, Interconnect ic, Topology topo,

@@ -15,6 +15,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.ncclharness.calibration.fit.FitProgress;
 import java.util.stream.IntStream;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.resolve.Comparability;
@@ -80,6 +82,7 @@ public final class TwoTierCalibrator {
 
     private final HardwareFacts facts;
     private final Optional<GridOptions> grid;
+    private final Scoring scoring;
 
     public TwoTierCalibrator(HardwareFacts facts) {
         this(facts, Optional.empty());
@@ -87,8 +90,14 @@ public final class TwoTierCalibrator {
 
     /** With {@code grid}, every entry also gets the reference grid search of both forms ({@link GridFit}). */
     public TwoTierCalibrator(HardwareFacts facts, Optional<GridOptions> grid) {
+        this(facts, grid, Scoring.EVERY_FAMILY);
+    }
+
+    /** As above, scoring out of sample the families {@code scoring} asks for. */
+    public TwoTierCalibrator(HardwareFacts facts, Optional<GridOptions> grid, Scoring scoring) {
         this.facts = facts;
         this.grid = grid;
+        this.scoring = scoring;
     }
 
     /** The entries with every one deferred to the two-tier fit replaced by that fit (or a reason it cannot run). */
@@ -277,9 +286,14 @@ public final class TwoTierCalibrator {
                 .toList();
         Double betaIbCeiling = BandwidthCeiling.unpassed(across.stream().map(network::ceilingGBps).toList(),
                 across.stream().map(m -> FitPoints.from(m.sweep(), config(m.info().hardware()).ranks())).toList());
-        List<TwoTierFit> fits = noForms.isPresent() ? List.of()
-                : TwoTierFitter.fitBoth(p, ParamRanges.defaultsFor(p, 2).withBetaIbAtMost(betaIbCeiling), priors);
-        List<Fit> protocol = protocolFits(members, f, network);
+        ParamRanges box = ParamRanges.defaultsFor(p, 2).withBetaIbAtMost(betaIbCeiling);
+        List<PickOnly.Pending<TwoTierFit>> forms = noForms.isPresent() ? List.of()
+                : Stream.of(TwoTierForm.HIERARCHICAL, TwoTierForm.FLAT_RING)
+                .map(form -> PickOnly.Pending.of(p, form, box, priors, TwoTierCalibrator::family)).toList();
+        List<PickOnly.Pending<Fit>> protocolPending = protocolFits(members, f, network);
+        PickOnly.score(scoring, List.of(), Stream.concat(protocolPending.stream(), forms.stream()).toList());
+        List<TwoTierFit> fits = forms.stream().map(PickOnly.Pending::result).toList();
+        List<Fit> protocol = protocolPending.stream().map(PickOnly.Pending::result).toList();
         if (noForms.isPresent() && protocol.isEmpty()) {
             int sizes = members.stream().mapToInt(m -> m.sweep().rows().size()).sum();
             return new DeferredCalibration(info, null, "too few sizes: the envelopes need alpha and beta from the data"
@@ -340,7 +354,8 @@ public final class TwoTierCalibrator {
      *
      * @param network what the NICs between the domains carry
      */
-    private static List<Fit> protocolFits(List<CalibrationInput> members, Fabric f, Network network) {
+    private static List<PickOnly.Pending<Fit>> protocolFits(List<CalibrationInput> members, Fabric f,
+                                                            Network network) {
         Collective collective = members.get(0).sweep().collective();
         Optional<Runs> runs = Runs.of(members, f);
         if (runs.isEmpty()) {
@@ -355,15 +370,15 @@ public final class TwoTierCalibrator {
         }
         List<Double> ceilings = members.stream().map(network::ceilingGBps).toList();
         if (members.size() > 1) {
-            return List.of(JointAlgorithmFit.fit(ALGORITHMS, ALGORITHMS_DESCRIPTION, models, points, ceilings));
+            return List.of(PickOnly.Pending.scored(JointAlgorithmFit.fit(ALGORITHMS, ALGORITHMS_DESCRIPTION, models,
+                    points, ceilings)));
         }
         ProtocolEnvelopeModel env = new ProtocolEnvelopeModel(collective, models.get(0).config().ranks(),
                 f.hops());
-        return List.of(
-                Fitter.fit(ProtocolEnvelopeEstimator.fitted(SingleTierCalibrator.ENVELOPE, ENVELOPE_DESCRIPTION, env)
-                        .withCeiling(ceilings.get(0)), points.get(0), List.of()),
-                Fitter.fit(new AlgorithmEnvelopeEstimator(ALGORITHMS, ALGORITHMS_DESCRIPTION, models.get(0),
-                        ceilings.get(0)), points.get(0), List.of()));
+        return Stream.of(ProtocolEnvelopeEstimator.fitted(SingleTierCalibrator.ENVELOPE, ENVELOPE_DESCRIPTION, env)
+                        .withCeiling(ceilings.get(0)),
+                new AlgorithmEnvelopeEstimator(ALGORITHMS, ALGORITHMS_DESCRIPTION, models.get(0), ceilings.get(0)))
+                .map(e -> PickOnly.Pending.of(e, points.get(0), List.of(), FitProgress.NONE)).toList();
     }
 
     /**
@@ -454,8 +469,7 @@ public final class TwoTierCalibrator {
     private static ModelChoice choose(List<TwoTierFit> fits, List<Fit> protocol) {
         List<ModelChoice.Family> families = new ArrayList<>();
         protocol.forEach(p -> families.add(ModelChoice.Family.of(p)));
-        fits.forEach(t -> families.add(new ModelChoice.Family(t.form().id(), t.looRmspePct(), t.rmspe().overallPct(),
-                TwoTierParam.values().length, t.rmspe().points())));
+        fits.forEach(t -> families.add(family(t)));
         if (!protocol.isEmpty()) {
             return ModelChoice.of(families, protocol.get(0).name(), "the default where nothing can compare the"
                     + " families (the effective single tier)");
@@ -464,6 +478,13 @@ public final class TwoTierCalibrator {
         // caller has left no entry with neither a form nor a protocol-aware family
         TwoTierFit lower = fits.stream().min(Comparator.comparingDouble(TwoTierFit::comparisonPct)).orElseThrow();
         return ModelChoice.of(families, lower.form().id(), "the two-tier form with the lower in-sample RMSPE");
+    }
+
+    /** A two-tier form as the pick sees it; unscored where its leave-one-out was passed over ({@link PickOnly}). */
+    private static ModelChoice.Family family(TwoTierFit t) {
+        ModelChoice.Family f = new ModelChoice.Family(t.form().id(), t.looRmspePct(), t.rmspe().overallPct(),
+                TwoTierParam.values().length, t.rmspe().points());
+        return t.leaveOneOutSkipped() ? f.unscored() : f;
     }
 
     /** The faithful grid of each form on the user's box, and the exact optimum of that box beside it. */

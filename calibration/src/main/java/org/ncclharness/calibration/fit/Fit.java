@@ -37,6 +37,25 @@ public record Fit(String name, String description, CostModel model, double[] the
         return theta.clone();
     }
 
+    /** This fit with its leave-one-out RMSPE and how it was had ({@link Fitter#scored}). */
+    Fit withLeaveOneOut(Rmspe loo, String note) {
+        return new Fit(name, description, model, theta, freeParameters, residuals, inSample, loo, note, marks);
+    }
+
+    /** This fit, its leave-one-out left unscored for {@code why}, though it has the points for one. */
+    public Fit leaveOneOutSkipped(String why) {
+        return new Fit(name, description, model, theta, freeParameters, residuals, inSample, null, why, marks);
+    }
+
+    /**
+     * Whether leave-one-out was left unscored though the points allow it: a family that could not win the pick,
+     * where only the pick was wanted ({@code Scoring.PICK_ONLY}). Such a fit has no out-of-sample score at all, not
+     * even an estimate.
+     */
+    public boolean leaveOneOutSkipped() {
+        return leaveOneOut == null && residuals.size() >= Fitter.leaveOneOutMinimum(freeParameters.size());
+    }
+
     /** θ by name, in model order. */
     public Map<String, Double> parameters() {
         Map<String, Double> m = new LinkedHashMap<>();

@@ -36,6 +36,14 @@ public final class Fitter {
         return n < leaveOneOutMinimum(k) ? 0 : n > EXACT_LEAVE_ONE_OUT_MAX ? FOLDS : n;
     }
 
+    /**
+     * Whether the out-of-sample RMSPE of a least-squares fit of n points is at least its in-sample RMSPE: true of
+     * leave-one-out and of folds fitted on all their other points, not where a fold is thinned ({@link #foldStride}).
+     */
+    public static boolean boundedByInSample(int n) {
+        return n <= EXACT_LEAVE_ONE_OUT_MAX || foldStride(n) == 1;
+    }
+
     /** The stride that thins a fold's training points of n under {@link #FOLD_TRAINING_MAX}: 1 for none. */
     static int foldStride(int n) {
         int training = n - n / FOLDS;
@@ -62,6 +70,14 @@ public final class Fitter {
      * announces them, {@link #refits}, so a bar knows its end before the first fit).
      */
     public static Fit fit(Estimator e, FitPoints points, List<String> marks, FitProgress progress) {
+        return scored(inSample(e, points, marks), e, points, progress);
+    }
+
+    /**
+     * θ on all points, the residuals and the in-sample RMSPE; leave-one-out is left to {@link #scored} (a fit with the
+     * points for it and none is {@link Fit#leaveOneOutSkipped}), or noted as not scored where the points are too few.
+     */
+    public static Fit inSample(Estimator e, FitPoints points, List<String> marks) {
         double[] theta = e.estimate(points);
         int n = points.size();
         double[] bytes = points.bytes();
@@ -75,9 +91,24 @@ public final class Fitter {
         Rmspe inSample = Rmspe.of(bytes, measured, predicted);
         int k = e.freeParameters().size();
         int min = leaveOneOutMinimum(k);
-        Rmspe loo = null;
-        String looNote = null;
-        if (n >= min && n > EXACT_LEAVE_ONE_OUT_MAX) {
+        String looNote = n >= min ? null : "not scored: " + k + " free parameter" + (k == 1 ? "" : "s")
+                + " need at least " + min + " points, the data has " + n;
+        return new Fit(e.name(), e.description(), e.model(), theta, e.freeParameters(), residuals, inSample, null,
+                looNote, marks);
+    }
+
+    /**
+     * {@code fit} ({@link #inSample} of {@code e} on {@code points}) with its leave-one-out RMSPE, by the estimator's
+     * closed form where it has one, else by refits; as it was where the points are too few.
+     */
+    public static Fit scored(Fit fit, Estimator e, FitPoints points, FitProgress progress) {
+        int n = points.size();
+        if (n < leaveOneOutMinimum(e.freeParameters().size())) {
+            return fit;
+        }
+        double[] bytes = points.bytes();
+        double[] measured = points.timeUs();
+        if (n > EXACT_LEAVE_ONE_OUT_MAX) {
             // n refits of n points cost n^2 (10,000 sizes: over 5 minutes); interleaved folds keep "each point
             // predicted by a fit without it" at FOLDS refits, and with this many points the two barely differ.
             double[] held = new double[n];
@@ -89,31 +120,25 @@ public final class Fitter {
                 }
                 progress.refitted();
             });
-            loo = Rmspe.of(bytes, measured, held);
-            looNote = "estimated by " + FOLDS + "-fold cross-validation (" + n + " points, above "
-                    + EXACT_LEAVE_ONE_OUT_MAX + "): each point predicted by a fit without its fold (every " + FOLDS
-                    + "th size)" + (stride == 1 ? "" : "; each fold fitted on every " + stride + "th of its training"
-                    + " sizes (about " + (n - n / FOLDS) / stride + " of " + (n - n / FOLDS) + ")");
-        } else if (n >= min) {
-            // The n refits are independent and each writes only its own slot, so they run on all cores and the
-            // result is the same to the last digit whatever the thread count.
-            double[] held = e.heldOutUs(points).map(h -> {
-                IntStream.range(0, n).forEach(i -> progress.refitted());
-                return h;
-            }).orElseGet(() -> {
-                double[] refitted = new double[n];
-                IntStream.range(0, n).parallel().forEach(i -> {
-                    refitted[i] = e.model().timeUs(bytes[i], e.estimate(points.without(i)));
-                    progress.refitted();
-                });
-                return refitted;
-            });
-            loo = Rmspe.of(bytes, measured, held);
-        } else {
-            looNote = "not scored: " + k + " free parameter" + (k == 1 ? "" : "s") + " need at least " + min
-                    + " points, the data has " + n;
+            return fit.withLeaveOneOut(Rmspe.of(bytes, measured, held), "estimated by " + FOLDS + "-fold"
+                    + " cross-validation (" + n + " points, above " + EXACT_LEAVE_ONE_OUT_MAX + "): each point predicted"
+                    + " by a fit without its fold (every " + FOLDS + "th size)" + (stride == 1 ? ""
+                    : "; each fold fitted on every " + stride + "th of its training sizes (about "
+                    + (n - n / FOLDS) / stride + " of " + (n - n / FOLDS) + ")"));
         }
-        return new Fit(e.name(), e.description(), e.model(), theta, e.freeParameters(), residuals, inSample, loo,
-                looNote, marks);
+        // The n refits are independent and each writes only its own slot, so they run on all cores and the
+        // result is the same to the last digit whatever the thread count.
+        double[] held = e.heldOutUs(points).map(h -> {
+            IntStream.range(0, n).forEach(i -> progress.refitted());
+            return h;
+        }).orElseGet(() -> {
+            double[] refitted = new double[n];
+            IntStream.range(0, n).parallel().forEach(i -> {
+                refitted[i] = e.model().timeUs(bytes[i], e.estimate(points.without(i)));
+                progress.refitted();
+            });
+            return refitted;
+        });
+        return fit.withLeaveOneOut(Rmspe.of(bytes, measured, held), null);
     }
 }

@@ -62,7 +62,7 @@ class SingleTierCalibratorTest {
     @Test
     void aUserFixedLinkLatencyGivesTheKnownAnswer() {
         SingleTierCalibrator fixed = new SingleTierCalibrator(HardwareFacts.bundled(),
-                new CalibrationOptions(0.936, null));
+                new CalibrationOptions(0.936, null, Scoring.EVERY_FAMILY));
         Sweep s = SyntheticSweeps.ring(Collective.ALL_REDUCE, H200, 26.208, 400, 1024, 1L << 30);
         SingleTierCalibration c = (SingleTierCalibration) fixed.calibrate(CalibrationInput.of("h200", s));
         Fit b = c.fit("B").orElseThrow();

@@ -24,6 +24,7 @@ import org.ncclharness.calibration.calibrate.CalibrationOptions;
 import org.ncclharness.calibration.calibrate.CalibrationPipeline;
 import org.ncclharness.calibration.calibrate.CalibrationReport;
 import org.ncclharness.calibration.calibrate.CalibrationSummary;
+import org.ncclharness.calibration.calibrate.Scoring;
 import org.ncclharness.calibration.calibrate.CalibrationTable;
 import org.ncclharness.calibration.calibrate.GlitchExclusion;
 import org.ncclharness.calibration.calibrate.GridOptions;
@@ -193,8 +194,8 @@ public final class CalibrateCommand implements Callable<Integer> {
         try (CalibrationProgressBar bar = CalibrationProgressBar.onStderr()) {
             calibration = joint ? CalibrationPipeline.annotate(joint(facts, glitches.stream()
                     .map(GlitchExclusion::fitted).toList(), gridOptions), glitches)
-                    : CalibrationPipeline.calibrate(facts, glitches, new CalibrationOptions(linkLatencyUs, topology),
-                            gridOptions, bar);
+                    : CalibrationPipeline.calibrate(facts, glitches, new CalibrationOptions(linkLatencyUs, topology,
+                            scoring()), gridOptions, bar);
         }
         StringWriter table = new StringWriter();
         CalibrationTable.write(new PrintWriter(table), calibration);
@@ -272,6 +273,17 @@ public final class CalibrateCommand implements Callable<Integer> {
             out.println("# page written to " + report.resolve("index.html"));
         }
         return ExitCode.OK;
+    }
+
+    /**
+     * What is printed or written decides what is scored: the summary alone shows each run's pick and its score, so
+     * only the families that can win it are scored out of sample; the detail, the JSON, the page and the exports
+     * show or use every family's.
+     */
+    private Scoring scoring() {
+        boolean summaryOnly = !verbose && json == null && report == null && export.target == null
+                && export.astraSim == null && export.simai == null;
+        return summaryOnly ? Scoring.PICK_ONLY : Scoring.EVERY_FAMILY;
     }
 
     private List<String> ids() {

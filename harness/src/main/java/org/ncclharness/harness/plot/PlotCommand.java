@@ -272,7 +272,7 @@ public final class PlotCommand implements Callable<Integer> {
         }
         List<CalibrationInput> files = inputs.stream().filter(PlotCommand::isFile)
                 .flatMap(i -> read.get(i).stream()).toList();
-        SingleTierCalibrator oneTier = new SingleTierCalibrator(facts, new CalibrationOptions(null, null));
+        SingleTierCalibrator oneTier = new SingleTierCalibrator(facts, CalibrationOptions.defaults());
         TwoTierCalibrator twoTiers = new TwoTierCalibrator(facts);
         List<CalibrationInput> bundled = null;
         List<FigureSeries> out = new ArrayList<>();

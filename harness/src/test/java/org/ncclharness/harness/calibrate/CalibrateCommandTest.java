@@ -377,4 +377,24 @@ class CalibrateCommandTest {
         v[args.length] = "--verbose";
         return v;
     }
+
+    /**
+     * Issue 43: the plain summary skips the leave-one-out of families that cannot win (Scoring.PICK_ONLY, held to
+     * the same pick by PickOnlyTest); what stores every family's score, the JSON, still scores every one. On this
+     * run the summary path leaves both two-tier forms and the protocol envelope unscored.
+     */
+    @Test
+    void theJsonScoresEveryFamilyWhereThePlainSummaryScoresOnlyThePick() throws IOException {
+        String id = "h100_allreduce_16gpu_2node_aws_p5_efa_slurm";
+        CliRun json = CliRun.of("calibrate", id, "--json", "-");
+        assertThat(json.exitCode()).isZero();
+        JsonNode scores = new ObjectMapper().readTree(json.out()).path("datasets").get(0).path("model_choice")
+                .path("leave_one_out_pct");
+        assertThat(scores.size()).as(json.out()).isGreaterThanOrEqualTo(4);
+        scores.forEach(v -> assertThat(v.isNumber()).as(scores.toString()).isTrue());
+        assertThat(json.out()).doesNotContain("cannot be picked");
+        CliRun plain = CliRun.of("calibrate", id);
+        assertThat(plain.exitCode()).isZero();
+        assertThat(plain.out()).contains(id + " ");
+    }
 }

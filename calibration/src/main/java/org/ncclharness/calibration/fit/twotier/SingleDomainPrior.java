@@ -37,7 +37,8 @@ public final class SingleDomainPrior {
         }
         ParamRanges box = ParamRanges.defaultsFor(singleDomain, 2)
                 .with(Map.of(TwoTierParam.T_SW, new ParamRange(0, 0, 1)));
-        TwoTierFit fit = TwoTierFitter.fit(singleDomain, TwoTierForm.HIERARCHICAL, box);
+        // the profiles are what a prior is made of: no leave-one-out
+        TwoTierFit fit = TwoTierFitter.inSample(singleDomain, TwoTierForm.HIERARCHICAL, box, List.of()).fit();
         List<Prior> out = new ArrayList<>();
         for (TwoTierParam q : List.of(TwoTierParam.U_NV, TwoTierParam.ELL_NV)) {
             ParamProfile p = fit.profile(q);

@@ -39,6 +39,20 @@ public record TwoTierFit(TwoTierForm form, TwoTierParams params, Rmspe rmspe, Op
         return profiles.get(p.ordinal());
     }
 
+    /** This fit with its leave-one-out RMSPE ({@link TwoTierFitter.Unscored#scored}). */
+    TwoTierFit withLeaveOneOut(OptionalDouble loo) {
+        return new TwoTierFit(form, params, rmspe, loo, profiles, configurations, priors, bottleneck, notes,
+                facesSolved);
+    }
+
+    /**
+     * Whether leave-one-out was left unscored though the points allow it ({@link TwoTierFitter.Unscored} not scored:
+     * a form that could not win the pick, where only the pick was wanted).
+     */
+    public boolean leaveOneOutSkipped() {
+        return looRmspePct.isEmpty() && rmspe.points() >= TwoTierFitter.LOO_MIN_POINTS;
+    }
+
     /** Leave-one-out RMSPE where there is one, else in-sample: what forms are compared by. */
     public double comparisonPct() {
         return looRmspePct.orElse(rmspePct());

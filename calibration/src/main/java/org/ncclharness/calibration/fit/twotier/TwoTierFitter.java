@@ -91,21 +91,22 @@ public final class TwoTierFitter {
     }
 
     public static TwoTierFit fit(TwoTierProblem p, TwoTierForm form, ParamRanges box, List<Prior> priors) {
-        Linear plain = new Linear(p, form, box, List.of(), 1.0);
-        Candidate plainBest = plain.solve(plain.lo, plain.hi);
-        boolean[] dataOnly = plain.identified(plainBest.objective);
-        Linear lin = plain;
-        Candidate c = plainBest;
-        if (!priors.isEmpty()) {
-            double noise = Math.max(Math.sqrt(plainBest.objective / p.points), NOISE_FLOOR);
-            lin = new Linear(p, form, box, priors, noise);
-            c = lin.solve(lin.lo, lin.hi);
-        }
+        return inSample(p, form, box, priors).scored();
+    }
+
+    /**
+     * The fit with profiles, identifiability and configuration summaries, its leave-one-out still to come
+     * ({@link Unscored#scored}).
+     */
+    public static Unscored inSample(TwoTierProblem p, TwoTierForm form, ParamRanges box, List<Prior> priors) {
+        Solved s = Solved.of(p, form, box, priors);
+        Linear lin = s.lin();
+        Candidate c = s.best();
         TwoTierParams params = lin.natural(c.theta);
-        boolean[] withPrior = priors.isEmpty() ? dataOnly : lin.identified(c.objective);
+        boolean[] withPrior = priors.isEmpty() ? s.dataOnly() : lin.identified(c.objective);
         List<ParamProfile> profiles = new ArrayList<>();
         for (TwoTierParam q : TwoTierParam.values()) {
-            profiles.add(lin.profile(q, c, withPrior[q.ordinal()], withPrior[q.ordinal()] && !dataOnly[q.ordinal()]));
+            profiles.add(lin.profile(q, c, withPrior[q.ordinal()], withPrior[q.ordinal()] && !s.dataOnly()[q.ordinal()]));
         }
         List<ConfigSummary> configs = new ArrayList<>();
         for (TwoTierConfig cfg : p.configurations()) {
@@ -115,8 +116,51 @@ public final class TwoTierFitter {
                     TwoTierModel.busBwAsymptoteGBps(form, cfg, p.betaNvGBps(), params)));
         }
         String bottleneck = form == TwoTierForm.HIERARCHICAL ? null : lin.bottleneck(c, withPrior[X]);
-        return new TwoTierFit(form, params, p.rmspe(form, params), lin.leaveOneOut(), profiles, configs, priors,
-                bottleneck, notes(p, profiles), c.faces);
+        return new Unscored(new TwoTierFit(form, params, p.rmspe(form, params), OptionalDouble.empty(), profiles,
+                configs, priors, bottleneck, notes(p, profiles), c.faces), lin);
+    }
+
+    /**
+     * A fit whose leave-one-out is still to come, with the problem it was solved on: {@link #scored} refits that
+     * problem without each point, or the caller leaves it unscored (a fit with the points for one and none is
+     * {@link TwoTierFit#leaveOneOutSkipped}).
+     */
+    public static final class Unscored {
+        private final TwoTierFit fit;
+        private final Linear lin;
+
+        private Unscored(TwoTierFit fit, Linear lin) {
+            this.fit = fit;
+            this.lin = lin;
+        }
+
+        /** The fit, no leave-one-out. */
+        public TwoTierFit fit() {
+            return fit;
+        }
+
+        /** The fit with its leave-one-out RMSPE (empty below {@link #LOO_MIN_POINTS} points). */
+        public TwoTierFit scored() {
+            return fit.withLeaveOneOut(lin.leaveOneOut());
+        }
+    }
+
+    /**
+     * The problem of a form in a box, solved: on the data alone, then with the priors weighted by the data's noise
+     * where there are any ({@code lin} and {@code best} the latter), and which parameters the data alone determine.
+     */
+    private record Solved(Linear lin, Candidate best, boolean[] dataOnly) {
+        static Solved of(TwoTierProblem p, TwoTierForm form, ParamRanges box, List<Prior> priors) {
+            Linear plain = new Linear(p, form, box, List.of(), 1.0);
+            Candidate plainBest = plain.solve(plain.lo, plain.hi);
+            boolean[] dataOnly = plain.identified(plainBest.objective);
+            if (priors.isEmpty()) {
+                return new Solved(plain, plainBest, dataOnly);
+            }
+            double noise = Math.max(Math.sqrt(plainBest.objective / p.points), NOISE_FLOOR);
+            Linear lin = new Linear(p, form, box, priors, noise);
+            return new Solved(lin, lin.solve(lin.lo, lin.hi), dataOnly);
+        }
     }
 
     /** What a reader must know before trusting the numbers. */
@@ -136,10 +180,6 @@ public final class TwoTierFitter {
         return notes;
     }
 
-    /** Both forms, hierarchical first. */
-    public static List<TwoTierFit> fitBoth(TwoTierProblem p, ParamRanges box, List<Prior> priors) {
-        return List.of(fit(p, TwoTierForm.HIERARCHICAL, box, priors), fit(p, TwoTierForm.FLAT_RING, box, priors));
-    }
 
     /**
      * The form the data support better: lower leave-one-out RMSPE where both have one, else in-sample. Empty when

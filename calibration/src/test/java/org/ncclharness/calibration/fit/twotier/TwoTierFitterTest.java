@@ -140,7 +140,7 @@ class TwoTierFitterTest {
     @Test
     void atOneConfigurationTheFormsAreIndistinguishable() {
         TwoTierProblem p = TwoTierTestData.one(TwoTierForm.HIERARCHICAL, new TwoTierConfig(2, 8), TRUTH, NOISE, 19);
-        assertThat(TwoTierFitter.better(TwoTierFitter.fitBoth(p, TwoTierTestData.box(2), List.of()))).isEmpty();
+        assertThat(TwoTierFitter.better(both(p))).isEmpty();
     }
 
     @Test
@@ -172,7 +172,13 @@ class TwoTierFitterTest {
         List<TwoTierConfig> configs = List.of(new TwoTierConfig(1, 8), new TwoTierConfig(2, 8),
                 new TwoTierConfig(4, 8));
         TwoTierProblem p = TwoTierTestData.joint(TwoTierForm.FLAT_RING, configs, TRUTH, NOISE);
-        List<TwoTierFit> both = TwoTierFitter.fitBoth(p, TwoTierTestData.box(2), List.of());
+        List<TwoTierFit> both = both(p);
         assertThat(TwoTierFitter.better(both).map(TwoTierFit::form)).contains(TwoTierForm.FLAT_RING);
+    }
+
+    /** Both forms fitted on {@code p} in the test box, no priors. */
+    private static List<TwoTierFit> both(TwoTierProblem p) {
+        return List.of(TwoTierFitter.fit(p, TwoTierForm.HIERARCHICAL, TwoTierTestData.box(2), List.of()),
+                TwoTierFitter.fit(p, TwoTierForm.FLAT_RING, TwoTierTestData.box(2), List.of()));
     }
 }
