@@ -140,13 +140,17 @@ public final class HardwareFacts {
     public Interconnect interconnectNamed(String flag, String name) {
         // names are exact (they travel into reports and JSON as written); a name written another way (case,
         // spaces, no family: "ib ndr", "NDR", "infiniband", "RoCE") gets the names it can mean
+        return interconnect(name).orElseThrow(() -> new InputException(flag, 0, "unknown interconnect " + name
+                + hint(name) + "; known: " + String.join(", ", vocabulary)));
+    }
+
+    /** The names an unknown one can mean, worked out only for the error (a known name needs none of it). */
+    private String hint(String name) {
         String key = spelling(name).replace("infiniband", "ib");
         List<String> near = key.isEmpty() ? List.of() : vocabulary.stream()
                 .filter(v -> spelling(v).startsWith(key) || spelling(v).endsWith(key)).toList();
-        String hint = near.size() == 1 ? "; did you mean " + near.get(0) + "?"
+        return near.size() == 1 ? "; did you mean " + near.get(0) + "?"
                 : near.isEmpty() ? "" : "; did you mean one of " + String.join(", ", near) + "?";
-        return interconnect(name).orElseThrow(() -> new InputException(flag, 0, "unknown interconnect " + name
-                + hint + "; known: " + String.join(", ", vocabulary)));
     }
 
     /** A name as letters and digits alone, lower case: how two spellings of one fabric are compared. */

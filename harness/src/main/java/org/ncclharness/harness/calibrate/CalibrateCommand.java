@@ -197,8 +197,11 @@ public final class CalibrateCommand implements Callable<Integer> {
                     : CalibrationPipeline.calibrate(facts, glitches, new CalibrationOptions(linkLatencyUs, topology,
                             scoring()), gridOptions, bar);
         }
+        // the detailed table only where it is shown: --verbose prints it, the page holds it
         StringWriter table = new StringWriter();
-        CalibrationTable.write(new PrintWriter(table), calibration);
+        if (verbose || report != null) {
+            CalibrationTable.write(new PrintWriter(table), calibration);
+        }
         PrintWriter out = new PrintWriter(OutputTarget.reportStream(json, exportTarget, export.astraSim,
                 export.simai), true);
         if (verbose) {
