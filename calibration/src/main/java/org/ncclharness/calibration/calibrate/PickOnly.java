@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import org.ncclharness.calibration.advice.Advice;
+import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.FitPoints;
@@ -40,9 +42,11 @@ import org.ncclharness.calibration.model.TwoTierForm;
  */
 final class PickOnly {
 
-    /** A fitted family's note where its leave-one-out was passed over. */
-    static final String SKIPPED = "not scored: its in-sample RMSPE already exceeds another family's out-of-sample"
-            + " score by more than the pick's tie margin, so it cannot be picked (calibrate --verbose scores it)";
+    /** A fitted family's note where its leave-one-out was passed over (worded when used: the wording is installed). */
+    static String skipped() {
+        return "not scored: its in-sample RMSPE already exceeds another family's out-of-sample score by more than the"
+                + " pick's tie margin, so it cannot be picked (" + Advice.name(Setting.VERBOSE) + " scores it)";
+    }
 
     private PickOnly() {
     }
@@ -146,6 +150,6 @@ final class PickOnly {
     }
 
     private static <T> void skip(Pending<T> p) {
-        p.result = p.skip.apply(p.inSample, SKIPPED);
+        p.result = p.skip.apply(p.inSample, skipped());
     }
 }
