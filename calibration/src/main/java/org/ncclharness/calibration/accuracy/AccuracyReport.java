@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,7 @@ import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.FitPoints;
+import org.ncclharness.calibration.fit.Residual;
 import org.ncclharness.calibration.fit.Rmspe;
 import org.ncclharness.calibration.fit.Fitter;
 import org.ncclharness.calibration.fit.SingleTierEstimator;
@@ -160,11 +162,13 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         FitPoints points = FitPoints.from(d.sweep(), n);
         List<ModelScores> models = new ArrayList<>();
         List<Candidate> candidates = Candidates.forDataset(d, points, facts);
+        Optional<TwoTierScores.Result> two = d.metadata().multiDomain() ? Optional.of(twoTier.fit(input(d)))
+                : Optional.empty();
         for (Candidate c : candidates) {
-            models.add(score(c, points));
+            models.add(score(c, points, two.flatMap(t -> fittedBeside(t, c, points))));
         }
-        models.add(d.metadata().multiDomain() ? twoTier(twoTier, input(d), points)
-                : ModelScores.none(Candidates.TWO_TIER, "single domain: no second tier"));
+        models.add(two.map(t -> twoTier(twoTier, t, input(d), points))
+                .orElseGet(() -> ModelScores.none(Candidates.TWO_TIER, "single domain: no second tier")));
         return new OneDataset(Optional.empty(), Optional.of(new DatasetScores(d.id(), n, points.size(),
                 d.metadata().multiDomain(), models)), crossover(d.id(), n, candidates, points));
     }
@@ -208,21 +212,40 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         return new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags());
     }
 
-    private static ModelScores score(Candidate c, FitPoints points) {
+    /** A candidate scored: {@code fitted}, its fit where calibrate's entry already made it, else fitted here. */
+    private static ModelScores score(Candidate c, FitPoints points, Optional<Fit> fitted) {
         if (c.estimator() == null) {
             return ModelScores.none(c.model(), c.reason());
         }
         Estimator e = c.estimator();
-        Fit fit = Fitter.fit(e, points, List.of());
+        Fit fit = fitted.orElseGet(() -> Fitter.fit(e, points, List.of()));
         List<ProtocolEnvelopeModel.SwitchPoint> sw = ModelDetails.switchPoints(fit.model(), fit.theta());
         OptionalDouble loo = fit.leaveOneOut() == null ? OptionalDouble.empty() : fit.leaveOneOut().overallPct();
         return new ModelScores(c.model(), e.freeParameters().size(), fit.inSample(), fit.leaveOneOut(), loo, fit.leaveOneOutNote(), null,
                 HeldOut.interleaved(e, points), HeldOut.extrapolation(e, points), sw);
     }
 
+    /**
+     * The fit of {@code c} that calibrate's two-tier entry for the run already holds: it fits the protocol-aware
+     * families beside the forms, the envelope and the algorithm envelope, each with its leave-one-out, and where
+     * that is this candidate's estimator (the same kind and model) on the same sizes, fitting it again here would
+     * give the same fit at the same cost. Empty where the entry fitted another (other hops, another configuration).
+     */
+    static Optional<Fit> fittedBeside(TwoTierScores.Result two, Candidate c, FitPoints points) {
+        Estimator e = c.estimator();
+        boolean sameKind = e instanceof ProtocolEnvelopeEstimator p ? p.fitEfficiency()
+                : e instanceof AlgorithmEnvelopeEstimator;
+        if (two.calibration() == null || !sameKind) {
+            return Optional.empty();
+        }
+        return two.calibration().protocolFit(c.model()).filter(f -> f.model().equals(e.model())
+                && f.freeParameters().equals(e.freeParameters())
+                && Arrays.equals(f.residuals().stream().mapToDouble(Residual::bytes).toArray(), points.bytes()));
+    }
+
     /** The two-tier fit's better form; leave-one-out overall only (the two-tier fit reports no bands for it). */
-    private static ModelScores twoTier(TwoTierScores t, CalibrationInput in, FitPoints points) {
-        TwoTierScores.Result r = t.fit(in);
+    private static ModelScores twoTier(TwoTierScores t, TwoTierScores.Result r, CalibrationInput in,
+                                       FitPoints points) {
         if (r.calibration() == null) {
             return ModelScores.none(Candidates.TWO_TIER, r.reason());
         }
