@@ -120,7 +120,18 @@ public record NcclTunerModel(Collective collective, int ranks, int nodes, int sm
                     * busBw, channels * t.perChMaxRingLL128BwGBps().get(gpuClass().label())[column()]);
             case SIMPLE -> busBw;
         };
-        return busBw * ranks / RingSteps.of(collective, ranks);
+        return busBw * ranks / tunerSteps();
+    }
+
+    /**
+     * NCCL's nsteps (tuning.cc): N for Broadcast and Reduce, where {@link RingSteps} counts a pipelined chain's N−1
+     * hops (the tuner's busbw-to-algbw ratio N/nsteps is then 1, nccl-tests' bus factor for them); the ring's own
+     * steps for the collectives whose count NCCL shares (AllReduce, AllGather, ReduceScatter) and for those its tables
+     * do not cover.
+     */
+    private int tunerSteps() {
+        return collective == Collective.BROADCAST || collective == Collective.REDUCE ? ranks
+                : RingSteps.of(collective, ranks);
     }
 
     private double treeAlgBw(NcclTuning t, Protocol p) {
@@ -137,7 +148,7 @@ public record NcclTunerModel(Collective collective, int ranks, int nodes, int sm
     }
 
     private double ringLatency(NcclTuning t, Protocol p) {
-        int steps = RingSteps.of(collective, ranks);
+        int steps = tunerSteps();
         int i = p.ordinal();
         double lat = t.baseLatUs().get(Algorithm.RING.label())[i];
         double intra = t.hwLatUs().get(intraLink).get(Algorithm.RING.label())[i];

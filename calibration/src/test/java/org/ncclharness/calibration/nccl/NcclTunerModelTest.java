@@ -33,6 +33,19 @@ class NcclTunerModelTest {
     }
 
     @Test
+    void broadcastAndReduceTakeNcclsNStepsSoTheirAlgorithmBandwidthIsTheBusBandwidth() {
+        // 16 channels x 20 GB/s = 320 GB/s on Simple; NCCL's nsteps is N for Broadcast and Reduce (ratio N/N = 1)
+        // and N-1 for AllGather (8/7), though a pipelined chain makes N-1 hops
+        for (Collective c : new Collective[] {Collective.BROADCAST, Collective.REDUCE, Collective.ALL_GATHER}) {
+            NcclTunerModel m = new NcclTunerModel(c, 8, 1, 90, "NVLINK", 16, 20.0, 20.0, "2.30.7");
+            double simple = m.candidates().stream().filter(x -> x.protocol() == Protocol.SIMPLE).findFirst()
+                    .orElseThrow().algBwGBps();
+            assertThat(simple).as("%s", c).isCloseTo(c == Collective.ALL_GATHER ? 320.0 * 8 / 7 : 320.0,
+                    within(1e-9));
+        }
+    }
+
+    @Test
     void ringTimesAreTheWorkedExample() {
         double[][] expected = {{1, 28.0, 46.8, 61.7}, {4, 67.1, 65.5, 78.9}, {32, 431, 240.1, 239.5}};
         for (double[] e : expected) {
