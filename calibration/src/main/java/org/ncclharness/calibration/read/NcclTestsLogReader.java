@@ -261,6 +261,9 @@ public final class NcclTestsLogReader {
             s.rejectPendingCut("another row");
         }
         if (!isRow(t)) {
+            if (!s.rows.isEmpty() && s.textAfterRow == null) {
+                s.textAfterRow = line;
+            }
             forcedAlgo(s, line, ALGO_ASSIGN);
             if (s.inTable && fragment(t)) {
                 throw bad(line, "a piece of a row (" + Echo.quote(text) + ") inside the table: a row broken "
@@ -514,8 +517,23 @@ public final class NcclTestsLogReader {
         String average;
         String averageStatus;
         LogLine averageLine;
+        /** The first line of text (not a row, comment or NCCL line) since the table's last row, null where none. */
+        LogLine textAfterRow;
 
+        /**
+         * Adds a row. Sizes that start again after a line of text (a script's {@code ====== 2-node ======}
+         * banner over a grep of several runs) begin a table of their own: a -N cycle repeats its sweep with no
+         * text between, and runs of other rank counts read as one would mix them in one fit.
+         */
         void add(Measurement m, LogLine at) {
+            if (textAfterRow != null && !rows.isEmpty() && m.sizeBytes() < rows.get(rows.size() - 1).sizeBytes()) {
+                LogLine between = textAfterRow;
+                flushTable();
+                notes.add("line " + at.number() + ": the sizes start again after line " + between.number() + " ("
+                        + Echo.quote(between.text().strip()) + "): read as a table of its own, not a -N cycle of"
+                        + " the one before");
+            }
+            textAfterRow = null;
             rows.add(m);
             rowLines.add(at.number());
         }

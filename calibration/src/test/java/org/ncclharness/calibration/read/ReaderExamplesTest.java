@@ -35,6 +35,31 @@ class ReaderExamplesTest {
     }
 
     @Test
+    void sizesStartingAgainAfterABannerAreATableOfTheirOwnButACycleWithoutTextIsNot() {
+        // an egrep of several runs (logs/real/rowsonly_mi325x_rccl_grep_4runs_1to8nodes): 8 ranks, then 16
+        List<Sweep> runs = read("""
+                ====== 1-node ======
+                  4294967296    1073741824     float     sum      -1    23719  181.07  316.88      0    23774  180.66  316.16      0
+                  8589934592    2147483648     float     sum      -1    47217  181.93  318.37      0    47268  181.73  318.03      0
+                ====== 2-node ======
+                  4294967296    1073741824     float     sum      -1    23192  185.19  347.23      0    23209  185.06  346.99      0
+                  8589934592    2147483648     float     sum      -1    46123  186.24  349.20      0    46145  186.15  349.03      0
+                """);
+        assertThat(runs).hasSize(2);
+        assertThat(runs).extracting(Sweep::ranks).containsExactly(8, 16);
+        assertThat(Note.texts(runs.get(1).notes())).contains("line 5: the sizes start again after line 4 ('======"
+                + " 2-node ======'): read as a table of its own, not a -N cycle of the one before");
+        // -N repeats the sweep with nothing between: one table, its cycles kept
+        List<Sweep> cycles = read("""
+                  4294967296    1073741824     float     sum      -1    23719  181.07  316.88      0    23774  180.66  316.16      0
+                  8589934592    2147483648     float     sum      -1    47217  181.93  318.37      0    47268  181.73  318.03      0
+                  4294967296    1073741824     float     sum      -1    23720  181.06  316.86      0    23774  180.66  316.16      0
+                """);
+        assertThat(cycles).hasSize(1);
+        assertThat(cycles.get(0).rows()).hasSize(3);
+    }
+
+    @Test
     void aPieceOfARowBeforeTheFirstRowIsNamedInANoteWithItsLine() {
         // an excerpt that starts inside a row, before the table's header: the tail has no start to join
         Sweep s = read("""
