@@ -530,7 +530,7 @@ public final class NcclTestsLogReader {
                 LogLine between = textAfterRow;
                 flushTable();
                 notes.add("line " + at.number() + ": the sizes start again after line " + between.number() + " ("
-                        + Echo.quote(between.text().strip()) + "): read as a table of its own, not a -N cycle of"
+                        + Echo.quote(between.text().strip()) + "): read as a table of its own, not a repeated cycle of"
                         + " the one before");
             }
             textAfterRow = null;

@@ -48,7 +48,7 @@ class ReaderExamplesTest {
         assertThat(runs).hasSize(2);
         assertThat(runs).extracting(Sweep::ranks).containsExactly(8, 16);
         assertThat(Note.texts(runs.get(1).notes())).contains("line 5: the sizes start again after line 4 ('======"
-                + " 2-node ======'): read as a table of its own, not a -N cycle of the one before");
+                + " 2-node ======'): read as a table of its own, not a repeated cycle of the one before");
         // -N repeats the sweep with nothing between: one table, its cycles kept
         List<Sweep> cycles = read("""
                   4294967296    1073741824     float     sum      -1    23719  181.07  316.88      0    23774  180.66  316.16      0
