@@ -71,9 +71,12 @@ public record CalibrationFile(String file, List<Entry> datasets) {
      * @param theta parameters in {@link CostModel#parameterNames()} order
      * @param inSampleRmspePct overall in-sample RMSPE, null when there were no points
      * @param leaveOneOutRmspePct overall leave-one-out RMSPE, null when not scored
+     * @param minBytes the smallest size the model's residuals cover, null where it has none
+     * @param maxBytes the largest, null where it has none
      */
     public record CalibratedModel(String name, CostModel model, double[] theta, Double inSampleRmspePct,
-                                  Double leaveOneOutRmspePct, List<String> undetermined) {
+                                  Double leaveOneOutRmspePct, List<String> undetermined, Double minBytes,
+                                  Double maxBytes) {
 
         /** {@code undetermined}: the parameters whose profile the data left undetermined (two-tier fits). */
         public CalibratedModel {
@@ -178,8 +181,15 @@ public record CalibrationFile(String file, List<Entry> datasets) {
                     undetermined.add(pr.path("parameter").asText());
                 }
             }
+            double lo = Double.POSITIVE_INFINITY;
+            double hi = Double.NEGATIVE_INFINITY;
+            for (JsonNode res : m.path("residuals")) {
+                lo = Math.min(lo, res.path("bytes").asDouble());
+                hi = Math.max(hi, res.path("bytes").asDouble());
+            }
             return new CalibratedModel(name, model, theta, number(r.path("inSample"), "overallPct"),
-                    number(r.path("leaveOneOut"), "overallPct"), undetermined);
+                    number(r.path("leaveOneOut"), "overallPct"), undetermined, lo <= hi ? lo : null,
+                    lo <= hi ? hi : null);
         } catch (IllegalArgumentException e) {
             throw new InputException(file, 0, "dataset " + id + ", model " + name + ": " + e.getMessage());
         }

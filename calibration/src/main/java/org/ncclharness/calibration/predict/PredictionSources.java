@@ -1,9 +1,5 @@
 package org.ncclharness.calibration.predict;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -89,12 +85,10 @@ public final class PredictionSources {
                 : e.model(modelName).orElseThrow(() -> new InputException(file.toString(), 0, "dataset " + e.id()
                         + " has no model " + modelName + "; it has: "
                         + e.models().stream().map(CalibrationFile.CalibratedModel::name).collect(Collectors.joining(", "))));
-        double[] range = sizeRange(file, e.id(), m.name());
         // the line rate the calibration judged the run against, as its report carries it: recomputed from the
         // fabric's name it lost the NIC speed of fabrics that have no fixed one (EFA)
         return new PredictionModel(m.name(), m.model(), m.theta(), "calibration " + file + ", dataset " + e.id(),
-                e.ranks(), e.nodes(), Double.isNaN(range[0]) ? null : range[0],
-                Double.isNaN(range[1]) ? null : range[1], e.configurations(), undetermined(m),
+                e.ranks(), e.nodes(), m.minBytes(), m.maxBytes(), e.configurations(), undetermined(m),
                 e.networkLineRateGBps());
     }
 
@@ -106,34 +100,6 @@ public final class PredictionSources {
         return List.of("the calibration's data do not determine " + String.join(", ", m.undetermined()) + " of "
                 + m.name() + ": these predictions rest on the fit's bounds there, not on measurements (calibrate "
                 + Advice.name(Setting.VERBOSE) + " shows each parameter's range)");
-    }
-
-    /** Smallest and largest size the model's residuals cover. */
-    private static double[] sizeRange(Path file, String id, String model) {
-        try {
-            JsonNode root = new ObjectMapper().readTree(Files.readString(file));
-            for (JsonNode d : root.path("datasets")) {
-                if (!id.equals(d.path("id").asText())) {
-                    continue;
-                }
-                for (JsonNode m : d.path("models")) {
-                    if (model.equals(m.path("name").asText())) {
-                        double lo = Double.POSITIVE_INFINITY;
-                        double hi = Double.NEGATIVE_INFINITY;
-                        for (JsonNode r : m.path("residuals")) {
-                            lo = Math.min(lo, r.path("bytes").asDouble());
-                            hi = Math.max(hi, r.path("bytes").asDouble());
-                        }
-                        if (lo <= hi) {
-                            return new double[] {lo, hi};
-                        }
-                    }
-                }
-            }
-        } catch (IOException ex) {
-            throw new InputException(file.toString(), 0, "cannot read: " + ex.getMessage());
-        }
-        return new double[] {Double.NaN, Double.NaN};
     }
 
     /**
