@@ -1,6 +1,8 @@
 package org.ncclharness.calibration.model;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.model.RingSteps.Pattern;
@@ -17,6 +19,19 @@ class RingStepsTest {
     private static final int[] DOMAINS = {1, 2, 3, 4, 16, 64};
     private static final int[] PER_DOMAIN = {1, 2, 4, 8};
 
+    /** Every configuration of {@link #DOMAINS} x {@link #PER_DOMAIN} with two ranks at least. */
+    private static List<TwoTierConfig> configs() {
+        List<TwoTierConfig> out = new ArrayList<>();
+        for (int d : DOMAINS) {
+            for (int g : PER_DOMAIN) {
+                if (d * g >= 2) {
+                    out.add(new TwoTierConfig(d, g));
+                }
+            }
+        }
+        return out;
+    }
+
     /** NCCL's nsteps: AllReduce 2(nRanks−1), ReduceScatter and AllGather nRanks−1, the rest nRanks. */
     private static int ncclSteps(Collective c, int nRanks) {
         return c == Collective.ALL_REDUCE ? 2 * (nRanks - 1)
@@ -31,22 +46,16 @@ class RingStepsTest {
     @Test
     void theRingCollectivesTakeNcclsStepsAndNetworkSteps() {
         for (Collective c : new Collective[] {Collective.ALL_REDUCE, Collective.ALL_GATHER, Collective.REDUCE_SCATTER}) {
-            for (int d : DOMAINS) {
-                for (int g : PER_DOMAIN) {
-                    TwoTierConfig cfg = new TwoTierConfig(d, g);
-                    if (cfg.ranks() < 2) {
-                        continue;
-                    }
-                    Pattern p = RingSteps.of(c);
-                    assertThat(p.steps(cfg.ranks())).as("%s at %s", c, cfg.label())
-                            .isEqualTo(ncclSteps(c, cfg.ranks()));
-                    assertThat(p.netSteps(cfg)).as("%s at %s", c, cfg.label()).isEqualTo(ncclInterSteps(c, d));
-                    // NCCL turns a ring's bus bandwidth into the algorithm's by nRanks/nsteps: the bus factor is its
-                    // inverse, and every ring step crosses the slower tier with it
-                    assertThat(p.busCoefficient(c, cfg)).as("%s at %s", c, cfg.label())
-                            .isCloseTo((double) ncclSteps(c, cfg.ranks()) / cfg.ranks(), within(1e-12))
-                            .isCloseTo(c.busFactor(cfg.ranks()), within(1e-12));
-                }
+            for (TwoTierConfig cfg : configs()) {
+                Pattern p = RingSteps.of(c);
+                assertThat(p.steps(cfg.ranks())).as("%s at %s", c, cfg.label())
+                        .isEqualTo(ncclSteps(c, cfg.ranks()));
+                assertThat(p.netSteps(cfg)).as("%s at %s", c, cfg.label()).isEqualTo(ncclInterSteps(c, cfg.domains()));
+                // NCCL turns a ring's bus bandwidth into the algorithm's by nRanks/nsteps: the bus factor is its
+                // inverse, and every ring step crosses the slower tier with it
+                assertThat(p.busCoefficient(c, cfg)).as("%s at %s", c, cfg.label())
+                        .isCloseTo((double) ncclSteps(c, cfg.ranks()) / cfg.ranks(), within(1e-12))
+                        .isCloseTo(c.busFactor(cfg.ranks()), within(1e-12));
             }
         }
     }
@@ -54,20 +63,14 @@ class RingStepsTest {
     @Test
     void broadcastAndReduceAreAPipelinedChainAtOneLinksBandwidth() {
         for (Collective c : new Collective[] {Collective.BROADCAST, Collective.REDUCE}) {
-            for (int d : DOMAINS) {
-                for (int g : PER_DOMAIN) {
-                    TwoTierConfig cfg = new TwoTierConfig(d, g);
-                    if (cfg.ranks() < 2) {
-                        continue;
-                    }
-                    Pattern p = RingSteps.of(c);
-                    // N-1 hops from the root to the chain's end (NCCL's nsteps counts N), d-1 of them across domains
-                    assertThat(p.steps(cfg.ranks())).isEqualTo(ncclSteps(c, cfg.ranks()) - 1);
-                    assertThat(p.netSteps(cfg)).isEqualTo(ncclInterSteps(c, d));
-                    // NCCL's nRanks/nsteps = 1: the algorithm bandwidth is the bus bandwidth, one link's
-                    assertThat(p.busCoefficient(c, cfg)).isEqualTo((double) cfg.ranks() / ncclSteps(c, cfg.ranks()))
-                            .isEqualTo(1.0);
-                }
+            for (TwoTierConfig cfg : configs()) {
+                Pattern p = RingSteps.of(c);
+                // N-1 hops from the root to the chain's end (NCCL's nsteps counts N), d-1 of them across domains
+                assertThat(p.steps(cfg.ranks())).isEqualTo(ncclSteps(c, cfg.ranks()) - 1);
+                assertThat(p.netSteps(cfg)).isEqualTo(ncclInterSteps(c, cfg.domains()));
+                // NCCL's nRanks/nsteps = 1: the algorithm bandwidth is the bus bandwidth, one link's
+                assertThat(p.busCoefficient(c, cfg)).isEqualTo((double) cfg.ranks() / ncclSteps(c, cfg.ranks()))
+                        .isEqualTo(1.0);
             }
         }
     }
