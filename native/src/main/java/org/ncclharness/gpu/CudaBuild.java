@@ -20,6 +20,11 @@ public record CudaBuild(String jar, String preset, String runtime, String minDri
         return Integer.parseInt(p[0]) * 1000 + Integer.parseInt(p[1]) * 10;
     }
 
+    /** The CUDA major version of its runtime, as {@code 13}. */
+    public String cudaMajor() {
+        return minDriverCuda.substring(0, minDriverCuda.indexOf('.'));
+    }
+
     /** {@code harness.jar (libcudart.so.13; drivers supporting CUDA 13.0+, R580 on)}. */
     public String describe() {
         return jar + " (" + runtime + "; drivers supporting CUDA " + minDriverCuda + "+, " + driverBranch + " on)";

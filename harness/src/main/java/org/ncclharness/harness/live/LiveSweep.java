@@ -31,6 +31,7 @@ import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.gpu.CollectiveBackend;
 import org.ncclharness.gpu.CommSpec;
+import org.ncclharness.gpu.CtaPolicy;
 import org.ncclharness.gpu.CudaNcclBackend;
 import org.ncclharness.gpu.DataType;
 import org.ncclharness.gpu.GpuDevice;
@@ -106,6 +107,10 @@ public final class LiveSweep {
             List<GpuDevice> gpus = SweepGpus.chosen(plan.testsDevice(), local, localRank, probe.devices());
             SweepGpus.agree(job, gpus, plan.testsDevice());
             plan = allLists(job, plan, probe, gpus);
+            if (rank == 0) {
+                // nccl-tests prints it while reading its options, before the preamble, and runs on
+                CtaPolicy.of(plan.ctaPolicy(), probe.ncclVersion()).ignored().ifPresent(out::println);
+            }
             List<String> heading = new ArrayList<>();
             heading.add("# nccl-harness version " + VersionInfo.projectVersion() + " (nccl-tests 2.19.6 output"
                     + " format) nccl-library=" + probe.ncclVersion().code());
@@ -272,7 +277,8 @@ public final class LiveSweep {
         int local = gpus.size();
         int[] devices = gpus.stream().mapToInt(GpuDevice::index).toArray();
         try (CudaNcclBackend be = CudaNcclBackend.open(probe, new CommSpec(devices, split.nranks(local),
-                split.firstRank(local), new UniqueId(split.uniqueId()), plan.streamNull(), plan.ctaPolicy(),
+                split.firstRank(local), new UniqueId(split.uniqueId()), plan.streamNull(),
+                CtaPolicy.of(plan.ctaPolicy(), probe.ncclVersion()).value(),
                 maxP2pPeers(plan.collective()), plan.unalignElements()));
              SweepProgress progress = SweepProgress.start(job.rank() == 0
                      ? units(plan, split.nranks(local)) * c.sizes().size() : 0)) {
