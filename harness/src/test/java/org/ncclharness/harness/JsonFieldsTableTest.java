@@ -13,12 +13,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.ncclharness.calibration.datasets.DatasetCatalog;
+import org.ncclharness.calibration.format.NcclEstimate;
+import org.ncclharness.calibration.format.PerIteration;
+import org.ncclharness.calibration.format.RankTimes;
+import org.ncclharness.calibration.format.SweepJson;
+import org.ncclharness.calibration.measure.Placement;
+import org.ncclharness.calibration.measure.Sweep;
 
 /**
  * README's table of JSON field names is what the writers emit: every object of every document kind, run on
  * bundled data as a user would ({@code calibrate --json -} of one and two tiers, a deferred entry, a joint fit and
  * the grid; a sweep replay's {@code -J -}; {@code convert --json -} and {@code diagnose --json -} of a log with
- * NCCL's INFO lines), with its fields in the order written. Each field is in nccl-tests' style (lower-case words
+ * NCCL's INFO lines; and the live sweep's own fields, {@link #liveSweepDocument()}), with its fields in the order
+ * written. Each field is in nccl-tests' style (lower-case words
  * joined by underscores). {@code -Ddocs.update=true} writes the table again.
  */
 class JsonFieldsTableTest {
@@ -50,6 +58,8 @@ class JsonFieldsTableTest {
                 "--intra", "NVLink4", "--inter", "IB-NDR", "--grid", "--grid-points", "4", "--json", "-"},
             new String[] {"sweep", "--dataset", "a100_allreduce_16gpu_2node_oci_roce", "-J", "-"},
             new String[] {"convert", LOG, "--json", "-"},
+            // nccl-tests <= 2.11's error column (a maximum deviation) is written as each half's error
+            new String[] {"convert", "../datasets/raw/a100_allreduce_16gpu_2node_aws_p4d_efa_eks.txt", "--json", "-"},
             new String[] {"diagnose", LOG, "--json", "-"});
         for (String[] c : commands) {
             CliRun run = CliRun.of(c);
@@ -59,6 +69,9 @@ class JsonFieldsTableTest {
                     : root.path("nccl_harness").path("schema").asText();
             walk(root, "(top)", fields.computeIfAbsent(schema, k -> new LinkedHashMap<>()), true);
         }
+        JsonNode live = json.readTree(liveSweepDocument());
+        walk(live, "(top)", fields.computeIfAbsent(live.path("nccl_harness").path("schema").asText(),
+                k -> new LinkedHashMap<>()), true);
         StringBuilder table = new StringBuilder("| document | object | fields |\n|---|---|---|\n");
         List<String> offStyle = new ArrayList<>();
         fields.forEach((schema, objects) -> objects.forEach((path, names) -> {
@@ -72,6 +85,26 @@ class JsonFieldsTableTest {
         }));
         assertThat(offStyle).as("field names not in nccl-tests' style").isEmpty();
         GeneratedBlock.hold(README, BEGIN, END, table.toString());
+    }
+
+    /**
+     * What a live sweep writes beyond a replay, which needs a GPU: nccl-tests' start and end times and NCCL version,
+     * and per row the {@code -I 1} samples, every process's fastest and slowest time, and NCCL's own estimate
+     * ({@code --nccl-estimate}). The same writer the live sweep calls, on a bundled table, one of each (and per placement) for its
+     * first row.
+     */
+    private static String liveSweepDocument() {
+        Sweep sweep = DatasetCatalog.bundled().get("h100_allreduce_8gpu_azure_ndv5").sweep();
+        List<PerIteration> perIteration = new ArrayList<>();
+        List<RankTimes> rankTimes = new ArrayList<>();
+        for (Placement p : Placement.values()) {
+            perIteration.add(new PerIteration(0, p, 1, 10, 12, 11, 11, 12, 12, 0.5, 4.5, List.of(10.0, 11.0, 12.0),
+                    List.of(List.of(10.0, 11.0, 12.0))));
+            rankTimes.add(new RankTimes(0, p, 10, 12));
+        }
+        SweepJson.Context ctx = new SweepJson.Context("2026-12-07 19:00:00", "2026-12-07 19:00:05",
+                List.of("sweep", "-I", "1"), List.of(), 23007, "unchecked", SweepJson.object(), null);
+        return SweepJson.write(sweep, perIteration, rankTimes, List.of(new NcclEstimate(0, 9.5)), ctx);
     }
 
     private static void walk(JsonNode node, String path, Map<String, Set<String>> objects, boolean top) {
