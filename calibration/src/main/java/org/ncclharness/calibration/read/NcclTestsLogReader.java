@@ -310,7 +310,12 @@ public final class NcclTestsLogReader {
             }
             throw damaged(line, t, s.layout);
         }
-        s.add(row(line, s.layout, t), line);
+        Measurement row = row(line, s.layout, t);
+        s.add(row, line);
+        if (s.layout.tuning()) {
+            int at = s.layout.halvesEnd();
+            s.tuning.add(row.sizeBytes(), t[at], t[at + 1], t[at + 2]);
+        }
     }
 
     /**
@@ -331,7 +336,7 @@ public final class NcclTestsLogReader {
                     + "line " + s.layout.headerLine() + " names " + s.layout.fullRow() + "; read as "
                     + rowShape.describe());
             s.layout = new TableLayout(rowShape.hasRedop(), rowShape.hasRoot(), s.layout.errorColumn(),
-                    rowShape.perHalf(), rowShape.timestamp(), s.layout.headerLine());
+                    rowShape.perHalf(), rowShape.tuning(), rowShape.timestamp(), s.layout.headerLine());
         }
     }
 
@@ -411,12 +416,20 @@ public final class NcclTestsLogReader {
         }
         // Every column is checked, the ones no model uses too (-I statistics, -S timestamps): a damaged token
         // anywhere means the row is not as measured
-        int halves = l.leading() + 2 * l.perHalf();
+        int halves = l.halvesEnd();
         for (int i = l.leading(); i < Math.min(t.length, halves); i++) {
             int inHalf = (i - l.leading()) % l.perHalf();
             if (inHalf >= 4) {
                 number(line, t[i], PER_ITERATION.get(inHalf - 4));
             }
+        }
+        if (l.tuning() && t.length > halves) {
+            if (!TableLayout.tuningColumns(t, halves)) {
+                throw bad(line, String.join(" ", TableLayout.TUNING) + " " + Echo.quote(String.join(" ",
+                        java.util.Arrays.copyOfRange(t, halves, Math.min(t.length, halves + 3)))) + " is not an"
+                        + " algorithm, a protocol and a channel count (N/A where RCCL planned none)");
+            }
+            halves += TableLayout.TUNING.size();
         }
         if (t.length > halves && !DATE.matcher(t[halves]).matches()
                 || t.length > halves + 1 && !TIME_OF_DAY.matcher(t[halves + 1]).matches()) {
@@ -488,6 +501,8 @@ public final class NcclTestsLogReader {
         /** Each row's line (by index in {@link #rows}), for notes that point at one. */
         final List<Integer> rowLines = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
+        /** The table's rccl-tests algo/proto/nchannels columns, said in a note. */
+        final TuningColumns tuning = new TuningColumns();
         TableLayout layout;
         /** The header's layout when the first row showed a blank redop column, and that row. */
         TableLayout adaptedFrom;
@@ -624,6 +639,8 @@ public final class NcclTestsLogReader {
                 return;
             }
             rowsSeenInRun = true;
+            tuning.note().ifPresent(notes::add);
+            tuning.clear();
             Optional<String> jobs = SeparateJobs.inDevices(devices);
             if (jobs.isPresent()) {
                 throw new InputException(file, rowLines.get(0), jobs.get());

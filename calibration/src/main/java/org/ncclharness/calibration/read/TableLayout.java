@@ -11,18 +11,23 @@ import java.util.Set;
  * (nccl-tests src/util.cu) or, for an excerpt without one, from the shape of its first row. Every generation is
  * one of these: the leading columns ({@code size count type}, then {@code redop} and {@code root} where that
  * version prints them, or {@code root} alone in the ≤ 2.11 broadcast/reduce tables), two halves of
- * {@code time algbw busbw} plus {@code #wrong} or the older {@code error} and any per-iteration columns, and
- * a trailing timestamp ({@code -S 1}, two tokens).
+ * {@code time algbw busbw} plus {@code #wrong} or the older {@code error} and any per-iteration columns, newer
+ * rccl-tests' {@code algo proto nchannels} (its {@code -A 1}: what RCCL ran each size with) and a trailing
+ * timestamp ({@code -S 1}, two tokens).
  *
  * @param hasRedop    the {@code redop} column exists (absent in the ~2.0 all_gather layout)
  * @param hasRoot     the {@code root} column exists
  * @param errorColumn the data-check column of a half is {@code error} (a maximum deviation) rather than #wrong
  * @param perHalf     columns per placement: 4, or 8 with {@code -I 1}
+ * @param tuning      rccl-tests' {@code algo proto nchannels} after the in-place half
  * @param timestamp   {@code -S 1}: a date and a time at the end of the row
  * @param headerLine  the line of the column header this layout was read from, 0 when guessed from a row
  */
-record TableLayout(boolean hasRedop, boolean hasRoot, boolean errorColumn, int perHalf, boolean timestamp,
-                   int headerLine) {
+record TableLayout(boolean hasRedop, boolean hasRoot, boolean errorColumn, int perHalf, boolean tuning,
+                   boolean timestamp, int headerLine) {
+
+    /** rccl-tests' columns after the halves, as its header names them. */
+    static final List<String> TUNING = List.of("algo", "proto", "nchannels");
 
     /** Reduction op names nccl-tests and rccl-tests print in the redop column. */
     static final Set<String> OPS = org.ncclharness.calibration.measure.RowNames.OPS;
@@ -57,8 +62,13 @@ record TableLayout(boolean hasRedop, boolean hasRoot, boolean errorColumn, int p
             return null;
         }
         int after = second < 0 ? time + perHalf : second + perHalf;
+        boolean tuning = after + TUNING.size() <= t.size() && t.subList(after, after + TUNING.size()).equals(TUNING);
+        after += tuning ? TUNING.size() : 0;
         boolean ts = after < t.size() && t.get(after).equals("timestamp");
-        return new TableLayout(redop, root, error, perHalf, ts, line);
+        if (after + (ts ? 1 : 0) != t.size()) {
+            return null; // a column this reader does not know
+        }
+        return new TableLayout(redop, root, error, perHalf, tuning, ts, line);
     }
 
     private static int timeColumn(List<String> t, int from) {
@@ -90,16 +100,35 @@ record TableLayout(boolean hasRedop, boolean hasRoot, boolean errorColumn, int p
         for (boolean root : isInteger(rootToken) ? new boolean[] {true, false} : new boolean[] {false}) {
             int leading = 3 + (redop ? 1 : 0) + (root ? 1 : 0);
             int rest = t.length - leading;
+            boolean tuning = tuningColumns(t, t.length - TUNING.size());
             for (int perHalf : new int[] {4, 8}) {
                 for (boolean ts : new boolean[] {false, true}) {
                     if (rest == 2 * perHalf + (ts ? 2 : 0) || rest == perHalf) {
                         boolean error = t[leading + 3].matches("[-+]?\\d(?:\\.\\d+)?[eE][-+]\\d+");
-                        return new TableLayout(redop, root, error, perHalf, ts, 0);
+                        return new TableLayout(redop, root, error, perHalf, false, ts, 0);
                     }
+                }
+                if (tuning && rest == 2 * perHalf + TUNING.size()) {
+                    return new TableLayout(redop, root, false, perHalf, true, false, 0);
                 }
             }
         }
         return null;
+    }
+
+    /**
+     * rccl-tests' {@code algo proto nchannels} at {@code at}: two names and a channel count, each {@code N/A} where
+     * RCCL planned no collective (alltoall runs on point-to-point).
+     */
+    static boolean tuningColumns(String[] t, int at) {
+        if (at < 0 || at + TUNING.size() > t.length) {
+            return false;
+        }
+        return name(t[at]) && name(t[at + 1]) && (t[at + 2].equals("N/A") || t[at + 2].matches("\\d{1,4}"));
+    }
+
+    private static boolean name(String token) {
+        return token.equals("N/A") || token.matches("[A-Za-z][A-Za-z0-9_]*");
     }
 
     private static boolean isInteger(String token) {
@@ -112,7 +141,12 @@ record TableLayout(boolean hasRedop, boolean hasRoot, boolean errorColumn, int p
     }
 
     int fullRow() {
-        return leading() + 2 * perHalf + (timestamp ? 2 : 0);
+        return halvesEnd() + (tuning ? TUNING.size() : 0) + (timestamp ? 2 : 0);
+    }
+
+    /** The index after the in-place half: where the tuning columns or the timestamp start. */
+    int halvesEnd() {
+        return leading() + 2 * perHalf;
     }
 
     /** Index of the root token, or -1 when the layout has none. */
@@ -130,6 +164,7 @@ record TableLayout(boolean hasRedop, boolean hasRoot, boolean errorColumn, int p
             c.add("root");
         }
         String half = "time algbw busbw " + (errorColumn ? "error" : "#wrong") + (perHalf == 8 ? " i_min i_max i_p99 i_cv%" : "");
-        return String.join(" ", c) + ", then " + half + " out-of-place and in-place" + (timestamp ? ", then a timestamp" : "");
+        return String.join(" ", c) + ", then " + half + " out-of-place and in-place" + (tuning ? ", then "
+                + String.join(" ", TUNING) : "") + (timestamp ? ", then a timestamp" : "");
     }
 }
