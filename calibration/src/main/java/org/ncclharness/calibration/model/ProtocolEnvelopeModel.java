@@ -121,7 +121,7 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
      * every size at each θ it tries, so these are worked out once per θ, not once per size; every time below is
      * α + slope·M, {@link #protocolTimeUs}'s operations in its order, so the same bits wherever it is computed.
      */
-    private final class Terms {
+    private final class Terms implements Envelope {
         private final double[] alpha = new double[PROTOCOLS.length];
         private final double[] slope = new double[PROTOCOLS.length];
         private final double coef = latencyCoefficient();
@@ -136,12 +136,14 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
             }
         }
 
-        double time(int p, double bytes) {
+        @Override
+        public double time(int p, double bytes) {
             return alpha[p] + slope[p] * bytes;
         }
 
         /** The index of the fastest protocol (NCCL's order LL, LL128, Simple breaks ties). */
-        int chosen(double bytes) {
+        @Override
+        public int chosen(double bytes) {
             int best = 0;
             double t = Double.POSITIVE_INFINITY;
             for (int p = 0; p < PROTOCOLS.length; p++) {
@@ -158,7 +160,8 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
         }
 
         /** The chosen protocol's gradient at this size (the envelope is piecewise linear in ℓ). */
-        double[] gradient(double bytes, double[] theta) {
+        @Override
+        public double[] gradient(double bytes, double[] theta) {
             int p = chosen(bytes);
             double[] g = new double[NAMES.size()];
             g[p] = coef;
@@ -173,16 +176,12 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
 
     @Override
     public double timeUs(double bytes, double[] theta) {
-        Terms terms = new Terms(theta);
-        return terms.time(terms.chosen(bytes), bytes);
+        return new Terms(theta).timeUs(bytes);
     }
 
     @Override
     public void timesUs(double[] bytes, double[] theta, double[] out) {
-        Terms terms = new Terms(theta);
-        for (int i = 0; i < bytes.length; i++) {
-            out[i] = terms.time(terms.chosen(bytes[i]), bytes[i]);
-        }
+        new Terms(theta).timesUs(bytes, out);
     }
 
     /** The gradient of the protocol on the envelope (the envelope is piecewise linear in ℓ). */
@@ -193,12 +192,7 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
 
     @Override
     public double[][] gradients(double[] bytes, double[] theta) {
-        Terms terms = new Terms(theta);
-        double[][] g = new double[bytes.length][];
-        for (int i = 0; i < bytes.length; i++) {
-            g[i] = terms.gradient(bytes[i], theta);
-        }
-        return g;
+        return new Terms(theta).gradients(bytes, theta);
     }
 
     /**
