@@ -281,7 +281,7 @@ public final class AlgorithmEnvelopeModel implements CostModel {
      * worked out once per θ, not once per size; every time below is α + c_a·M/divisor, the same operations in the
      * same order wherever it is computed.
      */
-    private final class Terms {
+    private final class Terms implements Envelope {
         private final double[] alpha = new double[ALGORITHMS.length * PROTOCOLS];
         private final double[] divisor = new double[ALGORITHMS.length * PROTOCOLS];
 
@@ -300,12 +300,14 @@ public final class AlgorithmEnvelopeModel implements CostModel {
             return bus[c / PROTOCOLS] * bytes / divisor[c];
         }
 
-        double time(int c, double bytes) {
+        @Override
+        public double time(int c, double bytes) {
             return alpha[c] + bandwidthUs(c, bytes);
         }
 
         /** The fastest candidate; NCCL's order (Tree before Ring, LL before LL128 before Simple) breaks ties. */
-        int chosen(double bytes) {
+        @Override
+        public int chosen(double bytes) {
             int best = RING_INDEX * PROTOCOLS;
             double t = Double.POSITIVE_INFINITY;
             for (int a = firstAlgorithm; a < ALGORITHMS.length; a++) {
@@ -324,7 +326,8 @@ public final class AlgorithmEnvelopeModel implements CostModel {
         }
 
         /** The candidate's gradient at this size (the envelope is piecewise linear in the latencies). */
-        double[] gradient(double bytes, double[] theta) {
+        @Override
+        public double[] gradient(double bytes, double[] theta) {
             int c = chosen(bytes);
             int a = c / PROTOCOLS;
             int p = c % PROTOCOLS;
@@ -390,16 +393,12 @@ public final class AlgorithmEnvelopeModel implements CostModel {
 
     @Override
     public double timeUs(double bytes, double[] theta) {
-        Terms terms = new Terms(theta);
-        return terms.time(terms.chosen(bytes), bytes);
+        return new Terms(theta).timeUs(bytes);
     }
 
     @Override
     public void timesUs(double[] bytes, double[] theta, double[] out) {
-        Terms terms = new Terms(theta);
-        for (int i = 0; i < bytes.length; i++) {
-            out[i] = terms.time(terms.chosen(bytes[i]), bytes[i]);
-        }
+        new Terms(theta).timesUs(bytes, out);
     }
 
     /** The gradient of the candidate on the envelope (piecewise linear in the latencies). */
@@ -410,12 +409,7 @@ public final class AlgorithmEnvelopeModel implements CostModel {
 
     @Override
     public double[][] gradients(double[] bytes, double[] theta) {
-        Terms terms = new Terms(theta);
-        double[][] g = new double[bytes.length][];
-        for (int i = 0; i < bytes.length; i++) {
-            g[i] = terms.gradient(bytes[i], theta);
-        }
-        return g;
+        return new Terms(theta).gradients(bytes, theta);
     }
 
     /** The same calibrated system at another configuration (every parameter carries over). */
