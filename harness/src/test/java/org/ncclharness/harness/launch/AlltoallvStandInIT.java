@@ -9,7 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,17 +22,10 @@ import org.ncclharness.harness.exit.ExitCode;
  * (worked out from its formula in the comments), and the data check compares every received segment.
  */
 @Timeout(value = Processes.TEST_HANG_S, unit = TimeUnit.SECONDS)
-class AlltoallvStandInIT {
-
-    static StandIns standIns;
+class AlltoallvStandInIT extends UsesStandIns {
 
     @TempDir
     Path tmp;
-
-    @BeforeAll
-    static void build() throws Exception {
-        standIns = StandIns.shared();
-    }
 
     /**
      * alltoallv on two processes, without the NCCL_DEBUG pass (one JVM per rank, not two): what NCCL's INFO lines

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,17 +25,10 @@ import org.ncclharness.harness.figure.Images;
  * with STANDIN_SLOW_SCOPE=any (a bad host).
  */
 @Timeout(value = Processes.TEST_HANG_S, unit = TimeUnit.SECONDS)
-class BringupIT {
-
-    static StandIns standIns;
+class BringupIT extends UsesStandIns {
 
     @TempDir
     Path tmp;
-
-    @BeforeAll
-    static void build() throws Exception {
-        standIns = StandIns.shared();
-    }
 
     /** Four processes, one per simulated host, each driving {@code gpus} stand-in GPUs, each step run twice. */
     private Processes.Result bringup(Map<String, String> extra, int gpus, String... args) throws Exception {

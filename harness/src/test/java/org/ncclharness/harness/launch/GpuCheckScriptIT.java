@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the device call can return: at most 8 files under $OUT, a summary under 10,000 characters. Timeouts are shown
  * with a {@code java} that never ends (issue 43: no verdict races the clock).
  */
-class GpuCheckScriptIT {
+class GpuCheckScriptIT extends UsesStandIns {
 
     /** Limits for the real run that only a hang reaches: a loaded 2-core machine stretches it many times over. */
     private static final int GENEROUS_S = 3600;
@@ -36,8 +35,6 @@ class GpuCheckScriptIT {
 
     static final List<String> FLAG_SETS = List.of("plain", "graph-10", "blocking-1", "per-iter", "agg-2", "big");
 
-    static StandIns standIns;
-
     @TempDir
     Path tmp;
 
@@ -45,11 +42,6 @@ class GpuCheckScriptIT {
     @TempDir
     static Path wholeDir;
     private static Processes.Result whole;
-
-    @BeforeAll
-    static void build() throws Exception {
-        standIns = StandIns.shared();
-    }
 
     /** A pip-style tree (nvidia/nccl/{lib,include}, nvidia/cu13/lib) of the stand-ins, and a PYTHONPATH to it. */
     private static Path pipTree(Path tmp) throws IOException {

@@ -12,7 +12,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,17 +26,10 @@ import org.ncclharness.harness.exit.ExitCode;
  * 5 µs + bytes at 10 GB/s in ncclGroupSimulateEnd, so each test sees what reached NCCL, not only what was printed.
  */
 @Timeout(value = Processes.TEST_HANG_S, unit = TimeUnit.SECONDS)
-class NcclTestsParityIT {
-
-    static StandIns standIns;
+class NcclTestsParityIT extends UsesStandIns {
 
     @TempDir
     Path tmp;
-
-    @BeforeAll
-    static void build() throws Exception {
-        standIns = StandIns.shared();
-    }
 
     private Processes.Result sweep(Map<String, String> extra, String... args) throws Exception {
         return sweep(2, extra, args);

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,17 +21,10 @@ import org.ncclharness.harness.exit.ExitCode;
  * does.
  */
 @Timeout(value = Processes.TEST_HANG_S, unit = TimeUnit.SECONDS)
-class StandInSweepIT {
-
-    static StandIns standIns;
+class StandInSweepIT extends UsesStandIns {
 
     @TempDir
     Path tmp;
-
-    @BeforeAll
-    static void build() throws Exception {
-        standIns = StandIns.shared();
-    }
 
     private Processes.Result sweep(Map<String, String> extra, String... args) throws Exception {
         return standIns.sweep(tmp, extra, List.of(args));
