@@ -30,9 +30,6 @@ import org.ncclharness.calibration.calibrate.GlitchExclusion;
 import org.ncclharness.calibration.calibrate.GridOptions;
 import org.ncclharness.calibration.calibrate.TwoTierCalibration;
 import org.ncclharness.calibration.calibrate.TwoTierCalibrator;
-import org.ncclharness.calibration.export.AstraSimNetwork;
-import org.ncclharness.calibration.export.SimAiBusBw;
-import org.ncclharness.calibration.export.TunerExport;
 import org.ncclharness.calibration.fit.twotier.ParamRange;
 import org.ncclharness.calibration.model.TwoTierForm;
 import org.ncclharness.calibration.model.TwoTierParam;
@@ -174,7 +171,6 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (json != null) {
             json.checkWritable(force);
         }
-        OutputTarget exportTarget = export.target;
         export.targets().forEach(t -> t.checkWritable(force));
         if (report != null) {
             ReportPage.checkWritable(report.path(), force);
@@ -202,7 +198,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (verbose || report != null) {
             CalibrationTable.write(new PrintWriter(table), calibration);
         }
-        PrintWriter out = new PrintWriter(OutputTarget.reportStream(json, exportTarget, export.astraSim,
+        PrintWriter out = new PrintWriter(OutputTarget.reportStream(json, export.target, export.astraSim,
                 export.simai), true);
         if (verbose) {
             // the detail, then the one row per dataset the short form gives (a multi-host run's detail has none)
@@ -229,46 +225,10 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (json != null) {
             outputs.add(json, o -> CalibrationJson.write(calibration, o));
         }
-        TunerExport.Result tuner = null;
-        if (exportTarget != null) {
-            tuner = ExportOption.tuner(calibration, files, ids());
-            outputs.add(exportTarget, Outputs.utf8(tuner.text()));
-        }
-        AstraSimNetwork.Result astra = null;
-        if (export.astraSim != null) {
-            AstraSimNetwork.Result a = ExportOption.astraSim(calibration, ids());
-            String text = a.text().orElseThrow(() -> new HarnessException(ExitCode.USAGE, ExportOption.ASTRA_SIM
-                    + ": no calibrated run determines every dimension's bandwidth and latency ("
-                    + String.join("; ", a.skipped()) + "); nothing was written"));
-            astra = a;
-            outputs.add(export.astraSim, Outputs.utf8(text));
-        }
-        SimAiBusBw.Result simai = null;
-        if (export.simai != null) {
-            simai = ExportOption.simai(calibration, ids());
-            if (simai.values() == 0) {
-                throw new HarnessException(ExitCode.USAGE, ExportOption.SIMAI + ": no calibrated run gives a busbw"
-                        + " SimAI reads (" + String.join("; ", simai.skipped()) + "); nothing was written");
-            }
-            outputs.add(export.simai, Outputs.utf8(simai.text()));
-        }
+        List<ExportOption.Made> exports = export.make(calibration, files, ids());
+        exports.forEach(e -> outputs.add(e.target(), Outputs.utf8(e.text())));
         outputs.commit(force);
-        if (astra != null) {
-            out.println("# ASTRA-sim network " + where(export.astraSim) + ": " + astra.written().orElseThrow().id()
-                    + (astra.skipped().isEmpty() ? "" : "; not written: " + astra.skipped().size()
-                    + " (listed at the file's top)"));
-        }
-        if (simai != null) {
-            out.println("# SimAI busbw " + where(export.simai) + ": " + simai.values() + " values"
-                    + (simai.skipped().isEmpty() ? "" : "; not written: " + simai.skipped().size()
-                    + " (listed at the file's top)"));
-        }
-        if (tuner != null) {
-            out.println("# tuner configuration " + where(exportTarget) + ": " + tuner.rows().size()
-                    + " rows, " + tuner.measuredRows() + " from a measured --algo/--proto matrix, the rest from a model"
-                    + (tuner.skipped().isEmpty() ? "" : "; not written: " + tuner.skipped().size()
-                    + " (listed at the file's top)"));
-        }
+        exports.forEach(e -> out.println(e.summary()));
         if (json != null && !json.isStdout()) {
             out.println("# report written to " + json);
         }
@@ -291,10 +251,6 @@ public final class CalibrateCommand implements Callable<Integer> {
 
     private List<String> ids() {
         return files.stream().map(Path::toString).toList();
-    }
-
-    private static String where(OutputTarget t) {
-        return t.isStdout() ? "on standard output" : "written to " + t;
     }
 
     /** {@code --grid} with its box; the --grid-* flags alone are a usage error (they would silently do nothing). */

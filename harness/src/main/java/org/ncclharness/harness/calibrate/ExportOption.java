@@ -8,6 +8,8 @@ import org.ncclharness.calibration.export.AstraSimNetwork;
 import org.ncclharness.calibration.export.SimAiBusBw;
 import org.ncclharness.calibration.export.TunerExport;
 import org.ncclharness.calibration.export.TunerPick;
+import org.ncclharness.harness.exit.ExitCode;
+import org.ncclharness.harness.exit.HarnessException;
 import org.ncclharness.harness.options.OutputTarget;
 import org.ncclharness.harness.options.VersionInfo;
 import picocli.CommandLine.Option;
@@ -48,6 +50,48 @@ public final class ExportOption {
     /** The options given, in the order they are written. */
     List<OutputTarget> targets() {
         return java.util.stream.Stream.of(target, astraSim, simai).filter(java.util.Objects::nonNull).toList();
+    }
+
+    /**
+     * One export made from the calibration: its file's text, and the line the command prints once the files are
+     * written ({@code # SimAI busbw written to F: 6 values; not written: 2 (listed at the file's top)}).
+     */
+    record Made(OutputTarget target, String text, String summary) {
+
+        static Made of(OutputTarget target, String text, String what, String written, List<String> skipped) {
+            return new Made(target, text, "# " + what + " " + (target.isStdout() ? "on standard output"
+                    : "written to " + target) + ": " + written + (skipped.isEmpty() ? "" : "; not written: "
+                    + skipped.size() + " (listed at the file's top)"));
+        }
+    }
+
+    /**
+     * Every export asked for, made from {@code report} (the ASTRA-sim network, SimAI's busbw file, the tuner's
+     * configuration, in that order); a format whose file would say nothing is refused (exit 2) with why.
+     */
+    List<Made> make(CalibrationReport report, List<Path> files, List<String> ids) {
+        List<Made> made = new java.util.ArrayList<>();
+        if (astraSim != null) {
+            AstraSimNetwork.Result a = astraSim(report, ids);
+            String text = a.text().orElseThrow(() -> new HarnessException(ExitCode.USAGE, ASTRA_SIM + ": no"
+                    + " calibrated run determines every dimension's bandwidth and latency (" + String.join("; ",
+                    a.skipped()) + "); nothing was written"));
+            made.add(Made.of(astraSim, text, "ASTRA-sim network", a.written().orElseThrow().id(), a.skipped()));
+        }
+        if (simai != null) {
+            SimAiBusBw.Result r = simai(report, ids);
+            if (r.values() == 0) {
+                throw new HarnessException(ExitCode.USAGE, SIMAI + ": no calibrated run gives a busbw SimAI reads ("
+                        + String.join("; ", r.skipped()) + "); nothing was written");
+            }
+            made.add(Made.of(simai, r.text(), "SimAI busbw", r.values() + " values", r.skipped()));
+        }
+        if (target != null) {
+            TunerExport.Result t = tuner(report, files, ids);
+            made.add(Made.of(target, t.text(), "tuner configuration", t.rows().size() + " rows, " + t.measuredRows()
+                    + " from a measured --algo/--proto matrix, the rest from a model", t.skipped()));
+        }
+        return made;
     }
 
     private static String from(String option, List<String> ids) {

@@ -70,6 +70,22 @@ class SimulatorExportTest {
     }
 
     @Test
+    void eachExportWrittenIsSummedUpInOneLineAfterTheFilesAreWritten(@TempDir Path dir) {
+        Path net = dir.resolve("net.yml");
+        Path busbw = dir.resolve("busbw.txt");
+        CliRun run = CliRun.of("calibrate", ONE_NODE, P5, "--astra-sim", net.toString(), "--simai", busbw.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<String> summary = run.out().lines().filter(l -> l.startsWith("# ASTRA-sim") || l.startsWith("# SimAI"))
+                .toList();
+        assertThat(summary).hasSize(2);
+        assertThat(summary.get(0)).isEqualTo("# ASTRA-sim network written to " + net + ": " + ONE_NODE
+                + "; not written: 1 (listed at the file's top)");
+        assertThat(summary.get(1)).startsWith("# SimAI busbw written to " + busbw + ": ").contains(" values");
+        assertThat(net).exists();
+        assertThat(busbw).exists();
+    }
+
+    @Test
     void theCommandRefusesInOneLineAndWritesNothingWhereNoRunCanBeWritten(@TempDir Path dir) {
         Path file = dir.resolve("net.yml");
         CliRun run = CliRun.of("calibrate", P5, "--astra-sim", file.toString());
