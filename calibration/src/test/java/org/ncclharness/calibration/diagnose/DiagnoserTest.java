@@ -97,6 +97,7 @@ class DiagnoserTest {
         "ring_not_loop_back_prefix_stripped_nccl2193_issue1020 | RING_MISMATCH | - | -",
         "roce_completion_error12_vendor129_gid_index_cut_prefix_issue426 | IB_COMPLETION_ERROR | - | -",
         "roce_modify_qp_rtr_timeout_110_rail_only_cross_nic_redacted_nccl227_issue2013 | IB_QP_FAILED | - | -",
+        "ib_reg_mr_iova2_enomem_memlock_8192k_shm_disabled_1node_nccltests206 | IB_MEMLOCK | - | -",
         "shm_attach_enoent_proxy_segment_ib_gdr_shared_newer_than_2215_issue1589 | SHM_FAILED | - | -",
         "shm_extend_enospc_ci_pod_timestamped_t4_4gpu_pytorchciinfra490 | SHM_FAILED | - | -",
         "shm_posix_fallocate_docker_64mb_no_prefix_nccl273_issue342 | SHM_FAILED | - | -",

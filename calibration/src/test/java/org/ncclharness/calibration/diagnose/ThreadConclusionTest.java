@@ -65,6 +65,7 @@ class ThreadConclusionTest {
         "roce_gdr_disabled_despite_peermem_16rank_issue1537 | DMA-BUF",
         "roce_gdr_ofiplugin_fallback_2node_nccl2275 | NCCL_NET_PLUGIN",
         "roce_modify_qp_rtr_timeout_110_rail_only_cross_nic_redacted_nccl227_issue2013 | NCCL_CROSS_NIC=0",
+        "ib_reg_mr_iova2_enomem_memlock_8192k_shm_disabled_1node_nccltests206 | ulimit -l",
         "separate_jobs_rank0_on_two_hosts_nomp1_issue182 | MPI=1",
         "shm_attach_enoent_proxy_segment_ib_gdr_shared_newer_than_2215_issue1589 | 2.21.5 worked",
         "shm_extend_enospc_ci_pod_timestamped_t4_4gpu_pytorchciinfra490 | memory-backed emptyDir",
