@@ -113,6 +113,7 @@ public final class NcclTestsLogReader {
             if (line.isNcclDebug()) {
                 ncclLines++;
                 forcedAlgo(s, line, ALGO_SET);
+                s.afterNccl = true;
                 continue;
             }
             if (line.isComment() || bareComment(line)) {
@@ -124,6 +125,7 @@ public final class NcclTestsLogReader {
             } else {
                 other(s, line);
             }
+            s.afterNccl &= line.text().isBlank();
         }
         s.endOfText();
         if (s.sweeps.isEmpty()) {
@@ -265,6 +267,14 @@ public final class NcclTestsLogReader {
                 s.textAfterRow = line;
             }
             forcedAlgo(s, line, ALGO_ASSIGN);
+            if (s.inTable && s.afterNccl && measuredHalves(t, s.layout)) {
+                // NCCL prints its INFO lines on the same stream while the row is half written: a row's size,
+                // count and type went before them (or into them), its times after; nothing says which size it was
+                s.notes.add("line " + line.number() + ": " + Echo.quote(text) + " is the measured part of a row whose"
+                        + " size, count and type are not in the text (NCCL's INFO lines above it were printed where"
+                        + " they stood); not read");
+                return;
+            }
             if (s.inTable && fragment(t)) {
                 throw bad(line, "a piece of a row (" + Echo.quote(text) + ") inside the table: a row broken "
                         + "inside a number? expected whole rows of " + s.layout.fullRow() + " columns");
@@ -353,6 +363,12 @@ public final class NcclTestsLogReader {
     private static boolean pieceOfARow(String[] t) {
         return fragment(t) || t.length >= 2 && java.util.Arrays.stream(t).allMatch(x -> NUMBER.matcher(x).matches()
                 || x.equals("N/A"));
+    }
+
+    /** Exactly the columns after a row's leading ones (both halves and the rest), every one a number or N/A. */
+    private static boolean measuredHalves(String[] t, TableLayout l) {
+        return t.length == l.fullRow() - l.leading() && java.util.Arrays.stream(t)
+                .allMatch(x -> NUMBER.matcher(x).matches() || x.equals("N/A"));
     }
 
     /** A line of numbers whose first token is damaged ({@code O048 ...}): inside a table, a damaged row. */
@@ -501,6 +517,8 @@ public final class NcclTestsLogReader {
         /** Each row's line (by index in {@link #rows}), for notes that point at one. */
         final List<Integer> rowLines = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
+        /** The last line that was not blank was one of NCCL's own (INFO/WARN/TRACE). */
+        boolean afterNccl;
         /** The table's rccl-tests algo/proto/nchannels columns, said in a note. */
         final TuningColumns tuning = new TuningColumns();
         TableLayout layout;
