@@ -31,12 +31,15 @@ public record RunRule(String name, String description, Function<DatasetScores, O
 
     /** Every rule the leave-one-cluster-out scores choose among, today's first (it wins a tie). */
     public static final List<RunRule> ALTERNATIVES = List.of(PICK,
-            new RunRule("picked, 1-point tie", "the same pick with the 1-point tie margin tried before",
+            new RunRule("picked-wide-tie", "the same pick with the 1-point tie margin tried before",
                     d -> pick(d, WIDE_TIE_POINTS)),
             family(Candidates.ENVELOPE, "the protocol envelope, eta fitted"),
             family(Candidates.ENVELOPE_NCCL_ETA, "the protocol envelope, NCCL's eta held (the form variant)"),
+            family(CeilingVariants.name(Candidates.ENVELOPE), "the protocol envelope without the NICs' ceiling on"
+                    + " beta (the bound's alternative)"),
             family(Candidates.TWO_TIER, "the two-tier fit"),
-            family(Candidates.ALGORITHMS, "the algorithm envelope"));
+            family(Candidates.ALGORITHMS, "the algorithm envelope"),
+            family(CeilingVariants.name(Candidates.ALGORITHMS), "the algorithm envelope without the NICs' ceiling"));
 
     static RunRule family(String model, String description) {
         return new RunRule(model, "every run on " + description, d -> d.model(model).filter(ModelScores::applies));
