@@ -56,28 +56,35 @@ final class LeaveOneClusterOutMarkdown {
     private static void summary(StringBuilder sb, LeaveOneClusterOut l) {
         List<SplitScore> in = scores(l, Split.INTERLEAVED);
         List<SplitScore> ex = scores(l, Split.EXTRAPOLATION);
-        sb.append("| split | target | leave one cluster out | today |\n|---|---|---|---|\n");
+        sb.append("| split | target | leave one cluster out, every run it scores | the same, on the runs today's"
+                + " pick also scores | today's pick there |\n|---|---|---|---|---|\n");
         sb.append("| interleaved | median <= ").append(num(INTERLEAVED_MEDIAN_TARGET)).append(" % | ")
-                .append(medianCell(in, SplitScore::pct, INTERLEAVED_MEDIAN_TARGET)).append(" | ")
-                .append(medianCell(in, SplitScore::todayPct, INTERLEAVED_MEDIAN_TARGET)).append(" |\n");
+                .append(medianCell(values(in, SplitScore::pct, false), INTERLEAVED_MEDIAN_TARGET)).append(" | ")
+                .append(medianCell(values(in, SplitScore::pct, true), INTERLEAVED_MEDIAN_TARGET)).append(" | ")
+                .append(medianCell(values(in, SplitScore::todayPct, true), INTERLEAVED_MEDIAN_TARGET)).append(" |\n");
         sb.append("| extrapolation | every run <= ").append(num(EXTRAPOLATION_EVERY_RUN_TARGET)).append(" % | ")
-                .append(worstCell(ex, SplitScore::pct, EXTRAPOLATION_EVERY_RUN_TARGET, " %")).append(" | ")
-                .append(worstCell(ex, SplitScore::todayPct, EXTRAPOLATION_EVERY_RUN_TARGET, " %")).append(" |\n");
+                .append(worst(values(ex, SplitScore::pct, false), EXTRAPOLATION_EVERY_RUN_TARGET, " %", "%.1f"))
+                .append(" | ")
+                .append(worst(values(ex, SplitScore::pct, true), EXTRAPOLATION_EVERY_RUN_TARGET, " %", "%.1f"))
+                .append(" | ")
+                .append(worst(values(ex, SplitScore::todayPct, true), EXTRAPOLATION_EVERY_RUN_TARGET, " %", "%.1f"))
+                .append(" |\n");
         List<GroupFold> both = l.groups().stream().filter(g -> g.ratio().isPresent() && g.todayRatio().isPresent())
                 .toList();
         sb.append("| cross-scale | every group <= ").append(CROSS_SCALE_EVERY_GROUP_TARGET).append(" x floor | ")
+                .append(ratioCell(l.groups().stream().map(GroupFold::ratio).filter(OptionalDouble::isPresent)
+                        .toList())).append(" | ")
                 .append(ratioCell(both.stream().map(GroupFold::ratio).toList())).append(" | ")
                 .append(ratioCell(both.stream().map(GroupFold::todayRatio).toList())).append(" |\n\n");
-        long alone = l.groups().stream().filter(g -> g.ratio().isPresent() && g.todayRatio().isEmpty()).count();
-        sb.append(String.format(Locale.ROOT, "Each cell over the runs (groups) both score: interleaved %d, extrapolation"
-                + " %d, cross-scale %d; scored by the held-out choice alone (today's family not scored there):"
-                + " interleaved %d, extrapolation %d, cross-scale %d runs or groups, shown below.%n%n",
-                both(in).size(), both(ex).size(), both.size(), alone(in), alone(ex), alone));
+        sb.append("A run (group) the held-out choice scores and today's not is one where today's family cannot be"
+                + " fitted on its half of the split (too few points, or one domain only) and a lower-ranked rule"
+                + " is.\n\n");
     }
 
     private static void perCluster(StringBuilder sb, LeaveOneClusterOut l) {
         sb.append("Per cluster: the rule the other clusters rank first (its interleaved and extrapolation medians"
-                + " there, on the runs every rule scores), then the cluster's runs held out (medians and worst over the runs both score).\n\n");
+                + " there, on the runs every rule scores), then the cluster's runs held out: medians and worst over the runs"
+                + " both the held-out choice and today's pick score.\n\n");
         sb.append("| cluster | runs | ranked on the other clusters | interleaved | today | extrapolation | today |\n"
                 + "|---|---|---|---|---|---|---|\n");
         for (Fold f : l.folds()) {
@@ -90,10 +97,12 @@ final class LeaveOneClusterOutMarkdown {
                     .append(first.runs().get(Split.INTERLEAVED)).append(" / ").append(first.runs().get(Split.EXTRAPOLATION))
                     .append(" runs) > ")
                     .append(f.ranking().stream().skip(1).map(Ranked::rule).collect(Collectors.joining(" > ")))
-                    .append(" | ").append(medianCell(in, SplitScore::pct, INTERLEAVED_MEDIAN_TARGET)).append(" | ")
-                    .append(medianCell(in, SplitScore::todayPct, INTERLEAVED_MEDIAN_TARGET)).append(" | ")
-                    .append(worstCell(ex, SplitScore::pct, EXTRAPOLATION_EVERY_RUN_TARGET, " %")).append(" | ")
-                    .append(worstCell(ex, SplitScore::todayPct, EXTRAPOLATION_EVERY_RUN_TARGET, " %")).append(" |\n");
+                    .append(" | ").append(medianCell(values(in, SplitScore::pct, true), INTERLEAVED_MEDIAN_TARGET))
+                    .append(" | ").append(medianCell(values(in, SplitScore::todayPct, true), INTERLEAVED_MEDIAN_TARGET))
+                    .append(" | ").append(worst(values(ex, SplitScore::pct, true), EXTRAPOLATION_EVERY_RUN_TARGET,
+                            " %", "%.1f"))
+                    .append(" | ").append(worst(values(ex, SplitScore::todayPct, true), EXTRAPOLATION_EVERY_RUN_TARGET,
+                            " %", "%.1f")).append(" |\n");
         }
         sb.append('\n');
     }
@@ -136,25 +145,16 @@ final class LeaveOneClusterOutMarkdown {
         return l.folds().stream().flatMap(f -> f.runs().stream()).map(r -> r.splits().get(s)).toList();
     }
 
-    private static List<SplitScore> both(List<SplitScore> s) {
-        return s.stream().filter(x -> x.pct().isPresent() && x.todayPct().isPresent()).toList();
+    /** The values {@code f} gives, over the runs the held-out choice scores, or those both it and today's score. */
+    private static double[] values(List<SplitScore> s, Function<SplitScore, OptionalDouble> f, boolean both) {
+        return s.stream().filter(x -> x.pct().isPresent() && (!both || x.todayPct().isPresent()))
+                .mapToDouble(x -> f.apply(x).getAsDouble()).toArray();
     }
 
-    private static long alone(List<SplitScore> s) {
-        return s.stream().filter(x -> x.pct().isPresent() && x.todayPct().isEmpty()).count();
-    }
-
-    private static String medianCell(List<SplitScore> s, Function<SplitScore, OptionalDouble> f, double target) {
-        double[] v = both(s).stream().mapToDouble(x -> f.apply(x).getAsDouble()).toArray();
+    private static String medianCell(double[] v, double target) {
         OptionalDouble m = LeaveOneClusterOut.median(v);
         return m.isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f %% (%d) %s", m.getAsDouble(), v.length,
                 m.getAsDouble() <= target ? "met" : "MISSED");
-    }
-
-    private static String worstCell(List<SplitScore> s, Function<SplitScore, OptionalDouble> f, double target,
-                                    String unit) {
-        double[] v = both(s).stream().mapToDouble(x -> f.apply(x).getAsDouble()).toArray();
-        return worst(v, target, unit, "%.1f");
     }
 
     private static String ratioCell(List<OptionalDouble> ratios) {
