@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import org.apache.commons.math3.stat.descriptive.rank.Median;
 import org.ncclharness.calibration.accuracy.AccuracyReport.CrossScale;
 import org.ncclharness.calibration.accuracy.AccuracyReport.DatasetScores;
@@ -166,7 +167,7 @@ public record LeaveOneClusterOut(List<Fold> folds, List<GroupFold> groups) {
 
     private static List<GroupFold> groups(List<CrossScale> cross, Clusters clusters) {
         List<String> models = List.copyOf(cross.stream().map(CrossScale::model)
-                .collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new)));
+                .collect(Collectors.toCollection(LinkedHashSet::new)));
         Map<String, List<CrossScale>> byGroup = new LinkedHashMap<>();
         cross.forEach(c -> byGroup.computeIfAbsent(c.group(), k -> new ArrayList<>()).add(c));
         Map<String, String> clusterOf = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package org.ncclharness.calibration.accuracy;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
@@ -167,8 +168,8 @@ final class LeaveOneClusterOutMarkdown {
         if (v.length == 0) {
             return "-";
         }
-        double worst = java.util.Arrays.stream(v).max().getAsDouble();
-        long over = java.util.Arrays.stream(v).filter(x -> x > target).count();
+        double worst = Arrays.stream(v).max().getAsDouble();
+        long over = Arrays.stream(v).filter(x -> x > target).count();
         return String.format(Locale.ROOT, "median " + format + "%s, worst " + format + "%s, %d of %d above it: %s",
                 LeaveOneClusterOut.median(v).getAsDouble(), unit, worst, unit, over, v.length,
                 over == 0 ? "met" : "MISSED");

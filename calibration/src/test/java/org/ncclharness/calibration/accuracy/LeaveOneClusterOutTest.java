@@ -2,6 +2,7 @@ package org.ncclharness.calibration.accuracy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -60,8 +61,8 @@ class LeaveOneClusterOutTest {
                 run("b1", model("x", 100.0, 100.0), model("y", 1.0, 1.0)),
                 run("b2", model("x", 100.0, 100.0), model("y", 1.0, 1.0)),
                 run("b3", model("x", 100.0, 100.0), model("y", 1.0, 1.0)));
-        Clusters c = clusters(new java.util.LinkedHashMap<>(Map.of("A", List.of("a1", "a2"),
-                "B", List.of("b1", "b2", "b3"))));
+        Clusters c = clusters(Map.of("A", List.of("a1", "a2"),
+                "B", List.of("b1", "b2", "b3")));
         LeaveOneClusterOut l = LeaveOneClusterOut.of(report(runs, List.of()), c, RULES);
 
         Fold b = fold(l, "B");
@@ -85,7 +86,7 @@ class LeaveOneClusterOutTest {
                 run("a1", model("x", 5.0, 5.0), model("y", 9.0, 9.0)),
                 run("a2", model("x", 5.0, 5.0), model("y", 9.0, 9.0), model("z", null, 50.0)),
                 run("b1", model("x", null, 7.0), model("y", 30.0, 3.0)));
-        Clusters c = clusters(new java.util.LinkedHashMap<>(Map.of("A", List.of("a1", "a2"), "B", List.of("b1"))));
+        Clusters c = clusters(Map.of("A", List.of("a1", "a2"), "B", List.of("b1")));
         LeaveOneClusterOut l = LeaveOneClusterOut.of(report(runs, List.of()), c, RULES);
         var b1 = fold(l, "B").runs().get(0).splits();
         assertThat(b1.get(Split.INTERLEAVED).rule()).hasValue("y");
@@ -104,13 +105,13 @@ class LeaveOneClusterOutTest {
                 cross("g1", "m1", "a-big", 1.1), cross("g1", "m2", "a-big", 4.0),
                 cross("g2", "m1", "b-big", 3.0), cross("g2", "m2", "b-big", 1.2),
                 cross("g3", "m1", "b-other", 3.0), cross("g3", "m2", "b-other", 1.2));
-        Clusters c = clusters(new java.util.LinkedHashMap<>(Map.of("A", List.of("a-big"),
-                "B", List.of("b-big", "b-other"))));
+        Clusters c = clusters(Map.of("A", List.of("a-big"),
+                "B", List.of("b-big", "b-other")));
         LeaveOneClusterOut l = LeaveOneClusterOut.of(report(List.of(), cross), c, RULES);
         GroupFold g1 = l.groups().get(0);
         assertThat(g1.cluster()).isEqualTo("A");
         assertThat(g1.model()).hasValue("m2");
-        assertThat(g1.ratio().getAsDouble()).isEqualTo(4.0, org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(g1.ratio().getAsDouble()).isEqualTo(4.0, within(1e-12));
         GroupFold g2 = l.groups().get(1);
         // g3 is in g2's cluster: held out with it, so g1 alone ranks, and m1 is used
         assertThat(g2.ranking().get(0).groups()).isEqualTo(1);
@@ -129,7 +130,7 @@ class LeaveOneClusterOutTest {
     void aFoldRanksOnTheOtherClustersRunsOnly() {
         List<DatasetScores> runs = List.of(run("a1", model(Candidates.ENVELOPE, 5.0, 5.0)),
                 run("b1", model(Candidates.ENVELOPE, 6.0, 6.0)));
-        Clusters c = clusters(new java.util.LinkedHashMap<>(Map.of("A", List.of("a1"), "B", List.of("b1"))));
+        Clusters c = clusters(Map.of("A", List.of("a1"), "B", List.of("b1")));
         LeaveOneClusterOut l = LeaveOneClusterOut.of(report(runs, List.of()), c,
                 List.of(RunRule.family(Candidates.ENVELOPE, "e")));
         assertThat(l.folds()).allSatisfy(f -> assertThat(f.ranking().get(0).runs().get(Split.INTERLEAVED))
