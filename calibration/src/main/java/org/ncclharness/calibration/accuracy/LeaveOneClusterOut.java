@@ -76,8 +76,8 @@ public record LeaveOneClusterOut(List<Fold> folds, List<GroupFold> groups) {
     public record RunScore(String id, int ranks, Map<Split, SplitScore> splits) {
     }
 
-    /** One held-out cluster: the ranking the other clusters gave, and its runs scored with it. */
-    public record Fold(String cluster, List<Ranked> ranking, List<RunScore> runs) {
+    /** One held-out cluster, with why its runs are one system: the ranking the other clusters gave, and its runs. */
+    public record Fold(String cluster, String reason, List<Ranked> ranking, List<RunScore> runs) {
     }
 
     /** A cross-scale model ranked on the other clusters' groups: its median ratio to the floor there. */
@@ -113,7 +113,7 @@ public record LeaveOneClusterOut(List<Fold> folds, List<GroupFold> groups) {
             List<DatasetScores> others = multi.stream().filter(d -> !clusterOf.get(d.id()).equals(c.name())).toList();
             List<Ranked> ranking = rank(rules, others);
             List<RunScore> runs = held.stream().map(d -> score(d, ranking, rules)).toList();
-            folds.add(new Fold(c.name(), ranking, runs));
+            folds.add(new Fold(c.name(), c.reason(), ranking, runs));
         }
         return new LeaveOneClusterOut(folds, groups(r.crossScale(), clusters));
     }

@@ -49,6 +49,9 @@ final class LeaveOneClusterOutMarkdown {
                 + " % on every run, cross-scale <= " + CROSS_SCALE_EVERY_GROUP_TARGET + " x the floor on every"
                 + " group.\n\n");
         summary(sb, l);
+        sb.append("Clusters with a multi-domain run, and why their runs are one system:\n\n");
+        l.folds().forEach(f -> sb.append("- ").append(f.cluster()).append(": ").append(f.reason()).append('\n'));
+        sb.append('\n');
         perCluster(sb, l);
         perRun(sb, l);
         groups(sb, l);

@@ -32,7 +32,7 @@ class LeaveOneClusterOutMarkdownTest {
                 Split.EXTRAPOLATION, OptionalDouble.of(2))), new EnumMap<>(Map.of(Split.INTERLEAVED, 3,
                 Split.EXTRAPOLATION, 3)));
         StringBuilder sb = new StringBuilder();
-        LeaveOneClusterOutMarkdown.render(sb, new LeaveOneClusterOut(List.of(new Fold("A", List.of(x), runs)),
+        LeaveOneClusterOutMarkdown.render(sb, new LeaveOneClusterOut(List.of(new Fold("A", "one system", List.of(x), runs)),
                 groups));
         return sb.toString();
     }
