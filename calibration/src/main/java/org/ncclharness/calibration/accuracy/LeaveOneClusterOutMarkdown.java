@@ -26,24 +26,27 @@ final class LeaveOneClusterOutMarkdown {
 
     static void render(StringBuilder sb, LeaveOneClusterOut l) {
         sb.append("## Leave one cluster out\n\n");
-        sb.append("A cluster is one physical system or site (`accuracy/clusters.json`: the datasets' metadata names no"
-                + " system, so each cluster gives its reason); every multi-domain run and every cross-scale group is in"
-                + " one. For each cluster, what is chosen across runs is chosen on the other clusters alone, and the"
-                + " cluster's runs are then scored with that choice on the held-out splits above. Chosen per fold:"
-                + " the rule that gives a run its model, among ");
+        sb.append("A cluster is one physical system or site (`accuracy/clusters.json`: the datasets' metadata names"
+                + " no system, so each cluster gives its reason); every multi-domain run and every cross-scale group"
+                + " is in one. For each cluster, what is chosen across runs is chosen on the other clusters alone, and"
+                + " the cluster's runs are then scored with that choice on the held-out splits above.\n\n");
+        sb.append("Chosen per fold: the rule that gives a run its model, among ");
         sb.append(RunRule.ALTERNATIVES.stream().map(r -> "`" + r.name() + "` (" + r.description() + ")")
                 .collect(Collectors.joining(", ")));
         sb.append(". The rules are ranked by the sum of their interleaved and extrapolation medians over the other"
-                + " clusters' runs where every rule is scored on that split (today's pick first on a tie); each held-out"
-                + " run is scored, per split, with the best-ranked rule that scores it there (whether a rule scores a"
-                + " run depends on its fitting half alone: enough points, the family fitted). Cross-scale: per group,"
-                + " the cross-scale models are ranked by their median ratio to the floor over the other clusters'"
-                + " groups where every model has one, and the group is scored with the best-ranked model that has a"
-                + " ratio on it. Fixed in code, not chosen here (no alternative of them is fitted by the report): each"
-                + " family's step counts and free parameters, eta <= 1 and the tree factor's bound (NCCL's own"
-                + " values), the glitch exclusion and the splits; the variants without the NICs' ceiling are the"
-                + " bounded fits themselves on runs whose metadata gives no ceiling. Beside each score, today's: calibrate's per-run"
-                + " pick as it is now, and for cross-scale the joint `" + LeaveOneClusterOut.TODAY_CROSS_SCALE
+                + " clusters' runs where every rule is scored on that split (today's pick first on a tie); each"
+                + " held-out run is scored, per split, with the best-ranked rule that scores it there (whether a rule"
+                + " scores a run depends on its fitting half alone: enough points, the family fitted). The per-run"
+                + " picks choose within a run as calibrate does on a whole one, by leave-one-out over all its sizes,"
+                + " the split's predicted ones among them; nothing of the held-out cluster enters the ranking."
+                + " Cross-scale: per group, the cross-scale models are ranked by their median ratio to the floor over"
+                + " the other clusters' groups where every model has one, and the group is scored with the"
+                + " best-ranked model that has a ratio on it.\n\n");
+        sb.append("Fixed in code, not chosen here (no alternative of them is fitted by the report): each family's"
+                + " step counts and free parameters, eta <= 1 and the tree factor's bound (NCCL's own values), the"
+                + " glitch exclusion and the splits. The variants without the NICs' ceiling are the bounded fits"
+                + " themselves on runs whose metadata gives no ceiling. Beside each score, today's: calibrate's"
+                + " per-run pick as it is now, and for cross-scale the joint `" + LeaveOneClusterOut.TODAY_CROSS_SCALE
                 + "` fit, on the same runs. Targets (issue 45): interleaved median <= "
                 + num(INTERLEAVED_MEDIAN_TARGET) + " %, extrapolation <= " + num(EXTRAPOLATION_EVERY_RUN_TARGET)
                 + " % on every run, cross-scale <= " + CROSS_SCALE_EVERY_GROUP_TARGET + " x the floor on every"
@@ -87,8 +90,8 @@ final class LeaveOneClusterOutMarkdown {
 
     private static void perCluster(StringBuilder sb, LeaveOneClusterOut l) {
         sb.append("Per cluster: the rule the other clusters rank first (its interleaved and extrapolation medians"
-                + " there, on the runs every rule scores), then the cluster's runs held out: medians and worst over the runs"
-                + " both the held-out choice and today's pick score.\n\n");
+                + " there, on the runs every rule scores), then the cluster's runs held out: medians and worst over"
+                + " the runs both the held-out choice and today's pick score.\n\n");
         sb.append("| cluster | runs | ranked on the other clusters | interleaved | today | extrapolation | today |\n"
                 + "|---|---|---|---|---|---|---|\n");
         for (Fold f : l.folds()) {
@@ -98,7 +101,8 @@ final class LeaveOneClusterOutMarkdown {
             sb.append("| ").append(f.cluster()).append(" | ").append(f.runs().size()).append(" | `")
                     .append(first.rule()).append("` (").append(pctOrDash(first.medianPct().get(Split.INTERLEAVED)))
                     .append(" / ").append(pctOrDash(first.medianPct().get(Split.EXTRAPOLATION))).append(" on ")
-                    .append(first.runs().get(Split.INTERLEAVED)).append(" / ").append(first.runs().get(Split.EXTRAPOLATION))
+                    .append(first.runs().get(Split.INTERLEAVED)).append(" / ")
+                    .append(first.runs().get(Split.EXTRAPOLATION))
                     .append(" runs) > ")
                     .append(f.ranking().stream().skip(1).map(Ranked::rule).collect(Collectors.joining(" > ")))
                     .append(" | ").append(medianCell(values(in, SplitScore::pct, true), INTERLEAVED_MEDIAN_TARGET))

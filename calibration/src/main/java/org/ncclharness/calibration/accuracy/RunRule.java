@@ -26,17 +26,17 @@ public record RunRule(String name, String description, Function<DatasetScores, O
     static final double WIDE_TIE_POINTS = 1.0;
 
     /** Today's rule: calibrate's per-run pick. */
-    public static final RunRule PICK = new RunRule("picked", "calibrate's per-run pick (lowest out-of-sample"
-            + " RMSPE, ties to 0.1 point to fewer parameters)", d -> pick(d, ModelChoice.TIE_POINTS));
+    public static final RunRule PICK = new RunRule("picked", "calibrate's per-run pick: lowest out-of-sample"
+            + " RMSPE, a tie to 0.1 point going to fewer parameters", d -> pick(d, ModelChoice.TIE_POINTS));
 
     /** Every rule the leave-one-cluster-out scores choose among, today's first (it wins a tie). */
     public static final List<RunRule> ALTERNATIVES = List.of(PICK,
             new RunRule("picked-wide-tie", "the same pick with the 1-point tie margin tried before",
                     d -> pick(d, WIDE_TIE_POINTS)),
             family(Candidates.ENVELOPE, "the protocol envelope, eta fitted"),
-            family(Candidates.ENVELOPE_NCCL_ETA, "the protocol envelope, NCCL's eta held (the form variant)"),
+            family(Candidates.ENVELOPE_NCCL_ETA, "the protocol envelope with NCCL's eta held, the form's variant"),
             family(CeilingVariants.name(Candidates.ENVELOPE), "the protocol envelope without the NICs' ceiling on"
-                    + " beta (the bound's alternative)"),
+                    + " beta, the bound's alternative"),
             family(Candidates.TWO_TIER, "the two-tier fit"),
             family(Candidates.ALGORITHMS, "the algorithm envelope"),
             family(CeilingVariants.name(Candidates.ALGORITHMS), "the algorithm envelope without the NICs' ceiling"));
