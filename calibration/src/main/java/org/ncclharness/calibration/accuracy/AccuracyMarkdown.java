@@ -29,10 +29,7 @@ public final class AccuracyMarkdown {
     private static final double EXTRAPOLATION_TARGET = 5;
     /** Cross-scale RMSPE over the predicted run's floor (issue 13). */
     private static final double CROSS_SCALE_RATIO_TARGET = 1.25;
-    /** The families a multi-domain run is calibrated with, as {@code calibrate} picks among them. */
-    private static final List<String> MULTI_DOMAIN_FAMILIES = List.of(Candidates.ENVELOPE, Candidates.TWO_TIER,
-            Candidates.ALGORITHMS);
-    private static final String PICKED = "picked";
+    private static final List<String> MULTI_DOMAIN_FAMILIES = RunRule.FAMILIES;
 
     private AccuracyMarkdown() {
     }
@@ -56,6 +53,7 @@ public final class AccuracyMarkdown {
         multiDomain(sb, r);
         envelopeAgainstB(sb, r);
         crossScale(sb, r);
+        LeaveOneClusterOutMarkdown.render(sb, LeaveOneClusterOut.of(r, Clusters.bundled()));
         crossovers(sb, r);
         for (String model : Candidates.MODELS.keySet()) {
             perModel(sb, r, model);
@@ -125,7 +123,7 @@ public final class AccuracyMarkdown {
             long picked = picks.stream().filter(p -> p.model().equals(model)).count();
             row(sb, model, ms, picked + " of " + picks.size());
         }
-        row(sb, PICKED, picks, "");
+        row(sb, RunRule.PICK.name(), picks, "");
         List<String> worse = new ArrayList<>();
         for (DatasetScores d : multi) {
             java.util.Optional<ModelScores> p = pick(d);
@@ -169,7 +167,7 @@ public final class AccuracyMarkdown {
                     .append(" |");
             for (String model : MULTI_DOMAIN_FAMILIES) {
                 java.util.Optional<ModelChoice.Family> f = d.model(model).filter(ModelScores::applies)
-                        .map(AccuracyMarkdown::family);
+                        .map(RunRule::family);
                 sb.append(' ').append(f.map(AccuracyMarkdown::scoreCell).orElse("n/a")).append(" |");
             }
             sb.append(' ').append(p.get().model()).append(" |\n");
@@ -179,11 +177,6 @@ public final class AccuracyMarkdown {
     private static String scoreCell(ModelChoice.Family f) {
         return (f.scorePct().isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f %%", f.scorePct().getAsDouble())
                 + (f.estimated() ? " GCV" : "")) + " (k = " + f.freeParameters() + ")";
-    }
-
-    private static ModelChoice.Family family(ModelScores m) {
-        return new ModelChoice.Family(m.model(), m.leaveOneOutPct(), m.inSample().overallPct(), m.k(),
-                m.inSample().points());
     }
 
     /** One summary row: the medians of every score, then {@code last} (cross-scale, or how often picked). */
@@ -198,16 +191,9 @@ public final class AccuracyMarkdown {
                 .append(last).append(" |\n");
     }
 
-    /** The family calibrate would pick for a run: lowest leave-one-out, else the envelope. */
+    /** The family calibrate would pick for a run. */
     private static java.util.Optional<ModelScores> pick(DatasetScores d) {
-        List<ModelScores> fitted = MULTI_DOMAIN_FAMILIES.stream().flatMap(m -> d.model(m).stream())
-                .filter(ModelScores::applies).toList();
-        if (fitted.stream().noneMatch(m -> m.model().equals(Candidates.ENVELOPE))) {
-            return java.util.Optional.empty();
-        }
-        List<ModelChoice.Family> families = fitted.stream().map(AccuracyMarkdown::family).toList();
-        String picked = ModelChoice.of(families, Candidates.ENVELOPE, "as calibrate falls back").picked();
-        return fitted.stream().filter(m -> m.model().equals(picked)).findFirst();
+        return RunRule.PICK.model().apply(d);
     }
 
     private static List<Score> scores(List<ModelScores> ms, Function<ModelScores, Score> f) {

@@ -167,6 +167,9 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         for (Candidate c : candidates) {
             models.add(score(c, points, two.flatMap(t -> fittedBeside(t, c, points))));
         }
+        if (d.metadata().multiDomain()) {
+            models.addAll(CeilingVariants.of(candidates, models, points));
+        }
         models.add(two.map(t -> twoTier(twoTier, t, input(d), points))
                 .orElseGet(() -> ModelScores.none(Candidates.TWO_TIER, "single domain: no second tier")));
         return new OneDataset(Optional.empty(), Optional.of(new DatasetScores(d.id(), n, points.size(),

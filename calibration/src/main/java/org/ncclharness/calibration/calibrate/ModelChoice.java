@@ -99,6 +99,14 @@ public record ModelChoice(String picked, String basis, List<Family> families) {
      *                    RMSPE"})
      */
     public static ModelChoice of(List<Family> families, String fallback, String fallbackWhy) {
+        return of(families, fallback, fallbackWhy, TIE_POINTS);
+    }
+
+    /**
+     * The pick with another tie margin than {@link #TIE_POINTS}: the accuracy report scores the wider margin that
+     * was tried as an alternative rule (docs/model-accuracy.md, leave-one-cluster-out).
+     */
+    public static ModelChoice of(List<Family> families, String fallback, String fallbackWhy, double tiePoints) {
         if (families.stream().allMatch(f -> f.leaveOneOutPct().isEmpty())) {
             return new ModelChoice(fallback, "no family has enough points for leave-one-out; " + fallback + ", "
                     + fallbackWhy, families.stream().map(Family::unscored).toList());
@@ -113,15 +121,16 @@ public record ModelChoice(String picked, String basis, List<Family> families) {
         double low = best.scorePct().getAsDouble();
         Family pick = best;
         for (Family f : families) {
-            if (f.scorePct().isPresent() && f.scorePct().getAsDouble() <= low + TIE_POINTS
+            if (f.scorePct().isPresent() && f.scorePct().getAsDouble() <= low + tiePoints
                     && f.freeParameters() < pick.freeParameters()) {
                 pick = f;
             }
         }
         String basis = pick == best ? (best.estimated() ? "lowest out-of-sample RMSPE, " + best.describe()
                 : String.format(Locale.ROOT, "lowest leave-one-out RMSPE (%.1f %%)", low))
-                : String.format(Locale.ROOT, "%s, as low as %s's %s to 0.1 point, with fewer parameters (k = %d"
-                        + " against %d)", pick.describe(), best.name(), best.shortScore(),
+                : String.format(Locale.ROOT, "%s, as low as %s's %s %s, with fewer parameters (k = %d"
+                        + " against %d)", pick.describe(), best.name(), best.shortScore(), tiePoints == TIE_POINTS
+                        ? "to 0.1 point" : String.format(Locale.ROOT, "within %.1f point", tiePoints),
                         pick.freeParameters(), best.freeParameters());
         return new ModelChoice(pick.name(), basis, families);
     }

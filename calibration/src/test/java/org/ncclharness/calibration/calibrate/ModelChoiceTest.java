@@ -72,4 +72,13 @@ class ModelChoiceTest {
         assertThat(c.basis()).isEqualTo("lowest leave-one-out RMSPE (6.3 %)");
         assertThat(c.estimates()).isEmpty();
     }
+
+    @Test
+    void aWiderTieMarginGivesTheFamilyWithFewerParametersWhatTheDefaultMarginDoesNot() {
+        List<Family> families = List.of(scored("envelope", 9.6, 7.5, 6, 30), scored("algorithms", 9.0, 6.1, 8, 30));
+        assertThat(ModelChoice.of(families, "envelope", "the default").picked()).isEqualTo("algorithms");
+        ModelChoice wide = ModelChoice.of(families, "envelope", "the default", 1.0);
+        assertThat(wide.picked()).isEqualTo("envelope");
+        assertThat(wide.basis()).contains("as low as algorithms's 9.0 % within 1.0 point");
+    }
 }
