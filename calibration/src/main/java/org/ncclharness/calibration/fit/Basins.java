@@ -116,9 +116,18 @@ public interface Basins {
                 }
                 return x;
             }).toList();
-            return RelativeLeastSquares.bestOf(models, points, from, free, bounds);
+            double was = RelativeLeastSquares.STEP_BOUND.get();
+            RelativeLeastSquares.STEP_BOUND.set(LOCAL_STEP);
+            try {
+                return RelativeLeastSquares.bestOf(models, points, from, free, bounds);
+            } finally {
+                RelativeLeastSquares.STEP_BOUND.set(was);
+            }
         }
     }
+
+    /** Experiment: the initial step bound of a refit from an optimum. */
+    double LOCAL_STEP = Double.parseDouble(System.getenv().getOrDefault("LOO_STEP", "100"));
 
     /** The endpoints of finite cost, one of each optimum (the lowest-cost, first reached), lowest cost first. */
     static List<double[]> distinct(List<RelativeLeastSquares.Endpoint> endpoints, boolean[] free) {

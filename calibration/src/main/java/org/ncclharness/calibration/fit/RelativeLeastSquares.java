@@ -22,6 +22,9 @@ public final class RelativeLeastSquares {
      */
     private static final int MAX_EVALUATIONS = 2_000;
 
+    /** Experiment: the optimiser's initial step bound factor (Commons Math's default 100). */
+    public static final ThreadLocal<Double> STEP_BOUND = ThreadLocal.withInitial(() -> 100.0);
+
     private RelativeLeastSquares() {
     }
 
@@ -54,7 +57,8 @@ public final class RelativeLeastSquares {
             return start.clone();
         }
         RelativeProblem problem = new RelativeProblem(models, points, start, idx, bounds, MAX_EVALUATIONS);
-        LeastSquaresOptimizer.Optimum optimum = new LevenbergMarquardtOptimizer().optimize(problem);
+        LeastSquaresOptimizer.Optimum optimum = new LevenbergMarquardtOptimizer()
+                .withInitialStepBoundFactor(STEP_BOUND.get()).optimize(problem);
         return problem.theta(optimum.getPoint().toArray());
     }
 
