@@ -2,7 +2,6 @@ package org.ncclharness.calibration.fit;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 import org.ncclharness.calibration.model.CostModel;
 
 /**
@@ -36,14 +35,5 @@ public interface Estimator {
      */
     default Optional<double[]> heldOutUs(FitPoints points) {
         return Optional.empty();
-    }
-
-    /**
-     * How the leave-one-out refits of {@code points} estimate θ from a subset of them: {@link #estimate}, unless the
-     * estimator has a cheaper way to the same optima (a multi-start fit started from the optima its starts reached
-     * on all the points, {@link Basins}). Called once per set of refits, which may then run on several threads.
-     */
-    default Function<FitPoints, double[]> refits(FitPoints points) {
-        return this::estimate;
     }
 }

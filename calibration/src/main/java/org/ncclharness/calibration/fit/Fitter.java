@@ -2,7 +2,6 @@ package org.ncclharness.calibration.fit;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 import java.util.stream.IntStream;
 
 /**
@@ -134,9 +133,8 @@ public final class Fitter {
             return h;
         }).orElseGet(() -> {
             double[] refitted = new double[n];
-            Function<FitPoints, double[]> refit = e.refits(points);
             IntStream.range(0, n).parallel().forEach(i -> {
-                refitted[i] = e.model().timeUs(bytes[i], refit.apply(points.without(i)));
+                refitted[i] = e.model().timeUs(bytes[i], e.estimate(points.without(i)));
                 progress.refitted();
             });
             return refitted;

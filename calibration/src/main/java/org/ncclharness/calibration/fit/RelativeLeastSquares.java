@@ -1,6 +1,5 @@
 package org.ncclharness.calibration.fit;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.math3.exception.MathIllegalStateException;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresOptimizer;
@@ -21,9 +20,6 @@ public final class RelativeLeastSquares {
      * digit at 10,000), and the ridge-walkers no longer cost five times the fit itself.
      */
     private static final int MAX_EVALUATIONS = 2_000;
-
-    /** Experiment: the optimiser's initial step bound factor (Commons Math's default 100). */
-    public static final ThreadLocal<Double> STEP_BOUND = ThreadLocal.withInitial(() -> 100.0);
 
     private RelativeLeastSquares() {
     }
@@ -57,8 +53,7 @@ public final class RelativeLeastSquares {
             return start.clone();
         }
         RelativeProblem problem = new RelativeProblem(models, points, start, idx, bounds, MAX_EVALUATIONS);
-        LeastSquaresOptimizer.Optimum optimum = new LevenbergMarquardtOptimizer()
-                .withInitialStepBoundFactor(STEP_BOUND.get()).optimize(problem);
+        LeastSquaresOptimizer.Optimum optimum = new LevenbergMarquardtOptimizer().optimize(problem);
         return problem.theta(optimum.getPoint().toArray());
     }
 
@@ -76,37 +71,12 @@ public final class RelativeLeastSquares {
      */
     public static double[] bestOf(List<? extends ParametricTime> models, List<FitPoints> points, List<double[]> starts,
                                   boolean[] free, Bounds bounds) {
-        return multiStart(models, points, starts, free, bounds).best();
-    }
-
-    /**
-     * Where a start settled: θ and its {@link #cost} on the points it was fitted on.
-     *
-     * @param theta θ at the optimum
-     * @param cost  Σ of the squared relative errors there
-     */
-    public record Endpoint(double[] theta, double cost) {
-    }
-
-    /**
-     * A multi-start fit's outcome.
-     *
-     * @param best      θ at the best optimum ({@link #bestOf}), null when every start failed
-     * @param endpoints where each start that did not fail settled, in the starts' order; above
-     *                  {@value #MULTI_START_POINTS} points, on the thinned points the starts raced on
-     */
-    public record MultiStart(double[] best, List<Endpoint> endpoints) {
-    }
-
-    /** {@link #bestOf}, with where every start settled. */
-    public static MultiStart multiStart(List<? extends ParametricTime> models, List<FitPoints> points,
-                                        List<double[]> starts, boolean[] free, Bounds bounds) {
         int n = points.stream().mapToInt(FitPoints::size).sum();
         int stride = (n + MULTI_START_POINTS - 1) / MULTI_START_POINTS;
         List<FitPoints> race = stride <= 1 ? points
                 : points.stream().map(p -> p.keep(i -> i % stride == 0)).toList();
-        List<Endpoint> endpoints = new ArrayList<>(starts.size());
-        Endpoint best = null;
+        double[] best = null;
+        double bestCost = Double.POSITIVE_INFINITY;
         for (double[] theta0 : starts) {
             double[] theta;
             try {
@@ -114,19 +84,19 @@ public final class RelativeLeastSquares {
             } catch (MathIllegalStateException e) {
                 continue; // out of evaluations, or a Jacobian that lost its rank (times spanning 1e-300 to 1e3)
             }
-            Endpoint end = new Endpoint(theta, cost(models, race, theta));
-            endpoints.add(end);
-            if (end.cost() < (best == null ? Double.POSITIVE_INFINITY : best.cost())) {
-                best = end;
+            double c = cost(models, race, theta);
+            if (c < bestCost) {
+                bestCost = c;
+                best = theta;
             }
         }
         if (best == null || stride <= 1) {
-            return new MultiStart(best == null ? null : best.theta(), endpoints);
+            return best;
         }
         try {
-            return new MultiStart(fit(models, points, best.theta(), free, bounds), endpoints);
+            return fit(models, points, best, free, bounds);
         } catch (MathIllegalStateException e) {
-            return new MultiStart(best.theta(), endpoints);
+            return best;
         }
     }
 

@@ -4,9 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.stream.IntStream;
-import org.ncclharness.calibration.fit.Basins;
 import org.ncclharness.calibration.fit.Bounds;
 import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.FitPoints;
@@ -88,24 +86,10 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
 
     @Override
     public double[] estimate(FitPoints points) {
-        return estimate(points, Basins.FRESH);
-    }
-
-    /** Leave-one-out refits start from the distinct optima the fit on all points reached ({@link Basins}). */
-    @Override
-    public Function<FitPoints, double[]> refits(FitPoints points) {
-        Basins.Recording all = Basins.recording();
-        estimate(points, all);
-        Basins reached = all.reached();
-        return p -> estimate(p, reached);
-    }
-
-    /** θ, each multi-start fit started as {@code basins} says. */
-    double[] estimate(FitPoints points, Basins basins) {
         if (!model.multiDomain()) {
             double[] env = ProtocolEnvelopeEstimator.fitted(name, description, new ProtocolEnvelopeModel(
                     model.collective(), model.config().ranks(), model.hops())).withCeiling(ceilingGBps)
-                    .estimate(points, basins);
+                    .estimate(points);
             if (env == null) {
                 return null;
             }
@@ -118,8 +102,8 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         // an end whose line runs above the ceiling is not pinned: β is fitted with the rest, within it
         return TailBandwidth.of(points, model.collective().busFactor(model.config().ranks()))
                 .filter(t -> BandwidthCeiling.holds(ceiling, t.busBwGBps()))
-                .flatMap(t -> pinned(points, t, s, ceiling, basins))
-                .orElseGet(() -> basins.bestOf("beta fitted", List.of(model), List.of(points), s.starts(), s.free(),
+                .flatMap(t -> pinned(points, t, s, ceiling))
+                .orElseGet(() -> RelativeLeastSquares.bestOf(List.of(model), List.of(points), s.starts(), s.free(),
                         s.bounds()));
     }
 
@@ -145,8 +129,7 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
      * (on LL128 the size moves at η·β, not at the end's rate); of two that do, the lower cost. Empty where neither
      * does: β is then fitted with the rest.
      */
-    private Optional<double[]> pinned(FitPoints points, TailBandwidth tail, Setup s, Double ceiling,
-                                     Basins basins) {
+    private Optional<double[]> pinned(FitPoints points, TailBandwidth tail, Setup s, Double ceiling) {
         boolean[] free = s.free().clone();
         free[ProtocolEnvelopeModel.BETA_INDEX] = false;
         List<double[]> starts = s.starts().stream().map(x -> {
@@ -155,11 +138,11 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
             return y;
         }).toList();
         List<FitPoints> run = List.of(points);
-        double[] ring = basins.bestOf("Ring beta pinned", List.of(model), run, starts, free, s.bounds());
+        double[] ring = RelativeLeastSquares.bestOf(List.of(model), run, starts, free, s.bounds());
         double[] best = holds(ring, tail, points) ? ring : null;
         if (treeMayCarryTheEnd(model)) {
             TreeBandwidthPinned pin = new TreeBandwidthPinned(model, tail.busBwGBps());
-            double[] t = basins.bestOf("Tree beta pinned", List.of(pin), run, starts, free, s.bounds());
+            double[] t = RelativeLeastSquares.bestOf(List.of(pin), run, starts, free, s.bounds());
             double[] tree = t == null ? null : pin.plain(t);
             // β = τ·β/τ follows τ: at τ ≤ 0.92 it may stand above the ceiling the pinned end itself is within
             if (holds(tree, tail, points) && BandwidthCeiling.holds(ceiling, tree[ProtocolEnvelopeModel.BETA_INDEX])

@@ -2,8 +2,6 @@ package org.ncclharness.calibration.fit.envelope;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
-import org.ncclharness.calibration.fit.Basins;
 import org.ncclharness.calibration.fit.Bounds;
 import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.FitPoints;
@@ -81,20 +79,6 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
 
     @Override
     public double[] estimate(FitPoints points) {
-        return estimate(points, Basins.FRESH);
-    }
-
-    /** Leave-one-out refits start from the distinct optima the fit on all points reached ({@link Basins}). */
-    @Override
-    public Function<FitPoints, double[]> refits(FitPoints points) {
-        Basins.Recording all = Basins.recording();
-        estimate(points, all);
-        Basins reached = all.reached();
-        return p -> estimate(p, reached);
-    }
-
-    /** θ, each multi-start fit started as {@code basins} says. */
-    double[] estimate(FitPoints points, Basins basins) {
         double f = model.collective().busFactor(model.ranks());
         Double ceiling = BandwidthCeiling.unpassed(ceilingGBps, List.of(points));
         // β from the sweep's bandwidth-bound end (TailBandwidth), while Simple carries that end as NCCL's tuner
@@ -103,18 +87,18 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
         Optional<TailBandwidth> tail = TailBandwidth.of(points, f)
                 .filter(t -> BandwidthCeiling.holds(ceiling, t.busBwGBps()));
         if (tail.isPresent()) {
-            double[] pinned = fit(points, tail.get().busBwGBps(), false, ceiling, basins);
+            double[] pinned = fit(points, tail.get().busBwGBps(), false, ceiling);
             if (pinned != null && tail.get().heldAt(model.carrierBusBwGBps(points.bytes()[points.largest()],
                     pinned))) {
                 return pinned;
             }
         }
         // a start within the ceiling: no measured size passed it
-        return fit(points, Math.max(points.busBwGBps()[points.largest()], 1e-6), true, ceiling, basins);
+        return fit(points, Math.max(points.busBwGBps()[points.largest()], 1e-6), true, ceiling);
     }
 
     /** The best of the starts, β starting at (or, not free, held at) {@code beta}, at most {@code ceiling}. */
-    private double[] fit(FitPoints points, double beta, boolean betaFree, Double ceiling, Basins basins) {
+    private double[] fit(FitPoints points, double beta, boolean betaFree, Double ceiling) {
         double[] bytes = points.bytes();
         double[] t = points.timeUs();
         double coef = model.latencyCoefficient();
@@ -142,7 +126,6 @@ public record ProtocolEnvelopeEstimator(String name, String description, Protoco
         if (ceiling != null) {
             bounds = bounds.withCeiling(ProtocolEnvelopeModel.BETA_INDEX, ceiling);
         }
-        return basins.bestOf(betaFree ? "beta fitted" : "beta pinned", List.of(model), List.of(points), starts, free,
-                bounds);
+        return RelativeLeastSquares.bestOf(List.of(model), List.of(points), starts, free, bounds);
     }
 }
