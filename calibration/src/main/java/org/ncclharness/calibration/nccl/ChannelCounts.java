@@ -1,5 +1,6 @@
 package org.ncclharness.calibration.nccl;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -24,6 +25,19 @@ public record ChannelCounts(Integer ranks, int coll, Integer collnet, Integer nv
         if (ranks != null && ranks < 1) {
             throw new IllegalArgumentException("a communicator has at least 1 rank, got " + ranks);
         }
+    }
+
+    /**
+     * The channels of the communicator of {@code ranks} ranks, the tested one, among a log's counts: those printed
+     * with that size, or where no count's size is known, those of unknown size. Empty where the log prints none for
+     * it, or where two communicators of that size printed different counts (the log does not say which was measured).
+     */
+    public static Optional<ChannelCounts> forRanks(List<ChannelCounts> logged, int ranks) {
+        List<ChannelCounts> sized = logged.stream().filter(c -> c.ranks() != null && c.ranks() == ranks).toList();
+        List<ChannelCounts> candidates = !sized.isEmpty() ? sized
+                : logged.stream().allMatch(c -> c.ranks() == null) ? logged : List.of();
+        return candidates.stream().map(c -> c.atRanks(null)).distinct().count() == 1
+                ? Optional.of(candidates.get(0)) : Optional.empty();
     }
 
     /** Whether the lines state that NCCL set up NVLS channels; empty where they do not print the count. */

@@ -57,17 +57,9 @@ public record LogFacts(List<String> ncclVersions, String ncclCuda, String driver
         return new LogFacts(List.of(), null, null, Map.of(), null, null, null, List.of());
     }
 
-    /**
-     * The channels of the communicator of {@code ranks} ranks, the tested one: the counts printed with that size, or
-     * where no count's size is known, the counts of unknown size. Empty where the log prints none for it, or where
-     * two communicators of that size printed different counts (the log does not say which one was measured).
-     */
+    /** The channels of the tested communicator, of {@code ranks} ranks ({@link ChannelCounts#forRanks}). */
     public Optional<ChannelCounts> channelsFor(int ranks) {
-        List<ChannelCounts> sized = channels.stream().filter(c -> c.ranks() != null && c.ranks() == ranks).toList();
-        List<ChannelCounts> candidates = !sized.isEmpty() ? sized
-                : channels.stream().allMatch(c -> c.ranks() == null) ? channels : List.of();
-        return candidates.stream().map(c -> c.atRanks(null)).distinct().count() == 1
-                ? Optional.of(candidates.get(0)) : Optional.empty();
+        return ChannelCounts.forRanks(channels, ranks);
     }
 
     public static LogFacts of(List<String> lines) {
