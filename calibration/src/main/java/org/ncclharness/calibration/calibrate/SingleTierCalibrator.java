@@ -26,6 +26,7 @@ import org.ncclharness.calibration.hardware.Interconnect;
 import org.ncclharness.calibration.hardware.LineRate;
 import org.ncclharness.calibration.hardware.Topology;
 import org.ncclharness.calibration.measure.Note;
+import org.ncclharness.calibration.nccl.ChannelCounts;
 import org.ncclharness.calibration.measure.WrongRows;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.model.LatencyRule;
@@ -52,6 +53,7 @@ public final class SingleTierCalibrator {
     public static final List<String> MODELS = List.of(METHOD_A, METHOD_B, METHOD_B_FITTED_BETA, NAIVE, ENVELOPE);
 
     private static final String ABOVE_PEAK = "ABOVE-PEAK";
+    private static final String NVLS = "NVLS";
     /** A measured u_r below this says the interconnect named is not the one the run used. */
     private static final double IMPLAUSIBLE_UR = 0.05;
 
@@ -145,6 +147,20 @@ public final class SingleTierCalibrator {
         return c;
     }
 
+    /**
+     * What busbw above the line rate points to: NVLS where the log's channel counts say NCCL set up NVLS channels (a
+     * fact, preferred to what the interconnect's kind suggests), never NVLS where they say it set up none; else the
+     * interconnect's in-network reduction, none for a network's on one host.
+     */
+    static String inNetworkFlag(Interconnect ic, boolean networkOnOneHost, Optional<ChannelCounts> logged) {
+        Optional<Boolean> nvls = logged.flatMap(ChannelCounts::nvlsAvailable);
+        if (nvls.orElse(false)) {
+            return NVLS;
+        }
+        String ofFabric = networkOnOneHost ? null : ic.inNetworkReduction();
+        return ofFabric == null || nvls.isPresent() && ofFabric.equals(NVLS) ? ABOVE_PEAK : ofFabric;
+    }
+
     private CalibrationEntry calibrate(CalibrationInput in, DatasetInfo info, Hardware hw, int n,
                                             Interconnect ic, Topology topo, FitPoints points,
                                             Identifiability ident) {
@@ -153,8 +169,8 @@ public final class SingleTierCalibrator {
         // a network's switches reduce only between hosts: on one host, busbw above a network's line rate says the
         // data did not cross that network at all
         boolean networkOnOneHost = topo.betweenHosts() && hw.hosts() != null && hw.hosts() == 1;
-        String flag = ident.beta() && seed.aboveLineRate()
-                ? Optional.ofNullable(networkOnOneHost ? null : ic.inNetworkReduction()).orElse(ABOVE_PEAK) : null;
+        Optional<ChannelCounts> logged = in.channels().filter(ch -> ch.nvls() != null);
+        String flag = ident.beta() && seed.aboveLineRate() ? inNetworkFlag(ic, networkOnOneHost, logged) : null;
         Optional<ChipProfile> chip = facts.chipFor(hw.gpuModel());
         SingleTierModel pipeline = new SingleTierModel(in.sweep().collective(), n, topo.hopsPerStep(),
                 LatencyRule.PIPELINE);
@@ -215,7 +231,10 @@ public final class SingleTierCalibrator {
         }
 
         if (flag != null) {
-            String why = networkOnOneHost ? "a run on one host did not move its data over " + ic.name() + ", a"
+            String why = logged.isPresent() ? "NCCL's lines print " + logged.get().nvls() + " nvls channels: "
+                    + (flag.equals(NVLS) ? "NVLS reduced in the NVSwitches, which the ring cannot represent"
+                    : "no NVLS, so " + LineRate.whyAbove(ic, false, in.sweep().collective()))
+                    : networkOnOneHost ? "a run on one host did not move its data over " + ic.name() + ", a"
                     + " network between hosts: name the fabric inside the host (" + Advice.name(Setting.INTERCONNECT)
                     + " NVLink4, PCIe5, ...)"
                     : LineRate.whyAbove(ic, false, in.sweep().collective());
