@@ -148,16 +148,19 @@ public final class SingleTierCalibrator {
     }
 
     /**
-     * What busbw above the line rate points to: NVLS where the log's channel counts say NCCL set up NVLS channels (a
-     * fact, preferred to what the interconnect's kind suggests), never NVLS where they say it set up none; else the
-     * interconnect's in-network reduction, none for a network's on one host.
+     * What busbw above the line rate points to: none for a network's on one host (the data did not cross it); NVLS
+     * where the log's channel counts say NCCL set up NVLS channels (a fact, preferred to what the interconnect's kind
+     * suggests), never NVLS where they say it set up none; else the interconnect's in-network reduction.
      */
     static String inNetworkFlag(Interconnect ic, boolean networkOnOneHost, Optional<ChannelCounts> logged) {
+        if (networkOnOneHost) {
+            return ABOVE_PEAK;
+        }
         Optional<Boolean> nvls = logged.flatMap(ChannelCounts::nvlsAvailable);
         if (nvls.orElse(false)) {
             return NVLS;
         }
-        String ofFabric = networkOnOneHost ? null : ic.inNetworkReduction();
+        String ofFabric = ic.inNetworkReduction();
         return ofFabric == null || nvls.isPresent() && ofFabric.equals(NVLS) ? ABOVE_PEAK : ofFabric;
     }
 
@@ -231,13 +234,17 @@ public final class SingleTierCalibrator {
         }
 
         if (flag != null) {
-            String why = logged.isPresent() ? "NCCL's lines print " + logged.get().nvls() + " nvls channels: "
-                    + (flag.equals(NVLS) ? "NVLS reduced in the NVSwitches, which the ring cannot represent"
-                    : "no NVLS, so " + LineRate.whyAbove(ic, false, in.sweep().collective()))
-                    : networkOnOneHost ? "a run on one host did not move its data over " + ic.name() + ", a"
+            // the log's nvls count, where printed, says whether NVLS can explain it; else the interconnect's kind
+            String logSays = logged.map(ch -> "NCCL's lines print " + ch.nvls() + " nvls channels: ").orElse("");
+            String why = networkOnOneHost ? "a run on one host did not move its data over " + ic.name() + ", a"
                     + " network between hosts: name the fabric inside the host (" + Advice.name(Setting.INTERCONNECT)
                     + " NVLink4, PCIe5, ...)"
-                    : LineRate.whyAbove(ic, false, in.sweep().collective());
+                    : logged.isEmpty() ? LineRate.whyAbove(ic, false, in.sweep().collective())
+                    : flag.equals(NVLS) ? logSays + "in-network reduction (NVLS), which the alpha-beta ring model"
+                    + " cannot represent"
+                    : NVLS.equals(ic.inNetworkReduction()) ? logSays + "not NVLS, so more links than stated, or a"
+                    + " misstated interconnect"
+                    : logSays + LineRate.whyAbove(ic, false, in.sweep().collective());
             notes.add(Note.info(String.format(Locale.ROOT, "%s: busbw at the largest size (%.2f GB/s) exceeds"
                     + " beta_phys (%.4g GB/s): %s; %s", flag, seed.busBwPeakGBps(), betaPhys, why, seed.capped()
                             ? String.format(Locale.ROOT, "u_r %.2f used instead of %.3f", seed.ur(), seed.measuredUr())

@@ -34,6 +34,8 @@ class InNetworkFlagTest {
     void nvlsChannelsInTheLogAreNvlsWhateverTheInterconnectSuggests() {
         assertThat(SingleTierCalibrator.inNetworkFlag(named("NVLink3"), false, nvls(16))).isEqualTo("NVLS");
         assertThat(SingleTierCalibrator.inNetworkFlag(named("NVLink4"), false, nvls(0))).isEqualTo("ABOVE-PEAK");
+        // a network on one host carried nothing, whatever NCCL set up
+        assertThat(SingleTierCalibrator.inNetworkFlag(named("IB-NDR"), true, nvls(16))).isEqualTo("ABOVE-PEAK");
         // a count of no NVLS says nothing about SHARP in the network
         assertThat(SingleTierCalibrator.inNetworkFlag(named("IB-NDR"), false, nvls(0))).isEqualTo("SHARP");
         // an older NCCL prints no nvls count: the kind decides
