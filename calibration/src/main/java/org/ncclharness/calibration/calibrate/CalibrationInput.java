@@ -1,10 +1,12 @@
 package org.ncclharness.calibration.calibrate;
 
 import java.util.List;
+import java.util.Optional;
 import org.ncclharness.calibration.format.NcclEstimate;
 import org.ncclharness.calibration.hardware.Nics;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.nccl.ChannelCounts;
 
 /**
  * One sweep to calibrate, with what its metadata says beyond the sweep itself.
@@ -17,14 +19,23 @@ import org.ncclharness.calibration.measure.Sweep;
  *                   dataset's metadata) and speed (--nic-gbps, the metadata), each null where nothing says
  * @param ncclEstimates NCCL's own estimates the input carried for this sweep's rows (a sweep's JSON with NCCL
  *                   2.22+), read with the rest of the input so no command opens it again; empty for other inputs
+ * @param loggedChannels the channel counts the input's log printed (its {@code LogFacts#channels}, each with its
+ *                   communicator's size where stated); empty where it printed none, and for datasets and CSV
  */
 public record CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<String> flags, Nics nics,
-                               List<NcclEstimate> ncclEstimates) {
+                               List<NcclEstimate> ncclEstimates, List<ChannelCounts> loggedChannels) {
 
     public CalibrationInput {
         flags = flags == null ? List.of() : List.copyOf(flags);
         nics = nics == null ? Nics.UNKNOWN : nics;
         ncclEstimates = ncclEstimates == null ? List.of() : List.copyOf(ncclEstimates);
+        loggedChannels = loggedChannels == null ? List.of() : List.copyOf(loggedChannels);
+    }
+
+    /** An input whose log printed no channel counts (or that has no log). */
+    public CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<String> flags, Nics nics,
+                            List<NcclEstimate> ncclEstimates) {
+        this(id, sweep, forcedAlgo, flags, nics, ncclEstimates, List.of());
     }
 
     /** An input that carries no NCCL estimates. */
@@ -42,7 +53,13 @@ public record CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<S
      * indices are the full sweep's.
      */
     public CalibrationInput withSweep(Sweep other) {
-        return new CalibrationInput(id, other, forcedAlgo, flags, nics);
+        return new CalibrationInput(id, other, forcedAlgo, flags, nics, List.of(), loggedChannels);
+    }
+
+    /** The channels NCCL printed for the tested communicator, of the run's N; empty where the log does not say. */
+    public Optional<ChannelCounts> channels() {
+        Integer n = info().hardware().ranks();
+        return n == null ? Optional.empty() : ChannelCounts.forRanks(loggedChannels, n);
     }
 
     public static CalibrationInput of(String id, Sweep sweep) {

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Optional;
 import org.ncclharness.calibration.fit.FitProgress;
 import org.ncclharness.calibration.hardware.HardwareFacts;
+import org.ncclharness.calibration.measure.Note;
+import org.ncclharness.calibration.nccl.ChannelCounts;
 
 /**
  * What every command that calibrates does to its inputs, in one place, so {@code calibrate}, {@code sweep} and the
@@ -50,6 +52,29 @@ public final class CalibrationPipeline {
         return new CalibrationReport(new TwoTierCalibrator(facts, grid, o.scoring()).complete(inputs, entries));
     }
 
+    /**
+     * The entry with the channels NCCL printed for the input's communicator, where its log printed them (a joint
+     * entry's note names the member).
+     */
+    private static CalibrationEntry withChannels(CalibrationEntry e, CalibrationInput in, boolean joint) {
+        Optional<ChannelCounts> ch = in.channels();
+        if (ch.isEmpty()) {
+            return e;
+        }
+        Note note = Note.info((joint ? in.id() + ": " : "") + "channels from the log: " + ch.get().describe()
+                + " (NCCL's INFO lines for the communicator of N=" + in.info().hardware().ranks() + ")");
+        if (e instanceof SingleTierCalibration s) {
+            return s.withNotes(append(s.notes(), note));
+        }
+        return e instanceof TwoTierCalibration t ? t.withNotes(append(t.notes(), note)) : e;
+    }
+
+    private static List<Note> append(List<Note> notes, Note note) {
+        List<Note> out = new ArrayList<>(notes);
+        out.add(note);
+        return out;
+    }
+
     /** Each entry with the glitches of the inputs it was fitted from (a joint entry: of every member). */
     public static CalibrationReport annotate(CalibrationReport r, List<GlitchExclusion> glitches) {
         List<CalibrationEntry> out = new ArrayList<>();
@@ -59,6 +84,7 @@ public final class CalibrationPipeline {
             for (GlitchExclusion g : glitches) {
                 if (members.contains(g.original().id())) {
                     annotated = g.annotate(annotated);
+                    annotated = withChannels(annotated, g.original(), members.size() > 1);
                 }
             }
             out.add(annotated);

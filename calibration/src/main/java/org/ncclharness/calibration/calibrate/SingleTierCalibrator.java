@@ -26,6 +26,7 @@ import org.ncclharness.calibration.hardware.Interconnect;
 import org.ncclharness.calibration.hardware.LineRate;
 import org.ncclharness.calibration.hardware.Topology;
 import org.ncclharness.calibration.measure.Note;
+import org.ncclharness.calibration.nccl.ChannelCounts;
 import org.ncclharness.calibration.measure.WrongRows;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.model.LatencyRule;
@@ -52,6 +53,7 @@ public final class SingleTierCalibrator {
     public static final List<String> MODELS = List.of(METHOD_A, METHOD_B, METHOD_B_FITTED_BETA, NAIVE, ENVELOPE);
 
     private static final String ABOVE_PEAK = "ABOVE-PEAK";
+    private static final String NVLS = "NVLS";
     /** A measured u_r below this says the interconnect named is not the one the run used. */
     private static final double IMPLAUSIBLE_UR = 0.05;
 
@@ -145,6 +147,23 @@ public final class SingleTierCalibrator {
         return c;
     }
 
+    /**
+     * What busbw above the line rate points to: none for a network's on one host (the data did not cross it); NVLS
+     * where the log's channel counts say NCCL set up NVLS channels (a fact, preferred to what the interconnect's kind
+     * suggests), never NVLS where they say it set up none; else the interconnect's in-network reduction.
+     */
+    static String inNetworkFlag(Interconnect ic, boolean networkOnOneHost, Optional<ChannelCounts> logged) {
+        if (networkOnOneHost) {
+            return ABOVE_PEAK;
+        }
+        Optional<Boolean> nvls = logged.flatMap(ChannelCounts::nvlsAvailable);
+        if (nvls.orElse(false)) {
+            return NVLS;
+        }
+        String ofFabric = ic.inNetworkReduction();
+        return ofFabric == null || nvls.isPresent() && ofFabric.equals(NVLS) ? ABOVE_PEAK : ofFabric;
+    }
+
     private CalibrationEntry calibrate(CalibrationInput in, DatasetInfo info, Hardware hw, int n,
                                             Interconnect ic, Topology topo, FitPoints points,
                                             Identifiability ident) {
@@ -153,8 +172,8 @@ public final class SingleTierCalibrator {
         // a network's switches reduce only between hosts: on one host, busbw above a network's line rate says the
         // data did not cross that network at all
         boolean networkOnOneHost = topo.betweenHosts() && hw.hosts() != null && hw.hosts() == 1;
-        String flag = ident.beta() && seed.aboveLineRate()
-                ? Optional.ofNullable(networkOnOneHost ? null : ic.inNetworkReduction()).orElse(ABOVE_PEAK) : null;
+        Optional<ChannelCounts> logged = in.channels().filter(ch -> ch.nvls() != null);
+        String flag = ident.beta() && seed.aboveLineRate() ? inNetworkFlag(ic, networkOnOneHost, logged) : null;
         Optional<ChipProfile> chip = facts.chipFor(hw.gpuModel());
         SingleTierModel pipeline = new SingleTierModel(in.sweep().collective(), n, topo.hopsPerStep(),
                 LatencyRule.PIPELINE);
@@ -215,10 +234,17 @@ public final class SingleTierCalibrator {
         }
 
         if (flag != null) {
+            // the log's nvls count, where printed, says whether NVLS can explain it; else the interconnect's kind
+            String logSays = logged.map(ch -> "NCCL's lines print " + ch.nvls() + " nvls channels: ").orElse("");
             String why = networkOnOneHost ? "a run on one host did not move its data over " + ic.name() + ", a"
                     + " network between hosts: name the fabric inside the host (" + Advice.name(Setting.INTERCONNECT)
                     + " NVLink4, PCIe5, ...)"
-                    : LineRate.whyAbove(ic, false, in.sweep().collective());
+                    : logged.isEmpty() ? LineRate.whyAbove(ic, false, in.sweep().collective())
+                    : flag.equals(NVLS) ? logSays + "in-network reduction (NVLS), which the alpha-beta ring model"
+                    + " cannot represent"
+                    : NVLS.equals(ic.inNetworkReduction()) ? logSays + "not NVLS, so more links than stated, or a"
+                    + " misstated interconnect"
+                    : logSays + LineRate.whyAbove(ic, false, in.sweep().collective());
             notes.add(Note.info(String.format(Locale.ROOT, "%s: busbw at the largest size (%.2f GB/s) exceeds"
                     + " beta_phys (%.4g GB/s): %s; %s", flag, seed.busBwPeakGBps(), betaPhys, why, seed.capped()
                             ? String.format(Locale.ROOT, "u_r %.2f used instead of %.3f", seed.ur(), seed.measuredUr())

@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.model;
 
 import org.ncclharness.calibration.nccl.Algorithm;
+import org.ncclharness.calibration.nccl.ChannelCounts;
 import org.ncclharness.calibration.nccl.GpuClass;
 import org.ncclharness.calibration.nccl.GraphDefaults;
 import org.ncclharness.calibration.nccl.NcclTuning;
@@ -12,8 +13,9 @@ import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.measure.Hardware;
 
 /**
- * Sets up {@link NcclTunerModel} for a run from what its metadata states, and {@code nccl/graph-defaults.json} for what
- * it does not (every default is named in {@link #notes}). An estimate of NCCL's own prediction, never fitted.
+ * Sets up {@link NcclTunerModel} for a run from what its metadata and its log state (the ring channels NCCL printed
+ * for a communicator of the run's size), and {@code nccl/graph-defaults.json} for what they do not (every default is
+ * named in {@link #notes}). An estimate of NCCL's own prediction, never fitted.
  *
  * @param model the estimate, empty when NCCL's tables do not cover the run
  * @param notes what was assumed, or why there is no estimate
@@ -31,6 +33,18 @@ public record NcclBaseline(Optional<NcclTunerModel> model, List<String> notes) {
      * @param nicGbps     one NIC's speed in Gb/s when stated, else null
      */
     public static NcclBaseline of(Collective c, Hardware hw, String ncclVersion, Integer nicsPerHost, Double nicGbps) {
+        return of(c, hw, ncclVersion, nicsPerHost, nicGbps, List.of());
+    }
+
+    /**
+     * As above, with the channel counts the run's log printed: the ring channels of the communicator of the run's N
+     * where the log has them, else the defaults, with a note where the log's counts are of another size (a
+     * prediction at another scale: NCCL picks channels per communicator).
+     *
+     * @param logged every channel count the log printed ({@code LogFacts#channels}), empty where it printed none
+     */
+    public static NcclBaseline of(Collective c, Hardware hw, String ncclVersion, Integer nicsPerHost, Double nicGbps,
+                                  List<ChannelCounts> logged) {
         List<String> notes = new ArrayList<>();
         if (!Algorithm.tuned(c)) {
             return none("NCCL's tuning tables do not cover " + c.testName());
@@ -59,22 +73,44 @@ public record NcclBaseline(Optional<NcclTunerModel> model, List<String> notes) {
         if (sel.note() != null) {
             notes.add(sel.note());
         }
-        notes.add(String.format(Locale.ROOT, "graph not stated: %d channels x %.4g GB/s (%s)", ring.channels(),
-                ring.perChannelGBps(), ring.source()));
+        Optional<ChannelCounts> stated = ChannelCounts.forRanks(logged, hw.ranks());
+        int channels = stated.map(ChannelCounts::coll).orElse(ring.channels());
+        if (stated.isPresent()) {
+            notes.add(String.format(Locale.ROOT, "channels from the log: %d x %.4g GB/s (per channel: %s)", channels,
+                    ring.perChannelGBps(), ring.source()));
+        } else {
+            notes.add(String.format(Locale.ROOT, "graph not stated: %d channels x %.4g GB/s (%s)", channels,
+                    ring.perChannelGBps(), ring.source()) + otherSizes(logged, hw.ranks()));
+        }
         double inter = g.netPerChannelGBps();
         if (nodes > 1) {
             if (nicsPerHost != null && nicGbps != null) {
-                inter = nicsPerHost * nicGbps / 8 / ring.channels();
+                inter = nicsPerHost * nicGbps / 8 / channels;
                 notes.add(String.format(Locale.ROOT, "network per channel: %d NICs x %.4g Gb/s / 8 / %d channels",
-                        nicsPerHost, nicGbps, ring.channels()));
+                        nicsPerHost, nicGbps, channels));
             } else {
                 notes.add(String.format(Locale.ROOT, "network per channel %.4g GB/s (%s)", inter, g.netSource()));
             }
             // Across nodes a ring channel runs at the slower of its two legs.
             inter = Math.min(inter, ring.perChannelGBps());
         }
-        return new NcclBaseline(Optional.of(new NcclTunerModel(c, hw.ranks(), nodes, sm.get(), intra, ring.channels(),
+        return new NcclBaseline(Optional.of(new NcclTunerModel(c, hw.ranks(), nodes, sm.get(), intra, channels,
                 nodes > 1 ? inter : ring.perChannelGBps(), inter, sel.tuning().version())), notes);
+    }
+
+    /**
+     * Why the log's counts were not used: they are of other sizes than {@code ranks}, or communicators of that size
+     * printed different ones.
+     */
+    private static String otherSizes(List<ChannelCounts> logged, int ranks) {
+        List<String> sizes = logged.stream().map(ch -> ch.coll() + (ch.ranks() == null ? " of a communicator of no"
+                + " stated size" : " at N=" + ch.ranks())).distinct().toList();
+        if (sizes.isEmpty()) {
+            return "";
+        }
+        boolean sameSize = logged.stream().anyMatch(ch -> ch.ranks() != null && ch.ranks() == ranks);
+        return "; the log's channels (" + String.join(", ", sizes) + ")"
+                + (sameSize ? " differ between communicators of N=" : " are not those of N=") + ranks;
     }
 
     private static NcclBaseline none(String why) {

@@ -4,15 +4,17 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.ncclharness.calibration.nccl.ChannelCounts;
 
 /**
  * What a log says about the run besides its tables, for a bring-up record: NCCL versions and its CUDA, the
- * driver, the NCCL_* environment, the command line, the date and the NICs. Each from the lines NCCL_DEBUG=INFO,
- * nvidia-smi and the shell print; null or empty where the log does not say.
+ * driver, the NCCL_* environment, the command line, the date, the NICs and NCCL's channels. Each from the lines
+ * NCCL_DEBUG=INFO, nvidia-smi and the shell print; null or empty where the log does not say.
  *
  * @param ncclVersions  every distinct {@code NCCL version X} the ranks printed, in order seen
  * @param ncclCuda      the CUDA NCCL was built for ({@code +cuda12.2})
@@ -23,9 +25,12 @@ import java.util.regex.Pattern;
  * @param commandLine   the first line that launches an nccl-tests binary ({@code $ mpirun ... all_reduce_perf ...})
  * @param date          the first ISO date a line carries ({@code 2024-05-01}), or a {@code date} output line
  * @param nicsPerHost   NICs from {@code NET/IB : Using ...}, null where not printed
+ * @param channels      the distinct channel counts NCCL printed, each with its communicator's size where the lines
+ *                      say it ({@link ChannelLines}), in order seen; empty where none was printed
  */
 public record LogFacts(List<String> ncclVersions, String ncclCuda, String driverVersion,
-                       Map<String, String> environment, String commandLine, String date, Integer nicsPerHost) {
+                       Map<String, String> environment, String commandLine, String date, Integer nicsPerHost,
+                       List<ChannelCounts> channels) {
 
     private static final Pattern NCCL_VERSION = Pattern.compile("NCCL version (\\d+\\.\\d+\\.\\d+)(?:\\S*\\+cuda(\\d+\\.\\d+))?");
     private static final Pattern DRIVER = Pattern.compile("Driver Version: ?(\\d[\\d.]+)");
@@ -44,11 +49,17 @@ public record LogFacts(List<String> ncclVersions, String ncclCuda, String driver
         }
         // a JSON of the run that names none of them reads back as none
         ncclVersions = ncclVersions == null ? List.of() : List.copyOf(ncclVersions);
+        channels = channels == null ? List.of() : List.copyOf(channels);
         environment = Collections.unmodifiableMap(environment == null ? new TreeMap<>() : new TreeMap<>(environment));
     }
 
     public static LogFacts none() {
-        return new LogFacts(List.of(), null, null, Map.of(), null, null, null);
+        return new LogFacts(List.of(), null, null, Map.of(), null, null, null, List.of());
+    }
+
+    /** The channels of the tested communicator, of {@code ranks} ranks ({@link ChannelCounts#forRanks}). */
+    public Optional<ChannelCounts> channelsFor(int ranks) {
+        return ChannelCounts.forRanks(channels, ranks);
     }
 
     public static LogFacts of(List<String> lines) {
@@ -65,6 +76,7 @@ public record LogFacts(List<String> ncclVersions, String ncclCuda, String driver
         private final List<String> versions = new ArrayList<>();
         private final Map<String, String> env = new TreeMap<>();
         private final NicCount.Tally nics = new NicCount.Tally();
+        private final ChannelLines channels = new ChannelLines();
         private String cuda;
         private String driver;
         private String cudaDriver;
@@ -75,6 +87,7 @@ public record LogFacts(List<String> ncclVersions, String ncclCuda, String driver
 
         public void accept(String line) {
             nics.accept(line);
+            channels.accept(line);
             int end = line.length();
             while (end > 0 && Character.isWhitespace(line.charAt(end - 1))) {
                 end--;
@@ -108,7 +121,7 @@ public record LogFacts(List<String> ncclVersions, String ncclCuda, String driver
             }
             OptionalInt n = nics.count();
             return new LogFacts(versions, cuda, driver != null ? driver : cudaDriver, env, command, date,
-                    n.isPresent() ? n.getAsInt() : null);
+                    n.isPresent() ? n.getAsInt() : null, channels.result());
         }
 
         /** A {@code 20YY-} (an ISO date), or a line that starts with a capital (a {@code date} command's output). */

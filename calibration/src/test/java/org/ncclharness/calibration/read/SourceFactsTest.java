@@ -91,7 +91,13 @@ class SourceFactsTest {
                 .contains("\"nics_per_host\"").doesNotContain("\"gpuModel\"").doesNotContain("\"nicsPerHost\"");
         RunDocument old = Inputs.parseDocument("v1.json", v1, null);
         RunDocument now = Inputs.parseDocument("v2.json", v2, null);
-        assertThat(old.source()).isEqualTo(doc.source()).isEqualTo(now.source());
+        assertThat(now.source()).isEqualTo(doc.source());
+        // the release that wrote version 1 did not keep NCCL's channel counts: all else reads back the same
+        LogFacts log = doc.source().log();
+        assertThat(log.channels()).isNotEmpty();
+        assertThat(old.source()).isEqualTo(new SourceFacts(new LogFacts(log.ncclVersions(), log.ncclCuda(),
+                log.driverVersion(), log.environment(), log.commandLine(), log.date(), log.nicsPerHost(), List.of()),
+                doc.source().network(), doc.source().nicDevices(), doc.source().stated(), doc.source().diagnosis()));
         var a = old.requireSweeps().get(0);
         var b = now.requireSweeps().get(0);
         assertThat(a.hardware()).isEqualTo(b.hardware()).isEqualTo(doc.requireSweeps().get(0).hardware());
@@ -114,6 +120,11 @@ class SourceFactsTest {
         assertThat(source.path("log").path("nics_per_host").asInt()).isEqualTo(8);
         assertThat(source.path("log").path("nccl_versions").get(0).asText()).isEqualTo("2.26.2");
         assertThat(source.path("nic_devices")).hasSize(8);
+        var channels = source.path("log").path("channels").get(0);
+        assertThat(channels.path("ranks").asInt()).isEqualTo(16);
+        assertThat(channels.path("coll").asInt()).isEqualTo(16);
+        assertThat(channels.path("nvls").asInt()).isEqualTo(16);
+        assertThat(channels.path("p2p_per_peer").asInt()).isEqualTo(2);
         assertThat(source.path("diagnosis").path("transport").asText()).startsWith("NCCL used (its INFO lines)");
         assertThat(source.path("diagnosis").path("findings").get(0).path("severity").asText())
                 .isEqualTo(Severity.INFO.name());

@@ -291,7 +291,7 @@ public final class PlotCommand implements Callable<Integer> {
                     entry = twoTiers.calibrate(fit, file ? files : bundled);
                 }
                 NcclBaseline nccl = models.contains(CalibratedSeries.NCCL)
-                        ? ncclBaseline(in.sweep(), file ? null : dataset(r.getKey()).metadata()) : null;
+                        ? ncclBaseline(in, file ? null : dataset(r.getKey()).metadata()) : null;
                 CalibratedSeries.Drawn drawn = CalibratedSeries.draw(in.sweep(), entry, nccl,
                         models.contains(FITTED) ? List.of() : models);
                 drawn.notDrawn().forEach((m, why) -> System.err.println(in.id() + ": model " + m + " not drawn: " + why));
@@ -305,8 +305,9 @@ public final class PlotCommand implements Callable<Integer> {
         return out;
     }
 
-    /** NCCL's tuner set up from what the dataset's metadata (or the log's preamble) states. */
-    private static NcclBaseline ncclBaseline(Sweep s, DatasetMetadata md) {
+    /** NCCL's tuner set up from what the dataset's metadata (or the log's preamble and channel counts) states. */
+    private static NcclBaseline ncclBaseline(CalibrationInput in, DatasetMetadata md) {
+        Sweep s = in.sweep();
         Hardware hw = s.hardware() == null ? Hardware.unknown() : s.hardware();
         if (hw.ranks() == null) {
             hw = hw.withRanks(s.ranks());
@@ -315,7 +316,7 @@ public final class PlotCommand implements Callable<Integer> {
             return NcclBaseline.of(s.collective(), hw, md.ncclVersion(), md.nicsPerHost(), md.nicGbps());
         }
         String version = s.run() != null && "nccl-tests".equals(s.run().library()) ? s.run().libraryVersion() : null;
-        return NcclBaseline.of(s.collective(), hw, version, null, null);
+        return NcclBaseline.of(s.collective(), hw, version, null, null, in.loggedChannels());
     }
 
     /** Several tables of one log differ by datatype and op; the legend must tell them apart. */

@@ -149,7 +149,7 @@ public final class CalibrationInputs {
                 }
                 ResolvedRun run = RunInputs.resolve(doc, s, fileFlags.hints(), RunResolver.UnstatedHosts.ASSUME_ONE);
                 out.add(new CalibrationInput(id, fitted(p.toString(), run), run.forcedAlgo(), List.of(), run.nics(),
-                        doc.ncclEstimates(s)));
+                        doc.ncclEstimates(s), doc.facts().channels()));
             }
             if (!skipped.isEmpty() && out.stream().noneMatch(c -> c.id().startsWith(p.toString()))) {
                 // every missing fact in one message: a file read here takes its interconnect from the flags
