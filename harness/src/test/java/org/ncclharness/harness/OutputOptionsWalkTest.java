@@ -10,8 +10,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -243,20 +246,20 @@ class OutputOptionsWalkTest {
     /** The files and folders named {@code -} or {@code -.EXT} under {@code dir}, the build's output left out. */
     private static Set<String> dashNamed(Path dir) throws IOException {
         Set<String> found = new TreeSet<>();
-        Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
             @Override
-            public java.nio.file.FileVisitResult preVisitDirectory(Path d, java.nio.file.attribute.BasicFileAttributes a) {
+            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes a) {
                 if (d.equals(dir.resolve("target"))) {
-                    return java.nio.file.FileVisitResult.SKIP_SUBTREE;
+                    return FileVisitResult.SKIP_SUBTREE;
                 }
                 visit(d);
-                return java.nio.file.FileVisitResult.CONTINUE;
+                return FileVisitResult.CONTINUE;
             }
 
             @Override
-            public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a) {
+            public FileVisitResult visitFile(Path f, BasicFileAttributes a) {
                 visit(f);
-                return java.nio.file.FileVisitResult.CONTINUE;
+                return FileVisitResult.CONTINUE;
             }
 
             private void visit(Path p) {
