@@ -20,6 +20,12 @@
  * test can see what reached NCCL (and that the fields it leaves alone are NCCL_CONFIG_UNDEF_INT, not zero).
  * ncclGroupSimulateEnd estimates STANDIN_EST_BASE_US (default 5) µs plus the bytes a rank contributes at
  * STANDIN_EST_GBPS (default 10) GB/s: a fixed formula, so tests can check the harness carries it unchanged.
+ * STANDIN_VIRTUAL_CLOCK=FILE makes time virtual, so a test's verdicts on speed do not depend on how fast or loaded
+ * the machine is: FILE holds this process's clock (8 bytes, nanoseconds from 0, native byte order), which the harness
+ * reads as its timed loop's clock when started with -Dnccl-harness.loop-clock-file=FILE. Each launch then costs
+ * what the estimate's formula says for the bytes this rank contributes, plus the slow host's STANDIN_SLOW_US_PER_MIB
+ * where that applies (instead of sleeping it), and ends on every rank of its communicator when the last rank's
+ * does, as a collective waits for its slowest rank.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -48,6 +54,7 @@ typedef struct {
     volatile int aborted;
     size_t slot;
     unsigned long host[MAX_RANKS]; /* each rank's host id, hashed: who shares a host */
+    int64_t done_ns[MAX_RANKS]; /* STANDIN_VIRTUAL_CLOCK: when each rank's part of the current launch ends */
 } Header;
 
 typedef struct {
@@ -58,6 +65,8 @@ typedef struct {
     volatile int aborted;
     int slow; /* on STANDIN_SLOW_HOST where the slowness applies to this communicator; -1 until known */
     int logged; /* STANDIN_CONFIG_LOG: the first launch's pointer alignment is written */
+    double cost_us; /* STANDIN_VIRTUAL_CLOCK: this rank's virtual cost of the launch being contributed */
+    int64_t done_ns; /* STANDIN_VIRTUAL_CLOCK: when the launch ends on this communicator (its slowest rank) */
 } Comm;
 
 enum { OK = 0, UNHANDLED_CUDA = 1, SYSTEM = 2, INTERNAL = 3, INVALID_ARGUMENT = 4, INVALID_USAGE = 5, REMOTE = 6 };
@@ -152,12 +161,64 @@ static void debug_lines(Comm *c) {
     fclose(f);
 }
 
+/* STANDIN_VIRTUAL_CLOCK's file, mapped; null when time is real. */
+static volatile int64_t *virtual_clock(void) {
+    static volatile int64_t *clock;
+    static int known;
+    if (!known) {
+        known = 1;
+        const char *path = getenv("STANDIN_VIRTUAL_CLOCK");
+        int fd = path ? open(path, O_RDWR | O_CREAT, 0600) : -1;
+        struct stat st;
+        /* the harness may have made it first: only a file shorter than the clock is extended */
+        if (fd >= 0 && fstat(fd, &st) == 0 && (st.st_size >= 8 || ftruncate(fd, 8) == 0)) {
+            void *m = mmap(0, 8, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            clock = m == MAP_FAILED ? 0 : m;
+        }
+        if (fd >= 0) close(fd);
+        if (path && !clock) {
+            fprintf(stderr, "stand-in: STANDIN_VIRTUAL_CLOCK=%s cannot be mapped\n", path);
+            _exit(70);
+        }
+    }
+    return clock;
+}
+
+/* The estimate's formula for bytes (ncclGroupSimulateEnd), in µs: what a launch costs in virtual time. */
+static double formula_us(size_t bytes) {
+    const char *base = getenv("STANDIN_EST_BASE_US"), *gbps = getenv("STANDIN_EST_GBPS");
+    return (base ? atof(base) : 5.0) + (double) bytes / ((gbps ? atof(gbps) : 10.0) * 1e3);
+}
+
+/* Sends bytes: in virtual time their cost is added to the launch's, in real time only a slow host's delay sleeps. */
 static void pay_slowness(Comm *c, size_t bytes) {
-    if (!c->slow) return;
     const char *e = getenv("STANDIN_SLOW_US_PER_MIB");
-    double us = (e ? atof(e) : 20000.0) * (double) bytes / (1 << 20);
+    double us = c->slow ? (e ? atof(e) : 20000.0) * (double) bytes / (1 << 20) : 0;
+    if (virtual_clock()) {
+        c->cost_us += formula_us(bytes) - formula_us(0) + us;
+        return;
+    }
+    if (us <= 0) return;
     struct timespec t = {(time_t) (us / 1e6), (long) ((us - 1e6 * (long) (us / 1e6)) * 1000)};
     nanosleep(&t, 0);
+}
+
+/* Virtual time: this rank's part of c's launch ends at the process clock plus its cost; the slots' barrier
+ * publishes it to the other ranks. */
+static void virtual_contribute(Comm *c) {
+    volatile int64_t *clock = virtual_clock();
+    if (!clock) return;
+    c->done_ns = *clock + (int64_t) ((formula_us(0) + c->cost_us) * 1e3);
+    if (c->nranks > 1) c->h->done_ns[c->rank] = c->done_ns;
+}
+
+/* Virtual time, once every rank has contributed (before the second barrier, so no rank has begun its next
+ * launch): the launch ends when its slowest rank's part does. */
+static void virtual_combine(Comm *c) {
+    if (!virtual_clock() || c->nranks == 1) return;
+    for (int r = 0; r < c->nranks; r++) {
+        if (c->h->done_ns[r] > c->done_ns) c->done_ns = c->h->done_ns[r];
+    }
 }
 
 static int injected(void) {
@@ -605,8 +666,14 @@ static int contribute(Op *o) {
         c->slow = is_slow(c);
         debug_lines(c);
     }
-    if (o->kind == P2P) return p2p_contribute(o);
+    c->cost_us = 0;
+    if (o->kind == P2P) {
+        int rc = p2p_contribute(o);
+        virtual_contribute(c);
+        return rc;
+    }
     pay_slowness(c, in_bytes(o));
+    virtual_contribute(c);
     if (c->nranks > 1) {
         char *mine = c->slots + (size_t) c->rank * stride_of(o);
         memcpy(mine, o->send, in_bytes(o));
@@ -690,8 +757,11 @@ static int run_batch(Op *ops, int n) {
             int rc = await_release(round[j]->comm, gens[j]);
             if (rc != OK) return rc;
         }
+        int64_t end = virtual_clock() ? *virtual_clock() : 0;
         for (int j = 0; j < m; j++) {
             combine(round[j]);
+            virtual_combine(round[j]->comm);
+            if (round[j]->comm->done_ns > end) end = round[j]->comm->done_ns;
             gens[j] = arrive(round[j]->comm);
         }
         for (int j = 0; j < m; j++) {
@@ -700,6 +770,8 @@ static int run_batch(Op *ops, int n) {
             done[idx[j]] = 1;
             left--;
         }
+        /* the local GPUs run a round's launches at once: it ends with the last of them */
+        if (virtual_clock()) *virtual_clock() = end;
     }
     return OK;
 }

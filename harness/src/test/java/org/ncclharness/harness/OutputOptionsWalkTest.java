@@ -10,8 +10,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +34,10 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The rule for {@code -} (README, "Conventions"), for every output option of every command, found by its type in
- * picocli's model of {@link Main}: with {@code -}, run as a user runs it in an empty working directory, a command
- * either writes that output alone to standard output (the same bytes as to a file) or refuses in one line with exit
- * 2; no file or folder named {@code -} (or {@code -.png}, ...) appears.
+ * picocli's model of {@link Main}: with {@code -}, a command either writes that output alone to standard output (the
+ * same bytes as to a file) or refuses in one line with exit 2; no file or folder named {@code -} (or {@code -.png},
+ * ...) appears in its working directory. Every option runs in this JVM; one of each outcome also runs as a user
+ * runs it, in a JVM of its own in an empty working directory.
  */
 class OutputOptionsWalkTest {
 
@@ -181,27 +185,91 @@ class OutputOptionsWalkTest {
                 .containsExactlyInAnyOrderElementsOf(BASE.keySet());
     }
 
+    /**
+     * Each output option in this JVM, whose working directory (this module's folder) is where a file named {@code -}
+     * would appear; {@link #aUsersOwnProcessInAnEmptyFolderDoesAsThisJvmDoes} holds that a process of its own, in an
+     * empty folder, does the same (issue 43: one JVM started per outcome, not one per option).
+     */
     @TestFactory
-    Stream<DynamicTest> everyOutputOptionTakesDashForStandardOutputOrRefusesInOneLine() {
+    Stream<DynamicTest> everyOutputOptionTakesDashForStandardOutputOrRefusesInOneLine() throws IOException {
+        Set<String> before = dashNamed(HERE);
         return outputOptions().stream().map(f -> DynamicTest.dynamicTest(f.name() + " -", () -> {
             String option = OutputRule.nameOf(f.option());
             List<String> args = new ArrayList<>(BASE.get(f.command()));
             args.addAll(List.of(option, "-"));
-            Run dash = Run.in(Files.createTempDirectory(root, "dash"), args);
-            assertThat(dash.dashNamed()).as("%s: files or folders named '-'", args).isEmpty();
-            if (dash.rc() == ExitCode.USAGE) {
+            CliRun dash = CliRun.of(args.toArray(String[]::new));
+            assertThat(dashNamed(HERE)).as("%s: files or folders named '-' in the working directory", args)
+                    .isEqualTo(before);
+            if (dash.exitCode() == ExitCode.USAGE) {
                 assertThat(dash.err().strip().lines()).as("%s: one line on stderr", args).hasSize(1);
                 assertThat(dash.out()).as("%s: nothing on stdout", args).isEmpty();
                 assertThat(dash.err()).as("%s names the option", args).contains(option);
                 return;
             }
-            assertThat(dash.rc()).as("%s: exit 0 or exit 2; stderr: %s", args, dash.err()).isZero();
+            assertThat(dash.exitCode()).as("%s: exit 0 or exit 2; stderr: %s", args, dash.err()).isZero();
             assertThat(f.option().type()).as("%s: only a one-file text output takes -", args)
                     .isEqualTo(OutputTarget.class);
             assertThat(dash.out()).as("%s wrote nothing on stdout", args).isNotEmpty();
             assertThat(normal(f, dash.out())).as("%s: stdout holds the output alone, as a file gets it", args)
                     .isEqualTo(normal(f, asAFile(f, option)));
         }));
+    }
+
+    /**
+     * The process boundary, once per outcome: the real entry point in a JVM of its own, in an empty working
+     * directory and a clean environment, writes a one-file output given {@code -} to its standard output (the same
+     * bytes as this JVM's run) and refuses a folder output given {@code -} in one line with exit 2, leaving no file
+     * or folder named {@code -} either way.
+     */
+    @Test
+    void aUsersOwnProcessInAnEmptyFolderDoesAsThisJvmDoes() throws IOException, InterruptedException {
+        List<String> takes = List.of("convert", DATASET, "--csv", "-");
+        Run out = Run.in(Files.createTempDirectory(root, "jvm"), takes);
+        assertThat(out.rc()).as(out.err()).isZero();
+        assertThat(out.dashNamed()).isEmpty();
+        assertThat(out.out()).isNotEmpty().isEqualTo(CliRun.of(takes.toArray(String[]::new)).out());
+
+        List<String> refuses = new ArrayList<>(BASE.get("bringup"));
+        refuses.addAll(List.of("--out", "-"));
+        Run refused = Run.in(Files.createTempDirectory(root, "jvm"), refuses);
+        assertThat(refused.rc()).as(refused.err()).isEqualTo(ExitCode.USAGE);
+        assertThat(refused.err().strip().lines()).hasSize(1);
+        assertThat(refused.err()).contains("--out");
+        assertThat(refused.out()).isEmpty();
+        assertThat(refused.dashNamed()).isEmpty();
+        assertThat(refused.err()).isEqualTo(CliRun.of(refuses.toArray(String[]::new)).err());
+    }
+
+    /** This JVM's working directory: where a relative name, {@code -} written as a file's, lands. */
+    private static final Path HERE = Path.of("").toAbsolutePath();
+
+    /** The files and folders named {@code -} or {@code -.EXT} under {@code dir}, the build's output left out. */
+    private static Set<String> dashNamed(Path dir) throws IOException {
+        Set<String> found = new TreeSet<>();
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes a) {
+                if (d.equals(dir.resolve("target"))) {
+                    return FileVisitResult.SKIP_SUBTREE;
+                }
+                visit(d);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path f, BasicFileAttributes a) {
+                visit(f);
+                return FileVisitResult.CONTINUE;
+            }
+
+            private void visit(Path p) {
+                String n = p.getFileName() == null ? "" : p.getFileName().toString();
+                if (n.equals("-") || n.startsWith("-.")) {
+                    found.add(dir.relativize(p).toString());
+                }
+            }
+        });
+        return found;
     }
 
     /** A real two-host log with NCCL's lines, which every command that reads a run reads. */
@@ -295,10 +363,8 @@ class OutputOptionsWalkTest {
     }
 
     /**
-     * The same output written to a file: accuracy's is docs/model-accuracy.md, which AccuracyCommandTest holds. In
-     * this JVM (the file is named by its whole path, so no working directory is needed): only the run with
-     * {@code -} must be a process of its own, to see what it leaves in its working directory (issue 43: one JVM
-     * started per output, not two).
+     * The same output written to a file: accuracy's is docs/model-accuracy.md, which AccuracyCommandTest holds. The
+     * file is named by its whole path, in a folder of its own.
      */
     private static String asAFile(Found f, String option) throws IOException {
         if (f.command().equals("accuracy")) {

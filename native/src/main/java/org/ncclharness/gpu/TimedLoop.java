@@ -48,7 +48,7 @@ public final class TimedLoop {
     private final double[] spread = new double[2];
 
     public TimedLoop(CollectiveBackend backend, JobGroup group) {
-        this(backend, group, System::nanoTime);
+        this(backend, group, LoopClock.fromSystem());
     }
 
     /** @param clockNanos a steady clock in nanoseconds (tests pass one that records where it is read) */

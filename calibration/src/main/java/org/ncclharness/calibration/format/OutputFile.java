@@ -257,6 +257,13 @@ public final class OutputFile {
     /** {@code .NAME.PID.N.tmp}: the writer's pid, then its clock. */
     private static final java.util.regex.Pattern TEMP = java.util.regex.Pattern.compile("\\..+\\.(\\d{1,18})\\.-?\\d+\\.tmp");
 
+    /**
+     * A test seam, off unless the JVM is started with {@code -Dnccl-harness.hold-written-temp=true}: each temporary
+     * file, once written and before it is moved into place, waits there until the process ends. InterruptedWriteIT
+     * signals the real jar at that moment, which it sees (the file is there and whole), instead of racing the write.
+     */
+    private static final boolean HOLD_WRITTEN = Boolean.getBoolean("nccl-harness.hold-written-temp");
+
     /** The content in a hidden temporary file beside the target. */
     private static Path temp(Path target, Content content) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
@@ -266,6 +273,10 @@ public final class OutputFile {
         LIVE.put(tmp, target);
         try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             content.writeTo(out);
+            if (HOLD_WRITTEN) {
+                out.flush();
+                waitForTheExit();
+            }
         } catch (IOException | RuntimeException e) {
             LIVE.remove(tmp);
             Files.deleteIfExists(tmp);

@@ -21,11 +21,21 @@ import org.ncclharness.harness.figure.Images;
  * {@code bringup} end to end under a real mpirun, four processes on four simulated hosts (each rank's
  * HARNESS_HOST_ID set by its own shell: {@code host0} … {@code host3}), every call through the real JNI
  * bindings into the CUDA/NCCL stand-ins ({@link StandIns}), whose STANDIN_SLOW_HOST plants a slow host: its
- * ranks take 20 ms more per MiB on every communicator that reaches another host (a bad NIC), or on all of them
- * with STANDIN_SLOW_SCOPE=any (a bad host).
+ * ranks take STANDIN_SLOW_US_PER_MIB more per MiB on every communicator that reaches another host (a bad NIC), or on
+ * all of them with STANDIN_SLOW_SCOPE=any (a bad host). Time is virtual (STANDIN_VIRTUAL_CLOCK, which the timed loop
+ * reads through its {@code nccl-harness.loop-clock-file} seam): each launch costs what the stand-in's formula says, so
+ * four JVMs on a loaded machine measure what an idle one does, to the digit, and the steps are judged by bringup's
+ * default thresholds.
  */
 @Timeout(value = Processes.TEST_HANG_S, unit = TimeUnit.SECONDS)
 class BringupIT extends UsesStandIns {
+
+    /**
+     * host2 at about half speed where its fault applies: 100 µs more per MiB, on the 110 µs the stand-in's formula
+     * gives 1 MiB (5 µs + 1 MiB at 10 GB/s), so it moves 1 MiB in 210 µs: 52 % of a healthy host's speed.
+     */
+    private static final Map<String, String> HALF_SPEED_HOST2 = Map.of("STANDIN_SLOW_HOST", "host2",
+            "STANDIN_SLOW_US_PER_MIB", "100");
 
     @TempDir
     Path tmp;
@@ -44,8 +54,13 @@ class BringupIT extends UsesStandIns {
         Map<String, String> env = standIns.environment(2, extra);
         // one process per simulated host: mpirun, which sees one machine, must not say what is local (so the job
         // needs a rendezvous address, as a real multi-host one does)
+        // and each process its own virtual clock, which the stand-in advances and the harness's timed loop reads
+        String clock = tmp.resolve("clock.").toString();
         List<String> cmd = new ArrayList<>(List.of("sh", "-c", "export HARNESS_HOST_ID=host$OMPI_COMM_WORLD_RANK;"
-                + " unset OMPI_COMM_WORLD_LOCAL_RANK OMPI_COMM_WORLD_LOCAL_SIZE; exec \"$@\"", "sh"));
+                + " export STANDIN_VIRTUAL_CLOCK=\"$1$OMPI_COMM_WORLD_RANK\";"
+                + " export JAVA_TOOL_OPTIONS=\"$JAVA_TOOL_OPTIONS"
+                + " -Dnccl-harness.loop-clock-file=$STANDIN_VIRTUAL_CLOCK\";"
+                + " unset OMPI_COMM_WORLD_LOCAL_RANK OMPI_COMM_WORLD_LOCAL_SIZE; shift; exec \"$@\"", "sh", clock));
         List<String> harness = new ArrayList<>(List.of("bringup", "--nccl-lib", standIns.dir().toString(), "-g",
                 Integer.toString(gpus), "-n", "4", "-w", "1", "-N", Integer.toString(cycles), "--rendezvous",
                 "tcp://127.0.0.1:" + Processes.freePort()));
@@ -68,14 +83,13 @@ class BringupIT extends UsesStandIns {
     @Test
     void fourHealthyHostsGoThroughAllFourStepsAndKeepTheBaselineWhichALaterBringupComparesWith() throws Exception {
         Path first = tmp.resolve("first");
-        // four JVMs on two cores run the stand-ins at uneven speeds: thresholds far below the planted faults' 5-10x
-        Processes.Result r = bringup(Map.of(), 2, "-b", "64K", "-e", "1M", "-o", first.toString(), "--fail-below", "25",
-                "--warn-below", "50");
+        Processes.Result r = bringup(Map.of(), 2, "-b", "64K", "-e", "1M", "-o", first.toString());
         String out = rank0(r);
         // no line rate for a stand-in GPU: check's peak rule cannot judge it and says so (WARN), never FAIL
         assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.OK);
-        // two cores run four JVMs: the runs spread and some steps WARN about it, but nothing fails
-        assertThat(out).containsPattern("step 1 \\(every GPU alone\\): (PASS|WARN)")
+        // in virtual time each figure is the formula's: 1 MiB in 5 µs + 1 MiB at 10 GB/s, on every GPU alike
+        assertThat(out).contains("step 1 (every GPU alone): PASS")
+                .containsPattern("rank 2 on host2, GPU 1 of its 2 +9\\.54492 +0\\.0 % +PASS")
                 // -g 2: each process's second GPU is tested alone too, not only its first
                 .contains("rank 3 on host3, GPU 1 of its 2").contains("rank 0 on host0, GPU 0 of its 2")
                 .contains("step 2 (each host, all its GPUs):").contains("host2")
@@ -89,17 +103,18 @@ class BringupIT extends UsesStandIns {
         assertThat(first.resolve("baseline.csv")).isNotEmptyFile();
         assertThat(first.resolve("baseline.png")).isNotEmptyFile();
 
-        // the same cluster with a bad NIC on host2: steps 1-2 stay on one host and pass; step 4 against the baseline
-        // 1 s more per MiB: far below --fail-below 25 of any baseline even when a loaded machine slowed the first
-        // bring-up's own numbers several times (200 ms left the loaded run at 26 % of its baseline: WARN). Each step
-        // once (-N 1): every operation across hosts sleeps, and the verdict asked of it is not a close one
-        Processes.Result slow = bringup(Map.of("STANDIN_SLOW_HOST", "host2", "STANDIN_SLOW_US_PER_MIB", "1000000"), 2,
-                1, "-b", "64K", "-e", "1M", "--baseline", first.toString(), "-o", tmp.resolve("second").toString(),
-                "--fail-below", "25", "--warn-below", "50");
+        // the same cluster with a bad NIC on host2, at half speed: steps 1-2 stay on one host and pass; step 4
+        // against the baseline, by bringup's default thresholds. Each step once (-N 1): in virtual time a second
+        // cycle measures the same again
+        Processes.Result slow = bringup(HALF_SPEED_HOST2, 2, 1, "-b", "64K", "-e", "1M",
+                "--baseline", first.toString(), "-o", tmp.resolve("second").toString());
         String again = rank0(slow);
         assertThat(slow.rc()).as(slow.out() + slow.err()).isEqualTo(ExitCode.FAIL);
         assertThat(again).doesNotContain("step 1 (every GPU alone): FAIL").contains("step 2 (each host, all its GPUs): ")
-                .contains("step 4 (all hosts, every size): FAIL").containsPattern("of the reference \\(baseline")
+                .contains("step 4 (all hosts, every size): FAIL")
+                // every collective across hosts waits for host2's half-speed NIC: 110 µs of 210, to the digit
+                .contains("FAIL  largest common size 1 MiB: busbw 8.74409 GB/s is 52.3 % of the reference (baseline:"
+                        + " 16.7036 GB/s), below 75 %")
                 .contains("Verdict: FAIL at step 4");
         assertThat(again).doesNotContain("step 2 (each host, all its GPUs): FAIL");
     }
@@ -107,12 +122,14 @@ class BringupIT extends UsesStandIns {
     @Test
     void aBadHostFailsStepOneByNameAndTheFlowStopsThere() throws Exception {
         Path dir = tmp.resolve("bad");
-        Processes.Result r = bringup(Map.of("STANDIN_SLOW_HOST", "host2", "STANDIN_SLOW_SCOPE", "any"), 1, "-b", "256K",
-                "-e", "1M", "-o", dir.toString());
+        Map<String, String> badHost = new java.util.HashMap<>(HALF_SPEED_HOST2);
+        badHost.put("STANDIN_SLOW_SCOPE", "any");
+        Processes.Result r = bringup(badHost, 1, "-b", "256K", "-e", "1M", "-o", dir.toString());
         String out = rank0(r);
         assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.FAIL);
         assertThat(out).contains("step 1 (every GPU alone): FAIL")
-                .containsPattern("FAIL  rank 2 on host2: fastest algbw at 1 MiB \\S+ GB/s is \\d+ % of the median of 4")
+                .contains("FAIL  rank 2 on host2: fastest algbw at 1 MiB 5.00 GB/s is 52 % of the median of 4 (9.54"
+                        + " GB/s); FAIL below 75 %")
                 .contains("step 2 (each host, all its GPUs): not run (the flow stopped at step 1)")
                 .contains("step 4 (all hosts, every size): not run").contains("Verdict: FAIL at step 1");
         assertThat(dir.resolve("baseline.json")).doesNotExist();
@@ -134,12 +151,12 @@ class BringupIT extends UsesStandIns {
     @Test
     void pairsNameTheHostWhosePairsAreAllSlowAndThePageShowsTheHeatmap() throws Exception {
         Path dir = tmp.resolve("pairs");
-        Processes.Result r = bringup(Map.of("STANDIN_SLOW_HOST", "host2", "STANDIN_SLOW_US_PER_MIB", "60000"), 1, "--pairs", "-b", "256K", "-e", "1M",
-                "-o", dir.toString());
+        Processes.Result r = bringup(HALF_SPEED_HOST2, 1, "--pairs", "-b", "256K", "-e", "1M", "-o", dir.toString());
         String out = rank0(r);
         assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.FAIL);
         assertThat(out).contains("all pairs over 4 hosts in 3 rounds")
-                .containsPattern("host2: all 3 of its pairs are below 75 % of the median pair")
+                .contains("FAIL  host2: all 3 of its pairs are below 75 % of the median pair (7.27 GB/s); best of"
+                        + " them 5.00 GB/s")
                 .contains("Verdict: FAIL: slow host host2");
         // six pairs, three of them with host2, and only those slow
         List<String> csv = Files.readAllLines(dir.resolve("pairs.csv"));
