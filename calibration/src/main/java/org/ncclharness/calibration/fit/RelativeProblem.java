@@ -2,6 +2,7 @@ package org.ncclharness.calibration.fit;
 
 import java.util.List;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresProblem;
+import org.apache.commons.math3.linear.AbstractRealMatrix;
 import org.apache.commons.math3.linear.Array2DRowRealMatrix;
 import org.apache.commons.math3.linear.ArrayRealVector;
 import org.apache.commons.math3.linear.QRDecomposition;
@@ -19,9 +20,14 @@ import org.ncclharness.calibration.model.ParametricTime;
  * tries, yet the optimiser reads it only at the start of an outer iteration, i.e. after a step it accepted; the
  * rejected steps pay for a Jacobian nobody reads (the bundled catalog's 21,384 fits try 688,529 points and read
  * 546,562 Jacobians, counted once). Its lazy evaluation computes the residuals twice per point (once for them,
- * once for the cost). Here each point tried
- * gets its residuals once and its Jacobian only when the optimiser asks. The arithmetic of both is the builder's,
- * operation for operation, so every fit ends on the same bits.
+ * once for the cost). Here each point tried gets its residuals once and its Jacobian only when the optimiser asks.
+ * The arithmetic of both is the builder's, operation for operation, so every fit ends on the same bits.
+ *
+ * <p>Why the scratch arrays: the optimiser reads the Jacobian only as −J, a copy of it it then overwrites with its QR
+ * decomposition ({@code scalarMultiply(-1).getData()}), and drops at the next Jacobian. The builder's way, a J, then
+ * −J, then a copy of −J, each n × k, with the model's n × p gradients under them, was most of the 8 GB a
+ * {@code calibrate --report} of the bundled catalog allocated, and what sized the young generation to it. Here the
+ * model's gradients, its times and −J are written into arrays this problem owns, one fit at a time.
  */
 final class RelativeProblem extends AbstractOptimizationProblem<LeastSquaresProblem.Evaluation>
         implements LeastSquaresProblem {
@@ -34,6 +40,12 @@ final class RelativeProblem extends AbstractOptimizationProblem<LeastSquaresProb
     private final Bounds bounds;
     private final int n;
     private final RealVector x0;
+    /** Per run: the model's times at a θ, read as soon as written. */
+    private final double[][] values;
+    /** Per run: the model's gradients at a θ, one row of θ's length per size, read as soon as written. */
+    private final double[][][] gradients;
+    /** d·J for the optimiser's {@code scalarMultiply(d)}: its own until it asks for the next Jacobian. */
+    private final double[][] scaled;
 
     /**
      * @param start θ to start from; its free components start clamped within {@code bounds}
@@ -53,6 +65,13 @@ final class RelativeProblem extends AbstractOptimizationProblem<LeastSquaresProb
             x[j] = bounds.clamp(free[j], start[free[j]]);
         }
         this.x0 = new ArrayRealVector(x, false);
+        this.values = new double[points.size()][];
+        this.gradients = new double[points.size()][][];
+        for (int m = 0; m < points.size(); m++) {
+            values[m] = new double[points.get(m).size()];
+            gradients[m] = new double[points.get(m).size()][start.length];
+        }
+        this.scaled = new double[n][free.length];
     }
 
     @Override
@@ -89,37 +108,103 @@ final class RelativeProblem extends AbstractOptimizationProblem<LeastSquaresProb
     }
 
     /**
-     * The Jacobian as the optimiser takes it: it starts from −J ({@code scalarMultiply(-1).getData()}), which
-     * Commons Math's matrix does entry by entry through bounds-checked accessors; here row by row on the arrays.
-     * The product is the same (x·d, entry for entry).
+     * d·J at θ into {@code out}: entry (i, j) is (∂T/∂θ_j at size i / T_i)·d, the builder's J entry times d as the
+     * optimiser's {@code scalarMultiply} makes it, so the same bits (d = 1 leaves J's own).
      */
-    private static final class Jacobian extends Array2DRowRealMatrix {
+    private void jacobian(double[] theta, double d, double[][] out) {
+        int row = 0;
+        for (int m = 0; m < models.size(); m++) {
+            double[] t = points.get(m).timeUs();
+            double[][] g = gradients[m];
+            models.get(m).gradients(points.get(m).bytes(), theta, g);
+            for (int i = 0; i < t.length; i++, row++) {
+                for (int j = 0; j < free.length; j++) {
+                    out[row][j] = g[i][free[j]] / t[i] * d;
+                }
+            }
+        }
+    }
 
-        Jacobian(double[][] data) {
-            super(data, false);
+    /**
+     * J at one θ, computed when read. The optimiser reads it once, as {@code scalarMultiply(-1).getData()}: that is
+     * written straight into {@link #scaled}; any other reader gets J itself, computed then.
+     */
+    private final class Jacobian extends AbstractRealMatrix {
+
+        private final double[] theta;
+        private double[][] entries;
+
+        Jacobian(double[] theta) {
+            this.theta = theta;
         }
 
         @Override
         public RealMatrix scalarMultiply(double d) {
-            double[][] data = getDataRef();
-            double[][] out = new double[data.length][];
-            for (int i = 0; i < data.length; i++) {
-                out[i] = new double[data[i].length];
-                for (int j = 0; j < out[i].length; j++) {
-                    out[i][j] = data[i][j] * d;
-                }
+            jacobian(theta, d, scaled);
+            return new Scratch(scaled);
+        }
+
+        private double[][] entries() {
+            if (entries == null) {
+                entries = new double[n][free.length];
+                jacobian(theta, 1, entries);
             }
-            return new Array2DRowRealMatrix(out, false);
+            return entries;
+        }
+
+        @Override
+        public int getRowDimension() {
+            return n;
+        }
+
+        @Override
+        public int getColumnDimension() {
+            return free.length;
+        }
+
+        @Override
+        public double getEntry(int row, int column) {
+            return entries()[row][column];
+        }
+
+        @Override
+        public RealMatrix copy() {
+            return new Array2DRowRealMatrix(entries());
+        }
+
+        @Override
+        public RealMatrix createMatrix(int rows, int columns) {
+            return new Array2DRowRealMatrix(rows, columns);
+        }
+
+        @Override
+        public void setEntry(int row, int column, double value) {
+            throw new UnsupportedOperationException("a Jacobian is read, not written");
         }
     }
 
-    /** One point the optimiser tried: its residuals at once, its Jacobian when first asked for. */
+    /**
+     * d·J in the problem's scratch: {@code getData} hands the array itself, not a copy, because the optimiser takes
+     * it to overwrite with its QR decomposition and is done with it before it asks for the next Jacobian.
+     */
+    private static final class Scratch extends Array2DRowRealMatrix {
+
+        Scratch(double[][] data) {
+            super(data, false);
+        }
+
+        @Override
+        public double[][] getData() {
+            return getDataRef();
+        }
+    }
+
+    /** One point the optimiser tried: its residuals at once, its Jacobian when asked for. */
     private final class At implements Evaluation {
 
         private final double[] x;
         private final double[] theta;
         private final RealVector residuals;
-        private RealMatrix jacobian;
 
         At(double[] x) {
             this.x = x;
@@ -128,7 +213,7 @@ final class RelativeProblem extends AbstractOptimizationProblem<LeastSquaresProb
             int row = 0;
             for (int m = 0; m < models.size(); m++) {
                 double[] t = points.get(m).timeUs();
-                double[] value = new double[t.length];
+                double[] value = values[m];
                 models.get(m).timesUs(points.get(m).bytes(), theta, value);
                 for (int i = 0; i < t.length; i++, row++) {
                     // target − value, as the builder's evaluation subtracts them
@@ -140,21 +225,7 @@ final class RelativeProblem extends AbstractOptimizationProblem<LeastSquaresProb
 
         @Override
         public RealMatrix getJacobian() {
-            if (jacobian == null) {
-                double[][] jac = new double[n][free.length];
-                int row = 0;
-                for (int m = 0; m < models.size(); m++) {
-                    double[] t = points.get(m).timeUs();
-                    double[][] g = models.get(m).gradients(points.get(m).bytes(), theta);
-                    for (int i = 0; i < t.length; i++, row++) {
-                        for (int j = 0; j < free.length; j++) {
-                            jac[row][j] = g[i][free[j]] / t[i];
-                        }
-                    }
-                }
-                jacobian = new Jacobian(jac);
-            }
-            return jacobian;
+            return new Jacobian(theta);
         }
 
         @Override
@@ -182,7 +253,7 @@ final class RelativeProblem extends AbstractOptimizationProblem<LeastSquaresProb
         /** (JᵀJ)⁻¹, as Commons Math's own evaluations give it. */
         @Override
         public RealMatrix getCovariances(double threshold) {
-            RealMatrix j = getJacobian();
+            RealMatrix j = new Jacobian(theta).copy();
             return new QRDecomposition(j.transpose().multiply(j), threshold).getSolver().getInverse();
         }
 

@@ -1,5 +1,6 @@
 package org.ncclharness.calibration.model;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.ncclharness.calibration.measure.Collective;
@@ -325,13 +326,13 @@ public final class AlgorithmEnvelopeModel implements CostModel {
             return best;
         }
 
-        /** The candidate's gradient at this size (the envelope is piecewise linear in the latencies). */
+        /** The candidate's gradient at this size, over all of g (the envelope is piecewise linear in ℓ). */
         @Override
-        public double[] gradient(double bytes, double[] theta) {
+        public void gradient(double bytes, double[] theta, double[] g) {
             int c = chosen(bytes);
             int a = c / PROTOCOLS;
             int p = c % PROTOCOLS;
-            double[] g = new double[NAMES.size()];
+            Arrays.fill(g, 0);
             g[p] = link[a];
             g[NET_LATENCY] = net[a];
             double bw = bandwidthUs(c, bytes);
@@ -343,7 +344,6 @@ public final class AlgorithmEnvelopeModel implements CostModel {
             if (a == Algorithm.TREE.ordinal()) {
                 g[TREE_FACTOR] = -bw / theta[TREE_FACTOR];
             }
-            return g;
         }
     }
 
@@ -404,12 +404,14 @@ public final class AlgorithmEnvelopeModel implements CostModel {
     /** The gradient of the candidate on the envelope (piecewise linear in the latencies). */
     @Override
     public double[] gradient(double bytes, double[] theta) {
-        return new Terms(theta).gradient(bytes, theta);
+        double[] g = new double[NAMES.size()];
+        new Terms(theta).gradient(bytes, theta, g);
+        return g;
     }
 
     @Override
-    public double[][] gradients(double[] bytes, double[] theta) {
-        return new Terms(theta).gradients(bytes, theta);
+    public void gradients(double[] bytes, double[] theta, double[][] out) {
+        new Terms(theta).gradients(bytes, theta, out);
     }
 
     /** The same calibrated system at another configuration (every parameter carries over). */

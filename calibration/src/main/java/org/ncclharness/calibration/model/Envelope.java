@@ -13,8 +13,11 @@ interface Envelope {
     /** µs of candidate {@code c} at this size. */
     double time(int c, double bytes);
 
-    /** The gradient of the chosen candidate at this size (the envelope is piecewise linear in its latencies). */
-    double[] gradient(double bytes, double[] theta);
+    /**
+     * Writes the gradient of the chosen candidate at this size over all of {@code g} (the envelope is piecewise
+     * linear in its latencies); in place, so a fit's evaluations reuse their rows.
+     */
+    void gradient(double bytes, double[] theta, double[] g);
 
     default double timeUs(double bytes) {
         return time(chosen(bytes), bytes);
@@ -26,11 +29,9 @@ interface Envelope {
         }
     }
 
-    default double[][] gradients(double[] bytes, double[] theta) {
-        double[][] g = new double[bytes.length][];
+    default void gradients(double[] bytes, double[] theta, double[][] out) {
         for (int i = 0; i < bytes.length; i++) {
-            g[i] = gradient(bytes[i], theta);
+            gradient(bytes[i], theta, out[i]);
         }
-        return g;
     }
 }

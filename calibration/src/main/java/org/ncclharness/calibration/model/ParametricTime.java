@@ -26,13 +26,16 @@ public interface ParametricTime {
         }
     }
 
-    /** ∂T/∂θ at every size of {@code bytes}, row i at bytes[i]: {@link #gradient}'s bits, as {@link #timesUs}. */
-    default double[][] gradients(double[] bytes, double[] theta) {
-        double[][] g = new double[bytes.length][];
+    /**
+     * ∂T/∂θ at every size of {@code bytes} into {@code out}, row i at bytes[i]: {@link #gradient}'s bits, as
+     * {@link #timesUs}. {@code out} has a row of θ's length per size; the envelopes write into those rows (a fit asks
+     * at every step it accepts, and a fresh matrix each time was most of what the fits allocated), the default
+     * replaces them with {@link #gradient}'s.
+     */
+    default void gradients(double[] bytes, double[] theta, double[][] out) {
         for (int i = 0; i < bytes.length; i++) {
-            g[i] = gradient(bytes[i], theta);
+            out[i] = gradient(bytes[i], theta);
         }
-        return g;
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.model;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.ncclharness.calibration.measure.Collective;
 import org.ncclharness.calibration.nccl.Protocol;
@@ -159,18 +160,17 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
             return best;
         }
 
-        /** The chosen protocol's gradient at this size (the envelope is piecewise linear in ℓ). */
+        /** The chosen protocol's gradient at this size, over all of g (the envelope is piecewise linear in ℓ). */
         @Override
-        public double[] gradient(double bytes, double[] theta) {
+        public void gradient(double bytes, double[] theta, double[] g) {
             int p = chosen(bytes);
-            double[] g = new double[NAMES.size()];
+            Arrays.fill(g, 0);
             g[p] = coef;
             double bandwidthUs = slope[p] * bytes;
             g[BETA_INDEX] = -bandwidthUs / theta[BETA_INDEX];
             if (p != SIMPLE) {
                 g[EFFICIENCY_INDEX + p] = -bandwidthUs / theta[EFFICIENCY_INDEX + p];
             }
-            return g;
         }
     }
 
@@ -187,12 +187,14 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
     /** The gradient of the protocol on the envelope (the envelope is piecewise linear in ℓ). */
     @Override
     public double[] gradient(double bytes, double[] theta) {
-        return new Terms(theta).gradient(bytes, theta);
+        double[] g = new double[NAMES.size()];
+        new Terms(theta).gradient(bytes, theta, g);
+        return g;
     }
 
     @Override
-    public double[][] gradients(double[] bytes, double[] theta) {
-        return new Terms(theta).gradients(bytes, theta);
+    public void gradients(double[] bytes, double[] theta, double[][] out) {
+        new Terms(theta).gradients(bytes, theta, out);
     }
 
     /**

@@ -106,11 +106,44 @@ class RelativeProblemTest {
         for (double[] theta : thetas) {
             double[] batch = new double[bytes.length];
             c.model().timesUs(bytes, theta, batch);
-            double[][] gradients = c.model().gradients(bytes, theta);
+            double[][] gradients = new double[bytes.length][theta.length];
+            for (double[] row : gradients) {
+                Arrays.fill(row, Double.NaN); // what a previous θ left: every entry must be written over
+            }
+            c.model().gradients(bytes, theta, gradients);
             for (int i = 0; i < bytes.length; i++) {
                 assertThat(Double.doubleToRawLongBits(batch[i]))
                         .isEqualTo(Double.doubleToRawLongBits(c.model().timeUs(bytes[i], theta)));
                 assertThat(gradients[i]).containsExactly(c.model().gradient(bytes[i], theta));
+            }
+        }
+    }
+
+    /**
+     * The Jacobian an evaluation hands out: J itself to any reader (the builder's entries, ∂T/∂θ_j / T_i), and to the
+     * optimiser's {@code scalarMultiply(-1)} −J, the same bits either way, at each start of every bundled envelope.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("bundledEnvelopes")
+    void theJacobianIsTheBuildersEntryForEntry(Case c) {
+        int[] idx = java.util.stream.IntStream.range(0, c.free().length).filter(j -> c.free()[j]).toArray();
+        double[] bytes = c.points().bytes();
+        double[] t = c.points().timeUs();
+        for (double[] start : c.starts()) {
+            RelativeProblem problem = new RelativeProblem(List.of(c.model()), List.of(c.points()), start, idx,
+                    c.bounds(), 2_000);
+            var evaluation = problem.evaluate(problem.getStart());
+            double[] theta = problem.theta(evaluation.getPoint().toArray());
+            double[][] negated = evaluation.getJacobian().scalarMultiply(-1).getData();
+            double[][] j = evaluation.getJacobian().getData();
+            for (int i = 0; i < bytes.length; i++) {
+                double[] g = c.model().gradient(bytes[i], theta);
+                for (int k = 0; k < idx.length; k++) {
+                    double expected = g[idx[k]] / t[i];
+                    assertThat(Double.doubleToRawLongBits(j[i][k])).isEqualTo(Double.doubleToRawLongBits(expected));
+                    assertThat(Double.doubleToRawLongBits(negated[i][k]))
+                            .isEqualTo(Double.doubleToRawLongBits(expected * -1));
+                }
             }
         }
     }

@@ -46,8 +46,6 @@ public final class DoctorCommand implements Callable<Integer> {
     @Mixin
     HelpOptions helpOptions;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @Mixin
     LaunchOptions launch;
 
@@ -152,9 +150,17 @@ public final class DoctorCommand implements Callable<Integer> {
         return s == null ? "none" : s;
     }
 
+    /**
+     * The ranks' reports' mapper, made when a report is first encoded: picocli makes every command to parse any one,
+     * so a mapper made with this class cost every command, {@code --version} included, Jackson's start-up.
+     */
+    private static final class Json {
+        static final ObjectMapper MAPPER = new ObjectMapper();
+    }
+
     private static byte[] encode(RankReport r) {
         try {
-            return JSON.writeValueAsBytes(r);
+            return Json.MAPPER.writeValueAsBytes(r);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -162,7 +168,7 @@ public final class DoctorCommand implements Callable<Integer> {
 
     private static RankReport decode(byte[] b) {
         try {
-            return JSON.readValue(b, RankReport.class);
+            return Json.MAPPER.readValue(b, RankReport.class);
         } catch (IOException e) {
             throw new UncheckedIOException("a rank's doctor report is unreadable", e);
         }

@@ -1,13 +1,16 @@
 package org.ncclharness.harness.figure;
 
+import java.awt.Graphics2D;
 import java.awt.Rectangle;
+import java.awt.geom.Rectangle2D;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Locale;
-import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.encoders.EncoderUtil;
+import org.jfree.chart.encoders.ImageFormat;
 import org.jfree.svg.SVGGraphics2D;
 import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.calibration.format.OutputFile;
@@ -61,7 +64,13 @@ public final class ChartFile {
     static void writeTo(JFreeChart chart, Format format, int widthPx, int heightPx, OutputStream out)
             throws IOException {
         if (format == Format.PNG) {
-            ChartUtils.writeChartAsPNG(out, chart, widthPx, heightPx);
+            // ChartUtils.writeChartAsPNG's steps (JFreeChart's createBufferedImage, then its PNG encoder), on an
+            // image whose rows the encoder reads without copying them
+            RowSharingImage image = new RowSharingImage(widthPx, heightPx);
+            Graphics2D g2 = image.createGraphics();
+            chart.draw(g2, new Rectangle2D.Double(0, 0, widthPx, heightPx), null, null);
+            g2.dispose();
+            EncoderUtil.writeBufferedImage(image, ImageFormat.PNG, out);
         } else {
             out.write(svg(chart, widthPx, heightPx).getBytes(StandardCharsets.UTF_8));
         }

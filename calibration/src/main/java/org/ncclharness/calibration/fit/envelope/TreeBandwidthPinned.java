@@ -58,13 +58,12 @@ final class TreeBandwidthPinned implements ParametricTime {
     }
 
     @Override
-    public double[][] gradients(double[] bytes, double[] theta) {
+    public void gradients(double[] bytes, double[] theta, double[][] out) {
         double[] x = plain(theta);
-        double[][] g = model.gradients(bytes, x);
-        for (double[] row : g) {
+        model.gradients(bytes, x, out);
+        for (double[] row : out) {
             pinned(row, x, theta);
         }
-        return g;
     }
 
     /** The envelope's gradient g at x = plain(θ), β's share moved onto τ, in place. */

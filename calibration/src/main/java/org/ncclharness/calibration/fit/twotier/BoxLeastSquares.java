@@ -1,9 +1,10 @@
 package org.ncclharness.calibration.fit.twotier;
 
 import java.util.function.Predicate;
+import org.apache.commons.math3.linear.Array2DRowRealMatrix;
+import org.apache.commons.math3.linear.ArrayRealVector;
 import org.apache.commons.math3.linear.DecompositionSolver;
 import org.apache.commons.math3.linear.LUDecomposition;
-import org.apache.commons.math3.linear.MatrixUtils;
 import org.apache.commons.math3.linear.RealVector;
 
 /**
@@ -142,11 +143,12 @@ final class BoxLeastSquares {
         }
         // LU reports a dependent set of columns as a flag, not an exception: a third of the faces of one
         // configuration's problem are singular, and exceptions would cost more than the solves.
-        DecompositionSolver solver = new LUDecomposition(MatrixUtils.createRealMatrix(gs), PIVOT).getSolver();
+        // gs and rhs are this solve's own: wrapped, not copied (the decomposition copies gs once itself)
+        DecompositionSolver solver = new LUDecomposition(new Array2DRowRealMatrix(gs, false), PIVOT).getSolver();
         if (!solver.isNonSingular()) {
             return false;
         }
-        RealVector x = solver.solve(MatrixUtils.createRealVector(rhs));
+        RealVector x = solver.solve(new ArrayRealVector(rhs, false));
         for (int p = 0; p < free; p++) {
             theta[idx[p]] = x.getEntry(p) * scale[p];
         }
