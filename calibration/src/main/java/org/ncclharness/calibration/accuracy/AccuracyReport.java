@@ -164,8 +164,9 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         List<Candidate> candidates = Candidates.forDataset(d, points, facts);
         Optional<TwoTierScores.Result> two = d.metadata().multiDomain() ? Optional.of(twoTier.fit(input(d)))
                 : Optional.empty();
+        OneDomainEnvelope shared = OneDomainEnvelope.of(candidates);
         for (Candidate c : candidates) {
-            models.add(score(c, points, two.flatMap(t -> fittedBeside(t, c, points))));
+            models.add(score(c, shared.scoring(c), points, two.flatMap(t -> fittedBeside(t, c, points))));
         }
         if (d.metadata().multiDomain()) {
             models.addAll(CeilingVariants.of(candidates, models, points));
@@ -215,12 +216,14 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
         return new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags());
     }
 
-    /** A candidate scored: {@code fitted}, its fit where calibrate's entry already made it, else fitted here. */
-    private static ModelScores score(Candidate c, FitPoints points, Optional<Fit> fitted) {
+    /**
+     * A candidate scored with {@code e} (its estimator, or one taking θ from fits already made:
+     * {@link OneDomainEnvelope}): {@code fitted}, its fit where calibrate's entry already made it, else fitted here.
+     */
+    static ModelScores score(Candidate c, Estimator e, FitPoints points, Optional<Fit> fitted) {
         if (c.estimator() == null) {
             return ModelScores.none(c.model(), c.reason());
         }
-        Estimator e = c.estimator();
         Fit fit = fitted.orElseGet(() -> Fitter.fit(e, points, List.of()));
         List<ProtocolEnvelopeModel.SwitchPoint> sw = ModelDetails.switchPoints(fit.model(), fit.theta());
         OptionalDouble loo = fit.leaveOneOut() == null ? OptionalDouble.empty() : fit.leaveOneOut().overallPct();

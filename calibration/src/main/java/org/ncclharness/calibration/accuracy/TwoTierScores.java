@@ -29,10 +29,13 @@ final class TwoTierScores {
     static final int FREE_PARAMETERS = 5;
 
     private final TwoTierCalibrator calibrator;
+    /** For the held-out splits, which read the better form alone: no protocol-aware families fitted beside it. */
+    private final TwoTierCalibrator formsOnly;
     private final List<CalibrationInput> all;
 
     TwoTierScores(TwoTierCalibrator calibrator, List<CalibrationInput> all) {
         this.calibrator = calibrator;
+        this.formsOnly = calibrator.formsOnly();
         this.all = all;
     }
 
@@ -41,12 +44,16 @@ final class TwoTierScores {
     }
 
     Result fit(CalibrationInput in) {
+        return fit(calibrator, in);
+    }
+
+    private Result fit(TwoTierCalibrator by, CalibrationInput in) {
         // another collective's entry holds the envelopes alone, which Candidates scores as they are
         Optional<String> noForms = TwoTierCalibrator.formsAbsent(in.sweep().collective());
         if (noForms.isPresent()) {
             return new Result(null, noForms.get());
         }
-        CalibrationEntry e = calibrator.calibrate(in, all);
+        CalibrationEntry e = by.calibrate(in, all);
         if (e instanceof TwoTierCalibration t) {
             return new Result(t, null);
         }
@@ -94,7 +101,7 @@ final class TwoTierScores {
             return Score.none(fitSizes.size() + " points to fit, " + min + " needed");
         }
         List<Measurement> rows = in.sweep().rows().stream().filter(r -> fitSizes.contains(r.sizeBytes())).toList();
-        Result r = fit(in.withSweep(in.sweep().withRows(rows)));
+        Result r = fit(formsOnly, in.withSweep(in.sweep().withRows(rows)));
         if (r.calibration() == null) {
             return Score.none(r.reason());
         }

@@ -99,8 +99,10 @@ public final class Candidates {
         Hardware hw = d.sweep().hardware();
         int n = hw.ranks();
         Collective c = d.collective();
+        // what is read of calibrate's entry: its setup (hops, identifiability, seed) and whether it fits B; its
+        // other families' fits, the envelope's leave-one-out refits among them, would be made again below
         CalibrationEntry entry = new SingleTierCalibrator(facts, CalibrationOptions.defaults())
-                .calibrate(new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags()));
+                .only(SingleTierCalibrator.METHOD_B).calibrate(new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags()));
         Optional<SingleTierCalibration> single = entry instanceof SingleTierCalibration s ? Optional.of(s)
                 : Optional.empty();
         String whyNot = single.isPresent() ? null : reason(entry);

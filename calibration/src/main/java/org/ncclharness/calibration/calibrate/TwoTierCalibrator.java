@@ -83,6 +83,8 @@ public final class TwoTierCalibrator {
     private final HardwareFacts facts;
     private final Optional<GridOptions> grid;
     private final Scoring scoring;
+    /** Whether entries also fit the protocol-aware families beside the forms ({@link #formsOnly}: not). */
+    private final boolean protocolFamilies;
 
     public TwoTierCalibrator(HardwareFacts facts) {
         this(facts, Optional.empty());
@@ -95,9 +97,26 @@ public final class TwoTierCalibrator {
 
     /** As above, scoring out of sample the families {@code scoring} asks for. */
     public TwoTierCalibrator(HardwareFacts facts, Optional<GridOptions> grid, Scoring scoring) {
+        this(facts, grid, scoring, true);
+    }
+
+    private TwoTierCalibrator(HardwareFacts facts, Optional<GridOptions> grid, Scoring scoring,
+                              boolean protocolFamilies) {
         this.facts = facts;
         this.grid = grid;
         this.scoring = scoring;
+        this.protocolFamilies = protocolFamilies;
+    }
+
+    /**
+     * This calibrator fitting the two-tier forms alone, not the protocol-aware families beside them: for a caller
+     * that reads only the forms ({@link TwoTierCalibration#best}), such as the accuracy report refitting a run's
+     * held-out split, where those families' fits and leave-one-out refits would be thrown away. Where every family is
+     * scored ({@link Scoring#EVERY_FAMILY}: each fitted and scored on its own) the forms, their scores and the better
+     * of them are the full entry's; an entry of a collective with no forms has nothing to fit and is deferred.
+     */
+    public TwoTierCalibrator formsOnly() {
+        return new TwoTierCalibrator(facts, grid, scoring, false);
     }
 
     /** The entries with every one deferred to the two-tier fit replaced by that fit (or a reason it cannot run). */
@@ -290,7 +309,8 @@ public final class TwoTierCalibrator {
         List<PickOnly.Pending<TwoTierFit>> forms = noForms.isPresent() ? List.of()
                 : Stream.of(TwoTierForm.HIERARCHICAL, TwoTierForm.FLAT_RING)
                 .map(form -> PickOnly.Pending.of(p, form, box, priors, TwoTierCalibrator::family)).toList();
-        List<PickOnly.Pending<Fit>> protocolPending = protocolFits(members, f, network);
+        List<PickOnly.Pending<Fit>> protocolPending = protocolFamilies ? protocolFits(members, f, network)
+                : List.of();
         PickOnly.score(scoring, List.of(), Stream.concat(protocolPending.stream(), forms.stream()).toList());
         List<TwoTierFit> fits = forms.stream().map(PickOnly.Pending::result).toList();
         List<Fit> protocol = protocolPending.stream().map(PickOnly.Pending::result).toList();

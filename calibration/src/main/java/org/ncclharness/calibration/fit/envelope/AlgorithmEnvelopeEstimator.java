@@ -84,18 +84,31 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         return free;
     }
 
+    /**
+     * On one domain, the protocol envelope whose fit this estimator's is ({@link #fromEnvelope}): ℓ_net and τ do not
+     * enter there. Empty across domains. A caller that fits that envelope anyway can take its θ from it.
+     */
+    public Optional<ProtocolEnvelopeEstimator> oneDomainEnvelope() {
+        return model.multiDomain() ? Optional.empty() : Optional.of(ProtocolEnvelopeEstimator.fitted(name, description,
+                new ProtocolEnvelopeModel(model.collective(), model.config().ranks(), model.hops()))
+                .withCeiling(ceilingGBps));
+    }
+
+    /** θ in this model's terms from the {@link #oneDomainEnvelope}'s: ℓ_net = 0, τ = 1; null (no fit) stays null. */
+    public double[] fromEnvelope(double[] envelopeTheta) {
+        if (envelopeTheta == null) {
+            return null;
+        }
+        double[] theta = Arrays.copyOf(envelopeTheta, model.parameterNames().size());
+        theta[AlgorithmEnvelopeModel.TREE_FACTOR] = 1;
+        return theta;
+    }
+
     @Override
     public double[] estimate(FitPoints points) {
-        if (!model.multiDomain()) {
-            double[] env = ProtocolEnvelopeEstimator.fitted(name, description, new ProtocolEnvelopeModel(
-                    model.collective(), model.config().ranks(), model.hops())).withCeiling(ceilingGBps)
-                    .estimate(points);
-            if (env == null) {
-                return null;
-            }
-            double[] theta = Arrays.copyOf(env, model.parameterNames().size());
-            theta[AlgorithmEnvelopeModel.TREE_FACTOR] = 1;
-            return theta;
+        Optional<ProtocolEnvelopeEstimator> envelope = oneDomainEnvelope();
+        if (envelope.isPresent()) {
+            return fromEnvelope(envelope.get().estimate(points));
         }
         Double ceiling = BandwidthCeiling.unpassed(ceilingGBps, List.of(points));
         Setup s = setup(List.of(model), List.of(points), ceiling);
