@@ -24,7 +24,14 @@ final class LoopClock {
 
     static LongSupplier fromSystem() {
         String file = System.getProperty(FILE_PROPERTY);
-        return file == null ? System::nanoTime : mapped(file);
+        if (file == null) {
+            return System::nanoTime;
+        }
+        // never silent: times from this clock are a stand-in's arithmetic, and a user who set the property by
+        // mistake must not take them for measurements
+        System.err.println("nccl-harness: the timed loop reads the test clock in " + file + " (-D" + FILE_PROPERTY
+                + "): its times are not measured");
+        return mapped(file);
     }
 
     /** The clock in {@code file}, which the stand-in may not have made yet: either side makes it 8 bytes long. */
