@@ -48,26 +48,16 @@ class NoJavaNamesOnStderrTest {
 
     @Test
     void aProjectJsonDamagedInAnyFieldIsRefusedWithoutAJavaName() throws IOException {
-        CliRun made = CliRun.of("convert", DATASET, "-J", "-");
-        assertThat(made.exitCode()).as(made.err()).isZero();
-        ObjectMapper json = new ObjectMapper();
-        JsonNode whole = json.readTree(made.out());
-        List<JsonNode> values = List.of(JsonNodeFactory.instance.textNode("x"),
-                JsonNodeFactory.instance.textNode(""), JsonNodeFactory.instance.numberNode(-7),
-                JsonNodeFactory.instance.arrayNode(),
-                JsonNodeFactory.instance.objectNode(), JsonNodeFactory.instance.nullNode(),
-                JsonNodeFactory.instance.booleanNode(true));
+        JsonNode whole = undamaged();
         Map<String, String> leaks = new TreeMap<>();
         Map<String, String> defects = new TreeMap<>();
         int runs = 0;
+        CommandLine reused = Main.commandLine();
         for (String path : paths(whole, "")) {
-            for (JsonNode value : values) {
-                JsonNode damaged = whole.deepCopy();
-                replace(damaged, path, value);
-                Path file = Files.writeString(dir.resolve("run.json"), json.writeValueAsString(damaged));
-                for (String[] args : List.of(new String[] {"check", file.toString()},
-                        new String[] {"convert", file.toString(), "--csv", "-"})) {
-                    CliRun r = CliRun.of(args);
+            for (JsonNode value : DAMAGE) {
+                Path file = damaged(whole, path, value);
+                for (String[] args : commands(file)) {
+                    CliRun r = CliRun.on(reused, args);
                     runs++;
                     if (JAVA.matcher(r.err()).find()) {
                         leaks.put(args[0] + " " + path + " = " + value, r.err().strip());
@@ -83,6 +73,58 @@ class NoJavaNamesOnStderrTest {
         // a damaged field is bad input (exit 2, one line), never a defect of ours (a null provenance or an empty
         // finding once was)
         assertThat(defects).as("damaged fields read as a defect (exit 5)").isEmpty();
+    }
+
+    /**
+     * The test above runs its thousand cases on one command line (CliRun.on): check and convert given only a file
+     * keep nothing between runs but their options. Each damage after another, and the undamaged run after each,
+     * prints the same bytes and exits the same as on a fresh command line.
+     */
+    @Test
+    void aReusedCommandLineRunsAsAFreshOneAfterADamagedRun() throws IOException {
+        JsonNode whole = undamaged();
+        Path clean = Files.writeString(dir.resolve("clean.json"), JSON.writeValueAsString(whole));
+        CommandLine reused = Main.commandLine();
+        String path = "/results/0/size";
+        for (JsonNode value : DAMAGE) {
+            Path file = damaged(whole, path, value);
+            for (String[] args : commands(file)) {
+                assertThat(CliRun.on(reused, args)).as("%s after other runs", List.of(args))
+                        .isEqualTo(CliRun.of(args));
+            }
+            for (String[] args : commands(clean)) {
+                CliRun fresh = CliRun.of(args);
+                assertThat(fresh.exitCode()).as(fresh.err()).isZero();
+                assertThat(CliRun.on(reused, args)).as("%s after %s = %s", List.of(args), path, value)
+                        .isEqualTo(fresh);
+            }
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Each damage a field can take: a value of every JSON type, and the empty string. */
+    private static final List<JsonNode> DAMAGE = List.of(JsonNodeFactory.instance.textNode("x"),
+            JsonNodeFactory.instance.textNode(""), JsonNodeFactory.instance.numberNode(-7),
+            JsonNodeFactory.instance.arrayNode(),
+            JsonNodeFactory.instance.objectNode(), JsonNodeFactory.instance.nullNode(),
+            JsonNodeFactory.instance.booleanNode(true));
+
+    private static JsonNode undamaged() throws IOException {
+        CliRun made = CliRun.of("convert", DATASET, "-J", "-");
+        assertThat(made.exitCode()).as(made.err()).isZero();
+        return JSON.readTree(made.out());
+    }
+
+    private Path damaged(JsonNode whole, String path, JsonNode value) throws IOException {
+        JsonNode damaged = whole.deepCopy();
+        replace(damaged, path, value);
+        return Files.writeString(dir.resolve("run.json"), JSON.writeValueAsString(damaged));
+    }
+
+    private static List<String[]> commands(Path file) {
+        return List.of(new String[] {"check", file.toString()},
+                new String[] {"convert", file.toString(), "--csv", "-"});
     }
 
     @Test

@@ -145,6 +145,16 @@ public final class Main implements Runnable {
      * anywhere on the line adds the stack trace.
      */
     public static int execute(String... args) {
+        return execute(commandLine(), args);
+    }
+
+    /**
+     * {@link #execute(String...)} on a command line from {@link #commandLine()} that may have run before: a test
+     * that runs the same command a thousand times spares building picocli's model each time. picocli resets every
+     * option and parameter to its default on each parse; a command's other fields (check's memo of its
+     * --calibration file) are the caller's to keep out of such runs.
+     */
+    public static int execute(CommandLine commandLine, String... args) {
         // the calibration core's messages name this command line's flags, before any command runs
         CliWording.install();
         List<String> rest = new ArrayList<>(Arrays.asList(args));
@@ -152,7 +162,7 @@ public final class Main implements Runnable {
         DEBUG.set(debug);
         int code;
         try {
-            code = commandLine().execute(rest.toArray(String[]::new));
+            code = commandLine.execute(rest.toArray(String[]::new));
         } catch (OutOfMemoryError e) {
             System.err.println("error: out of memory (" + e.getMessage() + "): the input is too large for this "
                     + "Java heap; raise it with java -Xmx…");
