@@ -125,10 +125,14 @@ record StandIns(Path dir, Path driver, Path jni, String cudart) {
      */
     Processes.Result sweep(Path tmp, Map<String, String> extra, List<String> args) throws Exception {
         Map<String, String> env = environment(4, extra);
+        return Processes.runMpirun(sweepCommand(env, args), env, tmp, "sweep", Processes.HANG_S);
+    }
+
+    /** {@link #sweep}'s mpirun command line, for a test that starts it itself; {@code env} from {@link #environment}. */
+    List<String> sweepCommand(Map<String, String> env, List<String> args) {
         List<String> cmd = new ArrayList<>(List.of("sweep", "--nccl-lib", dir.toString()));
         cmd.addAll(args);
-        return Processes.runMpirun(Processes.mpirun(2, exports(env), Processes.harness(cmd.toArray(String[]::new))),
-                env, tmp, "sweep", Processes.HANG_S);
+        return Processes.mpirun(2, exports(env), Processes.harness(cmd.toArray(String[]::new)));
     }
 
     /** mpirun's {@code -x} for every variable of {@link #environment}. */
