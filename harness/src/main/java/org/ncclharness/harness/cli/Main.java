@@ -43,9 +43,15 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionInfo.class,
         description = "Benchmark NCCL collectives the nccl-tests way and calibrate an alpha-beta cost model.",
-        footer = "%n" + ExitCode.TABLE,
-        // In the order a bring-up goes: measure, judge, model, predict, look; then the data and the machine.
-        subcommands = {
+        footer = "%n" + ExitCode.TABLE)
+public final class Main implements Runnable {
+
+    /**
+     * The commands, in the order the help lists them: the order a bring-up goes (measure, judge, model, predict,
+     * look), then the data and the machine. They are added to the command line as a run needs them (see
+     * {@link #commandLine(List)}), not declared on the annotation, where picocli would build them all.
+     */
+    private static final List<Class<?>> COMMANDS = List.of(
             SweepCommand.class,
             CheckCommand.class,
             DiagnoseCommand.class,
@@ -59,9 +65,7 @@ import picocli.CommandLine.Command;
             DoctorCommand.class,
             GpusCommand.class,
             BenchCommand.class,
-            HelpCommand.class,
-        })
-public final class Main implements Runnable {
+            HelpCommand.class);
 
     @Override
     public void run() {
@@ -145,7 +149,9 @@ public final class Main implements Runnable {
      * anywhere on the line adds the stack trace.
      */
     public static int execute(String... args) {
-        return execute(commandLine(), args);
+        List<String> line = new ArrayList<>(Arrays.asList(args));
+        line.remove("--debug");
+        return execute(commandLine(line), args);
     }
 
     /**
@@ -197,8 +203,38 @@ public final class Main implements Runnable {
         cl.getSubcommands().values().forEach(Main::withVersion);
     }
 
+    /** The command line with every command: what the help lists and what tests walk. */
     public static CommandLine commandLine() {
+        return withCommands(COMMANDS);
+    }
+
+    /**
+     * The command line that runs {@code args} (without {@code --debug}) as the whole one would. picocli builds the
+     * model of every command it is given, reflecting over each one's options and mixins: for all of them that was
+     * most of a short command's start. A line that starts with a command's name gets that command alone under the
+     * top level, and {@code --version} alone none; anything else (no command, the top level's help, {@code help},
+     * a name that is no command's) gets them all, for the listing and picocli's suggestions.
+     */
+    public static CommandLine commandLine(List<String> args) {
+        if (args.equals(List.of("--version")) || args.equals(List.of("-V"))) {
+            return withCommands(List.of());
+        }
+        if (!args.isEmpty()) {
+            for (Class<?> c : COMMANDS) {
+                Command command = c.getAnnotation(Command.class);
+                if (!command.helpCommand() && (command.name().equals(args.get(0))
+                        || Arrays.asList(command.aliases()).contains(args.get(0)))) {
+                    return withCommands(List.of(c));
+                }
+            }
+        }
+        return commandLine();
+    }
+
+    private static CommandLine withCommands(List<Class<?>> commands) {
         CommandLine cl = new CommandLine(new Main());
+        // added before the settings below, which picocli passes on to the subcommands there are at the time
+        commands.forEach(cl::addSubcommand);
         withVersion(cl);
         cl.setExitCodeExceptionMapper(Main::exitCodeOf);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
