@@ -1,11 +1,9 @@
 package org.ncclharness.calibration.datasets;
 
 import org.ncclharness.calibration.format.JsonProblem;
+import org.ncclharness.calibration.format.JsonRecords;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -30,8 +28,6 @@ import org.ncclharness.calibration.measure.Measurement;
 public final class DatasetCatalog {
 
     public static final String SCHEMA = "nccl-harness/datasets/1";
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
     private static volatile DatasetCatalog bundled;
 
     private final List<Dataset> datasets;
@@ -79,19 +75,21 @@ public final class DatasetCatalog {
     /** Reads metadata only, for callers that need no rows (and for the import command). */
     public static List<DatasetMetadata> readMetadata(String json, String file) {
         try {
-            JsonNode root = JSON.readTree(json);
-            if (!SCHEMA.equals(root.path("schema").asText())) {
+            Index index = JsonRecords.read(json, Index.class);
+            if (!SCHEMA.equals(index.schema())) {
                 throw new InputException(file, 1, "expected \"schema\": \"" + SCHEMA + "\"");
             }
-            List<DatasetMetadata> out = new ArrayList<>();
-            for (JsonNode n : root.path("datasets")) {
-                out.add(JSON.treeToValue(n, DatasetMetadata.class));
-            }
-            return out;
+            return index.datasets() == null ? List.of() : index.datasets();
         } catch (JsonProcessingException e) {
             throw new InputException(file, e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
                     "not valid dataset metadata: " + JsonProblem.describe(e));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
+    }
+
+    /** The file's layout. */
+    private record Index(String schema, List<DatasetMetadata> datasets) {
     }
 
     private static DatasetCatalog load(Source source) {

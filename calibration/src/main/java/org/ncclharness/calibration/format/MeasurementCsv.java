@@ -2,8 +2,8 @@ package org.ncclharness.calibration.format;
 
 import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.calibration.measure.RowNames;
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.databind.RuntimeJsonMappingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.dataformat.csv.CsvFactory;
 import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvParser;
@@ -50,13 +50,19 @@ public final class MeasurementCsv {
             + "oop_busbw_gbps,oop_wrong,ip_time_us,ip_algbw_gbps,ip_busbw_gbps,ip_wrong";
 
     private static final Pattern NUMBER = Pattern.compile("[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?");
-    // quoted only where CSV needs it (a comma, a quote, a line break): a label's spaces do not
-    private static final CsvMapper MAPPER = new CsvMapper()
-            .enable(CsvParser.Feature.WRAP_AS_ARRAY).enable(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING);
+    // read with the CSV module's parser alone: a command that reads a bundled run and writes no CSV does not
+    // start Jackson's data binding (its mapper), a fifth of a short command's CPU (README, Benchmarks)
+    private static final CsvFactory READING = new CsvFactory();
     private static final CsvSchema SCHEMA = CsvSchema.builder().addColumns(COLUMNS, CsvSchema.ColumnType.STRING)
             .build().withLineSeparator("\n");
 
     private MeasurementCsv() {
+    }
+
+    /** The mapper that writes rows, made by the first write. */
+    private static final class Writing {
+        // quoted only where CSV needs it (a comma, a quote, a line break): a label's spaces do not
+        static final CsvMapper MAPPER = new CsvMapper().enable(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING);
     }
 
     /**
@@ -90,7 +96,7 @@ public final class MeasurementCsv {
      * text in memory.
      */
     public static void write(java.io.Writer out, List<Sweep> sweeps) throws IOException {
-        var writer = MAPPER.writer(SCHEMA.withHeader()).writeValues(out);
+        var writer = Writing.MAPPER.writer(SCHEMA.withHeader()).writeValues(out);
         for (Sweep s : sweeps) {
             for (Measurement m : s.rows()) {
                 writer.write(fields(s.provenance(), s.collective(), m));
@@ -134,16 +140,21 @@ public final class MeasurementCsv {
     /** As {@link #readTables(String, String)}, record by record from {@code in}: only the rows are kept. */
     public static List<Table> readTables(String file, java.io.Reader in) {
         List<Table> tables = new ArrayList<>();
-        try (MappingIterator<String[]> it = MAPPER.readerFor(String[].class).with(CsvSchema.emptySchema())
-                .readValues(in)) {
+        try (CsvParser csv = (CsvParser) READING.createParser(in)) {
+            csv.setSchema(CsvSchema.emptySchema());
             String header = null;
             String key = null;
             long lastSize = -1;
             List<Measurement> rows = null;
-            while (it.hasNextValue()) {
+            List<String> fields = new ArrayList<>();
+            while (csv.nextToken() == JsonToken.START_ARRAY) {
                 // The physical line the record starts on: a quoted field may hold a line break
-                int line = it.getCurrentLocation().getLineNr();
-                String[] f = it.nextValue();
+                int line = csv.currentLocation().getLineNr();
+                fields.clear();
+                while (csv.nextToken() != JsonToken.END_ARRAY) {
+                    fields.add(csv.getText());
+                }
+                String[] f = fields.toArray(String[]::new);
                 if (header == null) {
                     header = String.join(",", f).strip();
                     if (!looksLikeCsv(header)) {
@@ -173,7 +184,7 @@ public final class MeasurementCsv {
                 rows.add(m);
                 lastSize = m.sizeBytes();
             }
-        } catch (RuntimeJsonMappingException | IOException e) {
+        } catch (IOException e) {
             throw new InputException(file, 0, "not a readable CSV: "
                     + Echo.quote(e.getMessage().lines().findFirst().orElse("")));
         }

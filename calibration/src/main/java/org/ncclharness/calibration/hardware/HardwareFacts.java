@@ -1,18 +1,15 @@
 package org.ncclharness.calibration.hardware;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.ncclharness.calibration.format.JsonRecords;
 import org.ncclharness.calibration.measure.InputException;
 
 /**
@@ -71,33 +68,34 @@ public final class HardwareFacts {
     }
 
     private static HardwareFacts load() {
-        ObjectMapper m = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
         try {
-            JsonNode ic = read(m, "interconnects.json");
-            List<Interconnect> interconnects = new ArrayList<>();
-            for (JsonNode n : ic.get("interconnects")) {
-                interconnects.add(m.treeToValue(n, Interconnect.class));
-            }
-            List<Topology> topologies = new ArrayList<>();
-            for (JsonNode n : read(m, "topologies.json").get("topologies")) {
-                topologies.add(m.treeToValue(n, Topology.class));
-            }
-            List<ChipProfile> chips = new ArrayList<>();
-            for (JsonNode n : read(m, "chips.json").get("chips")) {
-                chips.add(m.treeToValue(n, ChipProfile.class));
-            }
-            return new HardwareFacts(interconnects, topologies, chips, ic.get("naiveUr").get("value").asDouble());
+            Interconnects ic = read("interconnects.json", Interconnects.class);
+            return new HardwareFacts(ic.interconnects(), read("topologies.json", Topologies.class).topologies(),
+                    read("chips.json", Chips.class).chips(), ic.naiveUr().value());
         } catch (IOException e) {
             throw new UncheckedIOException("bundled hardware facts are unreadable: " + e.getMessage(), e);
         }
     }
 
-    private static JsonNode read(ObjectMapper m, String name) throws IOException {
+    /** The layouts of the three files. */
+    private record Interconnects(String about, NaiveUr naiveUr, List<Interconnect> interconnects) {
+    }
+
+    private record NaiveUr(double value, String source) {
+    }
+
+    private record Topologies(String about, List<Topology> topologies) {
+    }
+
+    private record Chips(String about, List<ChipProfile> chips) {
+    }
+
+    private static <T> T read(String name, Class<T> layout) throws IOException {
         try (InputStream in = HardwareFacts.class.getResourceAsStream(DIR + name)) {
             if (in == null) {
                 throw new IOException(DIR + name + " is missing from the classpath");
             }
-            return m.readTree(in);
+            return JsonRecords.read(in, layout);
         }
     }
 

@@ -1,10 +1,9 @@
 package org.ncclharness.calibration.nccl;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import org.ncclharness.calibration.format.JsonRecords;
 
 /**
  * Reads one of the bundled NCCL fact files ({@code /nccl/*.json}) into its record. Strictly: a field the record
@@ -21,12 +20,11 @@ final class NcclResource {
      * @param what what the file is, for the error ("NCCL constants")
      */
     static <T> T read(String path, Class<T> type, String what) {
-        ObjectMapper mapper = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
         try (InputStream in = NcclResource.class.getResourceAsStream(path)) {
             if (in == null) {
                 throw new IOException(path + " is missing from the classpath");
             }
-            return mapper.readValue(in, type);
+            return JsonRecords.read(in, type);
         } catch (IOException e) {
             throw new UncheckedIOException("bundled " + what + " unreadable: " + e.getMessage(), e);
         }

@@ -1,12 +1,11 @@
 package org.ncclharness.calibration.fit.twotier;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
+import org.ncclharness.calibration.format.JsonRecords;
 
 /**
  * The joint groups of bundled datasets ({@code twotier/joint-groups.json}): runs of one machine at several
@@ -40,12 +39,11 @@ public final class JointGroups {
 
     /** The groups shipped in the jar. */
     public static List<Group> bundled() {
-        ObjectMapper m = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
         try (InputStream in = JointGroups.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {
                 throw new IllegalStateException(RESOURCE + " is missing from the jar");
             }
-            return List.copyOf(m.readValue(in, File.class).groups());
+            return List.copyOf(JsonRecords.read(in, File.class).groups());
         } catch (IOException e) {
             throw new UncheckedIOException(RESOURCE + ": " + e.getMessage(), e);
         }
