@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code accuracy [--markdown OUT]}: every model scored on every bundled dataset with times. */
-@Command(name = "accuracy",
+@Command(name = "accuracy", addMethodSubcommands = false,
         description = {"Score every cost model on every bundled dataset with times: in-sample and leave-one-out"
                 + " RMSPE overall and per size band, and on unseen points (interleaved, extrapolation beyond 256 MiB,"
                 + " cross-scale), for the datasheet model, method B, the protocol envelope, NCCL's own tuner"

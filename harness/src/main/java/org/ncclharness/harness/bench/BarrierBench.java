@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
  * same monotonic clock, so the spread is measured; across hosts there is no common clock and it says so. An MPI
  * barrier on one host releases ranks within a few µs, which is what nccl-tests' loop pays.
  */
-@Command(name = "barrier", description = "Time the control plane's barrier under a launcher (mpirun -np N java -jar"
+@Command(name = "barrier", addMethodSubcommands = false,
+        description = "Time the control plane's barrier under a launcher (mpirun -np N java -jar"
         + " harness.jar bench barrier): its duration and, on one host, the spread of the ranks' release.")
 public final class BarrierBench implements Callable<Integer> {
 

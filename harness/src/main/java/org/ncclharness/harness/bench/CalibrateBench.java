@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
  * hardware facts, then every fit with its leave-one-out refits — once cold (the first run in a fresh JVM, what a
  * user waits for) and then warm, and prints the figures for the README.
  */
-@Command(name = "calibrate",
+@Command(name = "calibrate", addMethodSubcommands = false,
         description = "Time 'calibrate' on all bundled datasets: cold (first run in this JVM) and warm (median).")
 public final class CalibrateBench implements Callable<Integer> {
 

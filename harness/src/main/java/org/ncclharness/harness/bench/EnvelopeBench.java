@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
  * {@code bench envelope}: how long one protocol-envelope fit takes, and one fit with leave-one-out, over every
  * bundled dataset with at least 21 points (3k + 3 for the envelope's six parameters).
  */
-@Command(name = "envelope",
+@Command(name = "envelope", addMethodSubcommands = false,
         description = "Time the protocol-envelope fit (one fit, and one fit with leave-one-out) on the bundled datasets.")
 public final class EnvelopeBench implements Callable<Integer> {
 

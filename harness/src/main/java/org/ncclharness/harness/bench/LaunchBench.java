@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
  * {@code bench launch}: the host's share of one launch that the harness adds to NCCL's own ({@link LaunchCost}):
  * cold, as the first sizes of a sweep meet it, and warm. Needs libnccl.so.2; without it, says why (exit 3).
  */
-@Command(name = "launch", description = "Time the JNI crossing of one collective launch (ncclAllReduce with a null"
+@Command(name = "launch", addMethodSubcommands = false,
+        description = "Time the JNI crossing of one collective launch (ncclAllReduce with a null"
         + " communicator, which NCCL refuses at its first check): cold, then warm. Needs libnccl.so.2, no GPU.")
 public final class LaunchBench implements Callable<Integer> {
 

@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
  * peak heap in use during the read (garbage not yet collected included, so an upper bound that depends on the
  * collector) and the heap the rows still hold once it is done, per 100,000 rows.
  */
-@Command(name = "read",
+@Command(name = "read", addMethodSubcommands = false,
         description = "Peak and retained heap per 100,000 rows when reading a log, a CSV and a JSON of N rows.")
 public final class ReadBench implements Callable<Integer> {
 

@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
  * machine moves both alike. CPU time is what the kernel charges this JVM for its children ({@link ChildRun}); peak
  * memory the child's own high-water mark.
  */
-@Command(name = "speed",
+@Command(name = "speed", addMethodSubcommands = false,
         description = "The speed targets' table: calibrate (all, and each bundled ID), predict --interconnect, calibrate"
                 + " --report and accuracy in fresh JVMs, as ratios to --version measured in the same run.")
 public final class SpeedBench implements Callable<Integer> {

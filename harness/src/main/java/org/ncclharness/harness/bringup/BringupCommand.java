@@ -42,7 +42,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * {@code check} judges a run, stopping at the first that fails; or, with {@code --pairs}, the search for the bad
  * host. Rank 0 prints and writes; the other ranks only measure.
  */
-@Command(name = "bringup", sortOptions = false,
+@Command(name = "bringup", addMethodSubcommands = false, sortOptions = false,
         description = {"Bring a cluster up in four steps, under mpirun, srun or torchrun, one process per GPU"
                 + " (or -g N per process):",
             "  1 every GPU alone (the install works), 2 each host with all its GPUs (NVLink/P2P),",

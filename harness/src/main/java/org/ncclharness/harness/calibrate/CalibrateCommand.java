@@ -60,7 +60,7 @@ import picocli.CommandLine.Spec;
  * {@code calibrate [FILE...]}: fits the α-β model of docs/calibration.md to every bundled dataset, or to the files
  * given.
  */
-@Command(name = "calibrate", sortOptions = false,
+@Command(name = "calibrate", addMethodSubcommands = false, sortOptions = false,
         description = {"Fit the alpha-beta model (README, `calibrate`) to nccl-tests measurements: one tier,"
                 + " T(M) = alpha + f*M/beta_eff, saying how wrong each way of choosing alpha and beta is; two tiers"
                 + " (NVLink domain + inter-domain fabric) for multi-domain runs.",

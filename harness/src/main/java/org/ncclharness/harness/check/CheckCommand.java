@@ -76,7 +76,7 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code check RUN}: the bring-up verdict, PASS / WARN / FAIL with its reasons (FAIL exits 1: README, "Exit codes").
  */
-@Command(name = "check", sortOptions = false,
+@Command(name = "check", addMethodSubcommands = false, sortOptions = false,
         description = {"Judge a run: busbw at the largest size against beta_phys, any #wrong, the average busbw"
                 + " against --min-busbw (nccl-tests' NCCL_TESTS_MIN_BW rule: below 0.9 x the value fails), dips,"
                 + " and per size against a baseline run or a calibrated model.",

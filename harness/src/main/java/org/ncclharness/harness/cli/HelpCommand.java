@@ -17,7 +17,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * {@code help [COMMAND [SUBCOMMAND]]}: the same text as {@code COMMAND SUBCOMMAND --help}. picocli's own help
  * command stops at the first name, so {@code help datasets show} would print the help of {@code datasets}.
  */
-@Command(name = "help", helpCommand = true,
+@Command(name = "help", addMethodSubcommands = false, helpCommand = true,
         description = "Print the help of a command or subcommand, as COMMAND --help does: help datasets show")
 public final class HelpCommand implements Callable<Integer> {
 

@@ -39,7 +39,7 @@ import org.ncclharness.harness.diagnose.DiagnoseCommand;
 import picocli.CommandLine.Command;
 
 /** {@code java -jar harness.jar COMMAND ...}: the entry point, its subcommands and its exit-code mapping. */
-@Command(name = "harness.jar",
+@Command(name = "harness.jar", addMethodSubcommands = false,
         mixinStandardHelpOptions = true,
         versionProvider = VersionInfo.class,
         description = "Benchmark NCCL collectives the nccl-tests way and calibrate an alpha-beta cost model.",

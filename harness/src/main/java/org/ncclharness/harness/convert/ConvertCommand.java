@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code convert FILE}: any readable input to the other formats. */
-@Command(name = "convert",
+@Command(name = "convert", addMethodSubcommands = false,
         description = {"Convert an nccl-tests/rccl-tests log, a harness CSV or an nccl-tests/harness JSON file "
                 + "into the other formats. With neither --csv nor --json, print the nccl-tests 2.19.6 table.",
             "FILE and OUT may be '-' for standard input and output."})

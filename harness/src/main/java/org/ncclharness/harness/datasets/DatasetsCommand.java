@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code datasets}: one line per bundled dataset; {@code show} and {@code import} are its subcommands. */
-@Command(name = "datasets", sortOptions = false,
+@Command(name = "datasets", addMethodSubcommands = false, sortOptions = false,
         description = "List the bundled datasets: id, collective, GPU, GPUs, hosts, interconnects, NCCL version, "
                 + "rows, flags; '?' where the source does not say. The filters combine.",
         subcommands = {DatasetsShowCommand.class, DatasetsImportCommand.class})

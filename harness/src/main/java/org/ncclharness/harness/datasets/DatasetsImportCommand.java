@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code datasets import RAW...}: generates {@code <id>.csv} from raw dataset texts. */
-@Command(name = "import",
+@Command(name = "import", addMethodSubcommands = false,
         description = {"Generate the dataset CSV (one header row, then the rows with both halves) from raw "
                 + "dataset texts, every number as published.",
             "The bundled CSVs are made with: java -jar harness.jar datasets import datasets/raw/*.txt "

@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code datasets show ID}: the dataset in the nccl-tests 2.19.6 table layout, headed by where it came from. */
-@Command(name = "show",
+@Command(name = "show", addMethodSubcommands = false,
         description = "Print a bundled dataset as an nccl-tests 2.19.6 table (values as published; N/A where the "
                 + "source gives none).")
 public final class DatasetsShowCommand implements Callable<Integer> {

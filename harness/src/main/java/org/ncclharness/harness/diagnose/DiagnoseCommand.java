@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code diagnose LOG...}: what NCCL actually used, from its NCCL_DEBUG=INFO lines, and what is wrong with it. */
-@Command(name = "diagnose", sortOptions = false,
+@Command(name = "diagnose", addMethodSubcommands = false, sortOptions = false,
         description = {"Read the NCCL INFO/WARN lines of any log (an nccl-tests log, a training job's stderr) and say"
                 + " what NCCL used: version, ranks and nodes, the bootstrap interface, each connection's transport inside"
                 + " a host and between hosts, GPUDirect RDMA, NICs, NVLS and CollNet; then every known misconfiguration"

@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
  * GPUs, versions and rendezvous (lines {@code rank K/N ...}), joins the others for real, and rank 0 prints the
  * job summary. Measures nothing.
  */
-@Command(name = "doctor",
+@Command(name = "doctor", addMethodSubcommands = false,
         description = {
             "Check that a GPU sweep could run: each rank's place in the job, host, visible GPUs, driver, CUDA and"
                     + " NCCL versions, and the rendezvous, which it exercises for real; rank 0 prints the job"

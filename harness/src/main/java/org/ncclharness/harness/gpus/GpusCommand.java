@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
  * (NCCL's as {@code ncclGetVersion} reports it at run time) and every device — or each missing piece with
  * its fix, and exit code 3.
  */
-@Command(name = "gpus",
+@Command(name = "gpus", addMethodSubcommands = false,
         description = "Probe the NVIDIA driver, CUDA runtime, NCCL and the visible GPUs; exit 3 if a piece is missing.")
 public final class GpusCommand implements Callable<Integer> {
 

@@ -53,7 +53,7 @@ import picocli.CommandLine.Parameters;
  * {@code plot INPUT... --out FILE.png|FILE.svg}: bus bandwidth against message size, one series per input, and
  * with {@code --model} the calibrated models drawn over the points.
  */
-@Command(name = "plot", sortOptions = false,
+@Command(name = "plot", addMethodSubcommands = false, sortOptions = false,
         description = {"Draw bus bandwidth (GB/s) against message size (log2 axis, 1K ... 8G) as PNG or SVG, "
                 + "one series of markers per input (each its own marker shape, each curve its own dash); --view time "
                 + "draws time per iteration instead (log-log, the latency view). Each legend entry says where its "

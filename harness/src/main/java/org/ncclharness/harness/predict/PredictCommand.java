@@ -29,7 +29,7 @@ import org.ncclharness.harness.options.CountConverter;
 import picocli.CommandLine.Option;
 
 /** {@code predict}: collective times from a calibrated model, printed in nccl-tests' layout and labelled. */
-@Command(name = "predict", sortOptions = false,
+@Command(name = "predict", addMethodSubcommands = false, sortOptions = false,
         description = {"Predict collective times from a cost model. The output is nccl-tests' table under a"
                 + " '# predicted by <model> from <source>' line (never a measurement; 'convert' reads it back), or"
                 + " with --bytes one answer with its latency and bandwidth terms, the chosen algorithm/protocol and"

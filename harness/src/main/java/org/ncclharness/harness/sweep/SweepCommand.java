@@ -33,7 +33,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * {@code sweep}: nccl-tests' flags, its table on stdout, our JSON/CSV and the calibration after it; without a
  * GPU, a labelled replay of a bundled dataset through the same writers (docs/sweep-and-check.md).
  */
-@Command(name = "sweep", versionProvider = VersionInfo.class, sortOptions = false,
+@Command(name = "sweep", addMethodSubcommands = false, versionProvider = VersionInfo.class, sortOptions = false,
         description = {"Run an nccl-tests style sweep of one collective and print the nccl-tests 2.19.6 table,"
                 + " then the calibrated alpha-beta model.",
             "Flags keep nccl-tests' letters and meanings; sizes take K, M, G (powers of 1024).",

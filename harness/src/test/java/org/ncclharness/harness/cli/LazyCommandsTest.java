@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.ncclharness.harness.CliRun;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /**
  * A run builds the picocli model of the command it names alone: the same lines out, the same exit codes, as the
@@ -38,6 +39,25 @@ class LazyCommandsTest {
         for (List<String> line : List.of(List.<String>of(), List.of("--help"), List.of("calibrat"),
                 List.of("--version", "calibrate"), List.of("help", "calibrate"))) {
             assertThat(Main.commandLine(line).getSubcommands().keySet()).as("%s", line).containsExactlyElementsOf(ALL);
+        }
+    }
+
+    /**
+     * No command has method subcommands, so none has picocli scan its methods for them (a sixth of building every
+     * command, as --help does): a command that wants them drops addMethodSubcommands = false.
+     */
+    @Test
+    void everyCommandSparesPicocliTheScanForMethodSubcommands() {
+        List<CommandLine> all = new ArrayList<>(List.of(Main.commandLine()));
+        for (int i = 0; i < all.size(); i++) {
+            all.addAll(all.get(i).getSubcommands().values());
+        }
+        assertThat(all).hasSizeGreaterThan(20);
+        for (CommandLine cl : all) {
+            Class<?> type = cl.getCommandSpec().userObject().getClass();
+            assertThat(type.getAnnotation(Command.class).addMethodSubcommands()).as(type.getName()).isFalse();
+            assertThat(type.getDeclaredMethods()).as(type.getName())
+                    .noneMatch(m -> m.isAnnotationPresent(Command.class));
         }
     }
 
