@@ -46,6 +46,14 @@ final class RelativeProblem extends AbstractOptimizationProblem<LeastSquaresProb
     private final double[][][] gradients;
     /** d·J for the optimiser's {@code scalarMultiply(d)}: its own until it asks for the next Jacobian. */
     private final double[][] scaled;
+    /** Per run: the piece of the model each size's time came from ({@link ParametricTime#timesUs(double[], double[], double[], int[])}). */
+    private final int[][] pieces;
+    /**
+     * The point whose times wrote {@link #pieces}: the optimiser asks for the Jacobian of the point it last
+     * evaluated and accepted, so the pieces found for its residuals serve its gradients; any other point's Jacobian
+     * finds them again.
+     */
+    private At piecesOf;
 
     /**
      * @param start θ to start from; its free components start clamped within {@code bounds}
@@ -67,8 +75,10 @@ final class RelativeProblem extends AbstractOptimizationProblem<LeastSquaresProb
         this.x0 = new ArrayRealVector(x, false);
         this.values = new double[points.size()][];
         this.gradients = new double[points.size()][][];
+        this.pieces = new int[points.size()][];
         for (int m = 0; m < points.size(); m++) {
             values[m] = new double[points.get(m).size()];
+            pieces[m] = new int[points.get(m).size()];
             gradients[m] = new double[points.get(m).size()][start.length];
         }
         this.scaled = new double[n][free.length];
@@ -108,15 +118,19 @@ final class RelativeProblem extends AbstractOptimizationProblem<LeastSquaresProb
     }
 
     /**
-     * d·J at θ into {@code out}: entry (i, j) is (∂T/∂θ_j at size i / T_i)·d, the builder's J entry times d as the
+     * d·J at the point's θ into {@code out}: entry (i, j) is (∂T/∂θ_j at size i / T_i)·d, the builder's J entry times d as the
      * optimiser's {@code scalarMultiply} makes it, so the same bits (d = 1 leaves J's own).
      */
-    private void jacobian(double[] theta, double d, double[][] out) {
+    private void jacobian(At at, double d, double[][] out) {
         int row = 0;
         for (int m = 0; m < models.size(); m++) {
             double[] t = points.get(m).timeUs();
             double[][] g = gradients[m];
-            models.get(m).gradients(points.get(m).bytes(), theta, g);
+            if (piecesOf == at) {
+                models.get(m).gradients(points.get(m).bytes(), at.theta, g, pieces[m]);
+            } else {
+                models.get(m).gradients(points.get(m).bytes(), at.theta, g);
+            }
             for (int i = 0; i < t.length; i++, row++) {
                 for (int j = 0; j < free.length; j++) {
                     out[row][j] = g[i][free[j]] / t[i] * d;
@@ -126,28 +140,28 @@ final class RelativeProblem extends AbstractOptimizationProblem<LeastSquaresProb
     }
 
     /**
-     * J at one θ, computed when read. The optimiser reads it once, as {@code scalarMultiply(-1).getData()}: that is
+     * J at one point's θ, computed when read. The optimiser reads it once, as {@code scalarMultiply(-1).getData()}: that is
      * written straight into {@link #scaled}; any other reader gets J itself, computed then.
      */
     private final class Jacobian extends AbstractRealMatrix {
 
-        private final double[] theta;
+        private final At at;
         private double[][] entries;
 
-        Jacobian(double[] theta) {
-            this.theta = theta;
+        Jacobian(At at) {
+            this.at = at;
         }
 
         @Override
         public RealMatrix scalarMultiply(double d) {
-            jacobian(theta, d, scaled);
+            jacobian(at, d, scaled);
             return new Scratch(scaled);
         }
 
         private double[][] entries() {
             if (entries == null) {
                 entries = new double[n][free.length];
-                jacobian(theta, 1, entries);
+                jacobian(at, 1, entries);
             }
             return entries;
         }
@@ -214,18 +228,19 @@ final class RelativeProblem extends AbstractOptimizationProblem<LeastSquaresProb
             for (int m = 0; m < models.size(); m++) {
                 double[] t = points.get(m).timeUs();
                 double[] value = values[m];
-                models.get(m).timesUs(points.get(m).bytes(), theta, value);
+                models.get(m).timesUs(points.get(m).bytes(), theta, value, pieces[m]);
                 for (int i = 0; i < t.length; i++, row++) {
                     // target − value, as the builder's evaluation subtracts them
                     r[row] = 1.0 - value[i] / t[i];
                 }
             }
             this.residuals = new ArrayRealVector(r, false);
+            piecesOf = this;
         }
 
         @Override
         public RealMatrix getJacobian() {
-            return new Jacobian(theta);
+            return new Jacobian(this);
         }
 
         @Override
@@ -253,7 +268,7 @@ final class RelativeProblem extends AbstractOptimizationProblem<LeastSquaresProb
         /** (JᵀJ)⁻¹, as Commons Math's own evaluations give it. */
         @Override
         public RealMatrix getCovariances(double threshold) {
-            RealMatrix j = new Jacobian(theta).copy();
+            RealMatrix j = new Jacobian(this).copy();
             return new QRDecomposition(j.transpose().multiply(j), threshold).getSolver().getInverse();
         }
 

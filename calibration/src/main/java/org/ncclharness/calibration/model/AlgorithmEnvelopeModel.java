@@ -326,10 +326,9 @@ public final class AlgorithmEnvelopeModel implements CostModel {
             return best;
         }
 
-        /** The candidate's gradient at this size, over all of g (the envelope is piecewise linear in ℓ). */
+        /** Candidate c's gradient at this size, over all of g (the envelope is piecewise linear in ℓ). */
         @Override
-        public void gradient(double bytes, double[] theta, double[] g) {
-            int c = chosen(bytes);
+        public void gradient(int c, double bytes, double[] theta, double[] g) {
             int a = c / PROTOCOLS;
             int p = c % PROTOCOLS;
             Arrays.fill(g, 0);
@@ -412,6 +411,16 @@ public final class AlgorithmEnvelopeModel implements CostModel {
     @Override
     public void gradients(double[] bytes, double[] theta, double[][] out) {
         new Terms(theta).gradients(bytes, theta, out);
+    }
+
+    @Override
+    public void timesUs(double[] bytes, double[] theta, double[] out, int[] pieces) {
+        new Terms(theta).timesUs(bytes, out, pieces);
+    }
+
+    @Override
+    public void gradients(double[] bytes, double[] theta, double[][] out, int[] pieces) {
+        new Terms(theta).gradients(bytes, theta, out, pieces);
     }
 
     /** The same calibrated system at another configuration (every parameter carries over). */

@@ -14,10 +14,15 @@ interface Envelope {
     double time(int c, double bytes);
 
     /**
-     * Writes the gradient of the chosen candidate at this size over all of {@code g} (the envelope is piecewise
+     * Writes the gradient of candidate {@code c} at this size over all of {@code g} (the envelope is piecewise
      * linear in its latencies); in place, so a fit's evaluations reuse their rows.
      */
-    void gradient(double bytes, double[] theta, double[] g);
+    void gradient(int c, double bytes, double[] theta, double[] g);
+
+    /** The gradient of the chosen candidate at this size, as {@link #gradient(int, double, double[], double[])}. */
+    default void gradient(double bytes, double[] theta, double[] g) {
+        gradient(chosen(bytes), bytes, theta, g);
+    }
 
     default double timeUs(double bytes) {
         return time(chosen(bytes), bytes);
@@ -29,9 +34,25 @@ interface Envelope {
         }
     }
 
+    /** {@link #timesUs(double[], double[])}, each size's candidate also written into {@code pieces}. */
+    default void timesUs(double[] bytes, double[] out, int[] pieces) {
+        for (int i = 0; i < bytes.length; i++) {
+            int c = chosen(bytes[i]);
+            pieces[i] = c;
+            out[i] = time(c, bytes[i]);
+        }
+    }
+
     default void gradients(double[] bytes, double[] theta, double[][] out) {
         for (int i = 0; i < bytes.length; i++) {
             gradient(bytes[i], theta, out[i]);
+        }
+    }
+
+    /** The gradients of the candidates {@link #timesUs(double[], double[], int[])} wrote, at the same θ. */
+    default void gradients(double[] bytes, double[] theta, double[][] out, int[] pieces) {
+        for (int i = 0; i < bytes.length; i++) {
+            gradient(pieces[i], bytes[i], theta, out[i]);
         }
     }
 }

@@ -39,6 +39,25 @@ public interface ParametricTime {
     }
 
     /**
+     * {@link #timesUs} that also writes into {@code pieces} which piece of a piecewise model each size's time came
+     * from (the envelopes: the candidate that size takes), for {@link #gradients(double[], double[], double[][], int[])}
+     * at the same θ. A fit asks for the Jacobian at a θ whose times it has: the envelope need not find each size's
+     * candidate again. A model of one piece writes nothing there.
+     */
+    default void timesUs(double[] bytes, double[] theta, double[] out, int[] pieces) {
+        timesUs(bytes, theta, out);
+    }
+
+    /**
+     * {@link #gradients(double[], double[], double[][])} with {@code pieces} as
+     * {@link #timesUs(double[], double[], double[], int[])} wrote them at this same θ: the same bits, each size's
+     * candidate taken from there instead of found again.
+     */
+    default void gradients(double[] bytes, double[] theta, double[][] out, int[] pieces) {
+        gradients(bytes, theta, out);
+    }
+
+    /**
      * ∂T/∂θ at one size, for the optimiser. The default is a central difference; models with a closed form
      * override it.
      */

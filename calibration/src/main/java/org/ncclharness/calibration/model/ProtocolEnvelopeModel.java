@@ -160,10 +160,9 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
             return best;
         }
 
-        /** The chosen protocol's gradient at this size, over all of g (the envelope is piecewise linear in ℓ). */
+        /** Protocol p's gradient at this size, over all of g (the envelope is piecewise linear in ℓ). */
         @Override
-        public void gradient(double bytes, double[] theta, double[] g) {
-            int p = chosen(bytes);
+        public void gradient(int p, double bytes, double[] theta, double[] g) {
             Arrays.fill(g, 0);
             g[p] = coef;
             double bandwidthUs = slope[p] * bytes;
@@ -195,6 +194,16 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
     @Override
     public void gradients(double[] bytes, double[] theta, double[][] out) {
         new Terms(theta).gradients(bytes, theta, out);
+    }
+
+    @Override
+    public void timesUs(double[] bytes, double[] theta, double[] out, int[] pieces) {
+        new Terms(theta).timesUs(bytes, out, pieces);
+    }
+
+    @Override
+    public void gradients(double[] bytes, double[] theta, double[][] out, int[] pieces) {
+        new Terms(theta).gradients(bytes, theta, out, pieces);
     }
 
     /**

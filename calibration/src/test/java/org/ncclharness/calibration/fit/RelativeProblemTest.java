@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.apache.commons.math3.exception.MathIllegalStateException;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresBuilder;
+import org.apache.commons.math3.fitting.leastsquares.LeastSquaresProblem.Evaluation;
 import org.apache.commons.math3.fitting.leastsquares.LevenbergMarquardtOptimizer;
 import org.apache.commons.math3.fitting.leastsquares.MultivariateJacobianFunction;
 import org.apache.commons.math3.linear.Array2DRowRealMatrix;
@@ -93,8 +94,9 @@ class RelativeProblemTest {
     }
 
     /**
-     * The per-θ batch a fit evaluates ({@code timesUs}, {@code gradients}) has, size by size, the bits of the
-     * single-size methods every other caller uses, at each start and at the fitted θ.
+     * The per-θ batch a fit evaluates ({@code timesUs}, {@code gradients}, and both with the pieces the times found
+     * handed to the gradients) has, size by size, the bits of the single-size methods every other caller uses, at
+     * each start and at the fitted θ.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("bundledEnvelopes")
@@ -111,39 +113,58 @@ class RelativeProblemTest {
                 Arrays.fill(row, Double.NaN); // what a previous θ left: every entry must be written over
             }
             c.model().gradients(bytes, theta, gradients);
+            double[] withPieces = new double[bytes.length];
+            int[] pieces = new int[bytes.length];
+            c.model().timesUs(bytes, theta, withPieces, pieces);
+            double[][] fromPieces = new double[bytes.length][theta.length];
+            for (double[] row : fromPieces) {
+                Arrays.fill(row, Double.NaN);
+            }
+            c.model().gradients(bytes, theta, fromPieces, pieces);
             for (int i = 0; i < bytes.length; i++) {
-                assertThat(Double.doubleToRawLongBits(batch[i]))
-                        .isEqualTo(Double.doubleToRawLongBits(c.model().timeUs(bytes[i], theta)));
+                long bits = Double.doubleToRawLongBits(c.model().timeUs(bytes[i], theta));
+                assertThat(Double.doubleToRawLongBits(batch[i])).isEqualTo(bits);
+                assertThat(Double.doubleToRawLongBits(withPieces[i])).isEqualTo(bits);
                 assertThat(gradients[i]).containsExactly(c.model().gradient(bytes[i], theta));
+                assertThat(fromPieces[i]).containsExactly(c.model().gradient(bytes[i], theta));
             }
         }
     }
 
     /**
      * The Jacobian an evaluation hands out: J itself to any reader (the builder's entries, ∂T/∂θ_j / T_i), and to the
-     * optimiser's {@code scalarMultiply(-1)} −J, the same bits either way, at each start of every bundled envelope.
+     * optimiser's {@code scalarMultiply(-1)} −J, the same bits either way, at each start of every bundled envelope;
+     * also where another point was evaluated after it (its latencies 100 times larger, so its sizes take other
+     * candidates): the problem's record of each size's candidate is then that point's, not this one's.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("bundledEnvelopes")
     void theJacobianIsTheBuildersEntryForEntry(Case c) {
         int[] idx = java.util.stream.IntStream.range(0, c.free().length).filter(j -> c.free()[j]).toArray();
-        double[] bytes = c.points().bytes();
-        double[] t = c.points().timeUs();
         for (double[] start : c.starts()) {
             RelativeProblem problem = new RelativeProblem(List.of(c.model()), List.of(c.points()), start, idx,
                     c.bounds(), 2_000);
             var evaluation = problem.evaluate(problem.getStart());
             double[] theta = problem.theta(evaluation.getPoint().toArray());
-            double[][] negated = evaluation.getJacobian().scalarMultiply(-1).getData();
-            double[][] j = evaluation.getJacobian().getData();
-            for (int i = 0; i < bytes.length; i++) {
-                double[] g = c.model().gradient(bytes[i], theta);
-                for (int k = 0; k < idx.length; k++) {
-                    double expected = g[idx[k]] / t[i];
-                    assertThat(Double.doubleToRawLongBits(j[i][k])).isEqualTo(Double.doubleToRawLongBits(expected));
-                    assertThat(Double.doubleToRawLongBits(negated[i][k]))
-                            .isEqualTo(Double.doubleToRawLongBits(expected * -1));
-                }
+            assertJacobian(c, idx, evaluation, theta);
+            problem.evaluate(problem.getStart().mapMultiply(100));
+            assertJacobian(c, idx, evaluation, theta);
+        }
+    }
+
+    /** The evaluation's J and −J against the builder's entries at θ. */
+    private static void assertJacobian(Case c, int[] idx, Evaluation evaluation, double[] theta) {
+        double[] bytes = c.points().bytes();
+        double[] t = c.points().timeUs();
+        double[][] negated = evaluation.getJacobian().scalarMultiply(-1).getData();
+        double[][] j = evaluation.getJacobian().getData();
+        for (int i = 0; i < bytes.length; i++) {
+            double[] g = c.model().gradient(bytes[i], theta);
+            for (int k = 0; k < idx.length; k++) {
+                double expected = g[idx[k]] / t[i];
+                assertThat(Double.doubleToRawLongBits(j[i][k])).isEqualTo(Double.doubleToRawLongBits(expected));
+                assertThat(Double.doubleToRawLongBits(negated[i][k]))
+                        .isEqualTo(Double.doubleToRawLongBits(expected * -1));
             }
         }
     }

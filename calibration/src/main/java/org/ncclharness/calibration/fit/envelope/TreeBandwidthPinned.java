@@ -66,6 +66,20 @@ final class TreeBandwidthPinned implements ParametricTime {
         }
     }
 
+    @Override
+    public void timesUs(double[] bytes, double[] theta, double[] out, int[] pieces) {
+        model.timesUs(bytes, plain(theta), out, pieces);
+    }
+
+    @Override
+    public void gradients(double[] bytes, double[] theta, double[][] out, int[] pieces) {
+        double[] x = plain(theta);
+        model.gradients(bytes, x, out, pieces);
+        for (double[] row : out) {
+            pinned(row, x, theta);
+        }
+    }
+
     /** The envelope's gradient g at x = plain(θ), β's share moved onto τ, in place. */
     private static double[] pinned(double[] g, double[] x, double[] theta) {
         g[TAU] -= g[BETA] * x[BETA] / theta[TAU];
