@@ -35,9 +35,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -248,6 +250,9 @@ static void pause_ms(int ms) {
 /*
  * A barrier in shared memory that an abort on any rank, or of this communicator, releases with an error. In two
  * halves, so one thread can arrive for each of its local ranks before waiting for any (a group of launches).
+ * A waiter sleeps on the generation word (a futex; the mapping is shared, so not FUTEX_PRIVATE) and the last rank to
+ * arrive wakes it. Yielding instead would hand the core to whatever else is runnable for a whole time slice, per
+ * launch: on a machine loaded with other work, the harness's 10,000-launch warm-up then took minutes.
  */
 static int arrive(Comm *c) {
     if (c->nranks == 1) return -1;
@@ -256,6 +261,7 @@ static int arrive(Comm *c) {
     if (__atomic_add_fetch(&h->arrived, 1, __ATOMIC_ACQ_REL) == c->nranks) {
         __atomic_store_n(&h->arrived, 0, __ATOMIC_RELEASE);
         __atomic_add_fetch(&h->generation, 1, __ATOMIC_ACQ_REL);
+        syscall(SYS_futex, &h->generation, FUTEX_WAKE, INT_MAX, 0, 0, 0);
         return -1;
     }
     return gen;
@@ -263,9 +269,11 @@ static int arrive(Comm *c) {
 
 static int await_release(Comm *c, int gen) {
     if (gen < 0) return OK;
+    /* a timed sleep, so an abort (which wakes nobody) is still seen within a millisecond */
+    struct timespec abort_poll = {0, 1000000L};
     for (long spins = 0; __atomic_load_n(&c->h->generation, __ATOMIC_ACQUIRE) == gen; spins++) {
         if (c->aborted || c->h->aborted) return REMOTE;
-        if (spins > 1000) pause_ms(0), sched_yield();
+        if (spins > 1000) syscall(SYS_futex, &c->h->generation, FUTEX_WAIT, gen, &abort_poll, 0, 0);
     }
     return OK;
 }

@@ -42,10 +42,16 @@ final class Processes {
         return jar(JAR, args);
     }
 
-    /** {@code java -jar JAR ARGS} with the small-JVM flags, for this module's jar or another build of it. */
+    /**
+     * {@code java -jar JAR ARGS} with the small-JVM flags, for this module's jar (mapping {@link ClassArchive}'s
+     * archive of its classes) or another build of it.
+     */
     static List<String> jar(Path jar, String... args) {
         List<String> cmd = new ArrayList<>(List.of(JAVA));
         cmd.addAll(JVM_FLAGS);
+        if (jar.equals(JAR)) {
+            cmd.addAll(ClassArchive.flags());
+        }
         cmd.addAll(List.of("-jar", jar.toString()));
         cmd.addAll(List.of(args));
         return cmd;
@@ -54,6 +60,7 @@ final class Processes {
     static List<String> member(String... args) {
         List<String> cmd = new ArrayList<>(List.of(JAVA));
         cmd.addAll(JVM_FLAGS);
+        cmd.addAll(ClassArchive.flags()); // the jar first on the class path, as when the archive was dumped
         cmd.addAll(List.of("-cp", JAR + File.pathSeparator + TEST_CLASSES, JobMemberMain.class.getName()));
         cmd.addAll(List.of(args));
         return cmd;

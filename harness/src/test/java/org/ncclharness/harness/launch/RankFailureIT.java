@@ -2,12 +2,19 @@ package org.ncclharness.harness.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.DataInputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -138,27 +145,52 @@ class RankFailureIT {
         }
     }
 
+    /**
+     * Waits until each of {@code ranks} has knocked on {@code port} with its handshake, turning each knock away
+     * (closed unanswered: the rank tries again 50 ms later, as it does while rank 0 is not there yet). A rank that
+     * knocked has started its JVM and is in its join loop, whatever the machine's load.
+     */
+    private static void awaitKnocking(int port, Set<Integer> ranks) throws Exception {
+        Set<Integer> knocked = new TreeSet<>();
+        try (ServerSocket door = new ServerSocket()) {
+            door.setReuseAddress(true);
+            door.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            door.setSoTimeout((int) TimeUnit.SECONDS.toMillis(Processes.HANG_S));
+            while (!knocked.containsAll(ranks)) {
+                try (Socket knock = door.accept()) {
+                    knock.setSoTimeout((int) TimeUnit.SECONDS.toMillis(Processes.HANG_S));
+                    Wire.Frame hello = Wire.read(new DataInputStream(knock.getInputStream()), Wire.HANDSHAKE_LIMIT);
+                    assertThat(hello.type()).isEqualTo(Wire.HELLO);
+                    knocked.add(Wire.Hello.decode(hello.body()).member().rank());
+                }
+            }
+        }
+    }
+
     @Test
     void aRankThatNeverArrivesEndsTheJobAtTheStartupTimeout() throws Exception {
         int port = Processes.freePort();
-        // rank 3 never starts, so rank 0's timeout is certain to fire. Ranks 1 and 2 must join inside it: they start
-        // first, waiting for rank 0 as long as only a hang takes, so they knock from the moment it listens, with
-        // its whole JVM start as their head start, and its 15 s (not the 3 s a quiet machine would need) besides
+        // rank 3 never starts, so rank 0's timeout is certain to fire. Ranks 1 and 2 must join inside it, and do
+        // however slow the machine: they start first and rank 0 only once both knock on its port (the test's until
+        // then), so its 15 s wait holds no JVM start, only their next knock and handshake
         List<Process> others = startRanks(4, port, List.of(), List.of(1, 2), "--startup-timeout", "600");
-        long t0 = System.nanoTime();
-        List<Process> ps = new ArrayList<>(startRanks(4, port, List.of(), List.of(0), "--startup-timeout", "15"));
-        ps.addAll(others);
+        List<Process> ps = new ArrayList<>();
         try {
+            awaitKnocking(port, Set.of(1, 2));
+            long t0 = System.nanoTime();
+            ps.addAll(startRanks(4, port, List.of(), List.of(0), "--startup-timeout", "15"));
+            ps.addAll(others);
             for (int r = 0; r < 3; r++) {
                 assertThat(ps.get(r).waitFor(Processes.HANG_S, TimeUnit.SECONDS)).as("rank %d exits", r).isTrue();
                 Processes.Result res = Processes.result(ps.get(r), tmp, "r" + r, (System.nanoTime() - t0) / 1e9);
-                assertThat(res.rc()).isEqualTo(ExitCode.JOB);
+                assertThat(res.rc()).as(res.err()).isEqualTo(ExitCode.JOB);
                 assertThat(res.err()).contains("timeout after 15 s waiting for ranks [3] to join via tcp://127.0.0.1:"
                         + port + " (MASTER_ADDR/MASTER_PORT)");
                 // rank 0's 15 s start after t0, and the others end on its word: none sooner, however quiet the machine
                 assertThat(res.seconds()).isGreaterThanOrEqualTo(15.0);
             }
         } finally {
+            others.forEach(Process::destroyForcibly);
             ps.forEach(Process::destroyForcibly);
         }
     }
