@@ -163,11 +163,12 @@ final class SweepOutputs {
 
     /**
      * nccl-tests' settings lines and {@code -I} columns for a table measured now, with the values its own checks
-     * leave ({@code -z 3} and {@code -I 1} are off under {@code -G}); a replayed table is the stored run's, whose
-     * settings are not this command line's.
+     * leave ({@code -z 3} and {@code -I 1} are off under {@code -G}), on a test clock too; a replayed table is the
+     * stored run's, whose settings are not this command line's.
      */
     private TableExtras extras(SweepResult r) {
-        if (r.sweep().provenance().kind() != SourceKind.MEASURED) {
+        SourceKind kind = r.sweep().provenance().kind();
+        if (kind != SourceKind.MEASURED && kind != SourceKind.TEST_CLOCK) {
             return TableExtras.NONE;
         }
         boolean graph = plan.graph() > 0;
