@@ -51,4 +51,12 @@ public enum SourceKind {
     public boolean isMeasuredNow() {
         return this == MEASURED;
     }
+
+    /**
+     * True for the kinds whose collectives ran in this run, measured or timed on a test clock: the buffers NCCL
+     * wrote were checked whatever clock timed them, so their {@code #wrong} is this run's.
+     */
+    public boolean ranNow() {
+        return this == MEASURED || this == TEST_CLOCK;
+    }
 }

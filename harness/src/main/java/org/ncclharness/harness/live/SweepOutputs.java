@@ -21,7 +21,6 @@ import org.ncclharness.calibration.format.NcclTestsTableWriter;
 import org.ncclharness.calibration.format.SweepJson;
 import org.ncclharness.calibration.format.TableExtras;
 import org.ncclharness.calibration.measure.Measurement;
-import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.read.SourceFacts;
 import org.ncclharness.calibration.calibrate.CalibrationInput;
@@ -167,8 +166,7 @@ final class SweepOutputs {
      * stored run's, whose settings are not this command line's.
      */
     private TableExtras extras(SweepResult r) {
-        SourceKind kind = r.sweep().provenance().kind();
-        if (kind != SourceKind.MEASURED && kind != SourceKind.TEST_CLOCK) {
+        if (!r.sweep().provenance().kind().ranNow()) {
             return TableExtras.NONE;
         }
         boolean graph = plan.graph() > 0;

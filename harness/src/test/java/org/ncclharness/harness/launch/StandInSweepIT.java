@@ -202,6 +202,29 @@ class StandInSweepIT extends UsesStandIns {
                 + " clock in " + smokeClock + " (-Dnccl-harness.loop-clock-file))");
     }
 
+    /**
+     * The test clock makes the times a stand-in's arithmetic, not the data check: a corrupted element on a sweep timed
+     * by it still fails the run (exit 1, as aCorruptedElementIsCountedAndTheExitIsOne), while --min-busbw, a gate on
+     * times, is not judged and a line says so.
+     */
+    @Test
+    void aSweepTimedOnTheTestClockStillFailsOnWrongResultsButDoesNotJudgeMinBusBw() throws Exception {
+        Map<String, String> env = standIns.environment(4, Map.of("STANDIN_CORRUPT", "1"));
+        List<String> cmd = new ArrayList<>(List.of("sh", "-c", "export STANDIN_VIRTUAL_CLOCK=\"$1$OMPI_COMM_WORLD_RANK\";"
+                + " export JAVA_TOOL_OPTIONS=\"$JAVA_TOOL_OPTIONS -Dnccl-harness.loop-clock-file=$STANDIN_VIRTUAL_CLOCK\";"
+                + " shift; exec \"$@\"", "sh", tmp.resolve("clock.").toString()));
+        cmd.addAll(Processes.harness("sweep", "--nccl-lib", standIns.dir().toString(), "-b", "8", "-e", "1K",
+                "--no-diagnose", "--min-busbw", "100000"));
+        Processes.Result r = Processes.runMpirun(Processes.mpirun(2, StandIns.exports(env), cmd), env, tmp, "sweep",
+                Processes.HANG_S);
+        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.FAIL);
+        assertThat(r.out()).contains("[1,0]<stdout>:# NOT MEASURED, timed by a test clock: ");
+        assertThat(rows(r)).isNotEmpty().allSatisfy(row -> assertThat(Long.parseLong(row[8])).isPositive());
+        assertThat(r.out()).containsPattern("Avg bus bandwidth    : [0-9.]+ NOT-JUDGED")
+                .contains("gate 0.9 x 100000 GB/s) not judged: this table's times were read from a test clock")
+                .contains("so only #wrong decides the exit").doesNotContain("another machine's");
+    }
+
     @Test
     void ncclTestsSplitRunsOneCommunicatorPerColour() throws Exception {
         // -z 1: under a split the barrier inside the loop is the job's own, not NCCL's
