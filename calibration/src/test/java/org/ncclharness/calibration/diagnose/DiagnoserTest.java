@@ -111,6 +111,12 @@ class DiagnoserTest {
                 + " | NVLS_FAILED NCCL_ERROR | - | -",
         "nvls_cuda_invalid_argument_fabricmanager_h100_prefix_stripped_nccl2185_issue976"
                 + " | NVLS_FAILED NCCL_ERROR | - | -",
+        "nvls_alloc_mem_cuda_failure_1_fabricmanager_restarted_h100_nccl222x_issue1488"
+                + " | NVLS_FAILED NCCL_ERROR | - | -",
+        "nvls_bind_multicast_401_fabricmanager_torch_last_error_h100_ci_nccl2293_pytorch177472"
+                + " | NO_NCCL_LINES NCCL_ERROR NVLS_FAILED | - | -",
+        "nvls_cuda_failure_401_present_state_timestamped_h100_vllm_nccl2262_issue1788 | NVLS_FAILED | - | -",
+        "nvls_bind_multicast_401_nccl230_function_prefix_nvlink_bad_state_8gpu_dcgm304 | NVLS_FAILED | - | -",
         "remote_error_socket_recv_reset_torch_last_error_v100_nccl2215_issue2076"
                 + " | NO_NCCL_LINES NCCL_ERROR CONNECT_FAILED | - | -",
         "ring_not_loop_back_prefix_stripped_nccl2193_issue1020 | RING_MISMATCH | - | -",
