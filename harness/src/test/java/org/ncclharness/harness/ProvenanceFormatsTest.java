@@ -86,6 +86,32 @@ class ProvenanceFormatsTest {
         assertThat(plain.out()).contains("Verdict: PASS").doesNotContain("replay");
     }
 
+    /**
+     * Rows timed on a test clock (a JVM started with -Dnccl-harness.loop-clock-file; the live path is
+     * StandInSweepIT's) keep their kind and label through every format; check WARNs that they were not measured where
+     * the same rows as stored measurements PASS, and calibrate fits them saying so.
+     */
+    @Test
+    void rowsTimedOnATestClockStayNotMeasuredInEveryFormatAndCheckAndCalibrateSaySo() throws IOException {
+        Sweep stored = DatasetCatalog.bundled().get(PASSING).sweep();
+        Provenance clock = new Provenance(SourceKind.TEST_CLOCK, "h0", null, Provenance.TEST_CLOCK_LABEL
+                + "the clock in /tmp/clock.0 (-Dnccl-harness.loop-clock-file); on 2 host(s) from h0 by nccl-harness");
+        Sweep timed = new Sweep(clock, stored.collective(), stored.run(), stored.hardware(), stored.devices(),
+                stored.rows(), List.of());
+        Path json = Files.writeString(dir.resolve("clock.json"), SweepJson.writeAll(List.of(timed)));
+        for (Path f : convertedInALoop(json, clock)) {
+            CliRun r = CliRun.of(args("check", f, FLAGS));
+            assertThat(r.exitCode()).as("%s: %s", f, r.err()).isZero();
+            assertThat(r.out()).as("%s", f).contains("WARN: these numbers were not measured (" + clock.label()
+                    + "): the timed loop read a test clock").contains("Verdict: WARN (1 reason)");
+            CliRun fit = CliRun.of(args("calibrate", f, "--intra", "NVLink4", "--inter", "IB-NDR", "--nodes", "2",
+                    "--gpus", "16", "--nics-per-host", "8"));
+            assertThat(fit.exitCode()).as("%s: %s", f, fit.err()).isZero();
+            assertThat(fit.out()).as("%s", f).contains(": " + clock.label() + ": its fit describes a stand-in's"
+                    + " arithmetic, not hardware");
+        }
+    }
+
     @Test
     void aPredictionStaysOneInEveryFormatAndIsJudgedOrFittedOnlyWhenAskedSayingSo() throws IOException {
         CliRun p = CliRun.of("predict", "-b", "1K", "-e", "1G", "-f", "4", "--gpus", "8", "--bandwidth", "25GB/s",

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
@@ -27,11 +28,18 @@ final class LoopClock {
         if (file == null) {
             return System::nanoTime;
         }
+        // the outputs say so too (TimedLoop.testClock): this line is for whoever watches the terminal
         // never silent: times from this clock are a stand-in's arithmetic, and a user who set the property by
         // mistake must not take them for measurements
         System.err.println("nccl-harness: the timed loop reads the test clock in " + file + " (-D" + FILE_PROPERTY
                 + "): its times are not measured");
         return mapped(file);
+    }
+
+    /** What the timed loop's clock is where it is not the steady one: {@code the clock in FILE (-D...)}. */
+    static Optional<String> testClock() {
+        String file = System.getProperty(FILE_PROPERTY);
+        return file == null ? Optional.empty() : Optional.of("the clock in " + file + " (-D" + FILE_PROPERTY + ")");
     }
 
     /** The clock in {@code file}, which the stand-in may not have made yet: either side makes it 8 bytes long. */

@@ -2,6 +2,7 @@ package org.ncclharness.gpu;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.ncclharness.calibration.measure.Half;
 import org.ncclharness.calibration.measure.Measurement;
@@ -46,6 +47,15 @@ public final class TimedLoop {
     private long timeoutNanos;
     /** {max, −min} of the per-process times: one reduction gives both (one array for every placement). */
     private final double[] spread = new double[2];
+
+    /**
+     * The clock this JVM's timed loops read where it is not the GPU job's steady clock: the test stand-ins' virtual
+     * clock ({@code the clock in FILE (-Dnccl-harness.loop-clock-file)}); empty for a real run. Times taken on it are
+     * a stand-in's arithmetic: whatever carries them must say they were not measured.
+     */
+    public static Optional<String> testClock() {
+        return LoopClock.testClock();
+    }
 
     public TimedLoop(CollectiveBackend backend, JobGroup group) {
         this(backend, group, LoopClock.fromSystem());

@@ -62,6 +62,15 @@ public record CalibrationInput(String id, Sweep sweep, String forcedAlgo, List<S
         return n == null ? Optional.empty() : ChannelCounts.forRanks(loggedChannels, n);
     }
 
+    /**
+     * The tested communicator's channels where they state its NVLS channels: more than 0, NCCL had NVLS for the run;
+     * 0, it had none. Empty where the log does not print the count. Both calibrators take NVLS from here, the fact
+     * preferred to what the interconnect's kind suggests.
+     */
+    public Optional<ChannelCounts> nvlsChannels() {
+        return channels().filter(ch -> ch.nvls() != null);
+    }
+
     public static CalibrationInput of(String id, Sweep sweep) {
         return new CalibrationInput(id, sweep, null, List.of());
     }

@@ -172,7 +172,7 @@ public final class SingleTierCalibrator {
         // a network's switches reduce only between hosts: on one host, busbw above a network's line rate says the
         // data did not cross that network at all
         boolean networkOnOneHost = topo.betweenHosts() && hw.hosts() != null && hw.hosts() == 1;
-        Optional<ChannelCounts> logged = in.channels().filter(ch -> ch.nvls() != null);
+        Optional<ChannelCounts> logged = in.nvlsChannels();
         String flag = ident.beta() && seed.aboveLineRate() ? inNetworkFlag(ic, networkOnOneHost, logged) : null;
         Optional<ChipProfile> chip = facts.chipFor(hw.gpuModel());
         SingleTierModel pipeline = new SingleTierModel(in.sweep().collective(), n, topo.hopsPerStep(),

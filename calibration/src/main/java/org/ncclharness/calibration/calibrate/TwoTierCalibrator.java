@@ -44,6 +44,7 @@ import org.ncclharness.calibration.measure.WrongRows;
 import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.nccl.Algorithm;
 import org.ncclharness.calibration.fit.twotier.Fabric;
+import org.ncclharness.calibration.nccl.ChannelCounts;
 import org.ncclharness.calibration.fit.twotier.GridResult;
 import org.ncclharness.calibration.fit.twotier.GridSearch;
 import org.ncclharness.calibration.fit.twotier.JointGroups;
@@ -139,7 +140,8 @@ public final class TwoTierCalibrator {
             return new DeferredCalibration(info, null, problem.get());
         }
         Fabric f = fabric(info.hardware().intra()).orElseThrow();
-        List<Prior> priors = formsApply(in) ? priorFor(in, all, f) : List.of();
+        List<Note> dropped = new ArrayList<>();
+        List<Prior> priors = formsApply(in) ? priorFor(in, all, f, dropped) : List.of();
         // what the reader or the flags decided about the run (an interconnect taken as the network, a row cut
         // short, ...), as the single-tier calibrator keeps them
         List<Note> notes = new ArrayList<>(in.sweep().notes());
@@ -154,6 +156,7 @@ public final class TwoTierCalibrator {
                     priors.stream().map(p -> String.format(Locale.ROOT, "%s = %.4g +- %.2g from %s", p.param().id(),
                             p.value(), p.sigma(), p.source())).toList())));
         }
+        notes.addAll(dropped);
         return entry(info, TwoTierCalibration.KIND, List.of(in), f, priors, notes);
     }
 
@@ -524,8 +527,10 @@ public final class TwoTierCalibrator {
     /**
      * The single-domain AllReduce input of the same GPU class and fabric with the most points, among those that
      * reach the bandwidth-bound sizes.
+     *
+     * @param dropped gets a note for each prior that input cannot lend
      */
-    private List<Prior> priorFor(CalibrationInput in, List<CalibrationInput> all, Fabric f) {
+    private List<Prior> priorFor(CalibrationInput in, List<CalibrationInput> all, Fabric f, List<Note> dropped) {
         Hardware h = in.info().hardware();
         if (h.gpuModel() == null) {
             return List.of();
@@ -547,14 +552,25 @@ public final class TwoTierCalibrator {
         TwoTierRun run = TwoTierRuns.of(best.get().sweep(), best.get().id(), config(best.get().info().hardware())).run();
         List<Prior> priors = SingleDomainPrior.from(TwoTierProblem.of(run, f.betaNvGBps(), f.hops()), best.get().id());
         Double inNetworkUr = facts.interconnect(f.name()).map(ic -> facts.topologyOf(ic).inNetworkUr()).orElse(null);
+        // what the single-domain run's log says of NVLS, as the single-tier flag reads it
+        Optional<ChannelCounts> logged = best.get().nvlsChannels();
         List<Prior> out = new ArrayList<>();
         for (Prior p : priors) {
+            boolean aboveLineRate = p.param() == TwoTierParam.U_NV && p.value() > 1;
+            String uNv = String.format(Locale.ROOT, "%.3f", p.value());
+            if (aboveLineRate && logged.flatMap(ChannelCounts::nvlsAvailable).equals(Optional.of(false))) {
+                // NCCL set up no NVLS there: not the in-network reduction, and a ring's u_NV above 1 is no prior
+                dropped.add(Note.info("no u_NV prior from " + p.source() + ": u_NV " + uNv + " > 1 there, and NCCL's"
+                        + " lines print 0 nvls channels for its communicator, so not NVLS (a tree, or more NVLink"
+                        + " than its fabric states)"));
+                continue;
+            }
             // Above the line rate the single-domain run used in-network reduction (NVLS), which a ring across
             // domains does not get: the topology's conservative utilisation stands in (docs/calibration.md).
-            boolean aboveLineRate = p.param() == TwoTierParam.U_NV && p.value() > 1 && inNetworkUr != null;
-            out.add(aboveLineRate ? new Prior(p.param(), inNetworkUr, SingleDomainPrior.MIN_RELATIVE_SIGMA * inNetworkUr,
-                    p.source() + " (u_NV " + String.format(Locale.ROOT, "%.3f", p.value()) + " > 1 there: NVLS; "
-                            + inNetworkUr + " used)") : p);
+            out.add(aboveLineRate && inNetworkUr != null ? new Prior(p.param(), inNetworkUr,
+                    SingleDomainPrior.MIN_RELATIVE_SIGMA * inNetworkUr, p.source() + " (u_NV " + uNv + " > 1 there: NVLS"
+                    + logged.map(ch -> ", " + ch.nvls() + " nvls channels in its log").orElse("") + "; " + inNetworkUr
+                    + " used)") : p);
         }
         return out;
     }

@@ -467,9 +467,10 @@ public final class HealthCheck {
 
     /**
      * Numbers that were not measured on the machine being judged, whatever format they were read from: a replay
-     * (a bundled run of another machine, shown where no GPU was) or a prediction (a model's own curve, judged only
-     * where the user asked for it). A PASS on them would pass a node that measured nothing, so the verdict is at
-     * least this WARN, and it says why; a bring-up replay's steps get it too.
+     * (a bundled run of another machine, shown where no GPU was), a run timed by a test clock (a stand-in's virtual
+     * time, not the GPU's) or a prediction (a model's own curve, judged only where the user asked for it). A PASS on
+     * them would pass a node that measured nothing, so the verdict is at least this WARN, and it says why; a
+     * bring-up replay's steps get it too.
      */
     public static Optional<Finding> notMeasured(Sweep run) {
         SourceKind kind = run.provenance() == null ? null : run.provenance().kind();
@@ -484,6 +485,11 @@ public final class HealthCheck {
                     + run.provenance().label() + "), not a measurement: the rules judge the model's curve, not any"
                     + " hardware"));
         }
+        if (kind == SourceKind.TEST_CLOCK) {
+            return Optional.of(new Finding(Severity.WARN, "test-clock", null, "these numbers were not measured ("
+                    + run.provenance().label() + "): the timed loop read a test clock, not the GPU's, so the rules"
+                    + " judge a stand-in's arithmetic, not any hardware. Measure with a JVM started without the test clock"));
+        }
         return Optional.empty();
     }
 
@@ -496,8 +502,11 @@ public final class HealthCheck {
         if (!ref.notMeasured()) {
             return Optional.empty();
         }
-        String what = ref.source() == SourceKind.REPLAY ? "a replay: another machine's stored measurements, shown"
-                + " where no GPU was" : "a prediction: a model's curve, not a measurement";
+        String what = switch (ref.source()) {
+            case REPLAY -> "a replay: another machine's stored measurements, shown where no GPU was";
+            case TEST_CLOCK -> "timed by a test clock, not the GPU's: not a measurement";
+            default -> "a prediction: a model's curve, not a measurement";
+        };
         return Optional.of(new Finding(Severity.WARN, "reference-not-measured", null, ref.role().phrase() + " is " + what
                 + "; agreeing with it says nothing of this system, so the verdict is at least WARN: compare with a run"
                 + " measured on this system"));

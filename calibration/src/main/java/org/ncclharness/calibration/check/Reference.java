@@ -37,11 +37,13 @@ public record Reference(String label, ReferenceKind role, SourceKind source, Nav
     }
 
     /**
-     * True for a baseline whose values were not measured on a system: a replay or a table a model computed. A
-     * model's prediction and an expected curve are models or bundled runs by design, and say so in their label.
+     * True for a baseline whose values were not measured on a system: a replay, a table a model computed, or a run
+     * timed by a test clock. A model's prediction and an expected curve are models or bundled runs by design, and say
+     * so in their label.
      */
     public boolean notMeasured() {
-        return role == ReferenceKind.BASELINE && (source == SourceKind.REPLAY || source == SourceKind.PREDICTED);
+        return role == ReferenceKind.BASELINE && (source == SourceKind.REPLAY || source == SourceKind.PREDICTED
+                || source == SourceKind.TEST_CLOCK);
     }
 
     /** A measured run's busbw and time per size. */

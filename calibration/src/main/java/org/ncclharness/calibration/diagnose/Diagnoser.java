@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -13,6 +14,7 @@ import org.ncclharness.calibration.measure.Severity;
 import org.ncclharness.calibration.read.LogDiagnosis.Issue;
 import org.ncclharness.calibration.diagnose.NcclLines.Line;
 import org.ncclharness.calibration.measure.Device;
+import org.ncclharness.calibration.nccl.ChannelCounts;
 import org.ncclharness.calibration.read.DeviceLine;
 import org.ncclharness.calibration.read.LogFacts;
 import org.ncclharness.calibration.read.NicCount;
@@ -50,7 +52,6 @@ public final class Diagnoser {
     private static final Pattern SOCKET_USING = Pattern.compile("^NET/Socket ?: Using (.*)$");
     private static final Pattern IFACE = Pattern.compile("\\[\\d+\\]([^\\s\\[]+)");
     private static final Pattern NETWORK = Pattern.compile("^Using (?:internal )?[Nn]etwork (\\S+(?: [A-Z]\\w*)*)");
-    private static final Pattern CHANNELS = Pattern.compile("^(\\d+) coll channels|^Channel \\d+/(\\d+)");
     private static final Pattern GDR_HCA = Pattern.compile("^NET/(\\w+) ?: GPU Direct RDMA (?:Disabled|Enabled) for HCA \\d+"
             + " '([^']+)'");
     /** A communicator's rank as its Init/Destroy COMPLETE lines print it: {@code comm 0x55.. rank 0 nranks 2}. */
@@ -74,14 +75,21 @@ public final class Diagnoser {
 
     /** A table row that matched one NCCL line. */
     private record RuleHit(NcclRules.Match match, Line line) { }
-    private Map<String, String> launchEnv;
+    private LogFacts facts;
 
-    /** NCCL_* set on the log's launch or export lines: read once, for the forced algorithm and the debug file. */
-    private Map<String, String> launchEnvironment() {
-        if (launchEnv == null) {
-            launchEnv = LogFacts.of(text).environment();
+    /**
+     * What {@link LogFacts}' one pass reads of the log, read once: the NCCL_* its launch or export lines set (the
+     * forced algorithm, the debug file) and the channels NCCL printed.
+     */
+    private LogFacts facts() {
+        if (facts == null) {
+            facts = LogFacts.of(text);
         }
-        return launchEnv;
+        return facts;
+    }
+
+    private Map<String, String> launchEnvironment() {
+        return facts().environment();
     }
 
     private Diagnoser(String file, List<Line> lines, List<String> text) {
@@ -125,7 +133,6 @@ public final class Diagnoser {
         String collnet = null;
         Line collnetLine = null;
         boolean pxn = false;
-        Integer channels = null;
         Set<String> hosts = new LinkedHashSet<>();
         Map<String, Integer> netTransports = new TreeMap<>();
         Map<String, Integer> localTransports = new TreeMap<>();
@@ -214,10 +221,6 @@ public final class Diagnoser {
             } else if (t.contains("CollNet is not supported")) {
                 collnet = "not supported";
             }
-            if ((m = CHANNELS.matcher(t)).find()) {
-                int c = Integer.parseInt(m.group(1) != null ? m.group(1) : m.group(2));
-                channels = Math.max(channels == null ? 0 : channels, c);
-            }
             if (table.fact("gdr-disabled").matches(t)) {
                 gdrDisabled = gdrDisabled == null ? l : gdrDisabled;
             }
@@ -305,7 +308,21 @@ public final class Diagnoser {
                     + " /dev/shm between them");
         }
         return new Diagnosis(file, versions, ranks, nodes, local, bootstrap, intra, inter, gdr, List.copyOf(nics),
-                List.copyOf(sockets), network, nvls, collnet, pxn, channels, issues, citations);
+                List.copyOf(sockets), network, nvls, collnet, pxn, channels(ranks).orElse(null), issues, citations);
+    }
+
+    /**
+     * The channels of the tested communicator, the largest ({@code ranks}), as {@link LogFacts} read them; where no
+     * line gives its size, the one count every communicator printed. Empty where the lines print none for it, or
+     * where they differ and nothing says which one ran the test.
+     */
+    private Optional<ChannelCounts> channels(Integer ranks) {
+        List<ChannelCounts> logged = facts().channels();
+        if (ranks != null) {
+            return facts().channelsFor(ranks);
+        }
+        return logged.stream().map(c -> c.atRanks(null)).distinct().count() == 1 ? Optional.of(logged.get(0))
+                : Optional.empty();
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.ncclharness.calibration.nccl.ChannelCounts;
 import org.ncclharness.calibration.read.LogDiagnosis.Issue;
 
 /**
@@ -24,7 +25,8 @@ import org.ncclharness.calibration.read.LogDiagnosis.Issue;
  * @param nvls             {@code available}, {@code not available}, {@code in use}, or null
  * @param collnet          {@code in use}, {@code not supported}, or null
  * @param pxn              a network transport ran through a proxy rank ({@code NET/IB/0(1)/...})
- * @param channels         channel count where printed, null otherwise
+ * @param channels         the channels NCCL printed for the tested communicator ({@link org.ncclharness.calibration.read.LogFacts}), null where
+ *                         its lines do not say
  * @param findings         in the order found
  * @param citations        for a finding the diagnosis table gave, by its code: the table row's id and the NCCL
  *                         format string (source file, releases) its evidence line was printed from
@@ -32,7 +34,7 @@ import org.ncclharness.calibration.read.LogDiagnosis.Issue;
 public record Diagnosis(String file, List<String> ncclVersions, Integer ranks, Integer nodes, Integer localRanks,
                         String bootstrap, Map<String, Integer> intra, Map<String, Integer> inter, Boolean gdr,
                         List<String> nics, List<String> socketInterfaces, String network, String nvls,
-                        String collnet, boolean pxn, Integer channels, List<Issue> findings,
+                        String collnet, boolean pxn, ChannelCounts channels, List<Issue> findings,
                         Map<String, String> citations) {
 
     public static final String SCHEMA = "nccl-harness/diagnosis/1";

@@ -30,7 +30,7 @@ public final class DiagnosisWriter {
         out.println("network: " + or(d.network()) + (d.nics().isEmpty() ? "" : "; NICs " + String.join(" ", d.nics()))
                 + (d.socketInterfaces().isEmpty() ? "" : "; sockets on " + String.join(" ", d.socketInterfaces())));
         out.println("NVLS: " + or(d.nvls()) + "; CollNet: " + or(d.collnet()) + "; channels: "
-                + (d.channels() == null ? UNKNOWN : d.channels()));
+                + (d.channels() == null ? UNKNOWN : d.channels().describe()));
         // the worst first (a stable sort: the rule order within a severity), so a FAIL is not below the notes
         for (Issue i : d.findings().stream().sorted(java.util.Comparator.comparing(Issue::severity)
                 .reversed()).toList()) {
@@ -104,7 +104,12 @@ public final class DiagnosisWriter {
             n.put("nvls", d.nvls());
             n.put("collnet", d.collnet());
             n.put("pxn", d.pxn());
-            n.put("channels", d.channels());
+            // the coll count, as schema 1 has always carried it; the text line gives the other counts
+            if (d.channels() == null) {
+                n.putNull("channels");
+            } else {
+                n.put("channels", d.channels().coll());
+            }
             ArrayNode f = n.putArray("findings");
             for (Issue i : d.findings()) {
                 ObjectNode o = f.addObject();

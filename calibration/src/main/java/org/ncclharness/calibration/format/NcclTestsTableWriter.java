@@ -184,7 +184,7 @@ public final class NcclTestsTableWriter {
         // its own run may have printed another line or none (NCCL 1.x printed none)
         boolean fromSource = switch (sweep.provenance().kind()) {
             case STORED, DATASET -> true;
-            case MEASURED, PREDICTED, REPLAY -> false;
+            case MEASURED, PREDICTED, REPLAY, TEST_CLOCK -> false;
         };
         // a prediction checked no data: '0 OK' would claim a data check that never ran
         boolean predicted = sweep.provenance().kind() == SourceKind.PREDICTED;

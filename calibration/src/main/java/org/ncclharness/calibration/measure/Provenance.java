@@ -16,6 +16,12 @@ public record Provenance(SourceKind kind, String source, String datasetId, Strin
      */
     public static final String REPLAY_LABEL = "replay of stored measurements: ";
 
+    /**
+     * How the label of a run timed on a test clock ({@link SourceKind#TEST_CLOCK}) starts: the table's heading line
+     * says it, and its reader knows the run by it.
+     */
+    public static final String TEST_CLOCK_LABEL = "NOT MEASURED, timed by a test clock: ";
+
     public static Provenance stored(String path) {
         return new Provenance(SourceKind.STORED, path, null, "stored measurements: " + path);
     }

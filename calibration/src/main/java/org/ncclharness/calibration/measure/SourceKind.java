@@ -17,7 +17,12 @@ public enum SourceKind {
     /** A bundled dataset replayed by {@code sweep} on a machine without a GPU: not a new measurement. */
     REPLAY("replay"),
     /** Computed by a cost model: not a measurement at all. */
-    PREDICTED("predicted");
+    PREDICTED("predicted"),
+    /**
+     * Timed by this harness on a clock that is not the GPU's: the test stand-ins' virtual clock, read through the
+     * {@code -Dnccl-harness.loop-clock-file} seam. A stand-in's arithmetic, not a measurement.
+     */
+    TEST_CLOCK("test-clock");
 
     private final String label;
 
@@ -34,7 +39,10 @@ public enum SourceKind {
         return Arrays.stream(values()).filter(k -> k.label.equals(label)).findFirst();
     }
 
-    /** The labels, in order, as a message lists them: {@code measured, stored, dataset, replay, predicted}. */
+    /**
+     * The labels, in order, as a message lists them: {@code measured, stored, dataset, replay, predicted,
+     * test-clock}.
+     */
     public static String labels() {
         return String.join(", ", Arrays.stream(values()).map(SourceKind::label).toList());
     }
@@ -42,5 +50,13 @@ public enum SourceKind {
     /** True for the kinds whose numbers were not measured in this run. */
     public boolean isMeasuredNow() {
         return this == MEASURED;
+    }
+
+    /**
+     * True for the kinds whose collectives ran in this run, measured or timed on a test clock: the buffers NCCL
+     * wrote were checked whatever clock timed them, so their {@code #wrong} is this run's.
+     */
+    public boolean ranNow() {
+        return this == MEASURED || this == TEST_CLOCK;
     }
 }

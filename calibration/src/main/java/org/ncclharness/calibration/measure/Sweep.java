@@ -56,11 +56,17 @@ public record Sweep(Provenance provenance, Collective collective, RunInfo run, H
         return devices.stream().map(Device::name).filter(n -> n != null && !n.isBlank()).findFirst().orElse(null);
     }
 
-    /** N: from the hardware description, else from the {@code # Using devices} lines, else null. */
+    /**
+     * N: from the hardware description, else from the {@code # Using devices} lines where they show every rank (0..N-1,
+     * each once), else null. A list its poster cut says only that there were more ranks than it shows: a table kept
+     * with the device line of its last rank alone ({@code Rank 1439}) is not of one rank.
+     */
     public Integer ranks() {
         if (hardware != null && hardware.ranks() != null) {
             return hardware.ranks();
         }
-        return devices.isEmpty() ? null : devices.size();
+        long distinct = devices.stream().mapToInt(Device::rank).distinct().count();
+        int top = devices.stream().mapToInt(Device::rank).max().orElse(-1);
+        return devices.isEmpty() || distinct != devices.size() || top + 1 != devices.size() ? null : devices.size();
     }
 }

@@ -217,10 +217,12 @@ public final class NcclTestsLogReader {
             s.devices.clear();
         } else if ((device = DeviceLine.parse(trimmed)).isPresent()) {
             s.devices.add(device.get());
-        } else if (trimmed.startsWith(PREDICTED_BY) || trimmed.startsWith(Provenance.REPLAY_LABEL)) {
+        } else if (trimmed.startsWith(PREDICTED_BY) || trimmed.startsWith(Provenance.REPLAY_LABEL)
+                || trimmed.startsWith(Provenance.TEST_CLOCK_LABEL)) {
             // the heading our writers print before a table that was not measured: it stays what it is
             s.newRunIfRowsSeen();
-            s.stated = new Provenance(trimmed.startsWith(PREDICTED_BY) ? SourceKind.PREDICTED : SourceKind.REPLAY,
+            s.stated = new Provenance(trimmed.startsWith(PREDICTED_BY) ? SourceKind.PREDICTED
+                    : trimmed.startsWith(Provenance.REPLAY_LABEL) ? SourceKind.REPLAY : SourceKind.TEST_CLOCK,
                     file, null, trimmed);
         } else if ((m = OUT_OF_BOUNDS.matcher(trimmed)).find()) {
             s.rejectPendingCut("the trailer");

@@ -68,6 +68,42 @@ class TwoTierCalibratorTest {
                 .contains(single.id()));
     }
 
+    /** The input with the channel counts LogFacts reads from the INFO lines of a real ncclinfo fixture. */
+    private static CalibrationInput withLog(CalibrationInput in, String fixture) throws java.io.IOException {
+        List<String> lines = java.nio.file.Files.readAllLines(java.nio.file.Path.of(
+                "src/test/resources/logs/ncclinfo/" + fixture + ".txt"));
+        return new CalibrationInput(in.id(), in.sweep(), in.forcedAlgo(), in.flags(), in.nics(), List.of(),
+                org.ncclharness.calibration.read.LogFacts.of(lines).channels());
+    }
+
+    /**
+     * The single-domain run's logged nvls count decides whether its u_NV above 1 was NVLS, as it decides the
+     * single-tier NVLS flag: more than 0, NVSwitch's 0.92 stands in and the source says the count; 0, no u_NV prior
+     * is lent, and a note says why. The counts are real INFO lines (an H800 host's 16 nvls channels, issue 1609; a
+     * 2-GPU host's 0, nccl-tests 188), printed with no communicator size, so LogFacts gives them to any N.
+     */
+    @Test
+    void theSingleDomainRunsLoggedNvlsChannelsDecideWhetherItsUNvAboveOneWasNvls() throws java.io.IOException {
+        CalibrationInput multi = input("h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk");
+        CalibrationInput single = input("h100_allreduce_8gpu_1node_aws_p5_batch");
+        CalibrationInput nvls = withLog(single, "nvls_comm_h800_4gpu_timeout_issue1609");
+        assertThat(nvls.nvlsChannels()).map(org.ncclharness.calibration.nccl.ChannelCounts::nvls).contains(16);
+        TwoTierCalibration on = (TwoTierCalibration) TWO.calibrate(multi, List.of(multi, nvls));
+        assertThat(on.fit(TwoTierForm.HIERARCHICAL).orElseThrow().priors()).filteredOn(p -> p.param()
+                == TwoTierParam.U_NV).singleElement().satisfies(p -> {
+                    assertThat(p.value()).isEqualTo(0.92);
+                    assertThat(p.source()).contains("> 1 there: NVLS, 16 nvls channels in its log; 0.92 used");
+                });
+
+        CalibrationInput none = withLog(single, "socket_finalize_accept_wrong_type_ib_vs_socket_same_hostname_nccltests188");
+        assertThat(none.nvlsChannels()).map(org.ncclharness.calibration.nccl.ChannelCounts::nvls).contains(0);
+        TwoTierCalibration off = (TwoTierCalibration) TWO.calibrate(multi, List.of(multi, none));
+        assertThat(off.fit(TwoTierForm.HIERARCHICAL).orElseThrow().priors()).isNotEmpty()
+                .noneMatch(p -> p.param() == TwoTierParam.U_NV);
+        assertThat(Note.texts(off.notes())).anySatisfy(n -> assertThat(n).startsWith("no u_NV prior from " + single.id())
+                .contains("0 nvls channels for its communicator, so not NVLS"));
+    }
+
     /**
      * EFA has no fixed per-NIC figure: the run's stated NICs (p5: 32 x 100 Gb/s in its metadata, a --nic-speed on
      * the command line) give the line rate, and this real 2-node run's busbw above it is explained.

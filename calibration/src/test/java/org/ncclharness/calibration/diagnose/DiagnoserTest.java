@@ -3,6 +3,8 @@ package org.ncclharness.calibration.diagnose;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,6 +28,23 @@ class DiagnoserTest {
         int from = all.indexOf("=== RAW") + 1;
         int to = all.indexOf("=== END RAW");
         return Diagnoser.diagnose(name, all.subList(from, to < 0 ? all.size() : to));
+    }
+
+    /**
+     * The channels are {@code LogFacts}' counts for the tested communicator: a p4d's 24 coll, 0 nvls and 32 p2p; a
+     * 2.19+ connection line ({@code Channel 07/0 : 0[0] -> 2[0] ... via NET/IB}) names a connection index, not a
+     * channel count, so a log with only those says nothing of its channels (it read as 0 before).
+     */
+    @Test
+    void theChannelsAreTheTestedCommunicatorsCountsNotAConnectionIndex() throws IOException {
+        Diagnosis p4d = diagnose("p2p_cumem_read_nvlink_p4d_1pod_4gpu");
+        assertThat(p4d.channels()).isEqualTo(new org.ncclharness.calibration.nccl.ChannelCounts(4, 24, 24, 0, 32, 32));
+        StringWriter text = new StringWriter();
+        DiagnosisWriter.text(new PrintWriter(text), p4d);
+        assertThat(text.toString()).contains("; channels: 24 coll, 24 collnet, 0 nvls, 32 p2p (32 per peer) channels");
+        assertThat(diagnose("ib_gdr_rail_p2p_cumem_h20_2node_2gpu_issue1189").channels()).isNull();
+        // no nranks line names the size: the one count the lines print
+        assertThat(diagnose("nvls_comm_h800_4gpu_timeout_issue1609").channels().nvls()).isEqualTo(16);
     }
 
     /**
@@ -92,6 +111,12 @@ class DiagnoserTest {
                 + " | NVLS_FAILED NCCL_ERROR | - | -",
         "nvls_cuda_invalid_argument_fabricmanager_h100_prefix_stripped_nccl2185_issue976"
                 + " | NVLS_FAILED NCCL_ERROR | - | -",
+        "nvls_alloc_mem_cuda_failure_1_fabricmanager_restarted_h100_nccl222x_issue1488"
+                + " | NVLS_FAILED NCCL_ERROR | - | -",
+        "nvls_bind_multicast_401_fabricmanager_torch_last_error_h100_ci_nccl2293_pytorch177472"
+                + " | NO_NCCL_LINES NCCL_ERROR NVLS_FAILED | - | -",
+        "nvls_cuda_failure_401_present_state_timestamped_h100_vllm_nccl2262_issue1788 | NVLS_FAILED | - | -",
+        "nvls_bind_multicast_401_nccl230_function_prefix_nvlink_bad_state_8gpu_dcgm304 | NVLS_FAILED | - | -",
         "remote_error_socket_recv_reset_torch_last_error_v100_nccl2215_issue2076"
                 + " | NO_NCCL_LINES NCCL_ERROR CONNECT_FAILED | - | -",
         "ring_not_loop_back_prefix_stripped_nccl2193_issue1020 | RING_MISMATCH | - | -",

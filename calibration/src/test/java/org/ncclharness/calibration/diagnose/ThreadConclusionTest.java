@@ -53,6 +53,11 @@ class ThreadConclusionTest {
         "nvls_cuda_failure_1_invalid_argument_fabricmanager_h800_8gpu_nccl2215_issue1338"
                 + " | restart nvidia-fabricmanager",
         "nvls_cuda_invalid_argument_fabricmanager_h100_prefix_stripped_nccl2185_issue976 | or reboot the node",
+        "nvls_alloc_mem_cuda_failure_1_fabricmanager_restarted_h100_nccl222x_issue1488 | restart nvidia-fabricmanager",
+        "nvls_bind_multicast_401_fabricmanager_torch_last_error_h100_ci_nccl2293_pytorch177472"
+                + " | NCCL_NVLS_ENABLE=0",
+        "nvls_cuda_failure_401_present_state_timestamped_h100_vllm_nccl2262_issue1788 | NCCL_NVLS_ENABLE=0",
+        "nvls_bind_multicast_401_nccl230_function_prefix_nvlink_bad_state_8gpu_dcgm304 | NVSwitch fabric",
         "p2p_cumem_pcie_2x_rtx5060ti_patched_driver_nccl2289 | -",
         "p2p_cumem_read_nvlink_p4d_1pod_4gpu | -",
         "p2p_direct_pointer_single_process_2gpu_cross_numa_issue1358 | -",

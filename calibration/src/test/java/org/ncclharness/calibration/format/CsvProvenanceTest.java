@@ -81,7 +81,8 @@ class CsvProvenanceTest {
         lines[3] = lines[3].replace(",dataset,", ",measurd,");
         assertThatThrownBy(() -> Inputs.parse("k.csv", String.join("\n", lines)))
                 .isInstanceOf(InputException.class)
-                .hasMessage("k.csv:4: provenance 'measurd' is not one of measured, stored, dataset, replay, predicted");
+                .hasMessage("k.csv:4: provenance 'measurd' is not one of measured, stored, dataset, replay, predicted,"
+                        + " test-clock");
         lines[3] = lines[3].replaceFirst(",measurd,.*$", ",stored,");
         assertThatThrownBy(() -> Inputs.parse("k.csv", String.join("\n", lines)))
                 .hasMessageStartingWith("k.csv:4: provenance_label is empty");

@@ -87,6 +87,21 @@ class RealLogFixturesTest {
     }
 
     /**
+     * A table its poster kept with the device line of the last rank alone ('#  Rank 1439 ... NVIDIA GB200', 20 NVL72
+     * racks) is not of one rank: N stays unknown (its busbw/algbw fits any N from about 1380 to 1530), where the one
+     * line once read as N = 1, and check then called it a single GPU that tested no link.
+     */
+    @org.junit.jupiter.api.Test
+    void aDeviceListOfTheLastRankAloneLeavesNUnknown() throws IOException {
+        List<Sweep> sweeps = read(DIR, "coll_gb200_nvl72_allreduce_1440rank_20racks_lastrankonly");
+        assertThat(sweeps).singleElement().satisfies(s -> {
+            assertThat(s.devices()).singleElement().satisfies(d -> assertThat(d.rank()).isEqualTo(1439));
+            assertThat(s.ranks()).isNull();
+            assertThat(s.collective()).isEqualTo(Collective.ALL_REDUCE);
+        });
+    }
+
+    /**
      * A fixture's raw text read as a log, its lines numbered as in the file (the header's lines blank), so that a
      * message's file:line points into the fixture.
      */

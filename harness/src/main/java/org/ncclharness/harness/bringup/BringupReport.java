@@ -70,6 +70,17 @@ record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagno
                 .anyMatch(s -> s.kept().provenance().kind() == SourceKind.REPLAY);
     }
 
+    /** True when the steps' rows were timed on a test clock (the stand-ins' virtual time), not the GPU's. */
+    boolean testClock() {
+        return outcomes.stream().flatMap(o -> o.subjects().stream())
+                .anyMatch(s -> s.kept().provenance().kind() == SourceKind.TEST_CLOCK);
+    }
+
+    /** What the verdict line and the page's title add where the rows were not measured by a clock of the GPU's. */
+    private String testClockMark() {
+        return testClock() ? " (NOT MEASURED: the timed loop read a test clock)" : "";
+    }
+
     /** The step that failed, if one did (the flow stops there). */
     Optional<StepOutcome> failed() {
         return outcomes.stream().filter(o -> o.verdict() == Verdict.FAIL).findFirst();
@@ -124,7 +135,7 @@ record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagno
         String kept = baseline().isPresent() ? "; step 4 kept as the baseline" : "";
         out.println(replay() ? "Verdict: WARN (a replay of stored runs, not measured here: it neither passes nor"
                 + " fails this machine" + failed.map(f -> "; the replayed rows fail " + f).orElse("") + ")" + kept
-                : failed.map(f -> "Verdict: FAIL at " + f).orElse("Verdict: " + verdict() + kept));
+                : failed.map(f -> "Verdict: FAIL at " + f).orElse("Verdict: " + verdict() + kept) + testClockMark());
         out.flush();
         return s.toString();
     }
@@ -223,7 +234,7 @@ record BringupReport(String source, List<StepOutcome> outcomes, Diagnosis diagno
         }
         // a replay says so in the title too: a tab or a forwarded screenshot must not pass for a measurement
         String title = "bringup" + (replay() ? " (REPLAY, not measured here): " + verdict().name()
-                : ": " + failed().map(f -> "FAIL at " + f.step().title()).orElse(verdict().name()));
+                : testClockMark() + ": " + failed().map(f -> "FAIL at " + f.step().title()).orElse(verdict().name()));
         return new ReportPage(title, List.of(source, "each step: the median of its runs per size (-N)"), verdicts,
                 tables, List.of(new ReportPage.Text("The report bringup printed", text())), figures);
     }

@@ -210,6 +210,9 @@ public final class CalibrateCommand implements Callable<Integer> {
         in.stream().filter(i -> i.sweep().provenance().kind() == SourceKind.PREDICTED).forEach(i -> out.println("# "
                 + i.id() + ": predicted rows, fitted as if measured (--allow-predicted): its scores measure a model"
                 + " against a model's own curve, not hardware"));
+        in.stream().filter(i -> i.sweep().provenance().kind() == SourceKind.TEST_CLOCK).forEach(i -> out.println("# "
+                + i.id() + ": " + i.sweep().provenance().label() + ": its fit describes a stand-in's arithmetic, not"
+                + " hardware"));
         NcclEstimateNotes.lines(in).forEach(out::println);
         out.flush();
         if (calibration.entries().stream().allMatch(e -> e instanceof DeferredCalibration)) {

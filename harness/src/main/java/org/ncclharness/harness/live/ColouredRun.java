@@ -5,17 +5,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.LongUnaryOperator;
 import org.ncclharness.calibration.format.MeasurementCsv;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
-import org.ncclharness.calibration.measure.Provenance;
-import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.gpu.CudaNcclBackend;
 import org.ncclharness.gpu.GpuDevice;
 import org.ncclharness.gpu.GpuProbe;
+import org.ncclharness.gpu.TimedLoop;
 import org.ncclharness.harness.launch.HostLabels;
 import org.ncclharness.harness.launch.JobGroup;
 import org.ncclharness.harness.launch.Member;
@@ -74,8 +74,10 @@ public final class ColouredRun {
         CommunicatorSplit split = CommunicatorSplit.of(rank, job.size(), colourOf, job::gather,
                 () -> CudaNcclBackend.newUniqueId(probe).bytes());
         LiveSweep.Measured m = LiveSweep.measure(job, probe, plan, gpus, split, cap, new ColourGroup(job, colourOf));
-        // each colour's first process speaks for it: the colour's times are the same on all of its processes
-        byte[] mine = split.processInColour() == 0 ? (gpus.get(0).name() + "\n"
+        // each colour's first process speaks for it: the colour's times are the same on all of its processes; its
+        // first line is its GPU's name, then the test clock its loop read, if one (a tab is in no GPU's name)
+        byte[] mine = split.processInColour() == 0 ? (gpus.get(0).name() + TimedLoop.testClock().map(c -> "\t" + c)
+                .orElse("") + "\n"
                 + MeasurementCsv.toString(plan.collective(), m.rows())).getBytes(StandardCharsets.UTF_8) : new byte[0];
         List<byte[]> all = job.gather(mine);
         Map<Long, List<Integer>> members = new TreeMap<>();
@@ -88,18 +90,20 @@ public final class ColouredRun {
             List<Integer> procs = e.getValue();
             String text = new String(all.get(procs.get(0)), StandardCharsets.UTF_8);
             int nl = text.indexOf('\n');
+            String[] speaker = text.substring(0, nl).split("\t", 2);
             List<Measurement> rows = MeasurementCsv.read("rank " + procs.get(0), text.substring(nl + 1));
             LinkedHashSet<String> hosts = new LinkedHashSet<>();
             for (int p : procs) {
                 hosts.add(labels.get(job.members().get(p).hostId()));
             }
             int n = procs.size() * local;
-            Hardware hw = LiveHardware.of(text.substring(0, nl), n, hosts.size(), plan.interconnect(),
+            Hardware hw = LiveHardware.of(speaker[0], n, hosts.size(), plan.interconnect(),
                     new ArrayList<>());
-            Sweep sweep = new Sweep(new Provenance(SourceKind.MEASURED, String.join(",", hosts), null, "measured now ("
-                    + what + ": " + n + " GPU" + (n == 1 ? "" : "s") + " on " + String.join(", ", hosts)
-                    + ") by nccl-harness"), plan.collective(), LiveSweep.runInfo(plan, probe, cap.sizes()), hw, List.of(),
-                    rows, List.of());
+            // the colour's times are its first process's: so is the clock they were taken on
+            Optional<String> clock = Optional.ofNullable(speaker.length > 1 ? speaker[1] : null);
+            Sweep sweep = new Sweep(LiveProvenance.of(String.join(",", hosts), "(" + what + ": " + n + " GPU"
+                    + (n == 1 ? "" : "s") + " on " + String.join(", ", hosts) + ") by nccl-harness", clock),
+                    plan.collective(), LiveSweep.runInfo(plan, probe, cap.sizes()), hw, List.of(), rows, List.of());
             out.add(new Colour(e.getKey(), procs, new ArrayList<>(hosts), sweep));
         }
         return out;

@@ -25,9 +25,7 @@ import org.ncclharness.calibration.measure.Device;
 import org.ncclharness.calibration.measure.Hardware;
 import org.ncclharness.calibration.measure.Measurement;
 import org.ncclharness.calibration.measure.Placement;
-import org.ncclharness.calibration.measure.Provenance;
 import org.ncclharness.calibration.measure.RunInfo;
-import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.gpu.CollectiveBackend;
 import org.ncclharness.gpu.CommSpec;
@@ -137,9 +135,9 @@ public final class LiveSweep {
             RunInfo run = runInfo(plan, probe, sizes);
             int n = split.nranks(local); // a split run's rows are of one colour's communicator
             Hardware hw = LiveHardware.of(gpus.get(0).name(), n, hosts, plan.interconnect(), heading);
-            Sweep sweep = new Sweep(new Provenance(SourceKind.MEASURED, host, null, "measured now on " + hosts
-                    + " host(s) from " + host + " by nccl-harness"), plan.collective(), run, hw, devs, m.rows(),
-                    List.of());
+            Sweep sweep = new Sweep(LiveProvenance.of(host, "on " + hosts + " host(s) from " + host
+                    + " by nccl-harness"), plan.collective(), run, hw, devs, m.rows(), List.of());
+            LiveProvenance.heading(sweep.provenance()).ifPresent(heading::add);
             int rc = new SweepOutputs(plan, out).emit(List.of(new SweepResult(Combination.auto(), List.of(), sweep,
                     m.perIteration(), m.rankTimes(), m.ncclEstimates())), heading, new SweepOutputs.RunFacts(start, LocalDateTime.now().format(TIME),
                     probe.ncclVersion().code(), null, List.of(), SweepJson.object()));

@@ -21,7 +21,6 @@ import org.ncclharness.calibration.format.NcclTestsTableWriter;
 import org.ncclharness.calibration.format.SweepJson;
 import org.ncclharness.calibration.format.TableExtras;
 import org.ncclharness.calibration.measure.Measurement;
-import org.ncclharness.calibration.measure.SourceKind;
 import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.read.SourceFacts;
 import org.ncclharness.calibration.calibrate.CalibrationInput;
@@ -163,11 +162,11 @@ final class SweepOutputs {
 
     /**
      * nccl-tests' settings lines and {@code -I} columns for a table measured now, with the values its own checks
-     * leave ({@code -z 3} and {@code -I 1} are off under {@code -G}); a replayed table is the stored run's, whose
-     * settings are not this command line's.
+     * leave ({@code -z 3} and {@code -I 1} are off under {@code -G}), on a test clock too; a replayed table is the
+     * stored run's, whose settings are not this command line's.
      */
     private TableExtras extras(SweepResult r) {
-        if (r.sweep().provenance().kind() != SourceKind.MEASURED) {
+        if (!r.sweep().provenance().kind().ranNow()) {
             return TableExtras.NONE;
         }
         boolean graph = plan.graph() > 0;

@@ -82,27 +82,27 @@ final class SweepReportPage {
         return results.size() > 1 ? id + " " + r.requested().label() : id;
     }
 
-    /** What nccl-tests itself would fail the run on: corrupted results and NCCL_TESTS_MIN_BW; a replay is not judged. */
+    /**
+     * What nccl-tests itself would fail the run on: corrupted results and NCCL_TESTS_MIN_BW; a replay is judged by
+     * neither, a table timed on a test clock by its #wrong only ({@link TableStatus}).
+     */
     private static List<ReportPage.Verdict> runVerdicts(SweepPlan plan, String subject, Sweep s) {
         List<ReportPage.Verdict> out = new ArrayList<>();
         TableStatus status = TableStatus.of(plan, s);
         Optional<String> notJudged = status.notJudged();
-        if (notJudged.isPresent()) {
-            out.add(new ReportPage.Verdict(ReportPage.Level.NOTE, subject, notJudged.get()));
-            return out;
-        }
-        if (status.wrongResults() > 0) {
+        notJudged.ifPresent(why -> out.add(new ReportPage.Verdict(ReportPage.Level.NOTE, subject, why)));
+        if (status.dataJudged() && status.wrongResults() > 0) {
             out.add(new ReportPage.Verdict(ReportPage.Level.FAIL, subject, status.wrongResults() + " result(s) with"
                     + " #wrong > 0: the data check failed"));
         }
         double avg = status.avgBusBwGBps();
-        if (plan.minBusBwGBps() != null) {
+        if (plan.minBusBwGBps() != null && status.timesJudged()) {
             boolean below = status.belowMinBusBw();
             out.add(new ReportPage.Verdict(below ? ReportPage.Level.FAIL : ReportPage.Level.PASS, subject,
                     String.format(Locale.ROOT, "average busbw %s GB/s %s %.2f × NCCL_TESTS_MIN_BW %s GB/s",
                             CFormat.g(avg), below ? "below" : "at or above", CheckRules.NCCL_TESTS_MIN_BW_MARGIN,
                             CFormat.g(plan.minBusBwGBps()))));
-        } else {
+        } else if (plan.minBusBwGBps() == null && notJudged.isEmpty()) {
             out.add(new ReportPage.Verdict(ReportPage.Level.NOTE, subject, "average busbw " + CFormat.g(avg)
                     + " GB/s (no NCCL_TESTS_MIN_BW / --min-busbw to judge it against)"));
         }

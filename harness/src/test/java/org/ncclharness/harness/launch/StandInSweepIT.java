@@ -157,6 +157,74 @@ class StandInSweepIT extends UsesStandIns {
         assertThat(r.out() + r.err()).contains("AllReduce: unhandled system error (stand-in) (2)");
     }
 
+    /**
+     * With the test-clock seam on (the stand-ins' virtual clock, as BringupIT times by), the timed loop's times are
+     * not the GPU's: the table's heading, the CSV and the JSON say so, and check and calibrate reading those files back
+     * say the rows were not measured.
+     */
+    @Test
+    void aSweepTimedOnTheTestClockIsLabelledNotMeasuredInEveryFileAndReadsBackSo() throws Exception {
+        Map<String, String> env = standIns.environment(4, Map.of());
+        Path csv = tmp.resolve("clock.csv");
+        Path json = tmp.resolve("clock.json");
+        // each process its own virtual clock, which its stand-in advances and its timed loop reads
+        List<String> cmd = new ArrayList<>(List.of("sh", "-c", "export STANDIN_VIRTUAL_CLOCK=\"$1$OMPI_COMM_WORLD_RANK\";"
+                + " export JAVA_TOOL_OPTIONS=\"$JAVA_TOOL_OPTIONS -Dnccl-harness.loop-clock-file=$STANDIN_VIRTUAL_CLOCK\";"
+                + " shift; exec \"$@\"", "sh", tmp.resolve("clock.").toString()));
+        cmd.addAll(Processes.harness("sweep", "--nccl-lib", standIns.dir().toString(), "-b", "8", "-e", "1M",
+                "--no-diagnose", "--csv", csv.toString(), "-J", json.toString()));
+        Processes.Result r = Processes.runMpirun(Processes.mpirun(2, StandIns.exports(env), cmd), env, tmp, "sweep",
+                Processes.HANG_S);
+        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.OK);
+        String label = "NOT MEASURED, timed by a test clock: the clock in " + tmp.resolve("clock.0")
+                + " (-Dnccl-harness.loop-clock-file)";
+        assertThat(r.out()).contains("[1,0]<stdout>:# " + label);
+        assertThat(csv).content().contains(",test-clock,\"" + label);
+        assertThat(json).content().contains(label);
+        for (Path f : List.of(csv, json)) {
+            org.ncclharness.harness.CliRun check = org.ncclharness.harness.CliRun.of("check", f.toString());
+            assertThat(check.out()).as("%s: %s", f, check.err()).contains("WARN: these numbers were not measured ("
+                    + label).contains("the timed loop read a test clock");
+            org.ncclharness.harness.CliRun fit = org.ncclharness.harness.CliRun.of("calibrate", f.toString(),
+                    "--interconnect", "PCIe4");
+            assertThat(fit.out()).as("%s: %s", f, fit.err()).contains(": " + label);
+        }
+        // gpus --smoke prints a time of the same loop: on the test clock it says so too
+        Path smokeClock = tmp.resolve("smoke.clock");
+        Map<String, String> smokeEnv = new java.util.HashMap<>(standIns.environment(1, Map.of(
+                "STANDIN_VIRTUAL_CLOCK", smokeClock.toString())));
+        smokeEnv.put("JAVA_TOOL_OPTIONS", smokeEnv.get("JAVA_TOOL_OPTIONS") + " -Dnccl-harness.loop-clock-file="
+                + smokeClock);
+        Processes.Result smoke = Processes.run(Processes.harness("gpus", "--smoke", "--nccl-lib",
+                standIns.dir().toString()), smokeEnv, tmp, "smoke", Processes.HANG_S);
+        assertThat(smoke.rc()).as(smoke.out() + smoke.err()).isEqualTo(ExitCode.OK);
+        assertThat(smoke.out()).contains("1 MiB out-of-place").contains(" us (NOT MEASURED, timed by a test clock: the"
+                + " clock in " + smokeClock + " (-Dnccl-harness.loop-clock-file))");
+    }
+
+    /**
+     * The test clock makes the times a stand-in's arithmetic, not the data check: a corrupted element on a sweep timed
+     * by it still fails the run (exit 1, as aCorruptedElementIsCountedAndTheExitIsOne), while --min-busbw, a gate on
+     * times, is not judged and a line says so.
+     */
+    @Test
+    void aSweepTimedOnTheTestClockStillFailsOnWrongResultsButDoesNotJudgeMinBusBw() throws Exception {
+        Map<String, String> env = standIns.environment(4, Map.of("STANDIN_CORRUPT", "1"));
+        List<String> cmd = new ArrayList<>(List.of("sh", "-c", "export STANDIN_VIRTUAL_CLOCK=\"$1$OMPI_COMM_WORLD_RANK\";"
+                + " export JAVA_TOOL_OPTIONS=\"$JAVA_TOOL_OPTIONS -Dnccl-harness.loop-clock-file=$STANDIN_VIRTUAL_CLOCK\";"
+                + " shift; exec \"$@\"", "sh", tmp.resolve("clock.").toString()));
+        cmd.addAll(Processes.harness("sweep", "--nccl-lib", standIns.dir().toString(), "-b", "8", "-e", "1K",
+                "--no-diagnose", "--min-busbw", "100000"));
+        Processes.Result r = Processes.runMpirun(Processes.mpirun(2, StandIns.exports(env), cmd), env, tmp, "sweep",
+                Processes.HANG_S);
+        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.FAIL);
+        assertThat(r.out()).contains("[1,0]<stdout>:# NOT MEASURED, timed by a test clock: ");
+        assertThat(rows(r)).isNotEmpty().allSatisfy(row -> assertThat(Long.parseLong(row[8])).isPositive());
+        assertThat(r.out()).containsPattern("Avg bus bandwidth    : [0-9.]+ NOT-JUDGED")
+                .contains("gate 0.9 x 100000 GB/s) not judged: this table's times were read from a test clock")
+                .contains("so only #wrong decides the exit").doesNotContain("another machine's");
+    }
+
     @Test
     void ncclTestsSplitRunsOneCommunicatorPerColour() throws Exception {
         // -z 1: under a split the barrier inside the loop is the job's own, not NCCL's

@@ -202,6 +202,37 @@ class LiveSweepTest {
                         + " measurements, not this one's (exit 0)");
     }
 
+    /**
+     * Rows timed on a test clock ran here: their #wrong is this run's data check and fails the sweep as a measured
+     * table's does, while --min-busbw, a gate on times, is not judged and says why; without #wrong the exit is 0
+     * however far below the gate the clock's arithmetic puts the average.
+     */
+    @Test
+    void aTestClockTableIsJudgedByItsWrongResultsButNotByMinBusBw() {
+        Provenance clock = new Provenance(SourceKind.TEST_CLOCK, "h0", null, Provenance.TEST_CLOCK_LABEL
+                + "the clock in /tmp/c (-Dnccl-harness.loop-clock-file); on 1 host(s) from h0 by nccl-harness");
+        org.ncclharness.calibration.measure.Half clean = new org.ncclharness.calibration.measure.Half(10.0, 0.1, 0.2,
+                0.0);
+        for (double wrong : new double[] {3.0, 0.0}) {
+            Sweep s = new Sweep(clock, Collective.ALL_REDUCE, RunInfo.unknown(), Hardware.unknown(), List.of(),
+                    List.of(new org.ncclharness.calibration.measure.Measurement(1024, 256, "float", "sum", -1,
+                            new org.ncclharness.calibration.measure.Half(10.0, 0.1, 0.2, wrong), clean)), List.of());
+            StringWriter sw = new StringWriter();
+            int rc = new SweepOutputs(plan(Map.of(), "-b", "1K", "-e", "1K", "--no-calibrate", "--min-busbw", "100"),
+                    new PrintWriter(sw)).emit(List.of(new SweepResult(Combination.auto(), List.of(), s, List.of())),
+                    List.of(), new SweepOutputs.RunFacts(null, null, null, null, List.of(),
+                            org.ncclharness.calibration.format.SweepJson.object()));
+            assertThat(rc).as(sw.toString()).isEqualTo(wrong > 0 ? 1 : 0);
+            assertThat(sw.toString()).containsPattern("# Avg bus bandwidth    : [0-9.]+ NOT-JUDGED\n")
+                    .contains("# --min-busbw / NCCL_TESTS_MIN_BW (average 0.2 GB/s, gate 0.9 x 100 GB/s) not judged:"
+                            + " this table's times were read from a test clock, not the GPU's"
+                            + " (-Dnccl-harness.loop-clock-file), a stand-in's arithmetic; its #wrong is judged as a"
+                            + " measured table's (the buffers NCCL wrote were checked), so only #wrong decides the"
+                            + " exit")
+                    .doesNotContain("#wrong (1 result").doesNotContain("another machine's");
+        }
+    }
+
     @Test
     void flagsTheGpuPathDoesNotOfferAreRefusedThere() {
         SweepPlan p = plan(Map.of(), "-R", "1");
