@@ -23,18 +23,31 @@ public final class HeldOut {
     private HeldOut() {
     }
 
-    /** A held-out score, or why there is none. */
-    public record Score(Rmspe rmspe, String reason) {
+    /**
+     * A held-out score, or why there is none; on a split of one run also its {@link End}, null where there is no
+     * fitting half of the same run (cross-scale) or no score.
+     */
+    public record Score(Rmspe rmspe, String reason, End end) {
+        public Score(Rmspe rmspe, String reason) {
+            this(rmspe, reason, null);
+        }
+
         static Score none(String reason) {
             return new Score(null, reason);
         }
 
         static Score of(CostModel m, double[] theta, FitPoints test) {
+            return of(m, theta, test, null);
+        }
+
+        /** Scored on {@code test}, with its {@link End} where {@code fitted} (the half fitted on) is given. */
+        static Score of(CostModel m, double[] theta, FitPoints test, FitPoints fitted) {
             double[] predicted = new double[test.size()];
             for (int i = 0; i < predicted.length; i++) {
                 predicted[i] = m.timeUs(test.bytes()[i], theta);
             }
-            return new Score(Rmspe.of(test.bytes(), test.timeUs(), predicted), null);
+            End end = fitted == null ? null : End.of(fitted, test, predicted);
+            return new Score(Rmspe.of(test.bytes(), test.timeUs(), predicted), null, end);
         }
 
         public boolean scored() {
@@ -71,8 +84,37 @@ public final class HeldOut {
         if (fit.size() < minimumFitPoints(e)) {
             return Score.none(fit.size() + " points to fit, " + minimumFitPoints(e) + " needed");
         }
-        double[] theta = e.estimate(subset(p, fit));
-        return Score.of(e.model(), theta, subset(p, test));
+        FitPoints fitted = subset(p, fit);
+        double[] theta = e.estimate(fitted);
+        return Score.of(e.model(), theta, subset(p, test), fitted);
+    }
+
+    /**
+     * Why a split's prediction misses, read at its largest predicted size: the busbw measured there against the
+     * largest the fitted sizes measured, and the model's busbw there. A model slower than the measurement where the
+     * busbw rose past the fitted sizes' is one whose sizes never showed the bandwidth the run reached; one faster
+     * has an asymptote above what was measured.
+     *
+     * @param largestBytes            the largest predicted size
+     * @param fittedBusBwGBps         the largest busbw among the sizes fitted
+     * @param measuredBusBwGBps       the busbw measured at the largest predicted size
+     * @param predictedBusBwGBps      the model's busbw there (busbw scales as 1/T at one size)
+     */
+    public record End(double largestBytes, double fittedBusBwGBps, double measuredBusBwGBps,
+                      double predictedBusBwGBps) {
+
+        static End of(FitPoints fitted, FitPoints test, double[] predictedUs) {
+            int last = test.size() - 1;
+            double measured = test.busBwGBps()[last];
+            double fittedMax = java.util.Arrays.stream(fitted.busBwGBps()).max().orElse(Double.NaN);
+            return new End(test.bytes()[last], fittedMax, measured,
+                    measured * test.timeUs()[last] / predictedUs[last]);
+        }
+
+        /** The model moves the largest size slower than measured. */
+        public boolean tooSlow() {
+            return predictedBusBwGBps < measuredBusBwGBps;
+        }
     }
 
     /**
