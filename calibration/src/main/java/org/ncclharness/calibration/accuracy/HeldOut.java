@@ -7,6 +7,7 @@ import java.util.function.UnaryOperator;
 import org.ncclharness.calibration.fit.Estimator;
 import org.ncclharness.calibration.fit.FitPoints;
 import org.ncclharness.calibration.fit.Rmspe;
+import org.ncclharness.calibration.fit.envelope.Carrier;
 import org.ncclharness.calibration.model.CostModel;
 
 /**
@@ -46,7 +47,8 @@ public final class HeldOut {
             for (int i = 0; i < predicted.length; i++) {
                 predicted[i] = m.timeUs(test.bytes()[i], theta);
             }
-            End end = fitted == null ? null : End.of(fitted, test, predicted);
+            End end = fitted == null ? null : End.of(fitted, test, predicted,
+                    Carrier.of(m, test.bytes()[test.size() - 1], theta).map(Carrier::label).orElse(null));
             return new Score(Rmspe.of(test.bytes(), test.timeUs(), predicted), null, end);
         }
 
@@ -99,16 +101,18 @@ public final class HeldOut {
      * @param fittedBusBwGBps         the largest busbw among the sizes fitted
      * @param measuredBusBwGBps       the busbw measured at the largest predicted size
      * @param predictedBusBwGBps      the model's busbw there (busbw scales as 1/T at one size)
+     * @param carrier                 what carries that size on a fitted envelope ({@code LL128},
+     *                                {@code Tree/Simple}), null for any other model
      */
     public record End(double largestBytes, double fittedBusBwGBps, double measuredBusBwGBps,
-                      double predictedBusBwGBps) {
+                      double predictedBusBwGBps, String carrier) {
 
-        static End of(FitPoints fitted, FitPoints test, double[] predictedUs) {
+        static End of(FitPoints fitted, FitPoints test, double[] predictedUs, String carrier) {
             int last = test.size() - 1;
             double measured = test.busBwGBps()[last];
             double fittedMax = java.util.Arrays.stream(fitted.busBwGBps()).max().orElse(Double.NaN);
             return new End(test.bytes()[last], fittedMax, measured,
-                    measured * test.timeUs()[last] / predictedUs[last]);
+                    measured * test.timeUs()[last] / predictedUs[last], carrier);
         }
 
         /** The model moves the largest size slower than measured. */

@@ -43,18 +43,18 @@ class ExtrapolationMissesMarkdownTest {
 
     @Test
     void onlyRunsAboveTheTargetAreListedEachSlowerOrFaster() {
-        String md = render(List.of(run("risen", 80, new HeldOut.End(8192 * MIB, 40, 70, 39)),
-                run("overshot", 20, new HeldOut.End(16384 * MIB, 290, 357, 472)),
-                run("held", 3, new HeldOut.End(8192 * MIB, 90, 92, 91))));
+        String md = render(List.of(run("risen", 80, new HeldOut.End(8192 * MIB, 40, 70, 39, "LL128")),
+                run("overshot", 20, new HeldOut.End(16384 * MIB, 290, 357, 472, null)),
+                run("held", 3, new HeldOut.End(8192 * MIB, 90, 92, 91, "Simple"))));
         assertThat(md).contains("1 of 2 are slower.")
-                .contains("| A | `risen` | 80.0 % (picked) | 8 GiB | 40.0 | 70.0 | 39.0 | slower |")
-                .contains("| A | `overshot` | 20.0 % (picked) | 16 GiB | 290.0 | 357.0 | 472.0 | faster |")
+                .contains("| A | `risen` | 80.0 % (picked) | 8 GiB | 40.0 | 70.0 | 39.0 | LL128 | slower |")
+                .contains("| A | `overshot` | 20.0 % (picked) | 16 GiB | 290.0 | 357.0 | 472.0 | - | faster |")
                 .doesNotContain("`held`");
     }
 
     @Test
     void noRunAboveTheTargetAddsNothing() {
-        assertThat(render(List.of(run("held", 3, new HeldOut.End(8192 * MIB, 90, 92, 91))))).isEmpty();
+        assertThat(render(List.of(run("held", 3, new HeldOut.End(8192 * MIB, 90, 92, 91, "Simple"))))).isEmpty();
     }
 
     @Test
@@ -80,5 +80,6 @@ class ExtrapolationMissesMarkdownTest {
         assertThat(end.fittedBusBwGBps()).isEqualTo(bus[18]);
         assertThat(end.predictedBusBwGBps()).isBetween(30.0, 36.0);
         assertThat(end.tooSlow()).isTrue();
+        assertThat(end.carrier()).isIn("LL128", "Simple");
     }
 }
