@@ -32,13 +32,15 @@ final class ExtrapolationMissesMarkdown {
         long slow = misses.stream().filter(e -> e.getValue().end().orElseThrow().tooSlow()).count();
         sb.append("Extrapolation above ").append(String.format(Locale.ROOT, "%.0f", targetPct))
                 .append(" %, read at each run's largest size: the most busbw its fitted sizes (<= 256 MiB) measured,"
-                        + " the busbw measured at its largest size, the held-out model's there and what carries that size on the model (an envelope's protocol, and across domains its algorithm; `-` for another model). `slower`: the run's"
-                        + " busbw rose past what its fitted sizes showed and the model, fitted on them, stays below it"
-                        + " (a bound on the fit, which can only lower a bandwidth, cannot reach these); `faster`: the"
-                        + " model's bandwidth stands above what the run reached. ")
+                        + " the busbw measured at its largest size, the held-out model's there and what carries that"
+                        + " size on the model (an envelope's protocol, and across domains its algorithm; `-` for"
+                        + " another model). `slower`: the run's busbw rose past what its fitted sizes showed and the"
+                        + " model, fitted on them, stays below it (a bound on the fit, which can only lower a"
+                        + " bandwidth, cannot reach these); `faster`: the model's bandwidth stands above what the run"
+                        + " reached. ")
                 .append(slow).append(" of ").append(misses.size()).append(" are slower.\n\n")
                 .append("| cluster | dataset | extrapolation | largest size | busbw fitted (GB/s) |"
-                        + " busbw measured there | the model's | carried on | model |\n"
+                        + " busbw measured there | the model's | carried on | the model against the run |\n"
                         + "|---|---|---|---|---|---|---|---|---|\n");
         for (Fold f : l.folds()) {
             for (Map.Entry<RunScore, SplitScore> e : misses) {
@@ -47,7 +49,8 @@ final class ExtrapolationMissesMarkdown {
                 }
                 SplitScore s = e.getValue();
                 HeldOut.End end = s.end().orElseThrow();
-                sb.append(String.format(Locale.ROOT, "| %s | `%s` | %.1f %% (%s) | %s | %.1f | %.1f | %.1f | %s | %s |%n",
+                sb.append(String.format(Locale.ROOT,
+                        "| %s | `%s` | %.1f %% (%s) | %s | %.1f | %.1f | %.1f | %s | %s |%n",
                         f.cluster(), e.getKey().id(), s.pct().getAsDouble(), s.rule().orElseThrow(),
                         SizeText.approx(end.largestBytes()), end.fittedBusBwGBps(), end.measuredBusBwGBps(),
                         end.predictedBusBwGBps(), end.carrier() == null ? "-" : end.carrier(),

@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.accuracy;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntPredicate;
 import java.util.function.UnaryOperator;
@@ -97,12 +98,12 @@ public final class HeldOut {
      * busbw rose past the fitted sizes' is one whose sizes never showed the bandwidth the run reached; one faster
      * has an asymptote above what was measured.
      *
-     * @param largestBytes            the largest predicted size
-     * @param fittedBusBwGBps         the largest busbw among the sizes fitted
-     * @param measuredBusBwGBps       the busbw measured at the largest predicted size
-     * @param predictedBusBwGBps      the model's busbw there (busbw scales as 1/T at one size)
-     * @param carrier                 what carries that size on a fitted envelope ({@code LL128},
-     *                                {@code Tree/Simple}), null for any other model
+     * @param largestBytes       the largest predicted size
+     * @param fittedBusBwGBps    the largest busbw among the sizes fitted
+     * @param measuredBusBwGBps  the busbw measured at the largest predicted size
+     * @param predictedBusBwGBps the model's busbw there (busbw scales as 1/T at one size)
+     * @param carrier            what carries that size on a fitted envelope ({@code LL128}, {@code Tree/Simple}),
+     *                           null for any other model
      */
     public record End(double largestBytes, double fittedBusBwGBps, double measuredBusBwGBps,
                       double predictedBusBwGBps, String carrier) {
@@ -110,7 +111,7 @@ public final class HeldOut {
         static End of(FitPoints fitted, FitPoints test, double[] predictedUs, String carrier) {
             int last = test.size() - 1;
             double measured = test.busBwGBps()[last];
-            double fittedMax = java.util.Arrays.stream(fitted.busBwGBps()).max().orElse(Double.NaN);
+            double fittedMax = Arrays.stream(fitted.busBwGBps()).max().orElse(Double.NaN);
             return new End(test.bytes()[last], fittedMax, measured,
                     measured * test.timeUs()[last] / predictedUs[last], carrier);
         }
