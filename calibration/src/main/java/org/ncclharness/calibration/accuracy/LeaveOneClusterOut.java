@@ -68,8 +68,15 @@ public record LeaveOneClusterOut(List<Fold> folds, List<GroupFold> groups) {
         }
     }
 
-    /** One run's score on one split: by which rule (empty where none scores it), and today's pick's. */
-    public record SplitScore(Optional<String> rule, OptionalDouble pct, OptionalDouble todayPct) {
+    /**
+     * One run's score on one split: by which rule (empty where none scores it), and today's pick's; the rule's
+     * {@link HeldOut.End} where it has one.
+     */
+    public record SplitScore(Optional<String> rule, OptionalDouble pct, OptionalDouble todayPct,
+                             Optional<HeldOut.End> end) {
+        public SplitScore(Optional<String> rule, OptionalDouble pct, OptionalDouble todayPct) {
+            this(rule, pct, todayPct, Optional.empty());
+        }
     }
 
     /** One held-out run. */
@@ -154,9 +161,11 @@ public record LeaveOneClusterOut(List<Fold> folds, List<GroupFold> groups) {
             SplitScore used = none;
             for (Ranked rk : ranking) {
                 RunRule rule = rules.stream().filter(x -> x.name().equals(rk.rule())).findFirst().orElseThrow();
-                OptionalDouble pct = s.pct(rule.model().apply(d));
+                Optional<ModelScores> m = rule.model().apply(d);
+                OptionalDouble pct = s.pct(m);
                 if (pct.isPresent()) {
-                    used = new SplitScore(Optional.of(rule.name()), pct, today);
+                    used = new SplitScore(Optional.of(rule.name()), pct, today,
+                            m.map(s.score).map(Score::end));
                     break;
                 }
             }

@@ -57,6 +57,7 @@ final class LeaveOneClusterOutMarkdown {
         sb.append('\n');
         perCluster(sb, l);
         perRun(sb, l);
+        ExtrapolationMissesMarkdown.render(sb, l, EXTRAPOLATION_EVERY_RUN_TARGET);
         groups(sb, l);
     }
 

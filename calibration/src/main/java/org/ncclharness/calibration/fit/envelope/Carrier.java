@@ -16,10 +16,10 @@ import org.ncclharness.calibration.nccl.Protocol;
  * @param label     how a reader names it: {@code LL128}, or {@code Tree/Simple} across domains
  * @param busBwGBps the carrier's bus bandwidth
  */
-record Carrier(Protocol protocol, String label, double busBwGBps) {
+public record Carrier(Protocol protocol, String label, double busBwGBps) {
 
     /** The carrier of {@code bytes} on a fitted envelope; empty for any other model. */
-    static Optional<Carrier> of(CostModel model, double bytes, double[] theta) {
+    public static Optional<Carrier> of(CostModel model, double bytes, double[] theta) {
         return model.accept(new OtherwiseVisitor<Optional<Carrier>>() {
             @Override
             public Optional<Carrier> protocolEnvelope(ProtocolEnvelopeModel m) {
