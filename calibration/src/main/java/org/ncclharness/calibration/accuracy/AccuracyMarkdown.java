@@ -258,6 +258,22 @@ public final class AccuracyMarkdown {
                     c.ratio().isPresent() ? String.format(Locale.ROOT, "%.2f", c.ratio().getAsDouble()) : "-"));
         }
         sb.append('\n');
+        settingsDiffer(sb, r);
+    }
+
+    /** The report's groups whose runs differ in settings no model term carries, with what differs. */
+    private static void settingsDiffer(StringBuilder sb, AccuracyReport r) {
+        List<String> scored = r.crossScale().stream().map(CrossScale::group).distinct().toList();
+        List<CrossScaleGroups.Group> differ = CrossScaleGroups.bundled().stream()
+                .filter(g -> scored.contains(g.name()) && g.settingsNote().isPresent()).toList();
+        if (differ.isEmpty()) {
+            return;
+        }
+        sb.append("Groups whose runs differ in settings no model term carries (`settingsDiffer` in"
+                + " `accuracy/cross-scale.json`): scored as they are, not tuned around, so their score says as much"
+                + " about those settings as about the scale law.\n\n");
+        differ.forEach(g -> sb.append("- ").append(g.name()).append(": ").append(g.settingsDiffer()).append('\n'));
+        sb.append('\n');
     }
 
     private static void crossovers(StringBuilder sb, AccuracyReport r) {

@@ -3,11 +3,6 @@ package org.ncclharness.calibration.accuracy;
 import org.ncclharness.calibration.calibrate.Candidates;
 import org.ncclharness.calibration.calibrate.RunBandwidthCeiling;
 import org.ncclharness.calibration.calibrate.FixedEstimator;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -265,9 +260,9 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
     private static List<CrossScale> crossScale(Map<String, Dataset> clean, HardwareFacts facts, TwoTierScores twoTier,
                                                List<DatasetScores> scored) {
         List<CrossScale> out = new ArrayList<>();
-        for (JsonNode g : groups()) {
+        for (CrossScaleGroups.Group g : CrossScaleGroups.bundled()) {
             List<Dataset> members = new ArrayList<>();
-            g.get("datasets").forEach(id -> Optional.ofNullable(clean.get(id.asText())).ifPresent(members::add));
+            g.datasets().forEach(id -> Optional.ofNullable(clean.get(id)).ifPresent(members::add));
             if (members.size() < 2) {
                 continue;
             }
@@ -277,7 +272,7 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
             int nTo = to.sweep().hardware().ranks();
             FitPoints fitOn = FitPoints.from(from.sweep(), nFrom);
             FitPoints predict = FitPoints.from(to.sweep(), nTo);
-            String name = g.get("name").asText();
+            String name = g.name();
             OptionalDouble floor = floor(scored, to.id());
             // Per-hop parameters carry over; hops are the same on both sides, so one hop per step is used.
             SingleTierModel ab = new SingleTierModel(from.collective(), nFrom, 1, LatencyRule.PIPELINE);
@@ -352,16 +347,5 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
                         .filter(m -> m.applies() && m.k() > 0 && d.points() >= 2 * m.k()
                                 && m.inSample().overallPct().isPresent()))
                 .mapToDouble(m -> m.inSample().overallPct().getAsDouble()).min();
-    }
-
-    private static JsonNode groups() {
-        try (InputStream in = AccuracyReport.class.getResourceAsStream("/accuracy/cross-scale.json")) {
-            if (in == null) {
-                throw new IOException("/accuracy/cross-scale.json is missing from the classpath");
-            }
-            return new ObjectMapper().readTree(in).get("groups");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
