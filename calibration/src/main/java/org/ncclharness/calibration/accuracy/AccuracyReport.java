@@ -108,6 +108,8 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
     }
 
     public static final String CROSS_ALPHA_BETA = "alpha-beta";
+    /** The algorithm envelope fitted on the nearest smaller configurations only ({@link #algorithmsNearest}). */
+    public static final String CROSS_ALGORITHMS_NEAREST = "algorithms-nearest";
 
     public static AccuracyReport bundled() {
         return of(DatasetCatalog.bundled(), HardwareFacts.bundled());
@@ -296,8 +298,33 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
             out.add(new CrossScale(name, Candidates.TWO_TIER, String.join(" + ", smaller.stream().map(Dataset::id)
                     .toList()), nFrom, to.id(), nTo, tt, floor));
             out.add(algorithmsAcross(name, smaller, to, facts, predict, floor));
+            out.add(algorithmsNearest(name, smaller, to, facts, predict, floor));
         }
         return out;
+    }
+
+    /**
+     * The algorithm envelope fitted on the fewest of the smaller configurations across domains, nearest the
+     * predicted one, that give its 2k points: the largest alone where it has them (as calibrate fits one run),
+     * else with the next smaller ones until they do; all of them where even that falls short (then as
+     * {@link #algorithmsAcross}). Beside the joint fit of all of them because one θ over many scales must also carry
+     * regimes the predicted run no longer has (a 2-node tree's bandwidth, the small scales' latencies); which of the
+     * two a group is scored with, the other clusters' groups decide ({@link LeaveOneClusterOut}).
+     */
+    private static CrossScale algorithmsNearest(String group, List<Dataset> smaller, Dataset to, HardwareFacts facts,
+                                                FitPoints predict, OptionalDouble floor) {
+        AlgorithmEnvelopeModel target = Candidates.algorithms(to, facts, Optional.empty()).model();
+        List<AlgorithmEnvelopeModel> models = new ArrayList<>();
+        for (Dataset d : smaller) {
+            models.add(target.at(Scale.of(Candidates.algorithms(d, facts, Optional.empty()).model().config())));
+        }
+        List<Integer> nearest = NearestConfigurations.of(JointAlgorithmFit.fittedRuns(models),
+                r -> FitPoints.from(smaller.get(r).sweep(), smaller.get(r).sweep().hardware().ranks()).size(),
+                runs -> AlgorithmEnvelopeEstimator.freeParameters(runs.stream().map(models::get).toList()).size());
+        List<Dataset> fitted = nearest.stream().map(smaller::get).toList();
+        return new CrossScale(group, CROSS_ALGORITHMS_NEAREST, String.join(" + ", fitted.stream().map(Dataset::id)
+                .toList()), fitted.get(fitted.size() - 1).sweep().hardware().ranks(), to.id(),
+                to.sweep().hardware().ranks(), algorithmsAcross(fitted, to, facts, predict), floor);
     }
 
     /**
