@@ -313,18 +313,12 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
      */
     private static CrossScale algorithmsNearest(String group, List<Dataset> smaller, Dataset to, HardwareFacts facts,
                                                 FitPoints predict, OptionalDouble floor) {
-        AlgorithmEnvelopeModel target = Candidates.algorithms(to, facts, Optional.empty()).model();
-        List<AlgorithmEnvelopeModel> models = new ArrayList<>();
-        for (Dataset d : smaller) {
-            models.add(target.at(Scale.of(Candidates.algorithms(d, facts, Optional.empty()).model().config())));
-        }
+        List<AlgorithmEnvelopeModel> models = jointModels(smaller, to, facts);
         List<Integer> nearest = NearestConfigurations.of(JointAlgorithmFit.fittedRuns(models),
                 r -> FitPoints.from(smaller.get(r).sweep(), smaller.get(r).sweep().hardware().ranks()).size(),
                 runs -> AlgorithmEnvelopeEstimator.freeParameters(runs.stream().map(models::get).toList()).size());
-        List<Dataset> fitted = nearest.stream().map(smaller::get).toList();
-        return new CrossScale(group, CROSS_ALGORITHMS_NEAREST, String.join(" + ", fitted.stream().map(Dataset::id)
-                .toList()), fitted.get(fitted.size() - 1).sweep().hardware().ranks(), to.id(),
-                to.sweep().hardware().ranks(), algorithmsAcross(fitted, to, facts, predict), floor);
+        return fittedOn(group, CROSS_ALGORITHMS_NEAREST, nearest.stream().map(smaller::get).toList(), to, facts,
+                predict, floor);
     }
 
     /**
@@ -333,25 +327,31 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
      */
     private static CrossScale algorithmsAcross(String group, List<Dataset> smaller, Dataset to, HardwareFacts facts,
                                                FitPoints predict, OptionalDouble floor) {
+        List<AlgorithmEnvelopeModel> models = jointModels(smaller, to, facts);
+        return fittedOn(group, Candidates.ALGORITHMS, JointAlgorithmFit.fittedRuns(models).stream().map(smaller::get)
+                .toList(), to, facts, predict, floor);
+    }
+
+    /** The algorithm envelope fitted jointly on {@code fitted}, moved to {@code to}, as one cross-scale row. */
+    private static CrossScale fittedOn(String group, String model, List<Dataset> fitted, Dataset to, HardwareFacts facts,
+                                       FitPoints predict, OptionalDouble floor) {
+        return new CrossScale(group, model, String.join(" + ", fitted.stream().map(Dataset::id).toList()),
+                fitted.get(fitted.size() - 1).sweep().hardware().ranks(), to.id(), to.sweep().hardware().ranks(),
+                algorithmsAcross(fitted, to, facts, predict), floor);
+    }
+
+    /** The predicted run's algorithm envelope at each smaller run's configuration (its hops and candidates). */
+    private static List<AlgorithmEnvelopeModel> jointModels(List<Dataset> smaller, Dataset to, HardwareFacts facts) {
         AlgorithmEnvelopeModel target = Candidates.algorithms(to, facts, Optional.empty()).model();
-        List<AlgorithmEnvelopeModel> models = new ArrayList<>();
-        for (Dataset d : smaller) {
-            models.add(target.at(Scale.of(Candidates.algorithms(d, facts, Optional.empty()).model().config())));
-        }
-        List<Dataset> fitted = JointAlgorithmFit.fittedRuns(models).stream().map(smaller::get).toList();
-        return new CrossScale(group, Candidates.ALGORITHMS, String.join(" + ", fitted.stream().map(Dataset::id)
-                .toList()), fitted.get(fitted.size() - 1).sweep().hardware().ranks(), to.id(),
-                to.sweep().hardware().ranks(), algorithmsAcross(fitted, to, facts, predict), floor);
+        return smaller.stream().map(d -> target.at(Scale.of(Candidates.algorithms(d, facts, Optional.empty()).model()
+                .config()))).toList();
     }
 
     private static Score algorithmsAcross(List<Dataset> smaller, Dataset to, HardwareFacts facts, FitPoints predict) {
         AlgorithmEnvelopeModel target = Candidates.algorithms(to, facts, Optional.empty()).model();
-        List<AlgorithmEnvelopeModel> models = new ArrayList<>();
-        List<FitPoints> points = new ArrayList<>();
-        for (Dataset d : smaller) {
-            models.add(target.at(Scale.of(Candidates.algorithms(d, facts, Optional.empty()).model().config())));
-            points.add(FitPoints.from(d.sweep(), d.sweep().hardware().ranks()));
-        }
+        List<AlgorithmEnvelopeModel> models = jointModels(smaller, to, facts);
+        List<FitPoints> points = smaller.stream().map(d -> FitPoints.from(d.sweep(), d.sweep().hardware().ranks()))
+                .toList();
         if (models.stream().noneMatch(AlgorithmEnvelopeModel::multiDomain)) {
             // one domain says nothing of the network: l_net, the tree factor and the slower tier's bandwidth
             return Score.none("the smaller configurations are all one domain: the network's terms are not determined");
