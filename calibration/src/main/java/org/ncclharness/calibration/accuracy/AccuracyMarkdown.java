@@ -81,10 +81,11 @@ public final class AccuracyMarkdown {
             List<CrossScale> cross = r.crossScale().stream().filter(c -> c.model().equals(model)).toList();
             row(sb, model, ms, ratioCell(cross));
         }
-        List<CrossScale> ab = r.crossScale().stream().filter(c -> c.model().equals(AccuracyReport.CROSS_ALPHA_BETA))
-                .toList();
-        sb.append("| ").append(AccuracyReport.CROSS_ALPHA_BETA).append(" (cross-scale only) | | | | | ")
-                .append(ratioCell(ab)).append(" |\n\n");
+        for (String model : List.of(AccuracyReport.CROSS_ALGORITHMS_NEAREST, AccuracyReport.CROSS_ALPHA_BETA)) {
+            List<CrossScale> only = r.crossScale().stream().filter(c -> c.model().equals(model)).toList();
+            sb.append("| ").append(model).append(" (cross-scale only) | | | | | ").append(ratioCell(only)).append(" |\n");
+        }
+        sb.append('\n');
         sb.append("Each cell: median over the datasets scored (their count in brackets); a held-out median is marked"
                 + " `met` or `MISSED` against its target.\n\n");
     }
@@ -257,6 +258,26 @@ public final class AccuracyMarkdown {
                             : "n/a: no model with 2k points",
                     c.ratio().isPresent() ? String.format(Locale.ROOT, "%.2f", c.ratio().getAsDouble()) : "-"));
         }
+        sb.append('\n');
+        sb.append("`").append(AccuracyReport.CROSS_ALGORITHMS_NEAREST).append("`: the algorithm envelope fitted as"
+                + " `algorithms` is, on the fewest of the smaller configurations across domains, nearest the predicted"
+                + " one, that give its 2k points (the largest alone where it has them); `algorithms` fits all of"
+                + " them.\n\n");
+        settingsDiffer(sb, r);
+    }
+
+    /** The report's groups whose runs differ in settings no model term carries, with what differs. */
+    private static void settingsDiffer(StringBuilder sb, AccuracyReport r) {
+        List<String> scored = r.crossScale().stream().map(CrossScale::group).distinct().toList();
+        List<CrossScaleGroups.Group> differ = CrossScaleGroups.bundled().stream()
+                .filter(g -> scored.contains(g.name()) && g.settingsNote().isPresent()).toList();
+        if (differ.isEmpty()) {
+            return;
+        }
+        sb.append("Groups whose runs differ in settings no model term carries (`settingsDiffer` in"
+                + " `accuracy/cross-scale.json`): scored as they are, not tuned around, so their score says as much"
+                + " about those settings as about the scale law.\n\n");
+        differ.forEach(g -> sb.append("- ").append(g.name()).append(": ").append(g.settingsDiffer()).append('\n'));
         sb.append('\n');
     }
 

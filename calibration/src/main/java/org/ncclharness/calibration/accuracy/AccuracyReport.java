@@ -3,11 +3,6 @@ package org.ncclharness.calibration.accuracy;
 import org.ncclharness.calibration.calibrate.Candidates;
 import org.ncclharness.calibration.calibrate.RunBandwidthCeiling;
 import org.ncclharness.calibration.calibrate.FixedEstimator;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -113,6 +108,8 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
     }
 
     public static final String CROSS_ALPHA_BETA = "alpha-beta";
+    /** The algorithm envelope fitted on the nearest smaller configurations only ({@link #algorithmsNearest}). */
+    public static final String CROSS_ALGORITHMS_NEAREST = "algorithms-nearest";
 
     public static AccuracyReport bundled() {
         return of(DatasetCatalog.bundled(), HardwareFacts.bundled());
@@ -265,9 +262,9 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
     private static List<CrossScale> crossScale(Map<String, Dataset> clean, HardwareFacts facts, TwoTierScores twoTier,
                                                List<DatasetScores> scored) {
         List<CrossScale> out = new ArrayList<>();
-        for (JsonNode g : groups()) {
+        for (CrossScaleGroups.Group g : CrossScaleGroups.bundled()) {
             List<Dataset> members = new ArrayList<>();
-            g.get("datasets").forEach(id -> Optional.ofNullable(clean.get(id.asText())).ifPresent(members::add));
+            g.datasets().forEach(id -> Optional.ofNullable(clean.get(id)).ifPresent(members::add));
             if (members.size() < 2) {
                 continue;
             }
@@ -277,7 +274,7 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
             int nTo = to.sweep().hardware().ranks();
             FitPoints fitOn = FitPoints.from(from.sweep(), nFrom);
             FitPoints predict = FitPoints.from(to.sweep(), nTo);
-            String name = g.get("name").asText();
+            String name = g.name();
             OptionalDouble floor = floor(scored, to.id());
             // Per-hop parameters carry over; hops are the same on both sides, so one hop per step is used.
             SingleTierModel ab = new SingleTierModel(from.collective(), nFrom, 1, LatencyRule.PIPELINE);
@@ -301,8 +298,27 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
             out.add(new CrossScale(name, Candidates.TWO_TIER, String.join(" + ", smaller.stream().map(Dataset::id)
                     .toList()), nFrom, to.id(), nTo, tt, floor));
             out.add(algorithmsAcross(name, smaller, to, facts, predict, floor));
+            out.add(algorithmsNearest(name, smaller, to, facts, predict, floor));
         }
         return out;
+    }
+
+    /**
+     * The algorithm envelope fitted on the fewest of the smaller configurations across domains, nearest the
+     * predicted one, that give its 2k points: the largest alone where it has them (as calibrate fits one run),
+     * else with the next smaller ones until they do; all of them where even that falls short (then as
+     * {@link #algorithmsAcross}). Beside the joint fit of all of them because one θ over many scales must also carry
+     * regimes the predicted run no longer has (a 2-node tree's bandwidth, the small scales' latencies); which of the
+     * two a group is scored with, the other clusters' groups decide ({@link LeaveOneClusterOut}).
+     */
+    private static CrossScale algorithmsNearest(String group, List<Dataset> smaller, Dataset to, HardwareFacts facts,
+                                                FitPoints predict, OptionalDouble floor) {
+        List<AlgorithmEnvelopeModel> models = jointModels(smaller, to, facts);
+        List<Integer> nearest = NearestConfigurations.of(JointAlgorithmFit.fittedRuns(models),
+                r -> FitPoints.from(smaller.get(r).sweep(), smaller.get(r).sweep().hardware().ranks()).size(),
+                runs -> AlgorithmEnvelopeEstimator.freeParameters(runs.stream().map(models::get).toList()).size());
+        return fittedOn(group, CROSS_ALGORITHMS_NEAREST, nearest.stream().map(smaller::get).toList(), to, facts,
+                predict, floor);
     }
 
     /**
@@ -311,25 +327,31 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
      */
     private static CrossScale algorithmsAcross(String group, List<Dataset> smaller, Dataset to, HardwareFacts facts,
                                                FitPoints predict, OptionalDouble floor) {
+        List<AlgorithmEnvelopeModel> models = jointModels(smaller, to, facts);
+        return fittedOn(group, Candidates.ALGORITHMS, JointAlgorithmFit.fittedRuns(models).stream().map(smaller::get)
+                .toList(), to, facts, predict, floor);
+    }
+
+    /** The algorithm envelope fitted jointly on {@code fitted}, moved to {@code to}, as one cross-scale row. */
+    private static CrossScale fittedOn(String group, String model, List<Dataset> fitted, Dataset to, HardwareFacts facts,
+                                       FitPoints predict, OptionalDouble floor) {
+        return new CrossScale(group, model, String.join(" + ", fitted.stream().map(Dataset::id).toList()),
+                fitted.get(fitted.size() - 1).sweep().hardware().ranks(), to.id(), to.sweep().hardware().ranks(),
+                algorithmsAcross(fitted, to, facts, predict), floor);
+    }
+
+    /** The predicted run's algorithm envelope at each smaller run's configuration (its hops and candidates). */
+    private static List<AlgorithmEnvelopeModel> jointModels(List<Dataset> smaller, Dataset to, HardwareFacts facts) {
         AlgorithmEnvelopeModel target = Candidates.algorithms(to, facts, Optional.empty()).model();
-        List<AlgorithmEnvelopeModel> models = new ArrayList<>();
-        for (Dataset d : smaller) {
-            models.add(target.at(Scale.of(Candidates.algorithms(d, facts, Optional.empty()).model().config())));
-        }
-        List<Dataset> fitted = JointAlgorithmFit.fittedRuns(models).stream().map(smaller::get).toList();
-        return new CrossScale(group, Candidates.ALGORITHMS, String.join(" + ", fitted.stream().map(Dataset::id)
-                .toList()), fitted.get(fitted.size() - 1).sweep().hardware().ranks(), to.id(),
-                to.sweep().hardware().ranks(), algorithmsAcross(fitted, to, facts, predict), floor);
+        return smaller.stream().map(d -> target.at(Scale.of(Candidates.algorithms(d, facts, Optional.empty()).model()
+                .config()))).toList();
     }
 
     private static Score algorithmsAcross(List<Dataset> smaller, Dataset to, HardwareFacts facts, FitPoints predict) {
         AlgorithmEnvelopeModel target = Candidates.algorithms(to, facts, Optional.empty()).model();
-        List<AlgorithmEnvelopeModel> models = new ArrayList<>();
-        List<FitPoints> points = new ArrayList<>();
-        for (Dataset d : smaller) {
-            models.add(target.at(Scale.of(Candidates.algorithms(d, facts, Optional.empty()).model().config())));
-            points.add(FitPoints.from(d.sweep(), d.sweep().hardware().ranks()));
-        }
+        List<AlgorithmEnvelopeModel> models = jointModels(smaller, to, facts);
+        List<FitPoints> points = smaller.stream().map(d -> FitPoints.from(d.sweep(), d.sweep().hardware().ranks()))
+                .toList();
         if (models.stream().noneMatch(AlgorithmEnvelopeModel::multiDomain)) {
             // one domain says nothing of the network: l_net, the tree factor and the slower tier's bandwidth
             return Score.none("the smaller configurations are all one domain: the network's terms are not determined");
@@ -352,16 +374,5 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
                         .filter(m -> m.applies() && m.k() > 0 && d.points() >= 2 * m.k()
                                 && m.inSample().overallPct().isPresent()))
                 .mapToDouble(m -> m.inSample().overallPct().getAsDouble()).min();
-    }
-
-    private static JsonNode groups() {
-        try (InputStream in = AccuracyReport.class.getResourceAsStream("/accuracy/cross-scale.json")) {
-            if (in == null) {
-                throw new IOException("/accuracy/cross-scale.json is missing from the classpath");
-            }
-            return new ObjectMapper().readTree(in).get("groups");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
