@@ -101,21 +101,30 @@ public final class JsonRecords {
         }
         if (raw == Map.class) {
             expect(p, t == JsonToken.START_OBJECT, raw);
-            Map<String, Object> out = new LinkedHashMap<>();
-            for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
-                p.nextToken();
-                try {
-                    out.put(name, value(p, argument(type, 1)));
-                } catch (JsonMappingException e) {
-                    throw JsonMappingException.wrapWithPath(e, out, name);
-                }
-            }
-            return out;
+            return map(p, argument(type, 1));
         }
         if (raw.isRecord()) {
             return SHAPES.get(raw).read(p);
         }
         throw new IllegalArgumentException(raw + " is not a type JsonRecords binds");
+    }
+
+    /**
+     * An object's fields by name, each of {@code element} (V is the component's declared value type, which
+     * {@link #value} returns as such); the parser is on its START_OBJECT.
+     */
+    @SuppressWarnings("unchecked")
+    private static <V> Map<String, V> map(JsonParser p, Type element) throws IOException {
+        Map<String, V> out = new LinkedHashMap<>();
+        for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+            p.nextToken();
+            try {
+                out.put(name, (V) value(p, element));
+            } catch (JsonMappingException e) {
+                throw JsonMappingException.wrapWithPath(e, out, name);
+            }
+        }
+        return out;
     }
 
     private static List<Object> list(JsonParser p, Type element) throws IOException {
