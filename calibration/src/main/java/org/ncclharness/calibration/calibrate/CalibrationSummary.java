@@ -135,8 +135,8 @@ public final class CalibrationSummary {
             TwoTierCalibrator.nearestRuns(f).forEach(id -> lines.add("#   " + id));
             lines.add("#   the fewest runs nearest the largest with 2k points: first in docs/model-accuracy.md's"
                     + " cross-scale ranking;");
-            lines.add("#   the pick (" + t.choice().picked() + ", on every run): predict --all-runs or --model "
-                    + t.choice().picked());
+            lines.add("#   the pick (" + t.choice().picked() + ", on every run): predict " + Advice.name(Setting.ALL_RUNS)
+                    + " or " + Advice.with(Setting.MODEL, t.choice().picked()));
             return lines;
         }).orElse(List.of());
     }
