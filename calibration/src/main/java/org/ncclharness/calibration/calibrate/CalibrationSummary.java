@@ -130,8 +130,11 @@ public final class CalibrationSummary {
         }
         return t.protocolFit(NearestConfigurations.MODEL).map(f -> {
             List<String> lines = new ArrayList<>();
-            lines.add("# " + t.dataset().id() + " above its largest run: predict uses " + f.name() + fmt(" (RMSPE %.1f"
-                    + " %% on its runs), fitted on", f.inSample().overallPct().orElse(Double.NaN)));
+            // scored as the row's pick is, by leave-one-out where it has it
+            boolean loo = f.leaveOneOut() != null && f.leaveOneOut().overallPct().isPresent();
+            double pct = (loo ? f.leaveOneOut() : f.inSample()).overallPct().orElse(Double.NaN);
+            lines.add("# " + t.dataset().id() + " above its largest run: predict uses " + f.name() + " ("
+                    + (loo ? "leave-one-out" : "in-sample") + fmt(" RMSPE %.1f %% on its runs), fitted on", pct));
             TwoTierCalibrator.nearestRuns(f).forEach(id -> lines.add("#   " + id));
             lines.add("#   the fewest runs nearest the largest with 2k points: first in docs/model-accuracy.md's"
                     + " cross-scale ranking;");
