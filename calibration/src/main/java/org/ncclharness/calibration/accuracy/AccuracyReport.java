@@ -35,6 +35,7 @@ import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.model.NcclBaseline;
 import org.ncclharness.calibration.fit.envelope.AlgorithmEnvelopeEstimator;
 import org.ncclharness.calibration.fit.envelope.JointAlgorithmFit;
+import org.ncclharness.calibration.fit.envelope.NearestConfigurations;
 import org.ncclharness.calibration.fit.envelope.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.calibrate.CalibrationInput;
 import org.ncclharness.calibration.calibrate.GlitchExclusion;
@@ -109,7 +110,7 @@ public record AccuracyReport(List<DatasetScores> datasets, List<Skipped> skipped
 
     public static final String CROSS_ALPHA_BETA = "alpha-beta";
     /** The algorithm envelope fitted on the nearest smaller configurations only ({@link #algorithmsNearest}). */
-    public static final String CROSS_ALGORITHMS_NEAREST = "algorithms-nearest";
+    public static final String CROSS_ALGORITHMS_NEAREST = NearestConfigurations.MODEL;
 
     public static AccuracyReport bundled() {
         return of(DatasetCatalog.bundled(), HardwareFacts.bundled());

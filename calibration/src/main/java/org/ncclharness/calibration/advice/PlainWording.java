@@ -41,6 +41,7 @@ public final class PlainWording implements Wording {
             case REPLAY -> "a replay";
             case KEEP_GLITCHES -> "keeping glitches";
             case JOINT -> "the joint fit";
+            case ALL_RUNS -> "the joint pick on every run";
             case GRID_POINTS -> "the grid's points per axis";
             case GRID_RANGES -> "per-parameter grid";
             case VERBOSE -> "the detailed output";

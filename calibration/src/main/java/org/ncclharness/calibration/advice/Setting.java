@@ -48,6 +48,8 @@ public enum Setting {
     // how calibrate fits and what it writes
     KEEP_GLITCHES,
     JOINT,
+    /** predict from a joint calibration with the pick fitted on every run, not the runs nearest the scale. */
+    ALL_RUNS,
     GRID_POINTS,
     GRID_RANGES,
     VERBOSE,

@@ -73,10 +73,11 @@ public record CalibrationFile(String file, List<Entry> datasets) {
      * @param leaveOneOutRmspePct overall leave-one-out RMSPE, null when not scored
      * @param minBytes the smallest size the model's residuals cover, null where it has none
      * @param maxBytes the largest, null where it has none
+     * @param description what the model is and what it was fitted on, null where the report has none
      */
     public record CalibratedModel(String name, CostModel model, double[] theta, Double inSampleRmspePct,
                                   Double leaveOneOutRmspePct, List<String> undetermined, Double minBytes,
-                                  Double maxBytes) {
+                                  Double maxBytes, String description) {
 
         /** {@code undetermined}: the parameters whose profile the data left undetermined (two-tier fits). */
         public CalibratedModel {
@@ -189,7 +190,7 @@ public record CalibrationFile(String file, List<Entry> datasets) {
             }
             return new CalibratedModel(name, model, theta, number(r.path("inSample"), "overallPct"),
                     number(r.path("leaveOneOut"), "overallPct"), undetermined, lo <= hi ? lo : null,
-                    lo <= hi ? hi : null);
+                    lo <= hi ? hi : null, text(m, "description"));
         } catch (IllegalArgumentException e) {
             throw new InputException(file, 0, "dataset " + id + ", model " + name + ": " + e.getMessage());
         }

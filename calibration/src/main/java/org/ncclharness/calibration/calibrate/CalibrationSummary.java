@@ -3,6 +3,7 @@ package org.ncclharness.calibration.calibrate;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import org.ncclharness.calibration.fit.envelope.NearestConfigurations;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.Optional;
@@ -91,6 +92,7 @@ public final class CalibrationSummary {
             line(out, idWidth, HEADER);
             rows.forEach(r -> line(out, idWidth, r));
         }
+        report.entries().forEach(e -> nearestLines(e).forEach(out::println));
         if (!seeds.isEmpty()) {
             out.println("# single-tier runs, the seed method (docs/calibration.md): u_r = BusBW_peak / beta_phys of the"
                     + " interconnect");
@@ -116,6 +118,30 @@ public final class CalibrationSummary {
                     + Advice.name(Setting.REPORT_FOLDER) + ")");
         }
         out.flush();
+    }
+
+    /**
+     * A joint entry's model for predictions above its largest run, where it is not the pick's fit on every run: which
+     * runs it was fitted on, and why ({@code TwoTierCalibrator}, the nearest runs).
+     */
+    static List<String> nearestLines(CalibrationEntry e) {
+        if (!(e instanceof TwoTierCalibration t)) {
+            return List.of();
+        }
+        return t.protocolFit(NearestConfigurations.MODEL).map(f -> {
+            List<String> lines = new ArrayList<>();
+            // scored as the row's pick is, by leave-one-out where it has it
+            boolean loo = f.leaveOneOut() != null && f.leaveOneOut().overallPct().isPresent();
+            double pct = (loo ? f.leaveOneOut() : f.inSample()).overallPct().orElse(Double.NaN);
+            lines.add("# " + t.dataset().id() + " above its largest run: predict uses " + f.name() + " ("
+                    + (loo ? "leave-one-out" : "in-sample") + fmt(" RMSPE %.1f %% on its runs), fitted on", pct));
+            TwoTierCalibrator.nearestRuns(f).forEach(id -> lines.add("#   " + id));
+            lines.add("#   the fewest runs nearest the largest with 2k points: first in docs/model-accuracy.md's"
+                    + " cross-scale ranking;");
+            lines.add("#   the pick (" + t.choice().picked() + ", on every run): predict " + Advice.name(Setting.ALL_RUNS)
+                    + " or " + Advice.with(Setting.MODEL, t.choice().picked()));
+            return lines;
+        }).orElse(List.of());
     }
 
     private static void legend(PrintWriter out) {

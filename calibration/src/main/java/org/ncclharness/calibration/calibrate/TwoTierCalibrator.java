@@ -32,6 +32,7 @@ import org.ncclharness.calibration.fit.envelope.AlgorithmEnvelopeEstimator;
 import org.ncclharness.calibration.fit.envelope.BandwidthCeiling;
 import org.ncclharness.calibration.fit.envelope.TailNote;
 import org.ncclharness.calibration.fit.envelope.JointAlgorithmFit;
+import org.ncclharness.calibration.fit.envelope.NearestConfigurations;
 import org.ncclharness.calibration.fit.envelope.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Interconnect;
@@ -335,7 +336,8 @@ public final class TwoTierCalibrator {
                     + " constants, not an algorithm NCCL picks"));
         }
         if (members.size() > 1) {
-            protocol.forEach(fit -> jointMiss(members, f, fit).map(Note::info).ifPresent(allNotes::add));
+            protocol.stream().filter(fit -> !fit.name().equals(NearestConfigurations.MODEL))
+                    .forEach(fit -> jointMiss(members, f, fit).map(Note::info).ifPresent(allNotes::add));
         }
         List<String> oneDomain = members.stream().filter(m -> config(m.info().hardware()).domains() == 1)
                 .map(CalibrationInput::id).toList();
@@ -393,8 +395,11 @@ public final class TwoTierCalibrator {
         }
         List<Double> ceilings = members.stream().map(network::ceilingGBps).toList();
         if (members.size() > 1) {
-            return List.of(PickOnly.Pending.scored(JointAlgorithmFit.fit(ALGORITHMS, ALGORITHMS_DESCRIPTION, models,
-                    points, ceilings)));
+            List<PickOnly.Pending<Fit>> out = new ArrayList<>();
+            out.add(PickOnly.Pending.scored(JointAlgorithmFit.fit(ALGORITHMS, ALGORITHMS_DESCRIPTION, models, points,
+                    ceilings)));
+            nearest(members, models, points, ceilings).map(PickOnly.Pending::scored).ifPresent(out::add);
+            return out;
         }
         ProtocolEnvelopeModel env = new ProtocolEnvelopeModel(collective, models.get(0).config().ranks(),
                 f.hops());
@@ -402,6 +407,37 @@ public final class TwoTierCalibrator {
                         .withCeiling(ceilings.get(0)),
                 new AlgorithmEnvelopeEstimator(ALGORITHMS, ALGORITHMS_DESCRIPTION, models.get(0), ceilings.get(0)))
                 .map(e -> PickOnly.Pending.of(e, points.get(0), List.of(), FitProgress.NONE)).toList();
+    }
+
+    private static final String NEAREST_ON = "algorithm envelope on ";
+    private static final String RUN_SEPARATOR = " + ";
+    static final String NEAREST_WHY = ", the fewest runs nearest the largest with 2k points: predict's model above"
+            + " the largest run (docs/model-accuracy.md, cross-scale)";
+
+    /** The runs a {@link NearestConfigurations#MODEL} fit was fitted on, as its description names them. */
+    static List<String> nearestRuns(Fit nearest) {
+        String d = nearest.description();
+        return List.of(d.substring(NEAREST_ON.length(), d.indexOf(NEAREST_WHY)).split(" \\+ "));
+    }
+
+    /**
+     * The algorithm envelope on the fewest runs nearest the largest that give it 2k points
+     * ({@link NearestConfigurations}), where they are fewer than the joint fit's: what predict uses above the largest
+     * run, as docs/model-accuracy.md's cross-scale rows rank it first in every leave-one-cluster-out fold. Not a
+     * candidate of the pick, which scores the models on every run.
+     */
+    private static Optional<Fit> nearest(List<CalibrationInput> members, List<AlgorithmEnvelopeModel> models,
+                                         List<FitPoints> points, List<Double> ceilings) {
+        List<Integer> across = JointAlgorithmFit.fittedRuns(models);
+        List<Integer> runs = NearestConfigurations.of(across, r -> points.get(r).size(),
+                rs -> AlgorithmEnvelopeEstimator.freeParameters(rs.stream().map(models::get).toList()).size());
+        if (runs.size() == across.size()) {
+            return Optional.empty();
+        }
+        String ids = String.join(RUN_SEPARATOR, runs.stream().map(r -> members.get(r).id()).toList());
+        return Optional.of(JointAlgorithmFit.fit(NearestConfigurations.MODEL, NEAREST_ON + ids + NEAREST_WHY,
+                runs.stream().map(models::get).toList(),
+                runs.stream().map(points::get).toList(), runs.stream().map(ceilings::get).toList()));
     }
 
     /**
@@ -491,7 +527,9 @@ public final class TwoTierCalibrator {
     /** One pick among every family fitted, by leave-one-out; the envelope where none could be scored so. */
     private static ModelChoice choose(List<TwoTierFit> fits, List<Fit> protocol) {
         List<ModelChoice.Family> families = new ArrayList<>();
-        protocol.forEach(p -> families.add(ModelChoice.Family.of(p)));
+        // the nearest runs' fit is scored on fewer runs than the rest: predict picks it by scale, not this pick
+        protocol.stream().filter(p -> !p.name().equals(NearestConfigurations.MODEL))
+                .forEach(p -> families.add(ModelChoice.Family.of(p)));
         fits.forEach(t -> families.add(family(t)));
         if (!protocol.isEmpty()) {
             return ModelChoice.of(families, protocol.get(0).name(), "the default where nothing can compare the"

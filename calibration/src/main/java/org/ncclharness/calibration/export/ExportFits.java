@@ -3,6 +3,7 @@ package org.ncclharness.calibration.export;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import org.ncclharness.calibration.fit.envelope.NearestConfigurations;
 import org.ncclharness.calibration.calibrate.CalibrationEntry;
 import org.ncclharness.calibration.calibrate.ModelChoice;
 import org.ncclharness.calibration.calibrate.SingleTierCalibration;
@@ -36,7 +37,8 @@ record ExportFits(Fit fit, boolean picked, String pick) {
         if (picked.isPresent()) {
             return Optional.of(new ExportFits(picked.get(), true, pick));
         }
-        return fits.stream().filter(ExportFits::choosing)
+        // the rows are at the calibrated scales: not the nearest runs' fit, which predict uses above them
+        return fits.stream().filter(f -> choosing(f) && !f.name().equals(NearestConfigurations.MODEL))
                 .min(Comparator.comparingDouble(f -> ModelChoice.Family.of(f).scorePct().orElse(Double.MAX_VALUE)))
                 .map(f -> new ExportFits(f, false, pick));
     }

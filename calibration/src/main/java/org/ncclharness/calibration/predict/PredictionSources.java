@@ -16,6 +16,7 @@ import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.fit.Fit;
 import org.ncclharness.calibration.fit.FitPoints;
+import org.ncclharness.calibration.fit.envelope.NearestConfigurations;
 import org.ncclharness.calibration.fit.Fitter;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.hardware.Interconnect;
@@ -57,6 +58,19 @@ public final class PredictionSources {
 
     /** A model of a {@code calibrate --json} report, rebuilt exactly as it was fitted. */
     public static PredictionModel calibration(Path file, String datasetId, String modelName) {
+        return calibration(file, datasetId, modelName, null, null, true);
+    }
+
+    /**
+     * The model of a calibration's entry for a prediction at {@code gpus} GPUs or {@code nodes} domains: without a
+     * model's name, above a joint entry's largest run its {@link NearestConfigurations#MODEL} fit where it has one
+     * (docs/model-accuracy.md ranks it first cross-scale), unless {@code allRuns}; else the entry's pick.
+     *
+     * @param gpus  N predicted at, null for the calibrated N (or N from {@code nodes})
+     * @param nodes domains predicted at, null for the calibrated ones
+     */
+    public static PredictionModel calibration(Path file, String datasetId, String modelName, Integer gpus,
+                                              Integer nodes, boolean allRuns) {
         CalibrationFile cf = CalibrationFile.read(file);
         CalibrationFile.Entry e;
         // without --dataset: the one entry with a model (a log's other tables may not have been calibrated)
@@ -81,15 +95,31 @@ public final class PredictionSources {
             throw new InputException(file.toString(), 0, "dataset " + e.id() + " has no calibrated model ("
                     + e.kind() + (e.reason() == null ? "" : ": " + e.reason()) + ")");
         }
-        CalibrationFile.CalibratedModel m = modelName == null ? e.bestModel().orElseThrow()
+        Optional<CalibrationFile.CalibratedModel> nearest = modelName != null || allRuns ? Optional.empty()
+                : e.model(NearestConfigurations.MODEL).filter(x -> aboveLargest(e, gpus, nodes));
+        CalibrationFile.CalibratedModel m = nearest.isPresent() ? nearest.get()
+                : modelName == null ? e.bestModel().orElseThrow()
                 : e.model(modelName).orElseThrow(() -> new InputException(file.toString(), 0, "dataset " + e.id()
                         + " has no model " + modelName + "; it has: "
                         + e.models().stream().map(CalibrationFile.CalibratedModel::name).collect(Collectors.joining(", "))));
         // the line rate the calibration judged the run against, as its report carries it: recomputed from the
         // fabric's name it lost the NIC speed of fabrics that have no fixed one (EFA)
+        List<String> notes = new ArrayList<>(undetermined(m));
+        nearest.ifPresent(x -> notes.add(x.name() + ": " + x.description() + "; the pick on every run: "
+                + Advice.name(Setting.ALL_RUNS) + " or " + Advice.with(Setting.MODEL, e.best())));
         return new PredictionModel(m.name(), m.model(), m.theta(), "calibration " + file + ", dataset " + e.id(),
-                e.ranks(), e.nodes(), m.minBytes(), m.maxBytes(), e.configurations(), undetermined(m),
+                e.ranks(), e.nodes(), m.minBytes(), m.maxBytes(), e.configurations(), notes,
                 e.networkLineRateGBps());
+    }
+
+    /** Whether N (given, or from the domains of the entry's size) is above every run a joint entry was fitted on. */
+    private static boolean aboveLargest(CalibrationFile.Entry e, Integer gpus, Integer nodes) {
+        if (e.configurations().size() < 2 || gpus == null && nodes == null) {
+            return false;
+        }
+        int largest = e.configurations().stream().mapToInt(TwoTierConfig::ranks).max().orElseThrow();
+        long ranks = gpus != null ? gpus : (long) nodes * e.configurations().get(0).gpusPerDomain();
+        return ranks > largest;
     }
 
     /** A note naming the parameters the data did not determine: the prediction rests on the fit's bounds there. */

@@ -531,7 +531,9 @@ public final class CheckCommand implements Callable<Integer> {
 
     /** A calibration entry's model, evaluated at the run's GPUs and hosts (the first lines say so). */
     private JudgedReference calibrated(Sweep sweep, CalibrationFile.Entry entry) {
-        PredictionModel m = PredictionSources.calibration(reference.calibration, entry.id(), model);
+        // above a joint entry's largest run, its fit on the runs nearest (--model names the pick on every run)
+        PredictionModel m = PredictionSources.calibration(reference.calibration, entry.id(), model,
+                sweep.hardware() == null ? null : sweep.hardware().ranks(), null, false);
         Comparability.Side side = new Comparability.Side(entry.collective() == null ? m.collective()
                 : Collective.byName(entry.collective()).orElse(m.collective()), null, entry.ranks(), entry.nodes(),
                 Comparability.gpuFamily(entry.gpuModel()).orElse(null));

@@ -56,6 +56,7 @@ public final class CliWording implements Wording {
             case REPLAY -> new Flag("--replay", "");
             case KEEP_GLITCHES -> new Flag("--keep-glitches", "");
             case JOINT -> new Flag("--joint", "");
+            case ALL_RUNS -> new Flag("--all-runs", "");
             case GRID_POINTS -> new Flag("--grid-points", "R");
             // one of --grid-beta-ib, --grid-ell-nv, ...: the family of ranges
             case GRID_RANGES -> new Flag("--grid-*", "MIN:MAX:POINTS");

@@ -46,6 +46,10 @@ public final class PredictionSourceOptions {
             description = "L of the raw ring formula, e.g. 10us")
     Double stepLatencyUs;
 
+    @Option(names = "--all-runs", description = "from a joint calibration (calibrate --joint): above its largest run,"
+            + " the pick fitted on every run instead of algorithms-nearest, the fit on the runs nearest it")
+    boolean allRuns;
+
     /** {@code --interconnect}, null when not given. */
     public String interconnect() {
         return source == null ? null : source.interconnect;
@@ -53,7 +57,7 @@ public final class PredictionSourceOptions {
 
     /** Whether any option that only a prediction reads was given. */
     public boolean anyPredictionOnly() {
-        return dataset != null || stepLatencyUs != null
+        return dataset != null || stepLatencyUs != null || allRuns
                 || source != null && (source.calibration != null || source.bandwidthGBps != null);
     }
 
@@ -87,7 +91,7 @@ public final class PredictionSourceOptions {
             }
             pm = PredictionSources.dataset(dataset, model, facts);
         } else if (source.calibration != null) {
-            pm = PredictionSources.calibration(source.calibration, dataset, model);
+            pm = PredictionSources.calibration(source.calibration, dataset, model, gpus, nodes, allRuns);
         } else if (source.interconnect != null) {
             requireGpus(command, gpus, "--interconnect");
             noDataset(command, model, "--interconnect");

@@ -487,6 +487,48 @@ class CalibrateTwoTierTest {
                 + " the slower tier");
     }
 
+    /**
+     * Above a joint calibration's largest run, predict and check use algorithms-nearest (docs/model-accuracy.md ranks
+     * it first cross-scale); the summary, the JSON and predict's notes name the runs it was fitted on; --all-runs,
+     * --model and a scale within the runs keep the pick on every run.
+     */
+    @Test
+    void aboveAJointCalibrationsLargestRunTheNearestRunsPredict() {
+        String nearest = "gh200_allreduce_1024gpu_256node_slingshot_alps_tunedcxi";
+        List<String> args = new ArrayList<>(List.of("calibrate", "--joint", "gh200_allreduce_4gpu_1node_alps_tunedcxi",
+                "gh200_allreduce_8gpu_2node_slingshot_alps_tunedcxi", "gh200_allreduce_16gpu_4node_slingshot_alps_tunedcxi",
+                "gh200_allreduce_32gpu_8node_slingshot_alps_tunedcxi",
+                "gh200_allreduce_64gpu_16node_slingshot_alps_tunedcxi",
+                "gh200_allreduce_128gpu_32node_slingshot_alps_tunedcxi",
+                "gh200_allreduce_512gpu_128node_slingshot_alps_tunedcxi", nearest));
+        Path json = dir.resolve("alps.json");
+        args.addAll(List.of("--json", json.toString()));
+        assertThat(run(args.toArray(String[]::new))).as(this::stderr).isEqualTo(ExitCode.OK);
+        assertThat(last.out()).containsPattern("(?m)^joint +1024\\+ algorithms ")
+                .contains("# joint above its largest run: predict uses algorithms-nearest").contains("#   " + nearest + "\n")
+                .contains("the pick (algorithms, on every run): predict --all-runs or --model algorithms");
+        CalibrationFile.Entry e = CalibrationFile.read(json).datasets().get(0);
+        assertThat(e.bestModel().orElseThrow().name()).isEqualTo("algorithms");
+        assertThat(e.model("algorithms-nearest").orElseThrow().description()).startsWith("algorithm envelope on "
+                + nearest + ", the fewest runs nearest the largest with 2k points");
+
+        assertThat(run("predict", "--calibration", json.toString(), "--nodes", "512", "-b", "1M", "-e", "1M"))
+                .as(last.err()).isZero();
+        assertThat(last.out()).contains("# predicted by algorithms-nearest from calibration")
+                .contains("# algorithms-nearest: algorithm envelope on " + nearest);
+        assertThat(run("predict", "--calibration", json.toString(), "--nodes", "512", "--all-runs", "-b", "1M", "-e",
+                "1M")).as(last.err()).isZero();
+        assertThat(last.out()).contains("# predicted by algorithms from calibration");
+        // within the runs the ranking says nothing: the pick
+        assertThat(run("predict", "--calibration", json.toString(), "--nodes", "128", "-b", "1M", "-e", "1M"))
+                .as(last.err()).isZero();
+        assertThat(last.out()).contains("# predicted by algorithms from calibration");
+
+        assertThat(run("check", "gh200_allreduce_2048gpu_512node_slingshot_alps_tunedcxi", "--calibration",
+                json.toString())).as(last.err()).isNotEqualTo(ExitCode.USAGE);
+        assertThat(last.out()).contains("model algorithms-nearest of joint in " + json);
+    }
+
     @Test
     void theBundledJointGroupsAreFittedWithoutArguments() {
         assertThat(run("calibrate", "--joint")).isEqualTo(ExitCode.OK);

@@ -70,7 +70,8 @@ public final class JointAlgorithmFit {
         AlgorithmEnvelopeModel at = models.stream().filter(AlgorithmEnvelopeModel::multiDomain).findFirst()
                 .orElse(models.get(0));
         double[] b = unbox(bytes);
-        return new Fit(name, description + " (jointly on " + models.size() + " configurations" + leftOut + ")", at,
+        String on = models.size() == 1 ? " (on one configuration" : " (jointly on " + models.size() + " configurations";
+        return new Fit(name, description + on + leftOut + ")", at,
                 theta, AlgorithmEnvelopeEstimator.freeParameters(models), residuals,
                 Rmspe.of(b, unbox(measured), unbox(predicted)),
                 Rmspe.of(b, unbox(measured), unbox(heldOut)), "estimated by " + folds + "-fold cross-validation over"

@@ -1,4 +1,4 @@
-package org.ncclharness.calibration.accuracy;
+package org.ncclharness.calibration.fit.envelope;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
