@@ -58,10 +58,15 @@ final class Processes {
     }
 
     static List<String> member(String... args) {
+        return testMain(JobMemberMain.class, args);
+    }
+
+    /** {@code java MAIN ARGS} for a test program, on this module's jar and its test classes. */
+    static List<String> testMain(Class<?> main, String... args) {
         List<String> cmd = new ArrayList<>(List.of(JAVA));
         cmd.addAll(JVM_FLAGS);
         cmd.addAll(ClassArchive.flags()); // the jar first on the class path, as when the archive was dumped
-        cmd.addAll(List.of("-cp", JAR + File.pathSeparator + TEST_CLASSES, JobMemberMain.class.getName()));
+        cmd.addAll(List.of("-cp", JAR + File.pathSeparator + TEST_CLASSES, main.getName()));
         cmd.addAll(List.of(args));
         return cmd;
     }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ncclharness.harness.exit.ExitCode;
 
@@ -250,23 +251,78 @@ class StandInSweepIT extends UsesStandIns {
         assertThat(rows(r)).hasSize(10).allSatisfy(row -> assertThat(row[8]).isEqualTo("0"));
     }
 
+    /** The loop modes {@link #everyLoopModeRunsAndChecksOut} runs: {@code -d all} at 8 to 64 B, the others 8 B to 4 KiB. */
+    static List<String> loopModes() {
+        return List.of("-z 1", "-z 2", "-z 3", "-m 2", "-I 1", "-G 2", "-e 64 -d all", "-o all", "-c 0", "-g 2", "-t 2",
+                "-g 2 -G 2", "-g 2 -m 2", "-g 2 -z 3", "-z 1 -m 2", "--collective sendrecv",
+                "--collective sendrecv -g 2 -G 2", "-g 2 -o mulsum", "-g 2 -o mulsum -d half");
+    }
+
+    @TempDir
+    static Path loopModesDir;
+    private static Processes.Result loopModesJob;
+
     /**
-     * Each loop mode through the JNI path, without the NCCL_DEBUG pass (one JVM per rank, not two: the pass is
-     * {@link #twoRanksSweepThroughTheRealBindingsWithNothingWrong}'s subject). {@code -d all} runs every data type
-     * at 8 to 64 B, the others 8 B to 4 KiB.
+     * Every loop mode's sweep, one after another in the same two rank JVMs ({@link SweepsMain}): the subject is
+     * what each mode does through the JNI path, not the JVM's start, which the other tests here cover (and the
+     * NCCL_DEBUG pass, {@link #twoRanksSweepThroughTheRealBindingsWithNothingWrong}'s subject, is off). Each sweep
+     * creates and destroys its own communicators as a lone one does; only the loaded libraries carry over, so
+     * {@code --nccl-lib} is on the first line alone.
      */
-    @ParameterizedTest
-    @ValueSource(strings = {"-z 1", "-z 2", "-z 3", "-m 2", "-I 1", "-G 2", "-e 64 -d all", "-o all", "-c 0", "-g 2",
-        "-t 2", "-g 2 -G 2", "-g 2 -m 2", "-g 2 -z 3", "-z 1 -m 2", "--collective sendrecv",
-        "--collective sendrecv -g 2 -G 2", "-g 2 -o mulsum", "-g 2 -o mulsum -d half"})
-    void everyLoopModeRunsAndChecksOut(String flags) throws Exception {
-        List<String> args = new ArrayList<>(List.of("-b", "8", "--no-diagnose"));
-        if (!flags.startsWith("-e ")) {
-            args.addAll(List.of("-e", "4K"));
+    private static synchronized Processes.Result loopModesJob() throws Exception {
+        if (loopModesJob == null) {
+            List<String> lines = new ArrayList<>();
+            for (String mode : loopModes()) {
+                lines.addAll(lines.isEmpty() ? List.of("sweep", "--nccl-lib", standIns.dir().toString())
+                        : List.of(SweepsMain.NEXT, "sweep"));
+                lines.addAll(List.of("-b", "8", "--no-diagnose"));
+                if (!mode.startsWith("-e ")) {
+                    lines.addAll(List.of("-e", "4K"));
+                }
+                lines.addAll(List.of(mode.split(" ")));
+            }
+            Map<String, String> env = standIns.environment(4, Map.of());
+            loopModesJob = Processes.runMpirun(Processes.mpirun(2, StandIns.exports(env),
+                    Processes.testMain(SweepsMain.class, lines.toArray(String[]::new))), env, loopModesDir, "modes",
+                    Processes.HANG_S);
         }
-        args.addAll(List.of(flags.split(" ")));
-        Processes.Result r = sweep(Map.of(), args.toArray(String[]::new));
-        assertThat(r.rc()).as(flags + "\n" + r.out() + r.err()).isEqualTo(ExitCode.OK);
-        assertThat(rows(r)).as(flags).isNotEmpty();
+        return loopModesJob;
+    }
+
+    /** Rank {@code rank}'s standard output of run {@code k} of a {@link SweepsMain} job, and that run's exit. */
+    private static Processes.Result run(Processes.Result job, int k, int rank) {
+        String tag = "[1," + rank + "]<stdout>:";
+        List<String> mine = job.outLines().stream().filter(l -> l.startsWith(tag)).map(l -> l.substring(tag.length()))
+                .toList();
+        int start = k == 0 ? 0 : endOf(mine, k - 1) + 1;
+        int end = endOf(mine, k);
+        assertThat(start > 0 || k == 0).as("rank %d ended run %d%n%s%s", rank, k - 1, job.out(), job.err()).isTrue();
+        assertThat(end).as("rank %d ended run %d%n%s%s", rank, k, job.out(), job.err()).isNotNegative();
+        int rc = Integer.parseInt(mine.get(end).substring(SweepsMain.end(k, 0).length() - 1));
+        String out = String.join("\n", mine.subList(start, end).stream().map(l -> tag + l).toList());
+        return new Processes.Result(rc, out, job.err(), 0);
+    }
+
+    private static int endOf(List<String> lines, int k) {
+        String prefix = SweepsMain.end(k, 0);
+        prefix = prefix.substring(0, prefix.length() - 1);
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith(prefix)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @ParameterizedTest
+    @MethodSource("loopModes")
+    void everyLoopModeRunsAndChecksOut(String flags) throws Exception {
+        int k = loopModes().indexOf(flags);
+        Processes.Result job = loopModesJob();
+        for (int rank : List.of(0, 1)) {
+            Processes.Result r = run(job, k, rank);
+            assertThat(r.rc()).as("rank %d: %s%n%s%s", rank, flags, r.out(), r.err()).isEqualTo(ExitCode.OK);
+        }
+        assertThat(rows(run(job, k, 0))).as(flags).isNotEmpty();
     }
 }
