@@ -266,52 +266,25 @@ class StandInSweepIT extends UsesStandIns {
      * Every loop mode's sweep, one after another in the same two rank JVMs ({@link SweepsMain}): the subject is
      * what each mode does through the JNI path, not the JVM's start, which the other tests here cover (and the
      * NCCL_DEBUG pass, {@link #twoRanksSweepThroughTheRealBindingsWithNothingWrong}'s subject, is off). Each sweep
-     * creates and destroys its own communicators as a lone one does; only the loaded libraries carry over, so
-     * {@code --nccl-lib} is on the first line alone.
+     * creates and destroys its own communicators as a lone one does.
      */
     private static synchronized Processes.Result loopModesJob() throws Exception {
         if (loopModesJob == null) {
-            List<String> lines = new ArrayList<>();
+            List<List<String>> lines = new ArrayList<>();
             for (String mode : loopModes()) {
-                lines.addAll(lines.isEmpty() ? List.of("sweep", "--nccl-lib", standIns.dir().toString())
-                        : List.of(SweepsMain.NEXT, "sweep"));
-                lines.addAll(List.of("-b", "8", "--no-diagnose"));
+                List<String> line = new ArrayList<>(lines.isEmpty()
+                        ? List.of("sweep", "--nccl-lib", standIns.dir().toString()) : List.of("sweep"));
+                line.addAll(List.of("-b", "8", "--no-diagnose"));
                 if (!mode.startsWith("-e ")) {
-                    lines.addAll(List.of("-e", "4K"));
+                    line.addAll(List.of("-e", "4K"));
                 }
-                lines.addAll(List.of(mode.split(" ")));
+                line.addAll(List.of(mode.split(" ")));
+                lines.add(line);
             }
-            Map<String, String> env = standIns.environment(4, Map.of());
-            loopModesJob = Processes.runMpirun(Processes.mpirun(2, StandIns.exports(env),
-                    Processes.testMain(SweepsMain.class, lines.toArray(String[]::new))), env, loopModesDir, "modes",
-                    Processes.HANG_S);
+            loopModesJob = SweepsMain.twoRanks(Processes.JAR, standIns.environment(4, Map.of()), lines,
+                    loopModesDir);
         }
         return loopModesJob;
-    }
-
-    /** Rank {@code rank}'s standard output of run {@code k} of a {@link SweepsMain} job, and that run's exit. */
-    private static Processes.Result run(Processes.Result job, int k, int rank) {
-        String tag = "[1," + rank + "]<stdout>:";
-        List<String> mine = job.outLines().stream().filter(l -> l.startsWith(tag)).map(l -> l.substring(tag.length()))
-                .toList();
-        int start = k == 0 ? 0 : endOf(mine, k - 1) + 1;
-        int end = endOf(mine, k);
-        assertThat(start > 0 || k == 0).as("rank %d ended run %d%n%s%s", rank, k - 1, job.out(), job.err()).isTrue();
-        assertThat(end).as("rank %d ended run %d%n%s%s", rank, k, job.out(), job.err()).isNotNegative();
-        int rc = Integer.parseInt(mine.get(end).substring(SweepsMain.end(k, 0).length() - 1));
-        String out = String.join("\n", mine.subList(start, end).stream().map(l -> tag + l).toList());
-        return new Processes.Result(rc, out, job.err(), 0);
-    }
-
-    private static int endOf(List<String> lines, int k) {
-        String prefix = SweepsMain.end(k, 0);
-        prefix = prefix.substring(0, prefix.length() - 1);
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).startsWith(prefix)) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     @ParameterizedTest
@@ -320,9 +293,9 @@ class StandInSweepIT extends UsesStandIns {
         int k = loopModes().indexOf(flags);
         Processes.Result job = loopModesJob();
         for (int rank : List.of(0, 1)) {
-            Processes.Result r = run(job, k, rank);
+            Processes.Result r = SweepsMain.part(job, k, rank);
             assertThat(r.rc()).as("rank %d: %s%n%s%s", rank, flags, r.out(), r.err()).isEqualTo(ExitCode.OK);
         }
-        assertThat(rows(run(job, k, 0))).as(flags).isNotEmpty();
+        assertThat(rows(SweepsMain.part(job, k, 0))).as(flags).isNotEmpty();
     }
 }

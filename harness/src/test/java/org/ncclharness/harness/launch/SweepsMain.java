@@ -1,7 +1,9 @@
 package org.ncclharness.harness.launch;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.ncclharness.harness.cli.Main;
 
 /**
@@ -10,6 +12,7 @@ import org.ncclharness.harness.cli.Main;
  * what a sweep does with its flags (not the JVM's start) starts one JVM per rank for all of them. The lines are
  * separated by {@link #NEXT}; after each, {@code end of run K: exit N} on stdout and stderr. Exits with the first
  * run's non-zero code, else 0, having run every line (a failed one says which it was and does not hide the rest).
+ * {@link #twoRanks} starts it under mpirun, {@link #part} reads one run's share of the output back.
  */
 public final class SweepsMain {
 
@@ -22,6 +25,54 @@ public final class SweepsMain {
     /** The marker that ends run {@code k}'s output, as printed. */
     static String end(int k, int code) {
         return "end of run " + k + ": exit " + code;
+    }
+
+    /**
+     * The command {@code lines} run one after another by this program on {@code jar}, on two ranks under mpirun;
+     * {@code env} from {@link StandIns#environment}. The native libraries are loaded once per process, so only the
+     * first line may say {@code --nccl-lib}.
+     */
+    static Processes.Result twoRanks(Path jar, Map<String, String> env, List<List<String>> lines, Path dir)
+            throws Exception {
+        List<String> args = new ArrayList<>();
+        for (List<String> line : lines) {
+            if (!args.isEmpty()) {
+                args.add(NEXT);
+            }
+            args.addAll(line);
+        }
+        return Processes.runMpirun(Processes.mpirun(2, StandIns.exports(env), Processes.testMain(jar,
+                SweepsMain.class, args.toArray(String[]::new))), env, dir, "runs", Processes.HANG_S);
+    }
+
+    /** Rank {@code rank}'s standard output of run {@code k} of a {@link #twoRanks} job, with that run's exit. */
+    static Processes.Result part(Processes.Result job, int k, int rank) {
+        String tag = "[1," + rank + "]<stdout>:";
+        List<String> mine = job.outLines().stream().filter(l -> l.startsWith(tag)).map(l -> l.substring(tag.length()))
+                .toList();
+        int start = k == 0 ? 0 : endOf(mine, k - 1) + 1;
+        int end = endOf(mine, k);
+        if (start == 0 && k > 0 || end < 0) {
+            throw new AssertionError("rank " + rank + " did not end run " + (start == 0 && k > 0 ? k - 1 : k) + ":\n"
+                    + job.out() + job.err());
+        }
+        int rc = Integer.parseInt(mine.get(end).substring(prefix(k).length()));
+        List<String> out = mine.subList(start, end).stream().map(l -> tag + l).toList();
+        return new Processes.Result(rc, String.join("\n", out), job.err(), job.seconds());
+    }
+
+    private static String prefix(int k) {
+        String end = end(k, 0);
+        return end.substring(0, end.length() - 1);
+    }
+
+    private static int endOf(List<String> lines, int k) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith(prefix(k))) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     public static void main(String[] args) {
