@@ -100,7 +100,7 @@ class Cuda12StandInSweepIT {
     private static Processes.Result collectivesJob;
 
     /**
-     * Every collective's sweep one after another in the same two rank JVMs ({@link SweepsMain}): the subject is the
+     * Every collective's sweep one after another in the same two rank JVMs ({@link CommandsMain}): the subject is the
      * collective through the CUDA 12 bindings, not the JVM's start, which the test above covers.
      */
     private static synchronized Processes.Result collectivesJob() throws Exception {
@@ -109,7 +109,7 @@ class Cuda12StandInSweepIT {
             for (String what : collectives()) {
                 lines.add(sweep(what, lines.isEmpty()));
             }
-            collectivesJob = SweepsMain.twoRanks(JAR, standIns.environment(4, Map.of()), lines, collectivesDir);
+            collectivesJob = CommandsMain.twoRanks(JAR, standIns.environment(4, Map.of()), lines, collectivesDir);
         }
         return collectivesJob;
     }
@@ -133,9 +133,9 @@ class Cuda12StandInSweepIT {
     void eachCollectiveSweepsThroughTheCuda12BindingsWithNothingWrong(String what) throws Exception {
         int k = collectives().indexOf(what);
         Processes.Result job = collectivesJob();
-        Processes.Result one = SweepsMain.part(job, k, 1);
+        Processes.Result one = CommandsMain.part(job, k, 1);
         assertThat(one.rc()).as("rank 1: %s%n%s%s", what, one.out(), one.err()).isEqualTo(ExitCode.OK);
-        assertSweptWithNothingWrong(what, SweepsMain.part(job, k, 0));
+        assertSweptWithNothingWrong(what, CommandsMain.part(job, k, 0));
     }
 
     private static void assertSweptWithNothingWrong(String what, Processes.Result r) {

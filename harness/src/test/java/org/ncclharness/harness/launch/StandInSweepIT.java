@@ -263,7 +263,7 @@ class StandInSweepIT extends UsesStandIns {
     private static Processes.Result loopModesJob;
 
     /**
-     * Every loop mode's sweep, one after another in the same two rank JVMs ({@link SweepsMain}): the subject is
+     * Every loop mode's sweep, one after another in the same two rank JVMs ({@link CommandsMain}): the subject is
      * what each mode does through the JNI path, not the JVM's start, which the other tests here cover (and the
      * NCCL_DEBUG pass, {@link #twoRanksSweepThroughTheRealBindingsWithNothingWrong}'s subject, is off). Each sweep
      * creates and destroys its own communicators as a lone one does.
@@ -281,7 +281,7 @@ class StandInSweepIT extends UsesStandIns {
                 line.addAll(List.of(mode.split(" ")));
                 lines.add(line);
             }
-            loopModesJob = SweepsMain.twoRanks(Processes.JAR, standIns.environment(4, Map.of()), lines,
+            loopModesJob = CommandsMain.twoRanks(Processes.JAR, standIns.environment(4, Map.of()), lines,
                     loopModesDir);
         }
         return loopModesJob;
@@ -293,9 +293,9 @@ class StandInSweepIT extends UsesStandIns {
         int k = loopModes().indexOf(flags);
         Processes.Result job = loopModesJob();
         for (int rank : List.of(0, 1)) {
-            Processes.Result r = SweepsMain.part(job, k, rank);
+            Processes.Result r = CommandsMain.part(job, k, rank);
             assertThat(r.rc()).as("rank %d: %s%n%s%s", rank, flags, r.out(), r.err()).isEqualTo(ExitCode.OK);
         }
-        assertThat(rows(SweepsMain.part(job, k, 0))).as(flags).isNotEmpty();
+        assertThat(rows(CommandsMain.part(job, k, 0))).as(flags).isNotEmpty();
     }
 }

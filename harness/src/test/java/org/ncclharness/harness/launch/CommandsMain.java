@@ -9,21 +9,22 @@ import org.ncclharness.harness.cli.Main;
 /**
  * A test program, not part of harness.jar: runs several {@code harness.jar} command lines one after another in one
  * JVM, each through {@link Main#execute(String...)} as {@code Main.main} runs its one, so a test whose subject is
- * what a sweep does with its flags (not the JVM's start) starts one JVM per rank for all of them. The lines are
+ * what a command does (a sweep with its flags, a command's reads of its input), not the JVM's start, starts one JVM
+ * (per rank) for all of them. The lines are
  * separated by {@link #NEXT}; after each, {@code end of run K: exit N} on stdout and stderr. Exits with the first
  * run's non-zero code, else 0, having run every line (a failed one says which it was and does not hide the rest).
  * {@link #twoRanks} starts it under mpirun, {@link #part} reads one run's share of the output back.
  */
-public final class SweepsMain {
+public final class CommandsMain {
 
     /** The argument that ends one command line and starts the next. */
-    static final String NEXT = "--next-run--";
+    public static final String NEXT = "--next-run--";
 
-    private SweepsMain() {
+    private CommandsMain() {
     }
 
     /** The marker that ends run {@code k}'s output, as printed. */
-    static String end(int k, int code) {
+    public static String end(int k, int code) {
         return "end of run " + k + ": exit " + code;
     }
 
@@ -42,7 +43,7 @@ public final class SweepsMain {
             args.addAll(line);
         }
         return Processes.runMpirun(Processes.mpirun(2, StandIns.exports(env), Processes.testMain(jar,
-                SweepsMain.class, args.toArray(String[]::new))), env, dir, "runs", Processes.HANG_S);
+                CommandsMain.class, args.toArray(String[]::new))), env, dir, "runs", Processes.HANG_S);
     }
 
     /** Rank {@code rank}'s standard output of run {@code k} of a {@link #twoRanks} job, with that run's exit. */
