@@ -48,13 +48,21 @@ public final class CommandsMain {
 
     /** Rank {@code rank}'s standard output of run {@code k} of a {@link #twoRanks} job, with that run's exit. */
     static Processes.Result part(Processes.Result job, int k, int rank) {
-        String tag = "[1," + rank + "]<stdout>:";
+        return part(job, k, "[1," + rank + "]<stdout>:");
+    }
+
+    /** The standard output of run {@code k} of this program started without a launcher, with that run's exit. */
+    static Processes.Result part(Processes.Result job, int k) {
+        return part(job, k, "");
+    }
+
+    private static Processes.Result part(Processes.Result job, int k, String tag) {
         List<String> mine = job.outLines().stream().filter(l -> l.startsWith(tag)).map(l -> l.substring(tag.length()))
                 .toList();
         int start = k == 0 ? 0 : endOf(mine, k - 1) + 1;
         int end = endOf(mine, k);
         if (start == 0 && k > 0 || end < 0) {
-            throw new AssertionError("rank " + rank + " did not end run " + (start == 0 && k > 0 ? k - 1 : k) + ":\n"
+            throw new AssertionError(tag + " did not end run " + (start == 0 && k > 0 ? k - 1 : k) + ":\n"
                     + job.out() + job.err());
         }
         int rc = Integer.parseInt(mine.get(end).substring(prefix(k).length()));

@@ -206,7 +206,8 @@ class GpuCheckScriptIT extends UsesStandIns {
 
     /**
      * Every harness step runs a {@code java} that never ends, so each one is certain to reach its 1 s timeout; the
-     * 7 s deadline (a step needs 5 s left) is certain to skip the last ones (at most three of the seven start). The build is not under the deadline:
+     * 7 s deadline (a step needs 5 s left) is certain to skip the last ones (at most three of the seven
+     * start). The build is not under the deadline:
      * it ran before it, on its own timeout.
      */
     @Test

@@ -251,7 +251,7 @@ class StandInSweepIT extends UsesStandIns {
         assertThat(rows(r)).hasSize(10).allSatisfy(row -> assertThat(row[8]).isEqualTo("0"));
     }
 
-    /** The loop modes {@link #everyLoopModeRunsAndChecksOut} runs: {@code -d all} at 8 to 64 B, the others 8 B to 4 KiB. */
+    /** The loop modes {@link #everyLoopModeRunsAndChecksOut} runs: {@code -d all} at 8 to 64 B, the rest 8 B-4 KiB. */
     static List<String> loopModes() {
         return List.of("-z 1", "-z 2", "-z 3", "-m 2", "-I 1", "-G 2", "-e 64 -d all", "-o all", "-c 0", "-g 2", "-t 2",
                 "-g 2 -G 2", "-g 2 -m 2", "-g 2 -z 3", "-z 1 -m 2", "--collective sendrecv",
