@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ncclharness.harness.exit.ExitCode;
 
@@ -77,20 +78,67 @@ class Cuda12StandInSweepIT {
                 + " CUDA 12.0+, R525 on); for this driver (CUDA 12.4): harness-cuda12.jar");
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"allreduce", "allreduce -G 2", "alltoall", "alltoall -g 2", "gather", "scatter -g 2",
-            "sendrecv"})
-    void twoRanksSweepThroughTheCuda12BindingsWithNothingWrong(String what) throws Exception {
+    /**
+     * allreduce with the NCCL_DEBUG pass (a second JVM per rank), once through this jar; {@link
+     * #eachCollectiveSweepsThroughTheCuda12BindingsWithNothingWrong} tests the collectives without it.
+     */
+    @Test
+    void twoRanksSweepThroughTheCuda12BindingsWithNothingWrong() throws Exception {
         Map<String, String> env = standIns.environment(4, Map.of());
-        List<String> args = new ArrayList<>(List.of("sweep", "--nccl-lib", standIns.dir().toString(), "-b", "8", "-e",
-                "64K", "--collective"));
+        Processes.Result r = Processes.runMpirun(Processes.mpirun(2, StandIns.exports(env),
+                Processes.jar(JAR, sweep("allreduce", true).toArray(String[]::new))), env, tmp, "sweep",
+                Processes.HANG_S);
+        assertSweptWithNothingWrong("allreduce", r);
+    }
+
+    static List<String> collectives() {
+        return List.of("allreduce -G 2", "alltoall", "alltoall -g 2", "gather", "scatter -g 2", "sendrecv");
+    }
+
+    @TempDir
+    static Path collectivesDir;
+    private static Processes.Result collectivesJob;
+
+    /**
+     * Every collective's sweep one after another in the same two rank JVMs ({@link CommandsMain}): the subject is the
+     * collective through the CUDA 12 bindings, not the JVM's start, which the test above covers.
+     */
+    private static synchronized Processes.Result collectivesJob() throws Exception {
+        if (collectivesJob == null) {
+            List<List<String>> lines = new ArrayList<>();
+            for (String what : collectives()) {
+                lines.add(sweep(what, lines.isEmpty()));
+            }
+            collectivesJob = CommandsMain.twoRanks(JAR, standIns.environment(4, Map.of()), lines, collectivesDir);
+        }
+        return collectivesJob;
+    }
+
+    /** {@code sweep} of {@code what} from 8 B to 64 KiB, with --nccl-lib where it is {@code first} in its process. */
+    private static List<String> sweep(String what, boolean first) {
+        List<String> args = new ArrayList<>(List.of("sweep"));
+        if (first) {
+            args.addAll(List.of("--nccl-lib", standIns.dir().toString()));
+        }
+        args.addAll(List.of("-b", "8", "-e", "64K", "--collective"));
         args.addAll(List.of(what.split(" ")));
         if (!what.equals("allreduce")) {
-            // the NCCL_DEBUG pass (a second JVM per rank) once through this jar; the others test the collective
             args.add("--no-diagnose");
         }
-        Processes.Result r = Processes.runMpirun(Processes.mpirun(2, StandIns.exports(env),
-                Processes.jar(JAR, args.toArray(String[]::new))), env, tmp, "sweep", Processes.HANG_S);
+        return args;
+    }
+
+    @ParameterizedTest
+    @MethodSource("collectives")
+    void eachCollectiveSweepsThroughTheCuda12BindingsWithNothingWrong(String what) throws Exception {
+        int k = collectives().indexOf(what);
+        Processes.Result job = collectivesJob();
+        Processes.Result one = CommandsMain.part(job, k, 1);
+        assertThat(one.rc()).as("rank 1: %s%n%s%s", what, one.out(), one.err()).isEqualTo(ExitCode.OK);
+        assertSweptWithNothingWrong(what, CommandsMain.part(job, k, 0));
+    }
+
+    private static void assertSweptWithNothingWrong(String what, Processes.Result r) {
         assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.OK);
         assertThat(r.out()).contains("nccl-library=22803");
         String tag = "[1,0]<stdout>:";

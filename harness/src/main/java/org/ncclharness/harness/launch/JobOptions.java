@@ -1,6 +1,7 @@
 package org.ncclharness.harness.launch;
 
 import java.time.Duration;
+import java.util.function.LongSupplier;
 
 /**
  * Timeouts and limits of the control plane.
@@ -14,12 +15,22 @@ import java.time.Duration;
  * @param maxMessageBytes   the largest contribution one rank may send to one operation
  * @param haltAfterFailure  after a failure, halt the process with exit code 4 if it is still alive this much
  *                          later (its main thread stuck in native code); null never halts (tests in one JVM)
+ * @param nanoClock         what the start-up and operation timeouts are counted on, in nanoseconds: {@link
+ *                          System#nanoTime}, or a test's clock, so that a test decides when a timeout passes instead
+ *                          of racing it (heartbeats keep the real clock: they watch the peers, not the test)
  */
 public record JobOptions(Duration startupTimeout, Duration opTimeout, Duration heartbeatInterval,
-        Duration heartbeatTimeout, int maxMessageBytes, Duration haltAfterFailure) {
+        Duration heartbeatTimeout, int maxMessageBytes, Duration haltAfterFailure, LongSupplier nanoClock) {
 
     public static final Duration DEFAULT_STARTUP = Duration.ofSeconds(120);
     public static final Duration DEFAULT_OP = Duration.ofSeconds(600);
+
+    /** Timeouts on the real clock. */
+    public JobOptions(Duration startupTimeout, Duration opTimeout, Duration heartbeatInterval,
+            Duration heartbeatTimeout, int maxMessageBytes, Duration haltAfterFailure) {
+        this(startupTimeout, opTimeout, heartbeatInterval, heartbeatTimeout, maxMessageBytes, haltAfterFailure,
+                System::nanoTime);
+    }
 
     /** The command line's: halts a stuck process 5 s after a failure. */
     public static JobOptions cli(Duration startupTimeout, Duration opTimeout) {
@@ -28,16 +39,33 @@ public record JobOptions(Duration startupTimeout, Duration opTimeout, Duration h
     }
 
     public JobOptions withHeartbeat(Duration interval, Duration timeout) {
-        return new JobOptions(startupTimeout, opTimeout, interval, timeout, maxMessageBytes, haltAfterFailure);
+        return new JobOptions(startupTimeout, opTimeout, interval, timeout, maxMessageBytes, haltAfterFailure,
+                nanoClock);
     }
 
     public JobOptions withoutHalt() {
         return new JobOptions(startupTimeout, opTimeout, heartbeatInterval, heartbeatTimeout, maxMessageBytes,
-                null);
+                null, nanoClock);
     }
 
     public JobOptions withMaxMessageBytes(int bytes) {
         return new JobOptions(startupTimeout, opTimeout, heartbeatInterval, heartbeatTimeout, bytes,
-                haltAfterFailure);
+                haltAfterFailure, nanoClock);
+    }
+
+    public JobOptions withNanoClock(LongSupplier clock) {
+        return new JobOptions(startupTimeout, opTimeout, heartbeatInterval, heartbeatTimeout, maxMessageBytes,
+                haltAfterFailure, clock);
+    }
+
+    /** Now on {@link #nanoClock}. */
+    long nanoTime() {
+        return nanoClock.getAsLong();
+    }
+
+    /** {@code d} from now on {@link #nanoClock}; {@link Duration#ZERO}: never. */
+    long deadline(Duration d) {
+        long now = nanoTime();
+        return d.isZero() ? now + Long.MAX_VALUE / 2 : now + d.toNanos();
     }
 }

@@ -29,9 +29,9 @@ final class PeerGroup extends TcpGroup {
     static PeerGroup open(Place place, RendezvousSpec spec, Member self, JobIdentity identity, JobOptions options,
             PrintStream log) {
         String label = place.label();
-        long deadline = deadline(options.startupTimeout());
+        long deadline = options.deadline(options.startupTimeout());
         String lastError = "nothing answered";
-        while (System.nanoTime() - deadline < 0) {
+        while (options.nanoTime() - deadline < 0) {
             Optional<Target> target;
             try {
                 target = target(spec, place, identity);
@@ -48,7 +48,7 @@ final class PeerGroup extends TcpGroup {
                     s.connect(addr, (int) CONNECT_TIMEOUT.toMillis());
                     Connection c = new Connection(s);
                     s.setSoTimeout((int) Math.max(1000, Math.min(10_000,
-                            (deadline - System.nanoTime()) / 1_000_000)));
+                            (deadline - options.nanoTime()) / 1_000_000)));
                     Wire.Hello hello = new Wire.Hello(Wire.MAGIC, Wire.PROTOCOL, identity.harnessVersion(),
                             target.get().token(), identity.argsHash(), identity.launchSession(), place.worldSize(), self);
                     c.send(Wire.HELLO, hello.encode());
@@ -125,7 +125,7 @@ final class PeerGroup extends TcpGroup {
         root.startReader("harness-rdzv-reader", Integer.MAX_VALUE / 2, options.heartbeatTimeout(), listener);
         startHeartbeat();
         // Rank 0 ends the start-up itself (START, or ABORT after its own timeout); the deadline is a backstop.
-        long deadline = deadline(options.startupTimeout().plus(options.startupTimeout()).plus(GRACE));
+        long deadline = options.deadline(options.startupTimeout().plus(options.startupTimeout()).plus(GRACE));
         Wire.Frame f;
         try {
             f = await(root, deadline, () -> "rank 0 via " + spec.describe() + " did not start the job within "
@@ -204,8 +204,8 @@ final class PeerGroup extends TcpGroup {
             throw fail(root.peer.describe() + " was lost during " + op + ": " + e.getMessage(), false);
         }
         Duration wait = options.opTimeout().isZero() ? Duration.ZERO : options.opTimeout().plus(GRACE);
-        Wire.Frame f = await(root, deadline(wait), () -> "timeout after " + seconds(wait) + " waiting for "
-                + root.peer.describe() + " in " + op + ": check rank 0, or raise --op-timeout",
+        Wire.Frame f = await(root, options.deadline(wait), () -> "timeout after " + seconds(wait)
+                + " waiting for " + root.peer.describe() + " in " + op + ": check rank 0, or raise --op-timeout",
                 () -> root.peer.describe() + " closed the job before " + op);
         try {
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(f.body()));

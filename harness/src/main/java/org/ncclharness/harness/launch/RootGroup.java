@@ -113,11 +113,11 @@ final class RootGroup extends TcpGroup {
         acceptor.setDaemon(true);
         acceptor.start();
         startHeartbeat();
-        long deadline = deadline(options.startupTimeout());
+        long deadline = options.deadline(options.startupTimeout());
         synchronized (lock) {
             while (joined < place.worldSize()) {
                 checkUsable();
-                if (System.nanoTime() - deadline > 0) {
+                if (options.nanoTime() - deadline > 0) {
                     throw fail("timeout after " + seconds(options.startupTimeout()) + " waiting for ranks "
                             + missing() + " to join via " + where + ": check that every rank started (see the"
                             + " launcher's output), or raise --startup-timeout", false);
@@ -371,7 +371,7 @@ final class RootGroup extends TcpGroup {
         phase = op;
         byte[][] parts = new byte[peers.length][];
         parts[0] = mine;
-        long deadline = deadline(options.opTimeout());
+        long deadline = options.deadline(options.opTimeout());
         for (int r = 1; r < peers.length; r++) {
             final int rr = r;
             Wire.Frame f = await(peers[r], deadline, () -> timeout(op, rr),

@@ -183,15 +183,10 @@ abstract class TcpGroup implements JobGroup {
             if (c.byeReceived() && c.inbox.isEmpty()) {
                 throw fail(left.get(), false);
             }
-            if (System.nanoTime() - deadlineNanos > 0) {
+            if (options.nanoTime() - deadlineNanos > 0) {
                 throw fail(timedOut.get(), false);
             }
         }
-    }
-
-    static long deadline(Duration d) {
-        long now = System.nanoTime();
-        return d.isZero() ? now + Long.MAX_VALUE / 2 : now + d.toNanos();
     }
 
     static String seconds(Duration d) {

@@ -44,13 +44,16 @@ class Arm64QemuSweepIT {
         assertThat(StandIns.run(List.of("readelf", "-h", arm64.dir().resolve("libnccl.so.2").toString())))
                 .containsPattern("Machine:\\s+AArch64");
         Map<String, String> env = arm64.environment(2, Map.of());
+        // the sweep, then gpus, in one emulated JVM (CommandsMain): each start of one under qemu costs seconds
         List<String> cmd = new ArrayList<>(List.of(qemu.get().toString(), "-L", SYSROOT.toString(),
                 java.get().toString()));
         cmd.addAll(Processes.JVM_FLAGS);
-        cmd.addAll(List.of("-jar", Processes.JAR.toString(), "sweep", "--nccl-lib", arm64.dir().toString(), "-b", "8",
-                "-e", "1K", "-g", "2", "--no-diagnose"));
-        Processes.Result r = Processes.run(cmd, env, tmp, "sweep", Processes.HANG_S);
-        assertThat(r.rc()).as(r.out() + r.err()).isEqualTo(ExitCode.OK);
+        cmd.addAll(List.of("-cp", Processes.JAR + File.pathSeparator + Path.of(CommandsMain.class.getProtectionDomain()
+                .getCodeSource().getLocation().toURI()), CommandsMain.class.getName(), "sweep", "--nccl-lib",
+                arm64.dir().toString(), "-b", "8", "-e", "1K", "-g", "2", "--no-diagnose", CommandsMain.NEXT, "gpus"));
+        Processes.Result both = Processes.run(cmd, env, tmp, "sweep", Processes.HANG_S);
+        Processes.Result r = CommandsMain.part(both, 0);
+        assertThat(r.rc()).as(both.out() + both.err()).isEqualTo(ExitCode.OK);
         assertThat(r.out()).contains("Stand-in GPU (host memory)", "# Out of bounds values : 0 OK");
         List<String[]> rows = r.outLines().stream().filter(l -> l.matches("\\s+\\d+\\s+\\d+\\s+\\S+.*"))
                 .map(l -> l.trim().split("\\s+")).toList();
@@ -59,10 +62,9 @@ class Arm64QemuSweepIT {
             assertThat(row[12]).isEqualTo("0");
         });
         // and it was the arm64 JVM: gpus says which JNI libraries it took
-        List<String> gpus = new ArrayList<>(cmd.subList(0, cmd.indexOf("sweep")));
-        gpus.addAll(List.of("gpus", "--nccl-lib", arm64.dir().toString()));
-        Processes.Result g = Processes.run(gpus, env, tmp, "gpus", Processes.HANG_S);
-        assertThat(g.out()).startsWith("host:    linux-arm64 (os.arch aarch64), JNI libraries in this jar: yes");
+        Processes.Result g = CommandsMain.part(both, 1);
+        assertThat(g.out()).as(both.out() + both.err())
+                .startsWith("host:    linux-arm64 (os.arch aarch64), JNI libraries in this jar: yes");
     }
 
     private static Optional<Path> onPath(String name) {

@@ -96,8 +96,11 @@ class GpuCheckScriptIT extends UsesStandIns {
     private static Processes.Result check(Path tmp, Path out, Map<String, String> overrides) throws Exception {
         Path bin = tmp.resolve("bin");
         Map<String, String> env = new LinkedHashMap<>(standIns.environment(1, Map.of()));
-        // the script's JVMs start as the other integration tests' do: small and quick on 2 shared cores
-        env.merge("JAVA_TOOL_OPTIONS", String.join(" ", Processes.JVM_FLAGS), (a, b) -> a + " " + b);
+        // the script's JVMs start as the other integration tests' do: small and quick on 2 shared cores, mapping the
+        // class-data archive of the jar's classes (java -jar harness.jar, as it was dumped)
+        List<String> jvm = new ArrayList<>(Processes.JVM_FLAGS);
+        jvm.addAll(ClassArchive.flags());
+        env.merge("JAVA_TOOL_OPTIONS", String.join(" ", jvm), (a, b) -> a + " " + b);
         env.put("PYTHONPATH", pipTree(tmp).toString());
         env.put("NCCL_TESTS_SRC", sourceTree(tmp, bin).toString());
         env.put("PROBE_TIMEOUT", Integer.toString(GENEROUS_S));
@@ -202,8 +205,9 @@ class GpuCheckScriptIT extends UsesStandIns {
     }
 
     /**
-     * Every harness step runs a {@code java} that never ends, so each one is certain to reach its 3 s timeout; the
-     * 12 s deadline (a step needs 5 s left) is certain to skip the last ones. The build is not under the deadline:
+     * Every harness step runs a {@code java} that never ends, so each one is certain to reach its 1 s timeout; the
+     * 7 s deadline (a step needs 5 s left) is certain to skip the last ones (at most three of the seven
+     * start). The build is not under the deadline:
      * it ran before it, on its own timeout.
      */
     @Test
@@ -211,10 +215,10 @@ class GpuCheckScriptIT extends UsesStandIns {
     void aStepThatNeverEndsTimesOutAndPastTheDeadlineTheRestIsSkippedAndSaidSo() throws Exception {
         Path never = neverEndingJava();
         Path out = tmp.resolve("short");
-        Processes.Result r = check(out, Map.of("JAVA", never.toString(), "STEP_TIMEOUT", "3", "DEADLINE", "12"));
+        Processes.Result r = check(out, Map.of("JAVA", never.toString(), "STEP_TIMEOUT", "1", "DEADLINE", "7"));
         assertThat(r.rc()).as(r.out() + r.err()).isZero();
         List<String> lines = Files.readAllLines(out.resolve("summary.txt"));
-        assertThat(lines).anyMatch(l -> l.matches("step gpus +TIMEOUT after 3s .*"))
+        assertThat(lines).anyMatch(l -> l.matches("step gpus +TIMEOUT after 1s .*"))
                 .anyMatch(l -> l.matches("step big +SKIPPED: deadline .*"))
                 .anyMatch(l -> l.matches("step build-nccl-tests +rc=0 .*"))
                 .noneMatch(l -> l.matches("step (plain|gpus) +rc=0 .*"));
@@ -261,7 +265,7 @@ class GpuCheckScriptIT extends UsesStandIns {
         Path never = neverEndingJava();
         Path out = tmp.resolve("build");
         Processes.Result r = check(out, Map.of("BUILD_TIMEOUT", "2", "JAVA", never.toString(), "STEP_TIMEOUT", "1",
-                "DEADLINE", "10"));
+                "DEADLINE", "6")); // a step needs 5 s left: the first two start, the rest are skipped
         assertThat(r.rc()).as(r.out() + r.err()).isZero();
         List<String> lines = Files.readAllLines(out.resolve("summary.txt"));
         assertThat(lines).anyMatch(l -> l.matches("step build-nccl-tests +TIMEOUT after 2s .*"))

@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -247,8 +248,10 @@ class JobGroupTest {
         try (RawPeer two = new RawPeer(c.addresses().get(0).getPort())) {
             two.hello("1.0", c.token(), "args", 3, RawPeer.member(2));
             two.next(); // START
-            // rank 0 names the phase it is in: wait until it waits in the barrier, however long that takes
+            // rank 0 names the phase it is in: wait until it waits in the barrier, however long that takes; and
+            // rank 1 too, or on a loaded machine the loss can reach it still joining, before it set its hook
             awaitRankThread(threads, 0);
+            awaitRankThread(threads, 1);
         } // closed without BYE: what the kernel does for a killed process
         // "connection closed", not a timeout (every limit here is minutes): the loss is seen when it happens
         String lost = "rank 2 (host=raw-host, pid=9002) was lost during barrier #1: connection closed (the process"
@@ -283,18 +286,27 @@ class JobGroupTest {
 
     @Test
     void aRankThatNeverArrivesEndsTheJobAfterTheStartupTimeout() throws Exception {
-        // rank 2 never starts, so rank 0's timeout is certain to fire; rank 1 must join inside it: it starts first,
-        // waiting for rank 0 as long as only a hang takes, so it joins as soon as rank 0 publishes the file, and
-        // rank 0's 5 s (not 1 s) covers that step even on a loaded machine
+        // rank 0 counts its start-up timeout on the test's clock, which moves only once rank 1 has joined (rank 0
+        // welcomes it under the lock it counts the joined ranks with) and rank 2 never starts: the timeout fires
+        // naming rank 2 alone, however loaded the machine
+        AtomicLong clock = new AtomicLong();
         JobOptions quick = new JobOptions(Duration.ofSeconds(5), FAST.opTimeout(), FAST.heartbeatInterval(),
-                FAST.heartbeatTimeout(), FAST.maxMessageBytes(), null);
-        List<Future<Object>> one = run(3, ranks(1), FAST, g -> null);
-        List<Future<Object>> real = new ArrayList<>(run(3, ranks(0), quick, g -> null));
-        real.addAll(one);
-        String msg = "timeout after 5 s waiting for ranks [2] to join via file " + file() + " (test): check that"
-                + " every rank started (see the launcher's output), or raise --startup-timeout";
-        assertThat(failureOf(real.get(0))).hasMessage("rank 0/3: " + msg);
-        assertThat(failureOf(real.get(1))).hasMessage("rank 1/3: " + msg + " (reported by rank 0)");
+                FAST.heartbeatTimeout(), FAST.maxMessageBytes(), null).withNanoClock(clock::get);
+        List<Future<Object>> real = run(3, ranks(0), quick, g -> null);
+        FileRendezvous.Content c = RawPeer.awaitFile(file());
+        try (RawPeer one = new RawPeer(c.addresses().get(0).getPort())) {
+            assertThat(one.hello("1.0", c.token(), "args", 3, RawPeer.member(1)).type()).isEqualTo(Wire.WELCOME);
+            clock.set(TimeUnit.SECONDS.toNanos(5) - 1); // not yet: 5 s are not over
+            assertThat(real.get(0)).isNotDone();
+            clock.set(TimeUnit.SECONDS.toNanos(5) + 1);
+            String msg = "timeout after 5 s waiting for ranks [2] to join via file " + file() + " (test): check that"
+                    + " every rank started (see the launcher's output), or raise --startup-timeout";
+            assertThat(failureOf(real.get(0))).hasMessage("rank 0/3: " + msg);
+            // rank 1 is told why (a rank's own wording of it: aRankThatDiesIsNamedOnEveryOtherRank)
+            Wire.Frame abort = one.next();
+            assertThat(abort.type()).isEqualTo(Wire.ABORT);
+            assertThat(Wire.utf(abort.body())).isEqualTo(msg);
+        }
     }
 
     @Test
@@ -312,22 +324,16 @@ class JobGroupTest {
 
     @Test
     void aRankThatStopsCallingEndsTheJobAfterTheOperationTimeout() throws Exception {
-        // rank 2 never calls, so rank 0's timeout is certain to fire; rank 1 is in the barrier before rank 0 enters
-        // it (rank 1 waits there as long as only a hang takes), so the timeout cannot name rank 1, however loaded
-        // the machine
+        // rank 1 never calls, and rank 0 waits for its ranks in order, so the timeout names rank 1 whenever rank 2
+        // calls; rank 0 counts it on the test's clock, which moves once rank 0 waits in the barrier (its deadline
+        // taken): the timeout fires then, not before, however loaded the machine
+        AtomicLong clock = new AtomicLong();
         JobOptions quick = new JobOptions(FAST.startupTimeout(), Duration.ofSeconds(5), FAST.heartbeatInterval(),
-                FAST.heartbeatTimeout(), FAST.maxMessageBytes(), null);
+                FAST.heartbeatTimeout(), FAST.maxMessageBytes(), null).withNanoClock(clock::get);
         Map<Integer, Thread> threads = new ConcurrentHashMap<>();
         Function<JobGroup, Object> body = g -> {
             threads.put(g.rank(), Thread.currentThread());
-            if (g.rank() == 0) {
-                try {
-                    awaitRankThread(threads, 1);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            if (g.rank() == 2) {
+            if (g.rank() == 1) {
                 // busy elsewhere (heartbeats continue) until the job has failed: the timeout is certain to fire
                 CountDownLatch failed = new CountDownLatch(1);
                 g.onFailure(m -> failed.countDown());
@@ -342,11 +348,15 @@ class JobGroupTest {
         };
         List<Future<Object>> real = new ArrayList<>(run(3, ranks(0), quick, body));
         real.addAll(run(3, ranks(1, 2), FAST, body));
-        String msg = "timeout after 5 s in barrier #1 waiting for rank 2 (host=localhost, pid=1002): check that"
+        awaitRankThread(threads, 0);
+        clock.set(TimeUnit.SECONDS.toNanos(5) - 1);
+        assertThat(real.get(0)).isNotDone();
+        clock.set(TimeUnit.SECONDS.toNanos(5) + 1);
+        String msg = "timeout after 5 s in barrier #1 waiting for rank 1 (host=localhost, pid=1001): check that"
                 + " rank, or raise --op-timeout if one step takes this long";
         assertThat(failureOf(real.get(0))).hasMessage("rank 0/3: " + msg);
-        assertThat(failureOf(real.get(1))).hasMessage("rank 1/3: " + msg + " (reported by rank 0)");
-        assertThat(failureOf(real.get(2))).hasMessageStartingWith("rank 2/3: " + msg);
+        assertThat(failureOf(real.get(1))).hasMessageStartingWith("rank 1/3: " + msg);
+        assertThat(failureOf(real.get(2))).hasMessage("rank 2/3: " + msg + " (reported by rank 0)");
     }
 
     @Test

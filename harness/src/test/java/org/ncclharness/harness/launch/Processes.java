@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 final class Processes {
 
     static final Path JAR = Path.of("target", "harness.jar").toAbsolutePath();
-    static final Path TEST_CLASSES = Path.of("target", "test-classes").toAbsolutePath();
     static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     /**
      * The limit on one process or mpirun job of an integration test: only a hang takes this long, however loaded
@@ -58,10 +57,26 @@ final class Processes {
     }
 
     static List<String> member(String... args) {
+        return testMain(JAR, JobMemberMain.class, args);
+    }
+
+    /**
+     * {@code java MAIN ARGS} for a test program, on {@code jar} (this module's, mapping {@link ClassArchive}'s
+     * archive, or another build of it) and the test classes {@code main} was loaded from.
+     */
+    static List<String> testMain(Path jar, Class<?> main, String... args) {
         List<String> cmd = new ArrayList<>(List.of(JAVA));
         cmd.addAll(JVM_FLAGS);
-        cmd.addAll(ClassArchive.flags()); // the jar first on the class path, as when the archive was dumped
-        cmd.addAll(List.of("-cp", JAR + File.pathSeparator + TEST_CLASSES, JobMemberMain.class.getName()));
+        if (jar.equals(JAR)) {
+            cmd.addAll(ClassArchive.flags()); // the jar first on the class path, as when the archive was dumped
+        }
+        Path classes;
+        try {
+            classes = Path.of(main.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (java.net.URISyntaxException e) {
+            throw new AssertionError("where " + main + " was loaded from", e);
+        }
+        cmd.addAll(List.of("-cp", jar + File.pathSeparator + classes, main.getName()));
         cmd.addAll(List.of(args));
         return cmd;
     }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ncclharness.harness.exit.ExitCode;
 
@@ -250,23 +251,51 @@ class StandInSweepIT extends UsesStandIns {
         assertThat(rows(r)).hasSize(10).allSatisfy(row -> assertThat(row[8]).isEqualTo("0"));
     }
 
+    /** The loop modes {@link #everyLoopModeRunsAndChecksOut} runs: {@code -d all} at 8 to 64 B, the rest 8 B-4 KiB. */
+    static List<String> loopModes() {
+        return List.of("-z 1", "-z 2", "-z 3", "-m 2", "-I 1", "-G 2", "-e 64 -d all", "-o all", "-c 0", "-g 2", "-t 2",
+                "-g 2 -G 2", "-g 2 -m 2", "-g 2 -z 3", "-z 1 -m 2", "--collective sendrecv",
+                "--collective sendrecv -g 2 -G 2", "-g 2 -o mulsum", "-g 2 -o mulsum -d half");
+    }
+
+    @TempDir
+    static Path loopModesDir;
+    private static Processes.Result loopModesJob;
+
     /**
-     * Each loop mode through the JNI path, without the NCCL_DEBUG pass (one JVM per rank, not two: the pass is
-     * {@link #twoRanksSweepThroughTheRealBindingsWithNothingWrong}'s subject). {@code -d all} runs every data type
-     * at 8 to 64 B, the others 8 B to 4 KiB.
+     * Every loop mode's sweep, one after another in the same two rank JVMs ({@link CommandsMain}): the subject is
+     * what each mode does through the JNI path, not the JVM's start, which the other tests here cover (and the
+     * NCCL_DEBUG pass, {@link #twoRanksSweepThroughTheRealBindingsWithNothingWrong}'s subject, is off). Each sweep
+     * creates and destroys its own communicators as a lone one does.
      */
-    @ParameterizedTest
-    @ValueSource(strings = {"-z 1", "-z 2", "-z 3", "-m 2", "-I 1", "-G 2", "-e 64 -d all", "-o all", "-c 0", "-g 2",
-        "-t 2", "-g 2 -G 2", "-g 2 -m 2", "-g 2 -z 3", "-z 1 -m 2", "--collective sendrecv",
-        "--collective sendrecv -g 2 -G 2", "-g 2 -o mulsum", "-g 2 -o mulsum -d half"})
-    void everyLoopModeRunsAndChecksOut(String flags) throws Exception {
-        List<String> args = new ArrayList<>(List.of("-b", "8", "--no-diagnose"));
-        if (!flags.startsWith("-e ")) {
-            args.addAll(List.of("-e", "4K"));
+    private static synchronized Processes.Result loopModesJob() throws Exception {
+        if (loopModesJob == null) {
+            List<List<String>> lines = new ArrayList<>();
+            for (String mode : loopModes()) {
+                List<String> line = new ArrayList<>(lines.isEmpty()
+                        ? List.of("sweep", "--nccl-lib", standIns.dir().toString()) : List.of("sweep"));
+                line.addAll(List.of("-b", "8", "--no-diagnose"));
+                if (!mode.startsWith("-e ")) {
+                    line.addAll(List.of("-e", "4K"));
+                }
+                line.addAll(List.of(mode.split(" ")));
+                lines.add(line);
+            }
+            loopModesJob = CommandsMain.twoRanks(Processes.JAR, standIns.environment(4, Map.of()), lines,
+                    loopModesDir);
         }
-        args.addAll(List.of(flags.split(" ")));
-        Processes.Result r = sweep(Map.of(), args.toArray(String[]::new));
-        assertThat(r.rc()).as(flags + "\n" + r.out() + r.err()).isEqualTo(ExitCode.OK);
-        assertThat(rows(r)).as(flags).isNotEmpty();
+        return loopModesJob;
+    }
+
+    @ParameterizedTest
+    @MethodSource("loopModes")
+    void everyLoopModeRunsAndChecksOut(String flags) throws Exception {
+        int k = loopModes().indexOf(flags);
+        Processes.Result job = loopModesJob();
+        for (int rank : List.of(0, 1)) {
+            Processes.Result r = CommandsMain.part(job, k, rank);
+            assertThat(r.rc()).as("rank %d: %s%n%s%s", rank, flags, r.out(), r.err()).isEqualTo(ExitCode.OK);
+        }
+        assertThat(rows(CommandsMain.part(job, k, 0))).as(flags).isNotEmpty();
     }
 }
