@@ -34,7 +34,7 @@ import org.ncclharness.calibration.nccl.Protocol;
  * <p>A model is its collective, configuration and hops (equal when those are); not a record only because it
  * keeps the per-algorithm coefficients those give.
  */
-public final class AlgorithmEnvelopeModel implements CostModel {
+public final class AlgorithmEnvelopeModel implements EnvelopeCostModel {
 
     public static final String FORM = "algorithm-envelope";
     public static final int NET_LATENCY = 6;
@@ -391,36 +391,8 @@ public final class AlgorithmEnvelopeModel implements CostModel {
     }
 
     @Override
-    public double timeUs(double bytes, double[] theta) {
-        return new Terms(theta).timeUs(bytes);
-    }
-
-    @Override
-    public void timesUs(double[] bytes, double[] theta, double[] out) {
-        new Terms(theta).timesUs(bytes, out);
-    }
-
-    /** The gradient of the candidate on the envelope (piecewise linear in the latencies). */
-    @Override
-    public double[] gradient(double bytes, double[] theta) {
-        double[] g = new double[NAMES.size()];
-        new Terms(theta).gradient(bytes, theta, g);
-        return g;
-    }
-
-    @Override
-    public void gradients(double[] bytes, double[] theta, double[][] out) {
-        new Terms(theta).gradients(bytes, theta, out);
-    }
-
-    @Override
-    public void timesUs(double[] bytes, double[] theta, double[] out, int[] pieces) {
-        new Terms(theta).timesUs(bytes, out, pieces);
-    }
-
-    @Override
-    public void gradients(double[] bytes, double[] theta, double[][] out, int[] pieces) {
-        new Terms(theta).gradients(bytes, theta, out, pieces);
+    public Envelope envelopeAt(double[] theta) {
+        return new Terms(theta);
     }
 
     /** The same calibrated system at another configuration (every parameter carries over). */

@@ -16,7 +16,7 @@ import org.ncclharness.calibration.measure.Collective;
  * rebuild it exactly ({@link ModelConfiguration#model()}).
  */
 public sealed interface CostModel extends ParametricTime
-        permits SingleTierModel, ProtocolEnvelopeModel, TwoTierCostModel, AlgorithmEnvelopeModel, NcclTunerModel {
+        permits SingleTierModel, EnvelopeCostModel, TwoTierCostModel, NcclTunerModel {
 
     /** The model's form name, as a calibration report stores it ({@code single-tier-ring}). */
     String form();

@@ -22,7 +22,7 @@ import org.ncclharness.calibration.nccl.Protocol;
  * @param ranks      N
  * @param hops       physical hops per ring step
  */
-public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) implements CostModel {
+public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) implements EnvelopeCostModel {
 
     public static final String FORM = "protocol-envelope";
     public static final String BETA = SingleTierModel.BETA;
@@ -174,36 +174,8 @@ public record ProtocolEnvelopeModel(Collective collective, int ranks, int hops) 
     }
 
     @Override
-    public double timeUs(double bytes, double[] theta) {
-        return new Terms(theta).timeUs(bytes);
-    }
-
-    @Override
-    public void timesUs(double[] bytes, double[] theta, double[] out) {
-        new Terms(theta).timesUs(bytes, out);
-    }
-
-    /** The gradient of the protocol on the envelope (the envelope is piecewise linear in ℓ). */
-    @Override
-    public double[] gradient(double bytes, double[] theta) {
-        double[] g = new double[NAMES.size()];
-        new Terms(theta).gradient(bytes, theta, g);
-        return g;
-    }
-
-    @Override
-    public void gradients(double[] bytes, double[] theta, double[][] out) {
-        new Terms(theta).gradients(bytes, theta, out);
-    }
-
-    @Override
-    public void timesUs(double[] bytes, double[] theta, double[] out, int[] pieces) {
-        new Terms(theta).timesUs(bytes, out, pieces);
-    }
-
-    @Override
-    public void gradients(double[] bytes, double[] theta, double[][] out, int[] pieces) {
-        new Terms(theta).gradients(bytes, theta, out, pieces);
+    public Envelope envelopeAt(double[] theta) {
+        return new Terms(theta);
     }
 
     /**
