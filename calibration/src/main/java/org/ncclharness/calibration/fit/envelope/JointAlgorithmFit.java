@@ -32,9 +32,6 @@ public final class JointAlgorithmFit {
         List<AlgorithmEnvelopeModel> models = runs.stream().map(allModels::get).toList();
         List<FitPoints> points = runs.stream().map(allPoints::get).toList();
         List<Double> ceilings = runs.stream().map(allCeilingsGBps::get).toList();
-        String leftOut = runs.size() == allModels.size() ? ""
-                : "; " + (allModels.size() - runs.size()) + " run(s) on one domain left out: their bandwidth is the"
-                + " intra-domain tier's, not the slower tier's that beta is across domains";
         double[] theta = AlgorithmEnvelopeEstimator.estimateJoint(models, points, ceilings);
         int folds = Fitter.FOLDS;
         double[][] held = new double[points.size()][];
@@ -70,12 +67,26 @@ public final class JointAlgorithmFit {
         AlgorithmEnvelopeModel at = models.stream().filter(AlgorithmEnvelopeModel::multiDomain).findFirst()
                 .orElse(models.get(0));
         double[] b = unbox(bytes);
-        String on = models.size() == 1 ? " (on one configuration" : " (jointly on " + models.size() + " configurations";
-        return new Fit(name, description + on + leftOut + ")", at,
+        return new Fit(name, description + scope(models.size(), allModels.size() - runs.size()), at,
                 theta, AlgorithmEnvelopeEstimator.freeParameters(models), residuals,
                 Rmspe.of(b, unbox(measured), unbox(predicted)),
                 Rmspe.of(b, unbox(measured), unbox(heldOut)), "estimated by " + folds + "-fold cross-validation over"
-                        + " the " + models.size() + " runs' " + b.length + " points", List.of());
+                        + (models.size() == 1 ? " the run's " : " the " + models.size() + " runs' ") + b.length
+                        + " points", List.of());
+    }
+
+    /**
+     * What the fit was fitted on, appended to its description: {@code fitted} runs (one is not "jointly", and
+     * not "1 configurations"), and the {@code leftOut} runs on one domain that {@link #fittedRuns} set aside.
+     */
+    static String scope(int fitted, int leftOut) {
+        String on = fitted == 1 ? " (fitted on one configuration" : " (fitted jointly on " + fitted + " configurations";
+        String left = switch (leftOut) {
+            case 0 -> "";
+            case 1 -> "; 1 run on one domain left out: its bandwidth is the intra-domain tier's";
+            default -> "; " + leftOut + " runs on one domain left out: their bandwidth is the intra-domain tier's";
+        };
+        return on + left + (leftOut == 0 ? "" : ", not the slower tier's that beta is across domains") + ")";
     }
 
     /**

@@ -288,10 +288,30 @@ class AlgorithmEnvelopeTest {
         List<FitPoints> points = List.of(synthetic(at(1, 8), nvlink, 0.005), synthetic(at(2, 8), THETA, 0.005),
                 synthetic(at(4, 8), THETA, 0.005));
         org.ncclharness.calibration.fit.Fit fit = JointAlgorithmFit.fit("algorithms", "d", models, points, Collections.nCopies(models.size(), (Double) null));
-        assertThat(fit.description()).contains("1 run(s) on one domain left out");
+        assertThat(fit.description()).endsWith(" (fitted jointly on 2 configurations; 1 run on one domain left out: its"
+                + " bandwidth is the intra-domain tier's, not the slower tier's that beta is across domains)");
+        assertThat(fit.leaveOneOutNote()).isEqualTo("estimated by 10-fold cross-validation over the 2 runs' "
+                + fit.inSample().points() + " points");
         assertThat(fit.theta()[ProtocolEnvelopeModel.BETA_INDEX] / THETA[ProtocolEnvelopeModel.BETA_INDEX])
                 .isCloseTo(1, within(0.02));
         assertThat(fit.inSample().points()).isEqualTo(points.get(1).size() + points.get(2).size());
+    }
+
+    @Test
+    void aJointFitSaysWhatItWasFittedOnInWordsThatReadRightAtAnyCount() {
+        assertThat(JointAlgorithmFit.scope(1, 0)).isEqualTo(" (fitted on one configuration)");
+        assertThat(JointAlgorithmFit.scope(3, 0)).isEqualTo(" (fitted jointly on 3 configurations)");
+        assertThat(JointAlgorithmFit.scope(1, 2)).isEqualTo(" (fitted on one configuration; 2 runs on one domain left"
+                + " out: their bandwidth is the intra-domain tier's, not the slower tier's that beta is across domains)");
+        // one run across domains beside one on a domain: the fit's own description and cross-validation note
+        List<AlgorithmEnvelopeModel> models = List.of(at(1, 8), at(2, 8));
+        List<FitPoints> points = List.of(synthetic(at(1, 8), THETA, 0.005), synthetic(at(2, 8), THETA, 0.005));
+        org.ncclharness.calibration.fit.Fit fit = JointAlgorithmFit.fit("algorithms", "d", models, points,
+                Collections.nCopies(models.size(), (Double) null));
+        assertThat(fit.description()).isEqualTo("d (fitted on one configuration; 1 run on one domain left out: its"
+                + " bandwidth is the intra-domain tier's, not the slower tier's that beta is across domains)");
+        assertThat(fit.leaveOneOutNote()).isEqualTo("estimated by 10-fold cross-validation over the run's "
+                + points.get(1).size() + " points");
     }
 
     @Test
