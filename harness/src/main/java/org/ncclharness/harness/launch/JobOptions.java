@@ -18,18 +18,23 @@ import java.util.function.LongSupplier;
  * @param nanoClock         what the start-up and operation timeouts are counted on, in nanoseconds: {@link
  *                          System#nanoTime}, or a test's clock, so that a test decides when a timeout passes instead
  *                          of racing it (heartbeats keep the real clock: they watch the peers, not the test)
+ * @param handshakeTimeout  how long rank 0 waits for a new connection's handshake before refusing it (a port
+ *                          scanner, a silent probe); a socket read timeout, so on the real clock: a test that
+ *                          refuses a silent connection shortens it instead of waiting it out
  */
 public record JobOptions(Duration startupTimeout, Duration opTimeout, Duration heartbeatInterval,
-        Duration heartbeatTimeout, int maxMessageBytes, Duration haltAfterFailure, LongSupplier nanoClock) {
+        Duration heartbeatTimeout, int maxMessageBytes, Duration haltAfterFailure, LongSupplier nanoClock,
+        Duration handshakeTimeout) {
 
     public static final Duration DEFAULT_STARTUP = Duration.ofSeconds(120);
     public static final Duration DEFAULT_OP = Duration.ofSeconds(600);
+    public static final Duration DEFAULT_HANDSHAKE = Duration.ofSeconds(5);
 
     /** Timeouts on the real clock. */
     public JobOptions(Duration startupTimeout, Duration opTimeout, Duration heartbeatInterval,
             Duration heartbeatTimeout, int maxMessageBytes, Duration haltAfterFailure) {
         this(startupTimeout, opTimeout, heartbeatInterval, heartbeatTimeout, maxMessageBytes, haltAfterFailure,
-                System::nanoTime);
+                System::nanoTime, DEFAULT_HANDSHAKE);
     }
 
     /** The command line's: halts a stuck process 5 s after a failure. */
@@ -40,22 +45,27 @@ public record JobOptions(Duration startupTimeout, Duration opTimeout, Duration h
 
     public JobOptions withHeartbeat(Duration interval, Duration timeout) {
         return new JobOptions(startupTimeout, opTimeout, interval, timeout, maxMessageBytes, haltAfterFailure,
-                nanoClock);
+                nanoClock, handshakeTimeout);
     }
 
     public JobOptions withoutHalt() {
         return new JobOptions(startupTimeout, opTimeout, heartbeatInterval, heartbeatTimeout, maxMessageBytes,
-                null, nanoClock);
+                null, nanoClock, handshakeTimeout);
     }
 
     public JobOptions withMaxMessageBytes(int bytes) {
         return new JobOptions(startupTimeout, opTimeout, heartbeatInterval, heartbeatTimeout, bytes,
-                haltAfterFailure, nanoClock);
+                haltAfterFailure, nanoClock, handshakeTimeout);
     }
 
     public JobOptions withNanoClock(LongSupplier clock) {
         return new JobOptions(startupTimeout, opTimeout, heartbeatInterval, heartbeatTimeout, maxMessageBytes,
-                haltAfterFailure, clock);
+                haltAfterFailure, clock, handshakeTimeout);
+    }
+
+    public JobOptions withHandshakeTimeout(Duration timeout) {
+        return new JobOptions(startupTimeout, opTimeout, heartbeatInterval, heartbeatTimeout, maxMessageBytes,
+                haltAfterFailure, nanoClock, timeout);
     }
 
     /** Now on {@link #nanoClock}. */

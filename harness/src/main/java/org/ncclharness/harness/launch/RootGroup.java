@@ -25,7 +25,6 @@ import java.util.concurrent.TimeUnit;
 final class RootGroup extends TcpGroup {
 
     private static final int MAX_CONCURRENT_HANDSHAKES = 32;
-    private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(5);
 
     private final JobIdentity identity;
     private final String token;
@@ -188,14 +187,14 @@ final class RootGroup extends TcpGroup {
     }
 
     /**
-     * A connection becomes a member only through a valid handshake within {@link #HANDSHAKE_TIMEOUT}; a silent,
-     * garbled or foreign one is refused and logged once, and never touches the job (a port scanner or a health
+     * A connection becomes a member only through a valid handshake within {@link JobOptions#handshakeTimeout}; a
+     * silent, garbled or foreign one is refused and logged once, and never touches the job (a port scanner or a health
      * probe must not end a bring-up). A rank stopped before its handshake is left to the start-up timeout.
      */
     private void handshake(Socket s) {
         Connection c;
         try {
-            s.setSoTimeout((int) HANDSHAKE_TIMEOUT.toMillis());
+            s.setSoTimeout((int) options.handshakeTimeout().toMillis());
             c = new Connection(s);
         } catch (IOException e) {
             closeQuietly(s);
@@ -218,7 +217,7 @@ final class RootGroup extends TcpGroup {
             refuse(c, "a handshake of " + e.getMessage().replace("a message of ", ""));
             return;
         } catch (SocketTimeoutException e) {
-            refuse(c, "no handshake within " + seconds(HANDSHAKE_TIMEOUT));
+            refuse(c, "no handshake within " + seconds(options.handshakeTimeout()));
             return;
         } catch (java.io.EOFException e) {
             refuse(c, "it closed the connection before a whole handshake");
