@@ -816,7 +816,9 @@ public final class NcclTestsLogReader {
                 Hardware none = ranks == null ? Hardware.unknown() : Hardware.unknown().withRanks(ranks);
                 return launched == null ? none : none.withHosts(launched);
             }
-            return new Hardware(devices.get(0).name(), ranks, whole(ranks) ? Integer.valueOf(hosts.size()) : launched,
+            // a list whose lines end at the PCI id (rccl-tests on some builds) names no GPU: unknown, not ""
+            String gpu = devices.get(0).name().isBlank() ? null : devices.get(0).name();
+            return new Hardware(gpu, ranks, whole(ranks) ? Integer.valueOf(hosts.size()) : launched,
                     null, null, null, null);
         }
     }

@@ -297,6 +297,26 @@ class ReaderExamplesTest {
         assertThat(s.hardware().hosts()).isEqualTo(1);
     }
 
+    /**
+     * A device list whose lines end at the PCI id (rccl-tests of the MI355X fixture) names no GPU: the model is
+     * unknown, so calibrate says "the GPU name is not stated" rather than "the GPU name  is not one ... knows".
+     */
+    @Test
+    void aDeviceListWithoutGpuNamesLeavesTheGpuUnknown() {
+        Sweep s = read("""
+                # nThread 1 nGpus 1 minBytes 1 maxBytes 1048576 step: 2(factor) warmup iters: 5 iters: 20 validation: 0
+                # Using devices
+                #  Rank  0 Group  0 Pid 2908511 on mi355-gpu-23 device  0 [0000:75:00]
+                #  Rank  1 Group  0 Pid 2908512 on mi355-gpu-23 device  1 [0000:05:00]
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                #        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
+                     1048576        262144     float     sum      -1    20.00   52.43   52.43      0    20.00   52.43   52.43      0
+                """).get(0);
+        assertThat(s.hardware().gpuModel()).isNull();
+        assertThat(s.hardware().ranks()).isEqualTo(2);
+        assertThat(s.hardware().hosts()).isEqualTo(1);
+    }
+
     /** AllGather's smallest sizes round to 0 B (less than one element per rank): the fit says it leaves them out. */
     @Test
     void zeroByteRowsAreNamedNotDroppedSilently() {
