@@ -64,16 +64,21 @@ public final class ChartFile {
     static void writeTo(JFreeChart chart, Format format, int widthPx, int heightPx, OutputStream out)
             throws IOException {
         if (format == Format.PNG) {
-            // ChartUtils.writeChartAsPNG's steps (JFreeChart's createBufferedImage, then its PNG encoder), on an
-            // image whose rows the encoder reads without copying them
-            RowSharingImage image = new RowSharingImage(widthPx, heightPx);
-            Graphics2D g2 = image.createGraphics();
-            chart.draw(g2, new Rectangle2D.Double(0, 0, widthPx, heightPx), null, null);
-            g2.dispose();
-            EncoderUtil.writeBufferedImage(image, ImageFormat.PNG, out);
+            writePng(chart, new RowSharingImage(widthPx, heightPx), out);
         } else {
             out.write(svg(chart, widthPx, heightPx).getBytes(StandardCharsets.UTF_8));
         }
+    }
+
+    /**
+     * ChartUtils.writeChartAsPNG's steps (JFreeChart's createBufferedImage, then its PNG encoder), on an image of
+     * the PNG's size, transparent, whose rows the encoder reads without copying them.
+     */
+    static void writePng(JFreeChart chart, RowSharingImage image, OutputStream out) throws IOException {
+        Graphics2D g2 = image.createGraphics();
+        chart.draw(g2, new Rectangle2D.Double(0, 0, image.getWidth(), image.getHeight()), null, null);
+        g2.dispose();
+        EncoderUtil.writeBufferedImage(image, ImageFormat.PNG, out);
     }
 
     static String svg(JFreeChart chart, int widthPx, int heightPx) {

@@ -210,8 +210,9 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
         Map<Path, OutputFile.Content> out = new LinkedHashMap<>();
         List<String> names = fileNames();
         List<ReportFigure> all = allFigures();
+        PngCanvas canvas = new PngCanvas();
         for (int i = 0; i < all.size(); i++) {
-            out.put(dir.resolve(names.get(i)), png(all.get(i).figure()));
+            out.put(dir.resolve(names.get(i)), png(all.get(i).figure(), canvas));
         }
         byte[] html = ReportHtml.render(this).getBytes(StandardCharsets.UTF_8);
         out.put(dir.resolve("index.html"), o -> o.write(html));
@@ -224,8 +225,13 @@ public record ReportPage(String title, List<String> provenance, List<Verdict> ve
      * (the speed targets: {@code calibrate --report} within 600 MB, README).
      */
     public static OutputFile.Content png(Picture f) {
+        return png(f, new PngCanvas());
+    }
+
+    /** {@link #png(Picture)} drawn on {@code canvas}: a page's files share one, written one after another. */
+    private static OutputFile.Content png(Picture f, PngCanvas canvas) {
         int height = f.heightPx();
-        return o -> ChartFile.writeTo(f.chart(FIGURE_WIDTH_PX), ChartFile.Format.PNG, FIGURE_WIDTH_PX, height, o);
+        return o -> canvas.write(f.chart(FIGURE_WIDTH_PX), FIGURE_WIDTH_PX, height, o);
     }
 
     /** The page alone, all its files or none; returns the path of {@code index.html}. */
