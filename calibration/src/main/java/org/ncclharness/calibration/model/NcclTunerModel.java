@@ -89,7 +89,8 @@ public record NcclTunerModel(Collective collective, int ranks, int nodes, int sm
         NcclTuning t = tuning();
         List<Candidate> out = new ArrayList<>();
         for (Algorithm a : Algorithm.values()) {
-            if (a == Algorithm.TREE && collective != Collective.ALL_REDUCE) {
+            // NVLS needs the NVLS graph's bandwidths and channels, which no dataset states
+            if (a == Algorithm.NVLS || a == Algorithm.TREE && collective != Collective.ALL_REDUCE) {
                 continue;
             }
             for (Protocol p : Protocol.values()) {

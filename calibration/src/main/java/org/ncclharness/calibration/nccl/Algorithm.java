@@ -10,7 +10,9 @@ import org.ncclharness.calibration.measure.Collective;
  */
 public enum Algorithm {
     TREE("Tree"),
-    RING("Ring");
+    RING("Ring"),
+    /** NVLink SHARP: the NVSwitch reduces and multicasts (NCCL 2.17 on), on Simple only. */
+    NVLS("NVLS");
 
     private final String label;
 
