@@ -24,7 +24,6 @@ import org.ncclharness.calibration.model.LatencyRule;
 import org.ncclharness.calibration.model.ProtocolEnvelopeModel;
 import org.ncclharness.calibration.model.SingleTierModel;
 import org.ncclharness.calibration.model.NcclBaseline;
-import org.ncclharness.calibration.nccl.NvlsSupport;
 import org.ncclharness.calibration.fit.envelope.AlgorithmEnvelopeEstimator;
 import org.ncclharness.calibration.fit.envelope.ProtocolEnvelopeEstimator;
 import org.ncclharness.calibration.model.TwoTierConfig;
@@ -147,17 +146,12 @@ public final class Candidates {
         boolean multi = d.metadata().multiDomain() && hw.domains() != null && hw.domainSize() != null;
         TwoTierConfig config = multi ? new TwoTierConfig(hw.domains(), hw.domainSize())
                 : new TwoTierConfig(1, hw.ranks());
-        Optional<Interconnect> intra = Optional.ofNullable(hw.intra()).flatMap(facts::interconnect);
-        int hops = singleTierHops.orElseGet(() -> intra.map(ic -> facts.topologyOf(ic).hopsPerStep())
-                .orElse(SWITCHED_HOPS));
-        // NVLS on one domain whose switches reduce, where the NCCL version has it; Ring's β then within the line rate
-        boolean nvls = intra.filter(ic -> ic.betaPhysGBps() != null && NvlsSupport.allowed(
-                ic.inNetworkReduction(), d.metadata().ncclVersion())).isPresent();
-        AlgorithmEnvelopeModel model = new AlgorithmEnvelopeModel(d.collective(), config, hops,
-                AlgorithmEnvelopeModel.ringForced(d.metadata().algo()), nvls);
-        Double ceiling = multi ? RunBandwidthCeiling.ceilingGBps(d, facts)
-                : model.nvlsApplies() ? intra.get().betaPhysGBps() : null;
-        return new AlgorithmEnvelopeEstimator(ALGORITHMS, MODELS.get(ALGORITHMS), model, ceiling);
+        int hops = singleTierHops.orElseGet(() -> Optional.ofNullable(hw.intra()).flatMap(facts::interconnect)
+                .map(ic -> facts.topologyOf(ic).hopsPerStep()).orElse(SWITCHED_HOPS));
+        return new AlgorithmEnvelopeEstimator(ALGORITHMS, MODELS.get(ALGORITHMS),
+                new AlgorithmEnvelopeModel(d.collective(), config, hops,
+                        AlgorithmEnvelopeModel.ringForced(d.metadata().algo())),
+                multi ? RunBandwidthCeiling.ceilingGBps(d, facts) : null);
     }
 
     private static String reason(CalibrationEntry e) {

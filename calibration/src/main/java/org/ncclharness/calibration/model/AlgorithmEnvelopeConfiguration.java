@@ -9,19 +9,13 @@ import org.ncclharness.calibration.measure.Collective;
 
 /**
  * What an {@link AlgorithmEnvelopeModel} is evaluated at, as a report stores it. N = d·g is written for a reader
- * of the file and not read back; {@code ringOnly} is written only where the run forced Ring, {@code nvls} only where NVLS was allowed.
+ * of the file and not read back; {@code ringOnly} is written only where the run forced Ring.
  */
-@JsonPropertyOrder({"collective", "domains", "gpusPerDomain", "ranks", "hops", "ringOnly", "nvls"})
+@JsonPropertyOrder({"collective", "domains", "gpusPerDomain", "ranks", "hops", "ringOnly"})
 @JsonIgnoreProperties(value = "ranks", allowGetters = true)
 public record AlgorithmEnvelopeConfiguration(@CollectiveName Collective collective, int domains, int gpusPerDomain,
-                                             int hops, @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean ringOnly,
-                                             @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean nvls)
+                                             int hops, @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean ringOnly)
         implements ModelConfiguration {
-
-    public AlgorithmEnvelopeConfiguration(Collective collective, int domains, int gpusPerDomain, int hops,
-                                          boolean ringOnly) {
-        this(collective, domains, gpusPerDomain, hops, ringOnly, false);
-    }
 
     public AlgorithmEnvelopeConfiguration {
         Objects.requireNonNull(collective, "collective is missing");
@@ -34,6 +28,6 @@ public record AlgorithmEnvelopeConfiguration(@CollectiveName Collective collecti
 
     @Override
     public AlgorithmEnvelopeModel model() {
-        return new AlgorithmEnvelopeModel(collective, new TwoTierConfig(domains, gpusPerDomain), hops, ringOnly, nvls);
+        return new AlgorithmEnvelopeModel(collective, new TwoTierConfig(domains, gpusPerDomain), hops, ringOnly);
     }
 }

@@ -26,17 +26,10 @@ import org.ncclharness.calibration.nccl.Protocol;
  * β is the ring's bus bandwidth, limited by the slower tier (a ring crosses every boundary at the network's
  * rate), η_p the protocols' shares of it as in the single-tier envelope. Every parameter is per hop, per step or
  * per byte, so a model fitted at one d × g predicts another ({@link #at}). On one domain neither ℓ_net nor τ enters
- * and this is {@link ProtocolEnvelopeModel} exactly, unless NVLS is a candidate:
- * <ul>
- *   <li>NVLS (AllReduce on one NVSwitch domain whose switches reduce, where the caller allows it: {@code nvls}), as
- *       NCCL: Simple only, one latency ℓ_NVLS whatever N (NCCL's is one intra-node hardware latency, no steps), the
- *       ring's bus factor (NCCL converts its busbw to algbw as Ring's) at ν·β (NCCL: 2·nvlsEfficiency·(c − 1)/c of
- *       the per-channel bandwidth: AllReduce pipelines two operations), ν fitted.</li>
- * </ul>
- * SHARP reduces in the network: where a run used it the fitted β is above the line rate and the report's flag
- * says why.
+ * and this is {@link ProtocolEnvelopeModel} exactly. NVLS and SHARP reduce in the network: where a run used them
+ * the fitted β is above the line rate and the report's NVLS flag says why; their own latency shape is not modelled.
  *
- * <p>θ = (ℓ_LL, ℓ_LL128, ℓ_Simple, β, η_LL, η_LL128, ℓ_net, τ), and (ℓ_NVLS, ν) after them where NVLS is allowed.
+ * <p>θ = (ℓ_LL, ℓ_LL128, ℓ_Simple, β, η_LL, η_LL128, ℓ_net, τ).
  *
  * <p>A model is its collective, configuration and hops (equal when those are); not a record only because it
  * keeps the per-algorithm coefficients those give.
@@ -46,21 +39,16 @@ public final class AlgorithmEnvelopeModel implements EnvelopeCostModel {
     public static final String FORM = "algorithm-envelope";
     public static final int NET_LATENCY = 6;
     public static final int TREE_FACTOR = 7;
-    public static final int NVLS_LATENCY = 8;
-    public static final int NVLS_FACTOR = 9;
     private static final int BETA = ProtocolEnvelopeModel.BETA_INDEX;
     private static final List<String> NAMES = List.of("llLinkLatencyUs", "ll128LinkLatencyUs",
             "simpleLinkLatencyUs", ProtocolEnvelopeModel.BETA, "llEfficiency", "ll128Efficiency",
             "netStepLatencyUs", "treeBandwidthFactor");
-    private static final List<String> NAMES_NVLS = java.util.stream.Stream.concat(NAMES.stream(),
-            java.util.stream.Stream.of("nvlsLatencyUs", "nvlsBandwidthFactor")).toList();
     private static final double BYTES_PER_US_PER_GBPS = 1e3;
     private static final Protocol[] PROTOCOL_VALUES = Protocol.values();
     private static final int PROTOCOLS = PROTOCOL_VALUES.length;
     /** NCCL's index order, Tree first: its tuner keeps the first of equal times. */
     private static final Algorithm[] ALGORITHMS = Algorithm.values();
     private static final int RING_INDEX = Algorithm.RING.ordinal();
-    private static final int NVLS_INDEX = Algorithm.NVLS.ordinal();
     private static final int SIMPLE = Protocol.SIMPLE.ordinal();
     private static final int LL128_INDEX = Protocol.LL128.ordinal();
     private static final double TREE_BUS_FACTOR = 2;
@@ -77,10 +65,6 @@ public final class AlgorithmEnvelopeModel implements EnvelopeCostModel {
     private final double[] net = new double[ALGORITHMS.length];
     private final double[] bus = new double[ALGORITHMS.length];
     private final int firstAlgorithm;
-    /** One past the last candidate algorithm's ordinal: NVLS's where it is a candidate, else Ring's. */
-    private final int endAlgorithm;
-    /** The caller allows NVLS (hardware and NCCL version) and the collective runs on it: θ has its two parameters. */
-    private final boolean nvls;
     /** The run forced NCCL_ALGO=Ring: Tree was never a candidate, so the model has none. */
     private final boolean ringOnly;
     /** LL128 is a candidate: not for the point-to-point collectives ({@link Protocol#runs}). */
@@ -97,40 +81,22 @@ public final class AlgorithmEnvelopeModel implements EnvelopeCostModel {
 
     /** @param ringOnly the run forced Ring ({@link #ringForced}): no Tree candidate, no tree factor */
     public AlgorithmEnvelopeModel(Collective collective, TwoTierConfig config, int hops, boolean ringOnly) {
-        this(collective, config, hops, ringOnly, false);
-    }
-
-    /**
-     * @param nvls the hardware and NCCL version allow NVLS ({@link org.ncclharness.calibration.nccl.NvlsSupport}):
-     *             a candidate where it applies ({@link #nvlsApplies}), its parameters in θ wherever it is allowed
-     */
-    public AlgorithmEnvelopeModel(Collective collective, TwoTierConfig config, int hops, boolean ringOnly,
-                                  boolean nvls) {
         RingSteps.requireRing(config.ranks(), hops);
         this.collective = collective;
         this.pattern = RingSteps.of(collective);
         this.config = config;
         this.hops = hops;
         this.ringOnly = ringOnly;
-        // NVLS runs AllReduce only, and not where the run forced Ring: elsewhere θ keeps today's shape
-        this.nvls = nvls && !ringOnly && collective == Collective.ALL_REDUCE && config.ranks() > 1;
         this.ll128 = Protocol.LL128.runs(collective);
         int log2 = 31 - Integer.numberOfLeadingZeros(config.domains());
-        for (Algorithm a : List.of(Algorithm.TREE, Algorithm.RING)) {
+        for (Algorithm a : ALGORITHMS) {
             boolean ring = a == Algorithm.RING;
             link[a.ordinal()] = ring ? (double) pattern.steps(config.ranks()) * hops
                     : 2.0 * ((config.gpusPerDomain() - 1) + log2) * hops;
             net[a.ordinal()] = ring ? netSteps() : 2.0 * log2;
             bus[a.ordinal()] = ring ? pattern.busCoefficient(collective, config) : TREE_BUS_FACTOR;
         }
-        // NVLS's latency on one domain is a parameter of its own (no link or network steps); across domains
-        // NVLSTree is one switch step within the domain and log2 d network steps up and down (NCCL: intraLat +
-        // 2·log2(nNodes)·interLat); its bytes are counted as Ring's either way
-        bus[NVLS_INDEX] = bus[RING_INDEX];
-        link[NVLS_INDEX] = (1 + 2.0 * log2) * hops;
-        net[NVLS_INDEX] = 2.0 * log2;
         this.firstAlgorithm = treeApplies() ? 0 : RING_INDEX;
-        this.endAlgorithm = nvlsApplies() || nvlsTreeApplies() ? NVLS_INDEX + 1 : RING_INDEX + 1;
         this.treeDominated = treeApplies()
                 && link[Algorithm.TREE.ordinal()] >= link[RING_INDEX] && net[Algorithm.TREE.ordinal()] >= net[RING_INDEX]
                 && bus[Algorithm.TREE.ordinal()] >= bus[RING_INDEX];
@@ -182,7 +148,7 @@ public final class AlgorithmEnvelopeModel implements EnvelopeCostModel {
     @Override
     public String toString() {
         return "AlgorithmEnvelopeModel[collective=" + collective + ", config=" + config + ", hops=" + hops
-                + (ringOnly ? ", ring only" : "") + (nvls ? ", NVLS allowed" : "") + "]";
+                + (ringOnly ? ", ring only" : "") + "]";
     }
 
     /** The (algorithm, protocol) the envelope takes at one size. */
@@ -199,36 +165,12 @@ public final class AlgorithmEnvelopeModel implements EnvelopeCostModel {
 
     @Override
     public AlgorithmEnvelopeConfiguration configuration() {
-        return new AlgorithmEnvelopeConfiguration(collective, config.domains(), config.gpusPerDomain(), hops, ringOnly,
-                nvls);
+        return new AlgorithmEnvelopeConfiguration(collective, config.domains(), config.gpusPerDomain(), hops, ringOnly);
     }
 
     @Override
     public List<String> parameterNames() {
-        return nvls ? NAMES_NVLS : NAMES;
-    }
-
-    /** Whether the hardware and NCCL version allow NVLS (θ then has ℓ_NVLS and ν). */
-    public boolean nvlsAllowed() {
-        return nvls;
-    }
-
-    /**
-     * Whether NVLS is a candidate: allowed (AllReduce, Ring not forced), on one domain (across domains NCCL runs NVLS
-     * only with CollNet, NVLSTree otherwise, neither modelled).
-     */
-    public boolean nvlsApplies() {
-        return nvls && !multiDomain();
-    }
-
-    /** Whether NVLSTree is a candidate: allowed, across domains of more than one GPU (NVLS within each). */
-    public boolean nvlsTreeApplies() {
-        return nvls && multiDomain() && config.gpusPerDomain() > 1;
-    }
-
-    /** Whether candidate algorithm a's latency is ℓ_NVLS (NVLS on one domain) rather than steps of ℓ_p and ℓ_net. */
-    private boolean ownLatency(int a) {
-        return a == NVLS_INDEX && !multiDomain();
+        return NAMES;
     }
 
     public boolean multiDomain() {
@@ -326,19 +268,12 @@ public final class AlgorithmEnvelopeModel implements EnvelopeCostModel {
         return protocol == SIMPLE ? 1.0 : theta[ProtocolEnvelopeModel.efficiencyIndex(PROTOCOL_VALUES[protocol])];
     }
 
-    /** The algorithm's share of β: τ for Tree, ν for NVLS, 1 for Ring. */
     private static double treeFactor(int a, double[] theta) {
-        return a == Algorithm.TREE.ordinal() ? theta[TREE_FACTOR] : a == NVLS_INDEX ? theta[NVLS_FACTOR] : 1.0;
+        return a == Algorithm.TREE.ordinal() ? theta[TREE_FACTOR] : 1.0;
     }
 
     public double alphaUs(Algorithm a, Protocol p, double[] theta) {
-        return ownLatency(a.ordinal()) ? theta[NVLS_LATENCY]
-                : link[a.ordinal()] * theta[p.ordinal()] + net[a.ordinal()] * theta[NET_LATENCY];
-    }
-
-    /** Whether (algorithm ordinal, protocol ordinal) is a candidate here: NVLS on Simple only, LL128 where it runs. */
-    private boolean candidate(int a, int p) {
-        return (p != LL128_INDEX || ll128) && (a != NVLS_INDEX || p == SIMPLE);
+        return link[a.ordinal()] * theta[p.ordinal()] + net[a.ordinal()] * theta[NET_LATENCY];
     }
 
     /**
@@ -352,10 +287,9 @@ public final class AlgorithmEnvelopeModel implements EnvelopeCostModel {
         private final double[] divisor = new double[ALGORITHMS.length * PROTOCOLS];
 
         Terms(double[] theta) {
-            for (int a = firstAlgorithm; a < endAlgorithm; a++) {
+            for (int a = firstAlgorithm; a < ALGORITHMS.length; a++) {
                 for (int p = 0; p < PROTOCOLS; p++) {
-                    alpha[a * PROTOCOLS + p] = ownLatency(a) ? theta[NVLS_LATENCY]
-                            : link[a] * theta[p] + net[a] * theta[NET_LATENCY];
+                    alpha[a * PROTOCOLS + p] = link[a] * theta[p] + net[a] * theta[NET_LATENCY];
                     divisor[a * PROTOCOLS + p] = efficiency(p, theta) * treeFactor(a, theta) * theta[BETA]
                             * BYTES_PER_US_PER_GBPS;
                 }
@@ -372,17 +306,14 @@ public final class AlgorithmEnvelopeModel implements EnvelopeCostModel {
             return alpha[c] + bandwidthUs(c, bytes);
         }
 
-        /**
-         * The fastest candidate; NCCL's order (Tree before Ring before NVLS, LL before LL128 before Simple) breaks
-         * ties.
-         */
+        /** The fastest candidate; NCCL's order (Tree before Ring, LL before LL128 before Simple) breaks ties. */
         @Override
         public int chosen(double bytes) {
             int best = RING_INDEX * PROTOCOLS;
             double t = Double.POSITIVE_INFINITY;
-            for (int a = firstAlgorithm; a < endAlgorithm; a++) {
+            for (int a = firstAlgorithm; a < ALGORITHMS.length; a++) {
                 for (int p = 0; p < PROTOCOLS; p++) {
-                    if (!candidate(a, p)) {
+                    if (p == LL128_INDEX && !ll128) {
                         continue;
                     }
                     double tp = time(a * PROTOCOLS + p, bytes);
@@ -401,12 +332,8 @@ public final class AlgorithmEnvelopeModel implements EnvelopeCostModel {
             int a = c / PROTOCOLS;
             int p = c % PROTOCOLS;
             Arrays.fill(g, 0);
-            if (ownLatency(a)) {
-                g[NVLS_LATENCY] = 1;
-            } else {
-                g[p] = link[a];
-                g[NET_LATENCY] = net[a];
-            }
+            g[p] = link[a];
+            g[NET_LATENCY] = net[a];
             double bw = bandwidthUs(c, bytes);
             g[BETA] = -bw / theta[BETA];
             if (p != SIMPLE) {
@@ -415,8 +342,6 @@ public final class AlgorithmEnvelopeModel implements EnvelopeCostModel {
             }
             if (a == Algorithm.TREE.ordinal()) {
                 g[TREE_FACTOR] = -bw / theta[TREE_FACTOR];
-            } else if (a == NVLS_INDEX) {
-                g[NVLS_FACTOR] = -bw / theta[NVLS_FACTOR];
             }
         }
     }
@@ -440,13 +365,13 @@ public final class AlgorithmEnvelopeModel implements EnvelopeCostModel {
 
     /** The time of an algorithm on its fastest protocol; empty where the algorithm is not a candidate here. */
     public java.util.OptionalDouble fastestUs(Algorithm a, double bytes, double[] theta) {
-        if (a.ordinal() < firstAlgorithm || a.ordinal() >= endAlgorithm) {
+        if (a.ordinal() < firstAlgorithm) {
             return java.util.OptionalDouble.empty();
         }
         Terms terms = new Terms(theta);
         double t = Double.POSITIVE_INFINITY;
         for (int p = 0; p < PROTOCOLS; p++) {
-            if (candidate(a.ordinal(), p)) {
+            if (p != LL128_INDEX || ll128) {
                 t = Math.min(t, terms.time(a.ordinal() * PROTOCOLS + p, bytes));
             }
         }
@@ -473,7 +398,7 @@ public final class AlgorithmEnvelopeModel implements EnvelopeCostModel {
     /** The same calibrated system at another configuration (every parameter carries over). */
     @Override
     public AlgorithmEnvelopeModel at(Scale scale) {
-        return new AlgorithmEnvelopeModel(collective, scale.domainsFrom(config), hops, ringOnly, nvls);
+        return new AlgorithmEnvelopeModel(collective, scale.domainsFrom(config), hops, ringOnly);
     }
 
     @Override

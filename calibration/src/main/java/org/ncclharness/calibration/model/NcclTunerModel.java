@@ -89,8 +89,7 @@ public record NcclTunerModel(Collective collective, int ranks, int nodes, int sm
         NcclTuning t = tuning();
         List<Candidate> out = new ArrayList<>();
         for (Algorithm a : Algorithm.values()) {
-            // NVLS needs the NVLS graph's bandwidths and channels, which no dataset states
-            if (a == Algorithm.NVLS || a == Algorithm.TREE && collective != Collective.ALL_REDUCE) {
+            if (a == Algorithm.TREE && collective != Collective.ALL_REDUCE) {
                 continue;
             }
             for (Protocol p : Protocol.values()) {

@@ -10,9 +10,7 @@ import org.ncclharness.calibration.measure.Collective;
  */
 public enum Algorithm {
     TREE("Tree"),
-    RING("Ring"),
-    /** NVLink SHARP: the NVSwitch reduces and multicasts (NCCL 2.17 on), on Simple only. */
-    NVLS("NVLS");
+    RING("Ring");
 
     private final String label;
 

@@ -32,9 +32,7 @@ import org.ncclharness.calibration.nccl.ProtocolDataShares;
  * @param description one line for the report
  * @param model       the model at the run's configuration
  * @param ceilingGBps the most busbw any algorithm moves between the run's domains ({@link BandwidthCeiling}), null
- *                    where not known: β at most that where no size fitted passed it; where NVLS is a candidate
- *                    ({@link AlgorithmEnvelopeModel#nvlsApplies}), the domain's line rate, which Ring's β never
- *                    passes (sizes above it went on NVLS)
+ *                    where not known: β at most that where no size fitted passed it
  */
 public record AlgorithmEnvelopeEstimator(String name, String description, AlgorithmEnvelopeModel model,
                                          Double ceilingGBps) implements Estimator {
@@ -47,16 +45,6 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
     public AlgorithmEnvelopeEstimator withCeiling(Double ceilingGBps) {
         return new AlgorithmEnvelopeEstimator(name, description, model, ceilingGBps);
     }
-
-    /**
-     * NVLS's share of β at most 2: NCCL rates NVLS AllReduce at 2·nvlsEfficiency·(c − 1)/c of the per-channel
-     * bandwidth (src/graph/tuning.cc: it pipelines two operations), each factor after the 2 at most 1.
-     */
-    static final double NVLS_FACTOR_CEILING = 2;
-    /** ℓ_NVLS starts at these multiples of Ring/Simple's α in the envelope's fit (NCCL's 25 µs is about 2× there). */
-    private static final double[] NVLS_LATENCY_STARTS = {1, 0.5, 2, 4};
-    /** The start at Ring/Simple's α: NVLS's line the envelope's Simple line. */
-    private static final int SAME_AS_ENVELOPE = 0;
 
     /** Shares of the smallest size's latency started on the network steps (the rest on the links). */
     private static final double[] NET_SHARES = {0.2, 0.6};
@@ -86,19 +74,13 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
      * and τ where some run determines them.
      */
     private static boolean[] free(List<AlgorithmEnvelopeModel> models) {
-        boolean[] free = new boolean[models.get(0).parameterNames().size()];
+        boolean[] free = new boolean[AlgorithmEnvelopeModel.TREE_FACTOR + 1];
         Arrays.fill(free, 0, AlgorithmEnvelopeModel.NET_LATENCY, true);
         free[AlgorithmEnvelopeModel.NET_LATENCY] = AlgorithmEnvelopeModel.netLatencyDetermined(models);
         free[AlgorithmEnvelopeModel.TREE_FACTOR] = models.stream().anyMatch(AlgorithmEnvelopeModel::treeDetermined);
         boolean ll128 = models.stream().anyMatch(AlgorithmEnvelopeModel::ll128);
         free[Protocol.LL128.ordinal()] = ll128;
         free[ProtocolEnvelopeModel.efficiencyIndex(Protocol.LL128)] = ll128;
-        if (free.length > AlgorithmEnvelopeModel.NVLS_FACTOR) {
-            boolean nvls = models.stream().anyMatch(AlgorithmEnvelopeModel::nvlsApplies);
-            free[AlgorithmEnvelopeModel.NVLS_LATENCY] = nvls;
-            free[AlgorithmEnvelopeModel.NVLS_FACTOR] = nvls
-                    || models.stream().anyMatch(AlgorithmEnvelopeModel::nvlsTreeApplies);
-        }
         return free;
     }
 
@@ -107,14 +89,9 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
      * enter there. Empty across domains. A caller that fits that envelope anyway can take its θ from it.
      */
     public Optional<ProtocolEnvelopeEstimator> oneDomainEnvelope() {
-        return model.multiDomain() || model.nvlsApplies() ? Optional.empty() : Optional.of(envelope());
-    }
-
-    /** The protocol envelope at this run's N and hops (its β ceiling this one's, none where NVLS is a candidate). */
-    private ProtocolEnvelopeEstimator envelope() {
-        return ProtocolEnvelopeEstimator.fitted(name, description,
+        return model.multiDomain() ? Optional.empty() : Optional.of(ProtocolEnvelopeEstimator.fitted(name, description,
                 new ProtocolEnvelopeModel(model.collective(), model.config().ranks(), model.hops()))
-                .withCeiling(model.nvlsApplies() ? null : ceilingGBps);
+                .withCeiling(ceilingGBps));
     }
 
     /** θ in this model's terms from the {@link #oneDomainEnvelope}'s: ℓ_net = 0, τ = 1; null (no fit) stays null. */
@@ -124,11 +101,6 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         }
         double[] theta = Arrays.copyOf(envelopeTheta, model.parameterNames().size());
         theta[AlgorithmEnvelopeModel.TREE_FACTOR] = 1;
-        if (model.nvlsAllowed()) {
-            // NVLS never the faster: no latency is enough, at Ring's bandwidth
-            theta[AlgorithmEnvelopeModel.NVLS_LATENCY] = Double.MAX_VALUE;
-            theta[AlgorithmEnvelopeModel.NVLS_FACTOR] = 1;
-        }
         return theta;
     }
 
@@ -137,9 +109,6 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         Optional<ProtocolEnvelopeEstimator> envelope = oneDomainEnvelope();
         if (envelope.isPresent()) {
             return fromEnvelope(envelope.get().estimate(points));
-        }
-        if (model.nvlsApplies()) {
-            return withNvls(points);
         }
         Double ceiling = BandwidthCeiling.unpassed(ceilingGBps, List.of(points));
         Setup s = setup(List.of(model), List.of(points), ceiling);
@@ -164,53 +133,6 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
                                          List<Double> ceilingsGBps) {
         Setup s = setup(models, points, BandwidthCeiling.unpassed(ceilingsGBps, points));
         return RelativeLeastSquares.bestOf(models, points, s.starts(), s.free(), s.bounds());
-    }
-
-    /**
-     * One domain with NVLS beside Ring: started from the protocol envelope's fit of the same points (what carries
-     * the largest size there is NVLS or Ring/Simple), Ring's β within the line rate ({@code ceilingGBps}), NVLS
-     * started at the envelope's Simple bandwidth with latencies around Ring/Simple's α; each start fitted, the
-     * lowest cost kept.
-     */
-    private double[] withNvls(FitPoints points) {
-        double[] env = fromEnvelope(envelope().estimate(points));
-        if (env == null) {
-            return null;
-        }
-        int beta = ProtocolEnvelopeModel.BETA_INDEX;
-        double ringBeta = ceilingGBps == null ? env[beta] : Math.min(env[beta], ceilingGBps);
-        double simpleAlpha = model.alphaUs(Algorithm.RING, Protocol.SIMPLE, env);
-        int ll = ProtocolEnvelopeModel.efficiencyIndex(Protocol.LL);
-        int ll128 = ProtocolEnvelopeModel.efficiencyIndex(Protocol.LL128);
-        List<double[]> starts = new ArrayList<>();
-        for (double share : NVLS_LATENCY_STARTS) {
-            double[] x = env.clone();
-            x[beta] = ringBeta;
-            // LL and LL128 at the envelope's rates, as far as η ≤ 1 lets them once β is within the line rate
-            x[ll] = Math.min(ProtocolEnvelopeEstimator.EFFICIENCY_CEILING, env[ll] * env[beta] / ringBeta);
-            x[ll128] = Math.min(ProtocolEnvelopeEstimator.EFFICIENCY_CEILING, env[ll128] * env[beta] / ringBeta);
-            x[AlgorithmEnvelopeModel.NVLS_LATENCY] = share * simpleAlpha;
-            x[AlgorithmEnvelopeModel.NVLS_FACTOR] = Math.min(NVLS_FACTOR_CEILING, env[beta] / ringBeta);
-            starts.add(x);
-        }
-        boolean[] free = free(List.of(model));
-        int k = free.length;
-        double[] lower = new double[k];
-        lower[beta] = 1e-9;
-        lower[ll] = ProtocolEnvelopeEstimator.EFFICIENCY_FLOOR;
-        lower[ll128] = ProtocolEnvelopeEstimator.EFFICIENCY_FLOOR;
-        lower[AlgorithmEnvelopeModel.NVLS_FACTOR] = ProtocolEnvelopeEstimator.EFFICIENCY_FLOOR;
-        Bounds bounds = Bounds.below(lower).withCeiling(ll, ProtocolEnvelopeEstimator.EFFICIENCY_CEILING)
-                .withCeiling(ll128, ProtocolEnvelopeEstimator.EFFICIENCY_CEILING)
-                .withCeiling(AlgorithmEnvelopeModel.NVLS_FACTOR, NVLS_FACTOR_CEILING);
-        if (ceilingGBps != null) {
-            bounds = bounds.withCeiling(beta, ceilingGBps);
-        }
-        double[] fitted = RelativeLeastSquares.bestOf(List.of(model), List.of(points), starts, free, bounds);
-        // the start whose NVLS line is the envelope's Simple line fits as the envelope does: where every start's fit
-        // failed (a latency no size sees loses the Jacobian its rank) or ended higher, that start is the fit
-        double[] same = starts.get(SAME_AS_ENVELOPE);
-        return fitted != null && cost(fitted, points) <= cost(same, points) ? fitted : same;
     }
 
     /**
@@ -277,7 +199,7 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
     }
 
     private static Setup setup(List<AlgorithmEnvelopeModel> models, List<FitPoints> points, Double ceilingGBps) {
-        int k = models.get(0).parameterNames().size();
+        int k = AlgorithmEnvelopeModel.TREE_FACTOR + 1;
         double beta0 = 1e-6;
         for (int r = 0; r < models.size(); r++) {
             FitPoints p = points.get(r);
@@ -321,15 +243,10 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
                 double netStart = netFree ? net : 0;
                 for (double[] r : ProtocolEnvelopeEstimator.LATENCY_RATIOS) {
                     // τ stays where it starts when no run has Tree (it does not enter): 1, as on one domain
-                    double[] start = Arrays.copyOf(new double[] {ell + onLinks, ell * r[0] + onLinks,
-                        ell * r[1] + onLinks, beta0, nccl.ringLLBusBwFactor(), nccl.ringLL128BusBwFactor(), netStart,
+                    starts.add(new double[] {ell + onLinks, ell * r[0] + onLinks, ell * r[1] + onLinks, beta0,
+                        nccl.ringLLBusBwFactor(), nccl.ringLL128BusBwFactor(), netStart,
                         free[AlgorithmEnvelopeModel.TREE_FACTOR]
-                            ? nccl.treeBusBwFactor() : 1}, k);
-                    if (k > AlgorithmEnvelopeModel.NVLS_FACTOR) {
-                        // NVLSTree at Ring's bandwidth: its fewer steps already make it the faster at large sizes
-                        start[AlgorithmEnvelopeModel.NVLS_FACTOR] = 1;
-                    }
-                    starts.add(start);
+                            ? nccl.treeBusBwFactor() : 1});
                 }
             }
         }
@@ -342,12 +259,6 @@ public record AlgorithmEnvelopeEstimator(String name, String description, Algori
         ProtocolDataShares shares = ProtocolDataShares.bundled();
         Bounds bounds = Bounds.below(lower).withCeiling(AlgorithmEnvelopeModel.TREE_FACTOR, nccl.treeBusBwFactor())
                 .withCeiling(ll, shares.of(Protocol.LL)).withCeiling(ll128, shares.of(Protocol.LL128));
-        if (k > AlgorithmEnvelopeModel.NVLS_FACTOR) {
-            lower[AlgorithmEnvelopeModel.NVLS_FACTOR] = ProtocolEnvelopeEstimator.EFFICIENCY_FLOOR;
-            bounds = Bounds.below(lower).withCeiling(AlgorithmEnvelopeModel.TREE_FACTOR, nccl.treeBusBwFactor())
-                    .withCeiling(ll, shares.of(Protocol.LL)).withCeiling(ll128, shares.of(Protocol.LL128))
-                    .withCeiling(AlgorithmEnvelopeModel.NVLS_FACTOR, NVLS_FACTOR_CEILING);
-        }
         // β at most what any algorithm moves between the domains (BandwidthCeiling)
         if (ceilingGBps != null) {
             bounds = bounds.withCeiling(ProtocolEnvelopeModel.BETA_INDEX, ceilingGBps);
