@@ -60,11 +60,9 @@ record SummaryBounds(boolean alphaReached, boolean busBwReached, boolean aboveMe
         }
         double det = s0 * s2 - s1 * s1;
         boolean exact = error == 0;
-        // two sizes or fewer leave a line no freedom to show its error: nothing is pinned
-        double t = sizes.length > 2 ? new TDistribution(sizes.length - 2)
-                .inverseCumulativeProbability(1 - (1 - CONFIDENCE) / 2) : Double.POSITIVE_INFINITY;
-        boolean alphaReached = exact || det > 0 && alpha >= t * Math.sqrt(s2 / det);
-        boolean busBwReached = exact || det > 0 && slope * GIB >= t * Math.sqrt(s0 / det);
+        Quantile t = new Quantile(sizes.length - 2);
+        boolean alphaReached = exact || det > 0 && t.clear(alpha, Math.sqrt(s2 / det));
+        boolean busBwReached = exact || det > 0 && t.clear(slope * GIB, Math.sqrt(s0 / det));
         boolean shown = busBwGBps != null && busBwReached;
         return new SummaryBounds(alphaReached, busBwReached,
                 shown && busBwGBps > largestMeasuredBusBwGBps * (1 + error),
@@ -72,4 +70,43 @@ record SummaryBounds(boolean alphaReached, boolean busBwReached, boolean aboveMe
     }
 
     private static final double GIB = 1L << 30;
+
+    /**
+     * Whether a value stands clear of zero by t·σ, t computed only where the answer depends on it: Student's t at
+     * {@value #CONFIDENCE} two-sided lies between the normal's 1.95996 (df → ∞) and 12.7062 (df = 1), so a value
+     * above {@value #T_ABOVE}·σ is clear and one below {@value #T_BELOW}·σ is not, whatever the degrees of freedom.
+     * The quantile itself (Commons Math's, solved to 1e-9) is the first use of its distributions, special functions
+     * and solver, about 20 ms of a one-run calibrate's CPU (issue 43), for a decision the band mostly settles.
+     */
+    static final class Quantile {
+        static final double T_BELOW = 1.95;
+        static final double T_ABOVE = 12.71;
+        private final int degreesOfFreedom;
+        private double t = Double.NaN;
+
+        /** @param degreesOfFreedom n − 2; none (two sizes or fewer) leaves a line no freedom to show its error */
+        Quantile(int degreesOfFreedom) {
+            this.degreesOfFreedom = degreesOfFreedom;
+        }
+
+        /** value ≥ t·σ, as if t were computed first. */
+        boolean clear(double value, double sigma) {
+            if (degreesOfFreedom > 0 && value >= T_ABOVE * sigma) {
+                return true;
+            }
+            if (degreesOfFreedom > 0 && value < T_BELOW * sigma) {
+                return false;
+            }
+            return value >= t() * sigma;
+        }
+
+        double t() {
+            if (Double.isNaN(t)) {
+                // nothing is pinned without a degree of freedom
+                t = degreesOfFreedom > 0 ? new TDistribution(null, degreesOfFreedom)
+                        .inverseCumulativeProbability(1 - (1 - CONFIDENCE) / 2) : Double.POSITIVE_INFINITY;
+            }
+            return t;
+        }
+    }
 }

@@ -50,6 +50,9 @@ public final class MeasurementCsv {
             + "oop_busbw_gbps,oop_wrong,ip_time_us,ip_algbw_gbps,ip_busbw_gbps,ip_wrong";
 
     private static final Pattern NUMBER = Pattern.compile("[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?");
+    // compiled once: String.matches compiles its pattern on every call, several times a row
+    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*");
+    private static final Pattern INTEGER = Pattern.compile("-?\\d{1,19}");
     // read with the CSV module's parser alone: a command that reads a bundled run and writes no CSV does not
     // start Jackson's data binding (its mapper), a fifth of a short command's CPU (README, Benchmarks)
     private static final CsvFactory READING = new CsvFactory();
@@ -246,7 +249,7 @@ public final class MeasurementCsv {
         if (v.isBlank()) {
             throw new InputException(file, line, column + " is empty");
         }
-        if (!v.matches("[a-z][a-z0-9_]*")) {
+        if (!NAME.matcher(v).matches()) {
             throw new InputException(file, line, column + " " + Echo.quote(v) + " is not a name nccl-tests prints "
                     + "(one lowercase word such as float or sum)");
         }
@@ -256,7 +259,7 @@ public final class MeasurementCsv {
     private static long integer(String file, int line, String v, String column, long min, long max) {
         long n;
         try {
-            n = v.matches("-?\\d{1,19}") ? Long.parseLong(v) : Long.MIN_VALUE;
+            n = INTEGER.matcher(v).matches() ? Long.parseLong(v) : Long.MIN_VALUE;
         } catch (NumberFormatException e) {
             n = Long.MIN_VALUE;
         }

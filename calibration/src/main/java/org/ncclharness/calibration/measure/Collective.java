@@ -3,6 +3,7 @@ package org.ncclharness.calibration.measure;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * One value per collective, described the way nccl-tests describes it: how many elements each rank sends and
@@ -147,9 +148,12 @@ public enum Collective {
         };
     }
 
+    /** The binaries' suffix a name may carry; compiled once, as every CSV row names its collective. */
+    private static final Pattern PERF_SUFFIX = Pattern.compile("_perf(?:_mpi)?$");
+
     /** Finds a collective by any of its spellings (all_reduce, allreduce, AllReduce, all_reduce_perf, all_reduce_perf_mpi). */
     public static Optional<Collective> byName(String name) {
-        String n = name.trim().toLowerCase(Locale.ROOT).replaceFirst("_perf(?:_mpi)?$", "").replace("-", "_");
+        String n = PERF_SUFFIX.matcher(name.trim().toLowerCase(Locale.ROOT)).replaceFirst("").replace("-", "_");
         return Arrays.stream(values())
                 .filter(c -> c.testName.equals(n) || c.cliName.equals(n.replace("_", ""))
                         || c.ncclName.toLowerCase(Locale.ROOT).equals(n))

@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.function.DoubleUnaryOperator;
 import java.util.stream.DoubleStream;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.DoubleRange;
+import net.jqwik.api.constraints.IntRange;
+import org.apache.commons.math3.distribution.TDistribution;
 import org.junit.jupiter.api.Test;
 
 /** The rules of {@link SummaryBounds} on one line T(M) = α + M/(β·1e3): what the sizes reach, judged by the error. */
@@ -42,5 +47,31 @@ class SummaryBoundsTest {
         SummaryBounds within = SummaryBounds.of(LINE, sizes(3, 30), 5, 100.0, 96, null);
         assertThat(within.aboveMeasured()).as("100 <= 96 x 1.05").isFalse();
         assertThat(within.aboveLineRate()).as("no line rate known").isFalse();
+    }
+
+    /** The quantile Quantile stands for, computed the plain way. */
+    private static double t(int degreesOfFreedom) {
+        return new TDistribution(degreesOfFreedom).inverseCumulativeProbability(1 - (1 - SummaryBounds.CONFIDENCE) / 2);
+    }
+
+    @Test
+    void theQuantileLiesInsideTheBandThatSettlesMostDecisionsWithoutIt() {
+        for (int df = 1; df <= 2000; df++) {
+            assertThat(t(df)).as("df %d", df).isGreaterThan(SummaryBounds.Quantile.T_BELOW)
+                    .isLessThan(SummaryBounds.Quantile.T_ABOVE);
+        }
+    }
+
+    /** Values near t·σ included: the band's edges and the quantile itself are where a shortcut would go wrong. */
+    @Property(tries = 2000)
+    void clearOfZeroDecidesAsIfTheQuantileWereComputedFirst(@ForAll @IntRange(min = -1, max = 60) int df,
+                                                             @ForAll @DoubleRange(min = 0, max = 1e3) double sigma,
+                                                             @ForAll @DoubleRange(min = 0.5, max = 20) double ratio) {
+        double plainT = df > 0 ? t(df) : Double.POSITIVE_INFINITY;
+        for (double value : new double[] {ratio * sigma, plainT * sigma, Math.nextDown(plainT * sigma),
+            SummaryBounds.Quantile.T_BELOW * sigma, SummaryBounds.Quantile.T_ABOVE * sigma, -ratio * sigma}) {
+            assertThat(new SummaryBounds.Quantile(df).clear(value, sigma)).as("df %d, %s >= t x %s", df, value, sigma)
+                    .isEqualTo(value >= plainT * sigma);
+        }
     }
 }
