@@ -17,7 +17,6 @@ import org.ncclharness.calibration.fit.Residual;
 import org.ncclharness.calibration.model.CostModel;
 import org.ncclharness.calibration.model.Scale;
 import org.ncclharness.calibration.model.SingleTierModel;
-import org.ncclharness.calibration.model.TwoTierConfig;
 import org.ncclharness.calibration.fit.twotier.ConfigSummary;
 import org.ncclharness.calibration.fit.twotier.Identifiability;
 import org.ncclharness.calibration.fit.twotier.TwoTierFit;
@@ -206,11 +205,11 @@ public final class CalibrationSummary {
         // Both single-tier families name the bandwidth term β_eff; the time at 0 bytes is α (the envelope: min α_p).
         Double beta = best.parameters().get(SingleTierModel.BETA);
         double[] sizes = best.residuals().stream().mapToDouble(Residual::bytes).toArray();
-        SummaryBounds bounds = SummaryBounds.of(best::timeUs, sizes, pct, beta,
+        SummaryBounds bounds = SummaryBounds.of(s.identifiability(), best::timeUs, sizes, pct, beta,
                 largestMeasuredBusBw(s, best), s.inNetworkFlag() == null ? s.seed().betaPhysGBps() : null);
-        boolean alpha = s.identifiability().alpha() && bounds.alphaReached();
-        boolean busBw = beta != null && s.identifiability().beta() && bounds.busBwReached();
-        flag(flags, !alpha || !s.identifiability().beta() || !bounds.busBwReached(), 'U');
+        boolean alpha = bounds.alphaReached();
+        boolean busBw = beta != null && bounds.busBwReached();
+        flag(flags, !alpha || !bounds.busBwReached(), 'U');
         flag(flags, busBw && bounds.aboveMeasured(), 'X');
         flag(flags, busBw && bounds.aboveLineRate(), 'L');
         flag(flags, WrongRows.noted(s.notes()), 'W');
@@ -235,13 +234,7 @@ public final class CalibrationSummary {
                 > Fitter.EXACT_LEAVE_ONE_OUT_MAX, 'K');
         flag(flags, t.busBwAboveNetworkLineRateGBps().isPresent(), 'R');
         flag(flags, t.timeDerived(), 'D');
-        // both forms are one line at a configuration: T(M) = α + f·M/busbw
-        double f = t.collective().busFactor(at.config().ranks());
-        double[] sizes = t.runs().stream().filter(r -> r.config().equals(at.config())).findFirst()
-                .orElse(t.runs().get(0)).bytes();
-        SummaryBounds bounds = SummaryBounds.of(m -> at.latencySumUs() + f * m / (at.busBwAsymptoteGBps() * 1e3),
-                sizes, best.comparisonPct(), at.busBwAsymptoteGBps(), largestMeasuredBusBw(t),
-                t.busBwAboveNetworkLineRateGBps().isPresent() ? null : t.busBwCeilingGBps());
+        SummaryBounds bounds = SummaryBounds.of(t, best, at);
         flag(flags, best.profiles().stream().anyMatch(p -> p.status() == Identifiability.UNDETERMINED)
                 || !bounds.alphaReached() || !bounds.busBwReached(), 'U');
         flag(flags, bounds.aboveMeasured(), 'X');
@@ -265,8 +258,8 @@ public final class CalibrationSummary {
         flag(flags, t.busBwAboveNetworkLineRateGBps().isPresent(), 'R');
         flag(flags, t.timeDerived(), 'D');
         // as for the two-tier forms, the row shows the largest configuration (a joint θ holds at every one)
-        CostModel m = f.model().at(Scale.of(t.runs().stream().map(TwoTierRun::config)
-                .max(Comparator.comparingInt(TwoTierConfig::ranks)).orElseThrow()));
+        TwoTierRun run = t.runs().stream().max(Comparator.comparingInt(r -> r.config().ranks())).orElseThrow();
+        CostModel m = f.model().at(Scale.of(run.config()));
         int ranks = m.ranks();
         double far = 1e15;
         double busBw = t.collective().busBwGBps(far, m.timeUs(far, f.theta()), ranks);
@@ -275,8 +268,9 @@ public final class CalibrationSummary {
         Double line = t.busBwCeilingGBps();
         double pct = gcv != null ? gcv : (loo ? f.leaveOneOut() : f.inSample()).overallPct().orElse(Double.NaN);
         double[] sizes = f.residuals().stream().mapToDouble(Residual::bytes).toArray();
-        SummaryBounds bounds = SummaryBounds.of(b -> m.timeUs(b, f.theta()), sizes, pct, busBw,
-                largestMeasuredBusBw(t), null);
+        SummaryBounds bounds = SummaryBounds.of(SummaryBounds.reach(t, run), b -> m.timeUs(b, f.theta()), sizes, pct,
+                busBw,
+                SummaryBounds.largestMeasuredBusBw(t), null);
         boolean seen = sameSlope(m, f.theta(), largest, far) && (line == null || busBw <= line
                 || t.busBwAboveNetworkLineRateGBps().isPresent()) && bounds.busBwReached();
         flag(flags, !seen || !bounds.alphaReached(), 'U');
@@ -306,19 +300,6 @@ public final class CalibrationSummary {
         Collective c = Collective.byName(s.dataset().collective()).orElseThrow();
         return best.residuals().stream().mapToDouble(r -> c.busBwGBps(r.bytes(), r.measuredUs(), s.ranks())).max()
                 .orElse(0);
-    }
-
-    /** The highest busbw any run of the entry measured. */
-    private static double largestMeasuredBusBw(TwoTierCalibration t) {
-        double most = 0;
-        for (TwoTierRun r : t.runs()) {
-            double[] b = r.bytes();
-            double[] us = r.timeUs();
-            for (int i = 0; i < b.length; i++) {
-                most = Math.max(most, t.collective().busBwGBps(b[i], us[i], r.config().ranks()));
-            }
-        }
-        return most;
     }
 
     private static void flag(StringBuilder flags, boolean on, char c) {

@@ -15,7 +15,7 @@ import org.ncclharness.calibration.model.SingleTierModel;
  * @param busBwPeakGBps busbw at the largest size, null where the data do not determine β
  * @param ur            u_r = BusBW_peak / β_phys (0.92 where NVLS on NVSwitch), null without β_phys or β
  * @param betaFitGBps   β of method B+beta (ℓ_link and β fitted jointly), null where it was not fitted
- * @param ellLinkUs     ℓ_link of method B, null where the data do not determine α and nothing fixed it
+ * @param ellLinkUs     ℓ_link of method B, null where the sizes do not reach α and nothing fixed it
  * @param alphaAUs      α of method A (chip profile), null without a profile
  * @param alphaBUs      α of method B, null where ℓ_link is
  */
@@ -25,8 +25,10 @@ public record SingleTierHeadline(Double betaPhysGBps, Double busBwPeakGBps, Doub
     public static SingleTierHeadline of(SingleTierCalibration s) {
         boolean beta = s.identifiability().beta();
         Optional<Fit> b = s.fit(SingleTierCalibrator.METHOD_B);
-        // ℓ_link is shown where the data determine it or the user fixed it, not as the 0 of bandwidth-only data.
-        Optional<Fit> bAlpha = b.filter(f -> s.identifiability().alpha() || f.theta()[0] > 0);
+        // ℓ_link is shown where the sizes reach α (the summary's rule) or the user fixed it (α not calibrated, ℓ_link
+        // not the 0 of bandwidth-only data); a fitted intercept off the latency plateau is not the link's latency.
+        Optional<Fit> bAlpha = b.filter(f -> s.identifiability().alphaReached()
+                || !s.identifiability().alpha() && f.theta()[0] > 0);
         return new SingleTierHeadline(s.seed().betaPhysGBps(), beta ? s.seed().busBwPeakGBps() : null,
                 beta ? s.seed().ur() : null,
                 s.fit(SingleTierCalibrator.METHOD_B_FITTED_BETA).map(f -> f.theta()[1]).orElse(null),

@@ -2,6 +2,10 @@ package org.ncclharness.calibration.calibrate;
 
 import java.util.function.DoubleUnaryOperator;
 import org.apache.commons.math3.distribution.TDistribution;
+import org.ncclharness.calibration.fit.Identifiability;
+import org.ncclharness.calibration.fit.twotier.ConfigSummary;
+import org.ncclharness.calibration.fit.twotier.TwoTierFit;
+import org.ncclharness.calibration.fit.twotier.TwoTierRun;
 
 /**
  * What a summary row may show of its model's two limits, judged by the model against its own error (the score the
@@ -11,6 +15,10 @@ import org.apache.commons.math3.distribution.TDistribution;
  * through those sizes, weighted so, has standard errors σ_α and σ_s (weighted least squares, w = 1/(ε·T(M))²); a
  * limit is reached where it stands clear of zero by t·σ, t the two-sided {@value #CONFIDENCE} quantile of Student's t
  * with n − 2 degrees of freedom (2.05 for 30 sizes, 12.7 for three: a line through three sizes pins little):
+ * Before that, the sizes themselves must reach the limit ({@link Identifiability}, the same rule for every family):
+ * α only where the smallest size sits on the latency plateau ({@link Identifiability#alphaReached}), the busbw only
+ * where the bandwidth term carries the largest time ({@link Identifiability#beta}), each as a dataset's metadata
+ * may declare ({@code bandwidth-only}, {@code latency-only}).
  * <ul>
  *   <li>α, the time as M → 0, where α ≥ t·σ_α. Sizes that start at 4 GiB leave α a small share of every time and
  *       an extrapolation far below the data: σ_α grows with both (a latency share under ε is always below it).</li>
@@ -26,12 +34,13 @@ import org.apache.commons.math3.distribution.TDistribution;
  * @param aboveMeasured  the busbw shown exceeds the largest measured busbw by more than the fit's error
  * @param aboveLineRate  the busbw shown exceeds the line rate, which no measured size did
  */
-record SummaryBounds(boolean alphaReached, boolean busBwReached, boolean aboveMeasured, boolean aboveLineRate) {
+public record SummaryBounds(boolean alphaReached, boolean busBwReached, boolean aboveMeasured, boolean aboveLineRate) {
 
     /** The two-sided confidence a limit is shown at. */
     static final double CONFIDENCE = 0.95;
 
     /**
+     * @param reach                    what the measured sizes (and the metadata) reach
      * @param timeUs                   the model's time at a size (bytes), at the configuration the row shows
      * @param sizes                    the sizes fitted, bytes
      * @param errorPct                 the row's score in % (NaN or 0: no score, nothing is held back for it)
@@ -40,8 +49,8 @@ record SummaryBounds(boolean alphaReached, boolean busBwReached, boolean aboveMe
      * @param lineRateGBps             the line rate where the hardware facts give one and no measured size passed
      *                                 it, else null
      */
-    static SummaryBounds of(DoubleUnaryOperator timeUs, double[] sizes, double errorPct, Double busBwGBps,
-                            double largestMeasuredBusBwGBps, Double lineRateGBps) {
+    static SummaryBounds of(Identifiability reach, DoubleUnaryOperator timeUs, double[] sizes, double errorPct,
+                            Double busBwGBps, double largestMeasuredBusBwGBps, Double lineRateGBps) {
         double error = Double.isFinite(errorPct) ? errorPct / 100 : 0;
         double alpha = timeUs.applyAsDouble(0);
         double largest = java.util.Arrays.stream(sizes).max().orElse(0);
@@ -61,12 +70,56 @@ record SummaryBounds(boolean alphaReached, boolean busBwReached, boolean aboveMe
         double det = s0 * s2 - s1 * s1;
         boolean exact = error == 0;
         Quantile t = new Quantile(sizes.length - 2);
-        boolean alphaReached = exact || det > 0 && t.clear(alpha, Math.sqrt(s2 / det));
-        boolean busBwReached = exact || det > 0 && t.clear(slope * GIB, Math.sqrt(s0 / det));
+        boolean alphaReached = reach.alphaReached() && (exact || det > 0 && t.clear(alpha, Math.sqrt(s2 / det)));
+        boolean busBwReached = reach.beta() && (exact || det > 0 && t.clear(slope * GIB, Math.sqrt(s0 / det)));
         boolean shown = busBwGBps != null && busBwReached;
         return new SummaryBounds(alphaReached, busBwReached,
                 shown && busBwGBps > largestMeasuredBusBwGBps * (1 + error),
                 shown && lineRateGBps != null && busBwGBps > lineRateGBps);
+    }
+
+    /**
+     * The bounds of a two-tier form at one configuration of its entry, judged on the run at that configuration:
+     * both forms are one line there, T(M) = α + f·M/busbw.
+     */
+    public static SummaryBounds of(TwoTierCalibration t, TwoTierFit form, ConfigSummary at) {
+        double f = t.collective().busFactor(at.config().ranks());
+        TwoTierRun run = t.runs().stream().filter(r -> r.config().equals(at.config())).findFirst()
+                .orElse(t.runs().get(0));
+        return of(reach(t, run), m -> at.latencySumUs() + f * m / (at.busBwAsymptoteGBps() * 1e3), run.bytes(),
+                form.comparisonPct(), at.busBwAsymptoteGBps(), largestMeasuredBusBw(t),
+                t.busBwAboveNetworkLineRateGBps().isPresent() ? null : t.busBwCeilingGBps());
+    }
+
+    /** The highest busbw any run of the entry measured. */
+    static double largestMeasuredBusBw(TwoTierCalibration t) {
+        double most = 0;
+        for (TwoTierRun r : t.runs()) {
+            double[] b = r.bytes();
+            double[] us = r.timeUs();
+            for (int i = 0; i < b.length; i++) {
+                most = Math.max(most, t.collective().busBwGBps(b[i], us[i], r.config().ranks()));
+            }
+        }
+        return most;
+    }
+
+    /**
+     * What one run of a multi-domain entry reaches: its measured times and busbw by size, with the entry's metadata
+     * declarations (a joint entry: any member's).
+     */
+    static Identifiability reach(TwoTierCalibration t, TwoTierRun run) {
+        Integer[] order = new Integer[run.bytes().length];
+        java.util.Arrays.setAll(order, i -> i);
+        java.util.Arrays.sort(order, java.util.Comparator.comparingDouble(i -> run.bytes()[i]));
+        double[] timeUs = new double[order.length];
+        double[] busBw = new double[order.length];
+        for (int k = 0; k < order.length; k++) {
+            int i = order[k];
+            timeUs[k] = run.timeUs()[i];
+            busBw[k] = t.collective().busBwGBps(run.bytes()[i], run.timeUs()[i], run.config().ranks());
+        }
+        return Identifiability.of(timeUs, busBw).declared(t.dataset().flags());
     }
 
     private static final double GIB = 1L << 30;

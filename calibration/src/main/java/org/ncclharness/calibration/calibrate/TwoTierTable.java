@@ -71,9 +71,12 @@ public final class TwoTierTable {
                         p.param().unit(), p.lowest(), p.highest(), p.status().id(), p.needsPrior() ? " (by prior)" : "");
             }
             for (ConfigSummary c : f.configurations()) {
-                out.printf(Locale.ROOT, "#     at %-6s a_nv %.4g us, a_ib %.4g us, T_sw %.4g us: latency sum %.4g us,"
-                                + " busbw(M->inf) %.4g GB/s%n", c.config().label(), c.alphaNvUs(), c.alphaIbUs(),
-                        c.tSwUs(), c.latencySumUs(), c.busBwAsymptoteGBps());
+                // the two limits as the summary shows them: a number only where the sizes reach it
+                SummaryBounds reached = SummaryBounds.of(e, f, c);
+                out.printf(Locale.ROOT, "#     at %-6s a_nv %.4g us, a_ib %.4g us, T_sw %.4g us: latency sum %s,"
+                                + " busbw(M->inf) %s%n", c.config().label(), c.alphaNvUs(), c.alphaIbUs(),
+                        c.tSwUs(), limit(reached.alphaReached(), c.latencySumUs(), "us"),
+                        limit(reached.busBwReached(), c.busBwAsymptoteGBps(), "GB/s"));
             }
             InterDomainBandwidth ib = e.interDomain(f);
             out.printf(Locale.ROOT, "#     b_IB (%s): per domain %.4g GB/s, per GPU %.4g GB/s, %s%n",
@@ -136,7 +139,8 @@ public final class TwoTierTable {
     /**
      * One Markdown row per entry with its two-tier forms (AllReduce), read from the better form (the lower score on
      * a tie); each parameter carries its mark: D determined, B bounded, U undetermined, F fixed, and * where it rests
-     * on a prior. Latency sum and busbw are at the entry's first multi-domain configuration.
+     * on a prior. Latency sum and busbw are at the entry's first multi-domain configuration, {@code -} where the
+     * sizes do not reach them (the summary's rule).
      */
     public static String markdown(List<TwoTierCalibration> entries) {
         StringBuilder sb = new StringBuilder();
@@ -147,14 +151,16 @@ public final class TwoTierTable {
             TwoTierFit f = e.best().orElseThrow();
             ConfigSummary c = f.configurations().stream().filter(x -> x.config().domains() > 1).findFirst()
                     .orElse(f.configurations().get(0));
-            sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s / %s | %.4g | %.4g | %s | %s | %s | %s | %s |%n",
+            SummaryBounds reached = SummaryBounds.of(e, f, c);
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s / %s | %s | %s | %s | %s | %s | %s | %s |%n",
                     e.dataset().id(),
                     String.join(", ", e.runs().stream().map(r -> r.config().label()).distinct().toList()),
                     e.runs().stream().mapToInt(TwoTierRun::points).sum(),
                     e.better().map(TwoTierForm::id).orElse("tie"),
                     score(e.fit(TwoTierForm.HIERARCHICAL).orElseThrow()),
                     score(e.fit(TwoTierForm.FLAT_RING).orElseThrow()),
-                    c.latencySumUs(), c.busBwAsymptoteGBps(),
+                    reached.alphaReached() ? String.format(Locale.ROOT, "%.4g", c.latencySumUs()) : "-",
+                    reached.busBwReached() ? String.format(Locale.ROOT, "%.4g", c.busBwAsymptoteGBps()) : "-",
                     cell(f, TwoTierParam.U_NV), cell(f, TwoTierParam.BETA_IB), cell(f, TwoTierParam.ELL_NV),
                     cell(f, TwoTierParam.ELL_IB), cell(f, TwoTierParam.T_SW)));
         }
@@ -186,6 +192,11 @@ public final class TwoTierTable {
         ParamProfile p = f.profile(q);
         return String.format(Locale.ROOT, "%.3g %s%s", p.value(), p.status().id().substring(0, 1).toUpperCase(Locale.ROOT),
                 p.needsPrior() ? "*" : "");
+    }
+
+    /** A limit as the summary shows it: {@code -} where the sizes do not reach it. */
+    private static String limit(boolean reached, double value, String unit) {
+        return reached ? String.format(Locale.ROOT, "%.4g %s", value, unit) : "- (not reached by the sizes)";
     }
 
     private static String bands(Rmspe r) {

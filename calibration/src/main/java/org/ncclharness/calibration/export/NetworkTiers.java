@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.ncclharness.calibration.calibrate.CalibrationEntry;
 import org.ncclharness.calibration.calibrate.CalibrationSummary;
 import org.ncclharness.calibration.calibrate.SingleTierCalibration;
+import org.ncclharness.calibration.calibrate.SummaryBounds;
 import org.ncclharness.calibration.calibrate.TwoTierCalibration;
 import org.ncclharness.calibration.fit.twotier.ConfigSummary;
 import org.ncclharness.calibration.fit.twotier.Identifiability;
@@ -29,9 +30,10 @@ import org.ncclharness.calibration.model.TwoTierParams;
  *   <li>A multi-domain AllReduce entry: the hierarchical two-tier form, whose terms are the simulators' dimensions
  *       (a ring within each domain at u_NV·β_NV with 2(g−1) steps of hops·ℓ_nv, then one across domains at β_IB per
  *       domain with 2(d−1) steps of ℓ_ib), at the entry's largest configuration; a parameter whose profile says
- *       undetermined is null. Its T_sw, a fixed time per operation, is no tier's and is listed in
- *       {@link #leftOut}. A multi-domain entry of another collective has no two-tier form (one bandwidth for
- *       both tiers): no tiers, and {@link #refused} says so.</li>
+ *       undetermined is null, and so is every latency where the sizes do not reach α and every bandwidth where
+ *       they do not reach the busbw (the summary's rule, {@link SummaryBounds}). Its T_sw, a fixed time per
+ *       operation, is no tier's and is listed in {@link #leftOut}. A multi-domain entry of another collective has
+ *       no two-tier form (one bandwidth for both tiers): no tiers, and {@link #refused} says so.</li>
  * </ul>
  * The whole run's busbw (the summary row's, what nccl-tests would print for the largest size) comes with either.
  *
@@ -130,10 +132,14 @@ public record NetworkTiers(String id, Collective collective, String source, List
         ConfigSummary c = f.configurations().stream().filter(x -> x.config().equals(at)).findFirst().orElseThrow();
         List<String> intraWhy = new ArrayList<>();
         List<String> interWhy = new ArrayList<>();
-        Double intraBw = known(f, TwoTierParam.U_NV, p.uNv() * t.fabric().betaNvGBps(), intraWhy, "busbw");
-        Double intraStep = known(f, TwoTierParam.ELL_NV, t.fabric().hops() * p.ellNvUs(), intraWhy, "latency");
-        Double interBw = known(f, TwoTierParam.BETA_IB, p.betaIbGBps(), interWhy, "busbw");
-        Double interStep = known(f, TwoTierParam.ELL_IB, p.ellIbUs(), interWhy, "latency");
+        // a limit the sizes do not reach (the summary's -) leaves every tier's share of it unknown too
+        SummaryBounds reached = SummaryBounds.of(t, f, c);
+        Double intraBw = known(f, TwoTierParam.U_NV, p.uNv() * t.fabric().betaNvGBps(), reached.busBwReached(),
+                intraWhy, "busbw");
+        Double intraStep = known(f, TwoTierParam.ELL_NV, t.fabric().hops() * p.ellNvUs(), reached.alphaReached(),
+                intraWhy, "latency");
+        Double interBw = known(f, TwoTierParam.BETA_IB, p.betaIbGBps(), reached.busBwReached(), interWhy, "busbw");
+        Double interStep = known(f, TwoTierParam.ELL_IB, p.ellIbUs(), reached.alphaReached(), interWhy, "latency");
         boolean domainInHost = t.dataset().hardware().domains() == null || hosts == null || hosts >= at.domains();
         List<Tier> tiers = List.of(
                 new Tier("NVLink domain (" + t.fabric().name() + ")", at.gpusPerDomain(), intraBw, intraStep,
@@ -144,8 +150,8 @@ public record NetworkTiers(String id, Collective collective, String source, List
                 : " (the pick, " + row.model() + ", is not tiered as the simulators' dimensions are)";
         String source = "fit " + TwoTierForm.HIERARCHICAL.id() + pick + ", RMSPE " + fmt(f.comparisonPct())
                 + " %, at " + at.label();
-        List<String> leftOut = List.of("T_sw " + fmt(c.tSwUs()) + " us, a fixed time per operation that is no"
-                + " tier's");
+        List<String> leftOut = List.of("T_sw " + (reached.alphaReached() ? fmt(c.tSwUs()) + " us" : "(not reached by"
+                + " the sizes)") + ", a fixed time per operation that is no tier's");
         return new NetworkTiers(t.dataset().id(), t.collective(), source, tiers, row.busBwGBps(), rowSource(row),
                 at.ranks(), hosts, leftOut, null);
     }
@@ -156,8 +162,13 @@ public record NetworkTiers(String id, Collective collective, String source, List
                 + (row.flags().isEmpty() ? "" : ", summary flags " + row.flags());
     }
 
-    /** The value where its profile pins it, else null with the reason added. */
-    private static Double known(TwoTierFit f, TwoTierParam p, double value, List<String> why, String what) {
+    /** The value where the sizes reach its limit and its profile pins it, else null with the reason added. */
+    private static Double known(TwoTierFit f, TwoTierParam p, double value, boolean reached, List<String> why,
+                                String what) {
+        if (!reached) {
+            why.add(what + ": the sizes do not reach it (the summary's -)");
+            return null;
+        }
         if (f.profile(p).status() == Identifiability.UNDETERMINED) {
             why.add(what + ": " + p.id() + " is undetermined by these runs (its profile)");
             return null;

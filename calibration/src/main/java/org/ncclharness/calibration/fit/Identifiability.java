@@ -14,6 +14,14 @@ import java.util.List;
  * and calibrate β only.</li>
  * </ul>
  *
+ * <p>What an output may show of the model's limits is stricter for α ({@link #alphaReached}): a time as M → 0 is
+ * the sizes' only where they reach the latency plateau, busbw at the smallest size at most
+ * {@value #ALPHA_REACHED_BUSBW_RATIO} of that at the largest, so the latency carries at least 90 % of the smallest
+ * time and α is nearly a measured time. Above that the line's intercept is read across sizes NCCL never ran: the
+ * protocol (LL) and algorithm (Tree, NVLS) it picks for small messages, and the channels it ramps up with size,
+ * are not those of the sweep (a 1440-GPU GB200 run from 512 MiB up, busbw there 37 % of its largest, fits a
+ * 4674 µs intercept that is the ring's 2(N−1) steps, not the time of a small AllReduce). The fits keep
+ * {@link #alpha} (they may fit an intercept to describe the sizes they have); the outputs show it only when reached.
  *
  * <p>A dataset's metadata may declare it {@code latency-only} or {@code bandwidth-only} (a curator's reading of
  * the source: e.g. a run of 512 MiB and up whose small-size slope is protocol ramp-up, not latency); the
@@ -30,6 +38,8 @@ public record Identifiability(boolean alpha, boolean beta, double timeRatio, dou
 
     public static final double BETA_TIME_RATIO = 2.0;
     public static final double ALPHA_BUSBW_RATIO = 0.9;
+    /** busbw(smallest)/busbw(largest) at most this: the sizes reach the latency plateau ({@link #alphaReached}). */
+    public static final double ALPHA_REACHED_BUSBW_RATIO = 0.1;
 
     public static Identifiability of(double[] timeUs, double[] busBwGBps) {
         int last = timeUs.length - 1;
@@ -47,6 +57,14 @@ public record Identifiability(boolean alpha, boolean beta, double timeRatio, dou
             return new Identifiability(true, false, timeRatio, busBwRatio, "metadata flag " + LATENCY_ONLY);
         }
         return this;
+    }
+
+    /**
+     * The sizes reach α, the time as M → 0, so an output may show it: α is calibrated and the smallest size sits on
+     * the latency plateau (busbw there at most {@value #ALPHA_REACHED_BUSBW_RATIO} of the largest size's).
+     */
+    public boolean alphaReached() {
+        return alpha && busBwRatio <= ALPHA_REACHED_BUSBW_RATIO;
     }
 
     /** The data-only judgement differs from the one used. */

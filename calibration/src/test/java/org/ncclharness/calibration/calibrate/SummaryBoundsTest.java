@@ -10,12 +10,16 @@ import net.jqwik.api.constraints.DoubleRange;
 import net.jqwik.api.constraints.IntRange;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.junit.jupiter.api.Test;
+import org.ncclharness.calibration.fit.Identifiability;
 
 /** The rules of {@link SummaryBounds} on one line T(M) = α + M/(β·1e3): what the sizes reach, judged by the error. */
 class SummaryBoundsTest {
 
     /** α 10 µs, 100 GB/s. */
     private static final DoubleUnaryOperator LINE = m -> 10 + m / 100e3;
+
+    /** Sizes that reach both limits: the error test alone decides. */
+    private static final Identifiability BOTH = new Identifiability(true, true, 1e6, 1e-6, "data");
 
     /** Every power of two from 2^from to 2^to bytes. */
     private static double[] sizes(int from, int to) {
@@ -24,27 +28,27 @@ class SummaryBoundsTest {
 
     @Test
     void alphaIsShownOnlyWhereTheSizesPinItWithinTheError() {
-        assertThat(SummaryBounds.of(LINE, sizes(3, 32), 5, 100.0, 100, null).alphaReached()).isTrue();
+        assertThat(SummaryBounds.of(BOTH, LINE, sizes(3, 32), 5, 100.0, 100, null).alphaReached()).isTrue();
         // 4 to 16 GiB: α is 0.02 % of the smallest time, far under a 5 % error
-        assertThat(SummaryBounds.of(LINE, sizes(32, 34), 5, 100.0, 100, null).alphaReached()).isFalse();
+        assertThat(SummaryBounds.of(BOTH, LINE, sizes(32, 34), 5, 100.0, 100, null).alphaReached()).isFalse();
         // the same sizes timed to a millionth: α stands clear of its standard error
-        assertThat(SummaryBounds.of(LINE, sizes(32, 34), 1e-4, 100.0, 100, null).alphaReached()).isTrue();
+        assertThat(SummaryBounds.of(BOTH, LINE, sizes(32, 34), 1e-4, 100.0, 100, null).alphaReached()).isTrue();
     }
 
     @Test
     void theBusBwIsShownOnlyWhereTheSizesPinTheSlopeWithinTheError() {
         // up to 8 KiB the bandwidth term is 0.08 µs of 10.08: under a 5 % error
-        assertThat(SummaryBounds.of(LINE, sizes(3, 13), 5, 100.0, 1, null).busBwReached()).isFalse();
-        assertThat(SummaryBounds.of(LINE, sizes(3, 30), 5, 100.0, 99, null).busBwReached()).isTrue();
+        assertThat(SummaryBounds.of(BOTH, LINE, sizes(3, 13), 5, 100.0, 1, null).busBwReached()).isFalse();
+        assertThat(SummaryBounds.of(BOTH, LINE, sizes(3, 30), 5, 100.0, 99, null).busBwReached()).isTrue();
     }
 
     @Test
     void aBusBwBeyondTheLargestMeasuredOrTheLineRateIsFlaggedNotHidden() {
-        SummaryBounds b = SummaryBounds.of(LINE, sizes(3, 30), 5, 100.0, 90, 50.0);
+        SummaryBounds b = SummaryBounds.of(BOTH, LINE, sizes(3, 30), 5, 100.0, 90, 50.0);
         assertThat(b.busBwReached()).isTrue();
         assertThat(b.aboveMeasured()).as("100 > 90 x 1.05").isTrue();
         assertThat(b.aboveLineRate()).isTrue();
-        SummaryBounds within = SummaryBounds.of(LINE, sizes(3, 30), 5, 100.0, 96, null);
+        SummaryBounds within = SummaryBounds.of(BOTH, LINE, sizes(3, 30), 5, 100.0, 96, null);
         assertThat(within.aboveMeasured()).as("100 <= 96 x 1.05").isFalse();
         assertThat(within.aboveLineRate()).as("no line rate known").isFalse();
     }
@@ -73,5 +77,30 @@ class SummaryBoundsTest {
             assertThat(new SummaryBounds.Quantile(df).clear(value, sigma)).as("df %d, %s >= t x %s", df, value, sigma)
                     .isEqualTo(value >= plainT * sigma);
         }
+    }
+
+    @Test
+    void sizesOffTheLatencyPlateauHideAlphaHoweverWellTheLinePinsIt() {
+        // timed to a millionth, α clears its error; busbw at the smallest size 40 % of the largest's does not put
+        // the sizes on the latency plateau, so α stays unreached
+        Identifiability ramp = new Identifiability(true, true, 12, 0.4, "data");
+        SummaryBounds b = SummaryBounds.of(ramp, LINE, sizes(32, 34), 1e-4, 100.0, 100, null);
+        assertThat(b.alphaReached()).isFalse();
+        assertThat(b.busBwReached()).isTrue();
+        assertThat(SummaryBounds.of(new Identifiability(true, true, 12, 0.1, "data"), LINE, sizes(32, 34), 1e-4,
+                100.0, 100, null).alphaReached()).as("a tenth: on the plateau").isTrue();
+    }
+
+    @Test
+    void aMetadataDeclarationHidesTheLimitItDeclaresUnreached() {
+        Identifiability data = new Identifiability(true, true, 1e6, 1e-6, "data");
+        SummaryBounds bw = SummaryBounds.of(data.declared(java.util.List.of(Identifiability.BANDWIDTH_ONLY)), LINE,
+                sizes(3, 32), 1e-4, 100.0, 100, null);
+        assertThat(bw.alphaReached()).isFalse();
+        assertThat(bw.busBwReached()).isTrue();
+        SummaryBounds lat = SummaryBounds.of(data.declared(java.util.List.of(Identifiability.LATENCY_ONLY)), LINE,
+                sizes(3, 32), 1e-4, 100.0, 100, null);
+        assertThat(lat.alphaReached()).isTrue();
+        assertThat(lat.busBwReached()).isFalse();
     }
 }

@@ -144,13 +144,14 @@ class CalibrateCommandTest {
      * A 2-node run of 8 MiB-8 GiB: with η free its envelope turned to LL (η_LL far above 1) only beyond 8 GiB, a
      * bandwidth never measured (it printed 60126.2 GB/s, then "-" with U). With η at most 1 no protocol overtakes
      * Simple beyond the data: the row shows the bandwidth its largest sizes reach, under the 167.9 GB/s measured.
+     * Its α is "-" with U: at 8 MiB busbw is already about half the largest, off the latency plateau.
      */
     @Test
     void noProtocolOvertakesSimpleBeyondTheDataSoTheRowShowsTheBandwidthTheSizesReach() {
         CliRun r = CliRun.of("calibrate", "h100_allreduce_16gpu_2node_ib_ndr_default_ncclTests290_partial");
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).containsPattern("(?m)^h100_allreduce_16gpu_2node_ib_ndr_default_ncclTests290_partial +16"
-                + " envelope +\\d+\\.\\d +\\d+\\.\\d +1[56]\\d\\.\\d +I$");
+                + " envelope +\\d+\\.\\d +- +1[56]\\d\\.\\d +IU$");
         CliRun measured = CliRun.of("calibrate", "h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk");
         assertThat(measured.out()).containsPattern("(?m)^h100_allreduce_16gpu_2node_ib_ndr_ncclTests309_qoofyk +16 \\S+"
                 + " +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d +R$");
