@@ -39,6 +39,18 @@ class CheckCommandTest {
         assertThat(r.out()).contains("Verdict: PASS");
     }
 
+    /** Standard input is named in words where the rows say where they came from, not as a second "-". */
+    @Test
+    void rowsReadFromStandardInputSaySo() throws IOException {
+        String log = Files.readString(Path.of("../calibration/src/test/resources/logs/real/"
+                + "twohost_v100_2x8_efa_p3dn_dlami_errorcol.txt"));
+        CliRun r = CliRun.withStdin(log, "check", "-");
+        assertThat(r.out()).as(r.err()).startsWith("# check: - (stored measurements: standard input)\n");
+        CliRun csv = CliRun.withStdin(log, "convert", "-", "--csv", "-");
+        assertThat(csv.out().lines().skip(1)).allSatisfy(row -> assertThat(row).endsWith(
+                ",stored,stored measurements: standard input"));
+    }
+
     /**
      * The figure beside a --markdown record and a report's page are derived from another option's name: a run
      * file named like them is still an input, and --force never replaces it (found by a new-user trial).
