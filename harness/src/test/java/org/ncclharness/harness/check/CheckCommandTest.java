@@ -39,6 +39,23 @@ class CheckCommandTest {
         assertThat(r.out()).contains("Verdict: PASS");
     }
 
+    /**
+     * check and calibrate word a missing fabric from the same resolved facts: on a 2-host log whose GPU name gives
+     * NVLink4 inside a host, only the network is missing (check said "the run states no interconnect").
+     */
+    @Test
+    void checkAndCalibrateSayTheSameOfAMissingNetwork() {
+        String log = "../calibration/src/test/resources/logs/real/twohost_h100_2x8_gcp_a3mega_tcp.txt";
+        CliRun calibrate = CliRun.of("calibrate", log);
+        assertThat(calibrate.exitCode()).isEqualTo(2);
+        String missing = calibrate.err().lines().findFirst().orElseThrow().substring(log.length() + 2);
+        assertThat(missing).startsWith("the run spans 2 hosts: inside a host NVLink4 (from the GPU name NVIDIA H100"
+                + " 80GB HBM3), but the network between them is not stated");
+        CliRun check = CliRun.of("check", log);
+        assertThat(check.out()).as(check.err()).contains("INFO: no reference (another cluster's run): " + missing
+                + "; without it no bundled run of the same hardware can be found").doesNotContain("states no");
+    }
+
     /** Standard input is named in words where the rows say where they came from, not as a second "-". */
     @Test
     void rowsReadFromStandardInputSaySo() throws IOException {
