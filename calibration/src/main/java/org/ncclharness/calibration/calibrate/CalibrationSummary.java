@@ -134,7 +134,7 @@ public final class CalibrationSummary {
             double pct = (loo ? f.leaveOneOut() : f.inSample()).overallPct().orElse(Double.NaN);
             lines.add("# " + t.dataset().id() + " above its largest run: predict uses " + f.name() + " ("
                     + (loo ? "leave-one-out" : "in-sample") + fmt(" RMSPE %.1f %% on its runs), fitted on", pct));
-            TwoTierCalibrator.nearestRuns(f).forEach(id -> lines.add("#   " + id));
+            f.runs().forEach(id -> lines.add("#   " + id));
             lines.add("#   the fewest runs nearest the largest with 2k points: first in docs/model-accuracy.md's"
                     + " cross-scale ranking;");
             lines.add("#   the pick (" + t.choice().picked() + ", on every run): predict " + Advice.name(Setting.ALL_RUNS)

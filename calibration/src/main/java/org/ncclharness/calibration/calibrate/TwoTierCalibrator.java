@@ -396,8 +396,8 @@ public final class TwoTierCalibrator {
         List<Double> ceilings = members.stream().map(network::ceilingGBps).toList();
         if (members.size() > 1) {
             List<PickOnly.Pending<Fit>> out = new ArrayList<>();
-            out.add(PickOnly.Pending.scored(JointAlgorithmFit.fit(ALGORITHMS, ALGORITHMS_DESCRIPTION, models, points,
-                    ceilings)));
+            out.add(PickOnly.Pending.scored(JointAlgorithmFit.fit(ALGORITHMS, ALGORITHMS_DESCRIPTION,
+                    members.stream().map(CalibrationInput::id).toList(), models, points, ceilings)));
             nearest(members, models, points, ceilings).map(PickOnly.Pending::scored).ifPresent(out::add);
             return out;
         }
@@ -411,14 +411,8 @@ public final class TwoTierCalibrator {
 
     private static final String NEAREST_ON = "algorithm envelope on ";
     private static final String RUN_SEPARATOR = " + ";
-    static final String NEAREST_WHY = ", the fewest runs nearest the largest with 2k points: predict's model above"
+    private static final String NEAREST_WHY = ", the fewest runs nearest the largest with 2k points: predict's model above"
             + " the largest run (docs/model-accuracy.md, cross-scale)";
-
-    /** The runs a {@link NearestConfigurations#MODEL} fit was fitted on, as its description names them. */
-    static List<String> nearestRuns(Fit nearest) {
-        String d = nearest.description();
-        return List.of(d.substring(NEAREST_ON.length(), d.indexOf(NEAREST_WHY)).split(" \\+ "));
-    }
 
     /**
      * The algorithm envelope on the fewest runs nearest the largest that give it 2k points
@@ -434,10 +428,10 @@ public final class TwoTierCalibrator {
         if (runs.size() == across.size()) {
             return Optional.empty();
         }
-        String ids = String.join(RUN_SEPARATOR, runs.stream().map(r -> members.get(r).id()).toList());
-        return Optional.of(JointAlgorithmFit.fit(NearestConfigurations.MODEL, NEAREST_ON + ids + NEAREST_WHY,
-                runs.stream().map(models::get).toList(),
-                runs.stream().map(points::get).toList(), runs.stream().map(ceilings::get).toList()));
+        List<String> ids = runs.stream().map(r -> members.get(r).id()).toList();
+        return Optional.of(JointAlgorithmFit.fit(NearestConfigurations.MODEL,
+                NEAREST_ON + String.join(RUN_SEPARATOR, ids) + NEAREST_WHY, ids,
+                runs.stream().map(models::get).toList(), runs.stream().map(points::get).toList(), runs.stream().map(ceilings::get).toList()));
     }
 
     /**

@@ -32,13 +32,16 @@ public final class ExpectedCurves {
     /**
      * The outcome: a reference, or why there is none (one line for the report).
      *
-     * @param peer  the bundled run the reference comes from, null without one
-     * @param model its model moved to the run's scale, null when the peer is compared as measured
+     * @param peer            the bundled run the reference comes from, null without one
+     * @param model           its model moved to the run's scale, null when the peer is compared as measured
+     * @param fabricNotStated none because the run's bottleneck fabric is not known: a caller that resolved the run's
+     *                        facts words what is missing from them (inside a host, between hosts, or both)
      */
-    public record Outcome(Reference reference, String reason, Dataset peer, PredictionModel model) {
+    public record Outcome(Reference reference, String reason, Dataset peer, PredictionModel model,
+                          boolean fabricNotStated) {
 
         static Outcome none(String reason) {
-            return new Outcome(null, reason, null, null);
+            return new Outcome(null, reason, null, null, false);
         }
     }
 
@@ -77,11 +80,14 @@ public final class ExpectedCurves {
             // named, but not a chip family any bundled run is of (an RTX 6000D): say so, not that it is unnamed
             return Outcome.none("no reference (another cluster's run): no bundled run is of the run's GPU (" + gpu + ")");
         }
-        if (me.gpuFamily() == null || fabric == null) {
-            return Outcome.none("no reference (another cluster's run): the run states no " + (me.gpuFamily() == null ? "GPU model"
-                    : "interconnect (pass " + Advice.name(Setting.INTERCONNECT) + "; across hosts it names the"
-                    + " network)") + ", so no bundled run"
+        if (me.gpuFamily() == null) {
+            return Outcome.none("no reference (another cluster's run): the run states no GPU model, so no bundled run"
                     + " of the same hardware can be found");
+        }
+        if (fabric == null) {
+            return new Outcome(null, "no reference (another cluster's run): the run states no interconnect (pass "
+                    + Advice.name(Setting.INTERCONNECT) + "; across hosts it names the network), so no bundled run"
+                    + " of the same hardware can be found", null, null, true);
         }
         Integer ranks = run.ranks();
         Integer stated = statedHosts(run);
@@ -128,7 +134,7 @@ public final class ExpectedCurves {
                 Reference r = Reference.measured(label, ReferenceKind.OTHER_CLUSTER, d.sweep());
                 long common = run.rows().stream().filter(x -> r.busBwGBps().containsKey(x.sizeBytes())).count();
                 if (common >= MIN_COMMON_SIZES) {
-                    return new Outcome(r, null, d, null);
+                    return new Outcome(r, null, d, null, false);
                 }
             }
             if (ranks == null || ranks < 2) {
@@ -159,7 +165,7 @@ public final class ExpectedCurves {
                         .withNotes(List.of(String.format(Locale.ROOT, "reference (another cluster's run): %s's %s model, moved from %s to"
                                 + " this run's %d GPUs on %d host%s", d.id(), m.name(),
                                 Comparability.Side.of(d.sweep()).describe(), ranks, hosts, hosts == 1 ? "" : "s")));
-                return new Outcome(r, null, d, m);
+                return new Outcome(r, null, d, m, false);
             } catch (IllegalArgumentException | InputException e) {
                 // the advice inside e (another --gpus) would describe another run, not this one
                 why = hosts > 0 && ranks % hosts == 0 && peerPerHost != ranks / hosts

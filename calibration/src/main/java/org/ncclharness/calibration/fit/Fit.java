@@ -20,16 +20,19 @@ import org.ncclharness.calibration.model.CostModel;
  * @param leaveOneOutNote why leave-one-out was not scored (too few points for k), or how it was estimated (k-fold
  *                        above {@link Fitter#EXACT_LEAVE_ONE_OUT_MAX} points); null for an exact leave-one-out
  * @param marks           identifiability: what the data does and does not determine
+ * @param runs            the runs a joint fit was fitted on, by id, smallest configuration first (what a reader of the
+ *                        fit is told, never read back out of {@code description}); empty for a fit on one run's points
  */
 public record Fit(String name, String description, CostModel model, double[] theta, List<String> freeParameters,
                   List<Residual> residuals, Rmspe inSample, Rmspe leaveOneOut, String leaveOneOutNote,
-                  List<String> marks) {
+                  List<String> marks, List<String> runs) {
 
     public Fit {
         theta = theta.clone();
         freeParameters = List.copyOf(freeParameters);
         residuals = List.copyOf(residuals);
         marks = List.copyOf(marks);
+        runs = List.copyOf(runs);
     }
 
     @Override
@@ -39,12 +42,12 @@ public record Fit(String name, String description, CostModel model, double[] the
 
     /** This fit with its leave-one-out RMSPE and how it was had ({@link Fitter#scored}). */
     Fit withLeaveOneOut(Rmspe loo, String note) {
-        return new Fit(name, description, model, theta, freeParameters, residuals, inSample, loo, note, marks);
+        return new Fit(name, description, model, theta, freeParameters, residuals, inSample, loo, note, marks, runs);
     }
 
     /** This fit, its leave-one-out left unscored for {@code why}, though it has the points for one. */
     public Fit leaveOneOutSkipped(String why) {
-        return new Fit(name, description, model, theta, freeParameters, residuals, inSample, null, why, marks);
+        return new Fit(name, description, model, theta, freeParameters, residuals, inSample, null, why, marks, runs);
     }
 
     /**

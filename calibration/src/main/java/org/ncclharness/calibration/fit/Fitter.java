@@ -94,7 +94,7 @@ public final class Fitter {
         String looNote = n >= min ? null : "not scored: " + k + " free parameter" + (k == 1 ? "" : "s")
                 + " need at least " + min + " points, the data has " + n;
         return new Fit(e.name(), e.description(), e.model(), theta, e.freeParameters(), residuals, inSample, null,
-                looNote, marks);
+                looNote, marks, List.of());
     }
 
     /**

@@ -2,6 +2,7 @@ package org.ncclharness.calibration.format;
 
 import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.calibration.measure.RowNames;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.csv.CsvFactory;
 import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
@@ -140,24 +141,30 @@ public final class MeasurementCsv {
         return readTables(file, new java.io.StringReader(text.startsWith("\uFEFF") ? text.substring(1) : text));
     }
 
-    /** As {@link #readTables(String, String)}, record by record from {@code in}: only the rows are kept. */
+    /**
+     * As {@link #readTables(String, String)}, record by record from {@code in}: only the rows are kept. A last row
+     * that ends without a line break is read where it is whole (every field, and it continues the table above), as
+     * a spreadsheet may save it; where it is not, the file was cut inside that row (an interrupted copy) and is
+     * refused at that line rather than read as a short row or a second table. (A CSV of an earlier release ends on
+     * a number, which a cut can leave well-formed: its last row then reads as it is.)
+     */
     public static List<Table> readTables(String file, java.io.Reader in) {
         List<Table> tables = new ArrayList<>();
-        try (CsvParser csv = (CsvParser) READING.createParser(in)) {
+        LastCharReader source = new LastCharReader(in);
+        try (CsvParser csv = (CsvParser) READING.createParser(source)) {
             csv.setSchema(CsvSchema.emptySchema());
             String header = null;
             String key = null;
             long lastSize = -1;
             List<Measurement> rows = null;
-            List<String> fields = new ArrayList<>();
-            while (csv.nextToken() == JsonToken.START_ARRAY) {
-                // The physical line the record starts on: a quoted field may hold a line break
-                int line = csv.currentLocation().getLineNr();
-                fields.clear();
-                while (csv.nextToken() != JsonToken.END_ARRAY) {
-                    fields.add(csv.getText());
-                }
-                String[] f = fields.toArray(String[]::new);
+            Record next = Record.next(csv);
+            while (next != null) {
+                Record record = next;
+                next = Record.next(csv);
+                // known once the parser is past the end: only then has the reader seen the file's last character
+                boolean cut = next == null && !source.endedWithLineBreak();
+                int line = record.line();
+                String[] f = record.fields();
                 if (header == null) {
                     header = String.join(",", f).strip();
                     if (!looksLikeCsv(header)) {
@@ -171,7 +178,8 @@ public final class MeasurementCsv {
                 boolean legacy = header.equals(LEGACY_HEADER);
                 int width = header.split(",").length;
                 if (f.length != width) {
-                    throw new InputException(file, line, "expected " + width + " fields (" + header + "), found "
+                    throw new InputException(file, line, cut ? CUT + " after " + f.length + " of its " + width
+                            + " fields: " + CUT_FIX : "expected " + width + " fields (" + header + "), found "
                             + f.length);
                 }
                 Collective c = legacy ? null : collective(file, line, f[0]);
@@ -180,6 +188,11 @@ public final class MeasurementCsv {
                 String k = (c == null ? "" : c.testName()) + " " + m.type() + " " + m.redop() + " " + p.kind() + " "
                         + p.label();
                 if (rows == null || !k.equals(key) || m.sizeBytes() <= lastSize) {
+                    if (cut && rows != null) {
+                        throw new InputException(file, line, CUT + " and does not continue the table above (its "
+                                + "collective, type, op or provenance differ, or its size does not grow): " + CUT_FIX
+                                + "; if the row is whole, end the file with a line break");
+                    }
                     rows = new ArrayList<>();
                     tables.add(new Table(c, p, rows));
                     key = k;
@@ -188,10 +201,76 @@ public final class MeasurementCsv {
                 lastSize = m.sizeBytes();
             }
         } catch (IOException e) {
+            if (source.atEnd() && !source.endedWithLineBreak()) {
+                // a quote opened and never closed before the end: the parser's place is the file's last line
+                int line = e instanceof JsonProcessingException j && j.getLocation() != null
+                        ? j.getLocation().getLineNr() : 0;
+                throw new InputException(file, line, CUT + " inside a quoted field: " + CUT_FIX);
+            }
             throw new InputException(file, 0, "not a readable CSV: "
                     + Echo.quote(e.getMessage().lines().findFirst().orElse("")));
         }
         return tables.stream().map(t -> new Table(t.collective(), t.provenance(), List.copyOf(t.rows()))).toList();
+    }
+
+    private static final String CUT = "the last row ends without a line break";
+    private static final String CUT_FIX = "the file looks cut inside that row (an interrupted copy): copy it again,"
+            + " or delete the partial row";
+
+    /** One CSV record: its fields, and the physical line it starts on (a quoted field may hold a line break). */
+    private record Record(int line, String[] fields) {
+
+        /** The parser's next record, null at the end. */
+        static Record next(CsvParser csv) throws IOException {
+            if (csv.nextToken() != JsonToken.START_ARRAY) {
+                return null;
+            }
+            int line = csv.currentLocation().getLineNr();
+            List<String> fields = new ArrayList<>();
+            while (csv.nextToken() != JsonToken.END_ARRAY) {
+                fields.add(csv.getText());
+            }
+            return new Record(line, fields.toArray(String[]::new));
+        }
+    }
+
+    /** A reader that remembers the last character it gave, and whether it has given them all. */
+    private static final class LastCharReader extends java.io.FilterReader {
+        private int last = '\n';
+        private boolean atEnd;
+
+        LastCharReader(java.io.Reader in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int c = super.read();
+            if (c >= 0) {
+                last = c;
+            }
+            atEnd = c < 0;
+            return c;
+        }
+
+        @Override
+        public int read(char[] buf, int off, int len) throws IOException {
+            int n = super.read(buf, off, len);
+            if (n > 0) {
+                last = buf[off + n - 1];
+            }
+            atEnd = n < 0;
+            return n;
+        }
+
+        boolean atEnd() {
+            return atEnd;
+        }
+
+        /** True for an empty text, which has no row to be cut. */
+        boolean endedWithLineBreak() {
+            return last == '\n' || last == '\r';
+        }
     }
 
     /** The provenance columns: a kind this project names, and the line that says where the rows came from. */

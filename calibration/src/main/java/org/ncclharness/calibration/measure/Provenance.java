@@ -22,7 +22,12 @@ public record Provenance(SourceKind kind, String source, String datasetId, Strin
      */
     public static final String TEST_CLOCK_LABEL = "NOT MEASURED, timed by a test clock: ";
 
+    /** How the user names standard input wherever a file goes; the label says it in words. */
+    public static final String STANDARD_INPUT = "-";
+
+    /** Stored measurements read from {@code path}, or from standard input where it is {@value #STANDARD_INPUT}. */
     public static Provenance stored(String path) {
-        return new Provenance(SourceKind.STORED, path, null, "stored measurements: " + path);
+        return new Provenance(SourceKind.STORED, path, null, "stored measurements: "
+                + (path.equals(STANDARD_INPUT) ? "standard input" : path));
     }
 }

@@ -6,6 +6,7 @@ import org.ncclharness.calibration.format.OutputFile;
 import org.ncclharness.calibration.format.PredictedScale;
 import org.ncclharness.calibration.format.SweepJson;
 import org.ncclharness.calibration.measure.InputException;
+import org.ncclharness.calibration.measure.Provenance;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -244,7 +245,7 @@ public final class Inputs {
     }
 
     private static InputStream open(String name) throws IOException {
-        if (name.equals("-")) {
+        if (name.equals(Provenance.STANDARD_INPUT)) {
             return new java.io.FilterInputStream(System.in) {
                 @Override
                 public void close() {

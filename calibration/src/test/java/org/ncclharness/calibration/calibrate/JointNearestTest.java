@@ -66,13 +66,26 @@ class JointNearestTest {
         for (Group g : List.of(ALPS, POLARIS)) {
             TwoTierCalibration t = joint(g);
             Fit nearest = t.protocolFit(NearestConfigurations.MODEL).orElseThrow();
-            assertThat(TwoTierCalibrator.nearestRuns(nearest)).containsExactly(g.nearestRun());
+            assertThat(nearest.runs()).containsExactly(g.nearestRun());
             // the pick scores the models on every run; the nearest one is fitted on fewer
             assertThat(t.choice().picked()).isEqualTo(TwoTierCalibrator.ALGORITHMS);
             assertThat(CalibrationSummary.nearestLines(t)).first().asString()
                     .startsWith("# joint above its largest run: predict uses algorithms-nearest");
             assertThat(CalibrationSummary.nearestLines(t)).contains("#   " + g.nearestRun());
         }
+    }
+
+    @Test
+    void theNearestRunsAreNamedWholeWhateverTheirIdsSay() {
+        // a user's files name the runs: an id may hold the description's own separator (" + "), or its wording
+        List<CalibrationInput> renamed = ALPS.smaller().stream().map(JointNearestTest::input)
+                .map(i -> new CalibrationInput("alps + " + i.id() + ", the fewest runs nearest", i.sweep(), i.forcedAlgo(),
+                        i.flags(), i.nics(), i.ncclEstimates(), i.loggedChannels()))
+                .toList();
+        TwoTierCalibration t = TWO.joint("joint", renamed);
+        String largest = "alps + " + ALPS.nearestRun() + ", the fewest runs nearest";
+        assertThat(t.protocolFit(NearestConfigurations.MODEL).orElseThrow().runs()).containsExactly(largest);
+        assertThat(CalibrationSummary.nearestLines(t)).contains("#   " + largest);
     }
 
     @Test

@@ -3,6 +3,7 @@ package org.ncclharness.harness.runs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.ncclharness.calibration.check.CheckReportWriter;
 import org.ncclharness.calibration.check.ExpectedCurves;
 import org.ncclharness.calibration.check.Reference;
@@ -10,6 +11,7 @@ import org.ncclharness.calibration.datasets.DatasetCatalog;
 import org.ncclharness.calibration.hardware.HardwareFacts;
 import org.ncclharness.calibration.measure.InputException;
 import org.ncclharness.calibration.measure.Sweep;
+import org.ncclharness.calibration.resolve.Missing;
 import org.ncclharness.calibration.resolve.ResolvedRun;
 import org.ncclharness.harness.figure.FigureSeries;
 import org.ncclharness.harness.figure.ModelCurve;
@@ -30,17 +32,29 @@ public record JudgedReference(Reference rule, FigureSeries series, String why) {
      * hardware, NICs and forced algorithm: the one choice {@code check} and every {@code bringup} step make.
      */
     public static JudgedReference expected(ResolvedRun run, Sweep rows, String runId) {
-        return expected(rows, runId, run.nics().perHost(), run.forcedAlgo(), HardwareFacts.bundled());
+        ExpectedCurves.Outcome o = ExpectedCurves.forRun(rows, runId, run.nics().perHost(), run.forcedAlgo(),
+                DatasetCatalog.bundled().all(), HardwareFacts.bundled());
+        if (o.reference() == null) {
+            return new JudgedReference(null, null, o.fabricNotStated() ? fabricNotStated(run).orElse(o.reason())
+                    : o.reason());
+        }
+        return of(o, rows);
     }
 
-    /** The expected curve for {@code sweep} from the bundled runs, or the reason there is none. */
-    private static JudgedReference expected(Sweep sweep, String runId, Integer nicsPerHost, String algo,
-                                            HardwareFacts facts) {
-        ExpectedCurves.Outcome o = ExpectedCurves.forRun(sweep, runId, nicsPerHost, algo,
-                DatasetCatalog.bundled().all(), facts);
-        if (o.reference() == null) {
-            return new JudgedReference(null, null, o.reason());
-        }
+    /**
+     * Why there is no reference where the run's fabric is not known, worded from its resolved facts as calibrate
+     * words them: on a run across hosts whose GPU name gives the fabric inside a host, only the network is missing.
+     */
+    private static Optional<String> fabricNotStated(ResolvedRun run) {
+        return run.missing().stream()
+                .filter(m -> m instanceof Missing.Interconnect || m instanceof Missing.Network
+                        || m instanceof Missing.FabricInsideHost)
+                .findFirst().map(m -> "no reference (another cluster's run): " + FactAdvice.one(m)
+                        + "; without it no bundled run of the same hardware can be found");
+    }
+
+    /** The expected curve an outcome with a reference gives {@code sweep}. */
+    private static JudgedReference of(ExpectedCurves.Outcome o, Sweep sweep) {
         Reference r = o.reference();
         // the legend names the curve as every other output does: the reference, with its kind
         String label = CheckReportWriter.referenceHead(r) + ": " + r.label();

@@ -40,6 +40,35 @@ class CheckCommandTest {
     }
 
     /**
+     * check and calibrate word a missing fabric from the same resolved facts: on a 2-host log whose GPU name gives
+     * NVLink4 inside a host, only the network is missing (check said "the run states no interconnect").
+     */
+    @Test
+    void checkAndCalibrateSayTheSameOfAMissingNetwork() {
+        String log = "../calibration/src/test/resources/logs/real/twohost_h100_2x8_gcp_a3mega_tcp.txt";
+        CliRun calibrate = CliRun.of("calibrate", log);
+        assertThat(calibrate.exitCode()).isEqualTo(2);
+        String missing = calibrate.err().lines().findFirst().orElseThrow().substring(log.length() + 2);
+        assertThat(missing).startsWith("the run spans 2 hosts: inside a host NVLink4 (from the GPU name NVIDIA H100"
+                + " 80GB HBM3), but the network between them is not stated");
+        CliRun check = CliRun.of("check", log);
+        assertThat(check.out()).as(check.err()).contains("INFO: no reference (another cluster's run): " + missing
+                + "; without it no bundled run of the same hardware can be found").doesNotContain("states no");
+    }
+
+    /** Standard input is named in words where the rows say where they came from, not as a second "-". */
+    @Test
+    void rowsReadFromStandardInputSaySo() throws IOException {
+        String log = Files.readString(Path.of("../calibration/src/test/resources/logs/real/"
+                + "twohost_v100_2x8_efa_p3dn_dlami_errorcol.txt"));
+        CliRun r = CliRun.withStdin(log, "check", "-");
+        assertThat(r.out()).as(r.err()).startsWith("# check: - (stored measurements: standard input)\n");
+        CliRun csv = CliRun.withStdin(log, "convert", "-", "--csv", "-");
+        assertThat(csv.out().lines().skip(1)).allSatisfy(row -> assertThat(row).endsWith(
+                ",stored,stored measurements: standard input"));
+    }
+
+    /**
      * The figure beside a --markdown record and a report's page are derived from another option's name: a run
      * file named like them is still an input, and --force never replaces it (found by a new-user trial).
      */

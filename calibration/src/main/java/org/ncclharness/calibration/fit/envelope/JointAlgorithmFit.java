@@ -23,11 +23,13 @@ public final class JointAlgorithmFit {
     }
 
     /**
+     * @param allRunIds       per run, its id: the fit's {@link Fit#runs} are those of the runs it fits
      * @param allCeilingsGBps per run, the most busbw any algorithm moves between its domains, null where not known
      *                        ({@link AlgorithmEnvelopeEstimator#estimateJoint})
      */
-    public static Fit fit(String name, String description, List<AlgorithmEnvelopeModel> allModels,
-                          List<FitPoints> allPoints, List<Double> allCeilingsGBps) {
+    public static Fit fit(String name, String description, List<String> allRunIds,
+                          List<AlgorithmEnvelopeModel> allModels, List<FitPoints> allPoints,
+                          List<Double> allCeilingsGBps) {
         List<Integer> runs = fittedRuns(allModels);
         List<AlgorithmEnvelopeModel> models = runs.stream().map(allModels::get).toList();
         List<FitPoints> points = runs.stream().map(allPoints::get).toList();
@@ -72,7 +74,7 @@ public final class JointAlgorithmFit {
                 Rmspe.of(b, unbox(measured), unbox(predicted)),
                 Rmspe.of(b, unbox(measured), unbox(heldOut)), "estimated by " + folds + "-fold cross-validation over"
                         + (models.size() == 1 ? " the run's " : " the " + models.size() + " runs' ") + b.length
-                        + " points", List.of());
+                        + " points", List.of(), runs.stream().map(allRunIds::get).toList());
     }
 
     /**

@@ -287,7 +287,10 @@ class AlgorithmEnvelopeTest {
         nvlink[ProtocolEnvelopeModel.BETA_INDEX] = 3 * THETA[ProtocolEnvelopeModel.BETA_INDEX];
         List<FitPoints> points = List.of(synthetic(at(1, 8), nvlink, 0.005), synthetic(at(2, 8), THETA, 0.005),
                 synthetic(at(4, 8), THETA, 0.005));
-        org.ncclharness.calibration.fit.Fit fit = JointAlgorithmFit.fit("algorithms", "d", models, points, Collections.nCopies(models.size(), (Double) null));
+        org.ncclharness.calibration.fit.Fit fit = JointAlgorithmFit.fit("algorithms", "d",
+                List.of("one-domain", "two", "four"), models, points, Collections.nCopies(models.size(), (Double) null));
+        // the runs it fitted, by id, as a field: readers never take them back out of the description
+        assertThat(fit.runs()).containsExactly("two", "four");
         assertThat(fit.description()).endsWith(" (fitted jointly on 2 configurations; 1 run on one domain left out: its"
                 + " bandwidth is the intra-domain tier's, not the slower tier's that beta is across domains)");
         assertThat(fit.leaveOneOutNote()).isEqualTo("estimated by 10-fold cross-validation over the 2 runs' "
@@ -306,8 +309,8 @@ class AlgorithmEnvelopeTest {
         // one run across domains beside one on a domain: the fit's own description and cross-validation note
         List<AlgorithmEnvelopeModel> models = List.of(at(1, 8), at(2, 8));
         List<FitPoints> points = List.of(synthetic(at(1, 8), THETA, 0.005), synthetic(at(2, 8), THETA, 0.005));
-        org.ncclharness.calibration.fit.Fit fit = JointAlgorithmFit.fit("algorithms", "d", models, points,
-                Collections.nCopies(models.size(), (Double) null));
+        org.ncclharness.calibration.fit.Fit fit = JointAlgorithmFit.fit("algorithms", "d",
+                List.of("one", "two"), models, points, Collections.nCopies(models.size(), (Double) null));
         assertThat(fit.description()).isEqualTo("d (fitted on one configuration; 1 run on one domain left out: its"
                 + " bandwidth is the intra-domain tier's, not the slower tier's that beta is across domains)");
         assertThat(fit.leaveOneOutNote()).isEqualTo("estimated by 10-fold cross-validation over the run's "
