@@ -31,6 +31,11 @@ public record Nics(Integer perHost, Double statedGBps) {
         return new Nics(perHost, gbps == null ? null : gbps / BITS_PER_BYTE);
     }
 
+    /** The stated rate in Gb/s (vendors' unit, what {@code datasets.json nicGbps} holds), null where not stated. */
+    public Double statedGbps() {
+        return statedGBps == null ? null : statedGBps * BITS_PER_BYTE;
+    }
+
     /** What this states, each part not stated taken from {@code other} (a flag first, then the metadata). */
     public Nics orElse(Nics other) {
         return new Nics(perHost != null ? perHost : other.perHost, statedGBps != null ? statedGBps : other.statedGBps);

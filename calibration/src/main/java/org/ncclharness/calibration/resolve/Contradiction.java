@@ -8,6 +8,9 @@ public sealed interface Contradiction {
     /** A count the input states, and another the user states. */
     record CountsDiffer(Setting fact, int stated, int hinted) implements Contradiction { }
 
+    /** A rate the input states (one NIC's, in GB/s), and another the user states. */
+    record RatesDiffer(Setting fact, double statedGBps, double hintedGBps) implements Contradiction { }
+
     /** A count below one, from the input or from the user. */
     record CountBelowOne(Setting fact, int value, boolean hinted) implements Contradiction { }
 

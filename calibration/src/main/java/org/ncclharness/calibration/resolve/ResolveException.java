@@ -24,6 +24,10 @@ public final class ResolveException extends InputException {
         if (c instanceof Contradiction.CountsDiffer d) {
             return "the input states " + d.fact() + " " + d.stated() + ", the hint " + d.hinted();
         }
+        if (c instanceof Contradiction.RatesDiffer r) {
+            return String.format(java.util.Locale.ROOT, "the input states %s %.4g GB/s, the hint %.4g GB/s", r.fact(),
+                    r.statedGBps(), r.hintedGBps());
+        }
         if (c instanceof Contradiction.CountBelowOne b) {
             return b.fact() + " must be at least 1, got " + b.value();
         }

@@ -89,7 +89,7 @@ public final class RunResolver {
             }
             Hardware hw = stated.intra() != null || stated.inter() != null ? asStated()
                     : hints.intra() != null ? twoTiers() : oneFabric();
-            Nics nics = hints.nics().orElse(doc.nics());
+            Nics nics = nics();
             String algo = doc.stated().datasetId() != null ? doc.stated().forcedAlgo()
                     : table.run() == null ? null : table.run().forcedAlgo();
             return new ResolvedRun(doc.name(), table.withHardware(hw), nics, algo, notes, missing);
@@ -107,6 +107,23 @@ public final class RunResolver {
                 throw new ResolveException(doc.name(), new Contradiction.CountBelowOne(fact, fromInput, false));
             }
             return fromInput != null ? fromInput : hinted;
+        }
+
+        /**
+         * The NICs: what the input states (a dataset's metadata, the log's {@code NET/IB : Using} lines), what it
+         * leaves open filled from the hints; a hint that says otherwise than the input is a contradiction, as a count
+         * is.
+         */
+        private Nics nics() {
+            Nics fromInput = doc.nics();
+            Nics hinted = hints.nics();
+            reconcile(Setting.NICS_PER_HOST, fromInput.perHost(), hinted.perHost());
+            if (fromInput.statedGBps() != null && hinted.statedGBps() != null
+                    && Double.compare(fromInput.statedGBps(), hinted.statedGBps()) != 0) {
+                throw new ResolveException(doc.name(), new Contradiction.RatesDiffer(Setting.NIC_SPEED,
+                        fromInput.statedGBps(), hinted.statedGBps()));
+            }
+            return hinted.orElse(fromInput);
         }
 
         /**

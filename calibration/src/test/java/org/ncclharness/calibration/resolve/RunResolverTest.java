@@ -118,10 +118,29 @@ class RunResolverTest {
                 .hardware());
         assertThat(run.nics().perHost()).isEqualTo(16);
         assertThat(run.notes()).isEmpty();
-        // a flag's NICs come first, the metadata's fill in the rest
-        ResolvedRun four = only(doc, new Hints(null, null, null, null, null, null, new Nics(4, null)),
-                UnstatedHosts.LEAVE_UNKNOWN);
-        assertThat(four.nics().perHost()).isEqualTo(4);
+        // a flag that says what the metadata says is no contradiction; one that says otherwise is, as a count is
+        ResolvedRun same = only(doc, nicHint(new Nics(16, null)), UnstatedHosts.LEAVE_UNKNOWN);
+        assertThat(same.nics()).isEqualTo(run.nics());
+        assertThatThrownBy(() -> resolver.resolve(doc, nicHint(new Nics(4, null)), UnstatedHosts.LEAVE_UNKNOWN))
+                .isInstanceOfSatisfying(ResolveException.class, e -> assertThat(e.contradiction())
+                        .isEqualTo(new Contradiction.CountsDiffer(Setting.NICS_PER_HOST, 16, 4)));
+        assertThatThrownBy(() -> resolver.resolve(doc, nicHint(Nics.ofGbps(null, 400.0)),
+                UnstatedHosts.LEAVE_UNKNOWN)).isInstanceOfSatisfying(ResolveException.class,
+                e -> assertThat(e.contradiction())
+                        .isEqualTo(new Contradiction.RatesDiffer(Setting.NIC_SPEED, 12.5, 50)));
+    }
+
+    @Test
+    void theNicFlagsFillWhatABundledRunsMetadataLeavesOpen() {
+        // AWS p5 on EKS: the source states neither the EFA NIC count nor their speed
+        RunDocument doc = DatasetCatalog.bundled().get("h100_allreduce_16gpu_2node_aws_p5_efa_eks").document();
+        assertThat(only(doc, Hints.NONE, UnstatedHosts.LEAVE_UNKNOWN).nics()).isEqualTo(Nics.UNKNOWN);
+        assertThat(only(doc, nicHint(Nics.ofGbps(32, 100.0)), UnstatedHosts.LEAVE_UNKNOWN).nics())
+                .isEqualTo(new Nics(32, 12.5));
+    }
+
+    private static Hints nicHint(Nics nics) {
+        return new Hints(null, null, null, null, null, null, nics);
     }
 
     @Test

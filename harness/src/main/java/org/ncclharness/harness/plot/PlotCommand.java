@@ -266,7 +266,7 @@ public final class PlotCommand implements Callable<Integer> {
         Map<String, List<CalibrationInput>> read = new LinkedHashMap<>();
         List<List<CalibrationInput>> each = InputErrors.readEach(inputs, input -> isFile(input)
                 ? CalibrationInputs.files(List.of(Path.of(input)), flags, facts)
-                : List.of(CalibrationInputs.of(dataset(input))));
+                : List.of(CalibrationInputs.of(dataset(input), flags)));
         for (int k = 0; k < inputs.size(); k++) {
             read.put(inputs.get(k), each.get(k));
         }
@@ -312,11 +312,14 @@ public final class PlotCommand implements Callable<Integer> {
         if (hw.ranks() == null) {
             hw = hw.withRanks(s.ranks());
         }
+        // the NICs as resolved (the flags over what the input states), the same facts calibrate and check take
+        Integer nics = in.nics().perHost();
+        Double nicGbps = in.nics().statedGbps();
         if (md != null) {
-            return NcclBaseline.of(s.collective(), hw, md.ncclVersion(), md.nicsPerHost(), md.nicGbps());
+            return NcclBaseline.of(s.collective(), hw, md.ncclVersion(), nics, nicGbps);
         }
         String version = s.run() != null && "nccl-tests".equals(s.run().library()) ? s.run().libraryVersion() : null;
-        return NcclBaseline.of(s.collective(), hw, version, null, null, in.loggedChannels());
+        return NcclBaseline.of(s.collective(), hw, version, nics, nicGbps, in.loggedChannels());
     }
 
     /** Several tables of one log differ by datatype and op; the legend must tell them apart. */

@@ -88,6 +88,18 @@ public final class CalibrationInputs {
                 d.metadata().nics());
     }
 
+    /**
+     * A bundled dataset named on the command line: its facts resolved with the flags as a file's are, so a flag
+     * fills what its metadata leaves open (the NICs of an EFA run) and one that says otherwise is the same
+     * contradiction error; its sweep stays the dataset's.
+     */
+    public static CalibrationInput of(Dataset d, Flags flags) {
+        RunDocument doc = d.document();
+        ResolvedRun run = RunInputs.resolve(doc, doc.requireSweeps().get(0), flags.hints(),
+                RunResolver.UnstatedHosts.ASSUME_ONE);
+        return new CalibrationInput(d.id(), d.sweep(), d.metadata().algo(), d.metadata().flags(), run.nics());
+    }
+
     public static List<CalibrationInput> files(List<Path> files, Flags flags, HardwareFacts facts) {
         return files(files, flags, Map.of(), facts);
     }
@@ -192,7 +204,7 @@ public final class CalibrationInputs {
         return InputErrors.readEach(args, p -> {
             Optional<Dataset> d = RunInputs.dataset(p.toString());
             if (d.isPresent()) {
-                return List.of(of(d.get()));
+                return List.of(of(d.get(), flags));
             }
             if (!RunInputs.isFile(p.toString()) && !p.toString().equals("-")) {
                 throw RunInputs.notFound(p.toString());

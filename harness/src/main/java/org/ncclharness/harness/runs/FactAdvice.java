@@ -2,6 +2,7 @@ package org.ncclharness.harness.runs;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.ncclharness.harness.options.CliWording;
 import org.ncclharness.calibration.advice.Setting;
 import org.ncclharness.calibration.hardware.HardwareFacts;
@@ -32,6 +33,12 @@ public final class FactAdvice {
             return new InputException(e.file(), 0, "the file's " + words(d.fact()) + " is " + d.stated() + " but "
                     + name(d.fact()) + " says " + d.hinted() + "; drop the flag or fix it");
         }
+        if (c instanceof Contradiction.RatesDiffer r) {
+            // in bits, as a NIC's speed is sold and as the flag is usually typed
+            return new InputException(e.file(), 0, String.format(Locale.ROOT, "the file's NIC speed is %s Gb/s but %s"
+                    + " says %s Gb/s; drop the flag or fix it", gbps(r.statedGBps()), name(r.fact()),
+                    gbps(r.hintedGBps())));
+        }
         if (c instanceof Contradiction.CountBelowOne b) {
             return new InputException(b.hinted() ? name(b.fact()) : e.file(), 0, words(b.fact())
                     + " must be at least 1, got " + b.value());
@@ -46,7 +53,18 @@ public final class FactAdvice {
     }
 
     private static String words(Setting fact) {
-        return fact == Setting.GPU_COUNT ? "GPU count" : "node count";
+        return switch (fact) {
+            case GPU_COUNT -> "GPU count";
+            case NICS_PER_HOST -> "NICs per host";
+            default -> "node count";
+        };
+    }
+
+    /** A rate in GB/s as Gb/s: a whole number without decimals (100, 400), else four significant digits. */
+    private static String gbps(double gBps) {
+        double bits = gBps * 8;
+        return bits == Math.rint(bits) ? String.format(Locale.ROOT, "%.0f", bits)
+                : String.format(Locale.ROOT, "%.4g", bits);
     }
 
     /**
