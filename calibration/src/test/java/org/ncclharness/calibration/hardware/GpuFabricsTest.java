@@ -16,7 +16,8 @@ class GpuFabricsTest {
         assertThat(fabrics.intraFor("NVIDIA H100 80GB HBM3")).contains("NVLink4");
         assertThat(fabrics.intraFor("NVIDIA H200")).contains("NVLink4");
         assertThat(fabrics.intraFor("NVIDIA H20")).contains("NVLink4");
-        assertThat(fabrics.intraFor("NVIDIA GH200 120GB")).contains("NVLink4");
+        // a multi-GH200 node is a quad board whose GPUs link directly (no NVSwitch, so no NVLS)
+        assertThat(fabrics.intraFor("NVIDIA GH200 120GB")).contains("NVLink4-Direct");
         assertThat(fabrics.intraFor("NVIDIA A100-SXM4-80GB")).contains("NVLink3");
         assertThat(fabrics.intraFor("NVIDIA B200")).contains("NVLink5");
         assertThat(fabrics.intraFor("NVIDIA GB200")).contains("NVLink5");
