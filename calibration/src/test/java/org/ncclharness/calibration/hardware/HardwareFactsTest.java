@@ -93,6 +93,9 @@ class HardwareFactsTest {
         assertThat(facts.topologyOf(quad).switched()).isFalse();
         assertThat(facts.topologyOf(quad).hopsPerStep()).isEqualTo(1);
         assertThat(quad.betaPhysGBps()).isEqualTo(hgx.betaPhysGBps());
+        // the two-tier calibrator's NVLS prior is the topology's in-network utilisation: none on the quad board
+        assertThat(facts.topologyOf(hgx).inNetworkUr()).isEqualTo(0.92);
+        assertThat(facts.topologyOf(quad).inNetworkUr()).isNull();
         // every bundled fabric that names an in-network reduction sits behind a switch
         assertThat(facts.vocabulary()).filteredOn(n -> facts.interconnect(n).orElseThrow().inNetworkReduction() != null)
                 .allMatch(n -> facts.topologyOf(facts.interconnect(n).orElseThrow()).switched());
