@@ -24,7 +24,9 @@ class GpuFabricsTest {
         // Blackwell Ultra (a GB300 log of OCI BM.GPU.GB300.4 names "NVIDIA GB300"); HGX B300
         assertThat(fabrics.intraFor("NVIDIA GB300")).contains("NVLink5");
         assertThat(fabrics.intraFor("NVIDIA B300 SXM6 AC")).contains("NVLink5");
-        assertThat(fabrics.intraFor("Tesla V100-SXM3-32GB")).contains("NVLink2");
+        // SXM3 is the DGX-2 / HGX-2 board's: behind an NVSwitch, unlike the SXM2 cube-mesh
+        assertThat(fabrics.intraFor("Tesla V100-SXM3-32GB")).contains("NVLink2-Switch");
+        assertThat(fabrics.intraFor("Tesla V100-SXM2-16GB")).contains("NVLink2");
         assertThat(fabrics.intraFor("AMD Instinct MI300X")).contains("InfinityFabric");
         assertThat(fabrics.intraFor("NVIDIA H100 PCIe")).isEmpty();
         assertThat(fabrics.intraFor("NVIDIA H200 NVL")).isEmpty();
