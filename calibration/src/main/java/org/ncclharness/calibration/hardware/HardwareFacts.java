@@ -15,7 +15,8 @@ import org.ncclharness.calibration.measure.InputException;
 /**
  * The hardware facts the calibration compares with: interconnects, topologies and chip profiles, loaded from the
  * JSON resources under {@code hardware/} (facts live in data, not in code). Loading checks that every
- * interconnect names a known topology and that every chip profile's published components add up to its α_step.
+ * interconnect names a known topology, that only one behind a switch names an in-network reduction, and that every
+ * chip profile's published components add up to its α_step.
  */
 public final class HardwareFacts {
 
@@ -38,6 +39,12 @@ public final class HardwareFacts {
             if (!tops.containsKey(ic.topology())) {
                 throw new IllegalStateException("interconnect " + ic.name() + " names unknown topology "
                         + ic.topology());
+            }
+            // NVLS and SHARP reduce inside a switch: a fabric without one (a quad-GH200 board, an NVLink bridge)
+            // cannot have them, whatever its link generation
+            if (ic.inNetworkReduction() != null && !tops.get(ic.topology()).switched()) {
+                throw new IllegalStateException("interconnect " + ic.name() + " names in-network reduction "
+                        + ic.inNetworkReduction() + " on topology " + ic.topology() + ", which has no switch");
             }
             if (ics.put(ic.name(), ic) != null) {
                 throw new IllegalStateException("interconnect " + ic.name() + " is listed twice");

@@ -30,6 +30,14 @@ class InNetworkFlagTest {
         assertThat(SingleTierCalibrator.inNetworkFlag(named("IB-NDR"), true, Optional.empty())).isEqualTo("ABOVE-PEAK");
     }
 
+    /** Busbw above the line rate on a quad-GH200 board (NVLink4 without an NVSwitch) is never put down to NVLS. */
+    @Test
+    void aQuadGh200BoardIsNotFlaggedNvlsAndAnHgxH100Is() {
+        assertThat(SingleTierCalibrator.inNetworkFlag(named("NVLink4-Direct"), false, Optional.empty()))
+                .isEqualTo("ABOVE-PEAK");
+        assertThat(SingleTierCalibrator.inNetworkFlag(named("NVLink4"), false, Optional.empty())).isEqualTo("NVLS");
+    }
+
     @Test
     void nvlsChannelsInTheLogAreNvlsWhateverTheInterconnectSuggests() {
         assertThat(SingleTierCalibrator.inNetworkFlag(named("NVLink3"), false, nvls(16))).isEqualTo("NVLS");

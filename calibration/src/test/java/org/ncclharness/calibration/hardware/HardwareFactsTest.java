@@ -82,6 +82,33 @@ class HardwareFactsTest {
         assertThat(facts.chipFor(null)).isEmpty();
     }
 
+    /** NVLS needs an NVSwitch: an HGX H100's NVLink4 can run it, a quad-GH200 board's directly linked NVLink4 not. */
+    @Test
+    void nvlsIsAFactOfTheSwitchedFabricNotOfTheNvlinkGeneration() {
+        Interconnect hgx = facts.interconnect("NVLink4").orElseThrow();
+        Interconnect quad = facts.interconnect("NVLink4-Direct").orElseThrow();
+        assertThat(hgx.inNetworkReduction()).isEqualTo("NVLS");
+        assertThat(facts.topologyOf(hgx).switched()).isTrue();
+        assertThat(quad.inNetworkReduction()).isNull();
+        assertThat(facts.topologyOf(quad).switched()).isFalse();
+        assertThat(facts.topologyOf(quad).hopsPerStep()).isEqualTo(1);
+        assertThat(quad.betaPhysGBps()).isEqualTo(hgx.betaPhysGBps());
+        // the two-tier calibrator's NVLS prior is the topology's in-network utilisation: none on the quad board
+        assertThat(facts.topologyOf(hgx).inNetworkUr()).isEqualTo(0.92);
+        assertThat(facts.topologyOf(quad).inNetworkUr()).isNull();
+        // every bundled fabric that names an in-network reduction sits behind a switch
+        assertThat(facts.vocabulary()).filteredOn(n -> facts.interconnect(n).orElseThrow().inNetworkReduction() != null)
+                .allMatch(n -> facts.topologyOf(facts.interconnect(n).orElseThrow()).switched());
+    }
+
+    @Test
+    void anInNetworkReductionWithoutASwitchIsRejected() {
+        Topology direct = new Topology("direct", false, false, 1, null, "test");
+        Interconnect wrong = new Interconnect("X", 450.0, "direct", "NVLS", "test", "test");
+        assertThatThrownBy(() -> new HardwareFacts(List.of(wrong), List.of(direct), List.of(), 0.95))
+                .hasMessage("interconnect X names in-network reduction NVLS on topology direct, which has no switch");
+    }
+
     @Test
     void componentsThatDoNotAddUpAreRejected() {
         ChipProfile bad = new ChipProfile("X", List.of("X"), 8.5, Map.of("c_c2c", 1.0, "c_ddr_r", 1.0,

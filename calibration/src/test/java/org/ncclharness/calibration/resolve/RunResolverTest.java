@@ -68,7 +68,7 @@ class RunResolverTest {
     @Test
     void oneHostTakesItsGpuNamesFabricAndSaysSo() {
         ResolvedRun run = only(log(REAL, "old_dgx2_v100_all_gather"), Hints.NONE, UnstatedHosts.LEAVE_UNKNOWN);
-        assertThat(run.hardware().intra()).isEqualTo("NVLink2");
+        assertThat(run.hardware().intra()).isEqualTo("NVLink2-Switch");
         assertThat(run.notes()).singleElement().isInstanceOf(ResolveNote.FabricFromGpuName.class);
     }
 
@@ -76,7 +76,7 @@ class RunResolverTest {
     void aNetworkStatedForOneHostLeavesItTheGpuNamesFabric() {
         ResolvedRun run = only(log(REAL, "old_dgx2_v100_all_gather"),
                 new Hints(null, null, "IB-NDR", null, null, null, Nics.UNKNOWN), UnstatedHosts.LEAVE_UNKNOWN);
-        assertThat(run.hardware().intra()).isEqualTo("NVLink2");
+        assertThat(run.hardware().intra()).isEqualTo("NVLink2-Switch");
         assertThat(run.notes()).singleElement().isInstanceOf(ResolveNote.NetworkOnOneHost.class);
     }
 

@@ -88,7 +88,7 @@ class CalibrateCommandTest {
         CliRun plain = CliRun.of("calibrate", id);
         assertThat(plain.exitCode()).isZero();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + id
-                + " +(NVLink2) +(\\d\\.\\d{3}) +(\\d+\\.\\d{3}) +(\\S+)$").matcher(plain.out());
+                + " +(NVLink2-Switch) +(\\d\\.\\d{3}) +(\\d+\\.\\d{3}) +(\\S+)$").matcher(plain.out());
         assertThat(m.find()).as(plain.out()).isTrue();
         List<String> verbose = List.of(CliRun.of("calibrate", id, "--verbose").out().lines()
                 .filter(l -> l.startsWith(id + " ")).findFirst().orElseThrow().split(" +"));
@@ -287,7 +287,7 @@ class CalibrateCommandTest {
     void anUnknownInterconnectListsTheVocabulary() throws IOException {
         Path log = log("x.txt", 8, "NVIDIA H100", 30, 400, true);
         assertThat(run("calibrate", log.toString(), "--interconnect", "NVLink9")).isEqualTo(ExitCode.USAGE);
-        assertThat(stderr()).contains("unknown interconnect NVLink9").contains("NVLink4, NVLink4-Bridge");
+        assertThat(stderr()).contains("unknown interconnect NVLink9").contains("NVLink4, NVLink4-Direct, NVLink4-Bridge");
     }
 
     @Test

@@ -316,7 +316,7 @@ class CalibrateTwoTierTest {
         String alps16 = "gh200_allreduce_16gpu_4node_slingshot_alps_tunedcxi";
         String polaris8 = "a100_allreduce_8gpu_2node_slingshot_polaris_nccl2215";
         assertThat(run("calibrate", "--joint", alps8, alps16, polaris8)).isEqualTo(ExitCode.USAGE);
-        assertThat(last.err().strip()).isEqualTo("--joint: the runs name different intra-domain fabrics (NVLink4: "
+        assertThat(last.err().strip()).isEqualTo("--joint: the runs name different intra-domain fabrics (NVLink4-Direct: "
                 + alps8 + ", " + alps16 + "; NVLink3: " + polaris8 + "); a joint fit is for one hardware at several"
                 + " configurations");
     }
@@ -405,7 +405,7 @@ class CalibrateTwoTierTest {
                 "--verbose");
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("--interconnect IB-NDR names a network between hosts, and this run is on one"
-                + " host: inside it NVLink2 is taken").contains("the log says Slingshot11 (the job's environment")
+                + " host: inside it NVLink2-Switch is taken").contains("the log says Slingshot11 (the job's environment")
                 .doesNotContain("SHARP: busbw");
         CliRun unnamed = CliRun.of("calibrate", "../datasets/raw/h100_allreduce_8gpu_1node_aws_p5_batch.txt",
                 "--interconnect", "IB-NDR", "--verbose");
@@ -559,7 +559,8 @@ class CalibrateTwoTierTest {
             Files.write(f, raw.subList(raw.indexOf("=== RAW (copied verbatim from the source) ===") + 1, raw.size()));
             args.add(f.toString());
         }
-        args.addAll(List.of("--interconnect", "Slingshot11"));
+        // the same fabric names stated for both (their GPU names alone give a quad-GH200 board and an HGX H100)
+        args.addAll(List.of("--intra", "NVLink4", "--inter", "Slingshot11"));
         assertThat(run(args.toArray(String[]::new))).isEqualTo(ExitCode.USAGE);
         assertThat(stderr()).contains("--joint: the runs ran different GPUs [GH200, H100]");
     }
