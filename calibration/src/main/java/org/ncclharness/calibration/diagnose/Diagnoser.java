@@ -1,6 +1,7 @@
 package org.ncclharness.calibration.diagnose;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -76,6 +77,8 @@ public final class Diagnoser {
     /** A table row that matched one NCCL line. */
     private record RuleHit(NcclRules.Match match, Line line) { }
     private LogFacts facts;
+    /** N and hosts as the log's tables resolve them. */
+    private final RunShape shape;
 
     /**
      * What {@link LogFacts}' one pass reads of the log, read once: the NCCL_* its launch or export lines set (the
@@ -92,14 +95,26 @@ public final class Diagnoser {
         return facts().environment();
     }
 
-    private Diagnoser(String file, List<Line> lines, List<String> text) {
+    private Diagnoser(String file, List<Line> lines, List<String> text, RunShape shape) {
         this.file = file;
         this.lines = lines;
         this.text = text;
+        this.shape = shape;
     }
 
+    /** The diagnosis of lines with no table beside them (a job's NCCL_DEBUG_FILE). */
     public static Diagnosis diagnose(String file, List<String> text) {
-        return new Diagnoser(file, NcclLines.of(text), text).run();
+        return diagnose(file, text, RunShape.UNKNOWN);
+    }
+
+    /** The diagnosis of a log whose tables resolved to {@code shape}: N and hosts as every command has them. */
+    public static Diagnosis diagnose(String file, List<String> text, RunShape shape) {
+        return new Diagnoser(file, NcclLines.of(text), text, shape).run();
+    }
+
+    /** A count the lines show of {@code seen} ranks: a lower bound only where the resolved N is larger. */
+    private Integer ifEveryRank(int seen, Integer count) {
+        return shape.ranks() != null && seen < shape.ranks() ? null : count;
     }
 
     private Diagnosis run() {
@@ -113,7 +128,9 @@ public final class Diagnoser {
             environment(env, envLines, Map.of(), false);
             anyLines();
             ruleFindings();
-            return new Diagnosis(file, List.of(), deviceList.ranks(), deviceList.hostCount(), null, null, Map.of(), Map.of(),
+            return new Diagnosis(file, List.of(), shape.ranks() != null ? shape.ranks() : deviceList.ranks(),
+                    shape.hosts() != null ? shape.hosts()
+                    : ifEveryRank(deviceList.devices().size(), deviceList.hostCount()), null, null, Map.of(), Map.of(),
                     null, List.of(), List.of(), null, null, null, false, null, issues, citations);
         }
         List<String> versions = new ArrayList<>();
@@ -143,6 +160,7 @@ public final class Diagnoser {
         Map<String, Line> envLines = new TreeMap<>();
         Set<String> pids = new LinkedHashSet<>();
         Set<String> devices = new LinkedHashSet<>();
+        Set<String> ranksSeen = new HashSet<>();
         Line gdrDisabled = null;
         // per communicator size: the hosts its rank 0 printed from, and the first line from a second host
         TreeMap<Integer, Set<String>> rankZeroHosts = new TreeMap<>();
@@ -156,6 +174,7 @@ public final class Diagnoser {
                 hosts.add(l.host());
                 pids.add(l.host() + ":" + l.pid());
                 devices.add(l.device());
+                ranksSeen.add(l.host() + ":" + l.pid() + ":" + l.device());
             }
             Matcher m;
             if ((m = VERSION.matcher(t)).find()) {
@@ -258,7 +277,12 @@ public final class Diagnoser {
         if (nNodes == null && deviceList.hostCount() != null && (nodes == null || deviceList.hostCount() > nodes)) {
             nodes = deviceList.hostCount();
         }
-        ranks = ranks == null ? deviceList.ranks() : ranks;
+        if (nNodes == null) {
+            // hosts the lines and the list show of fewer ranks than the run has are some of its hosts only
+            nodes = shape.hosts() != null ? shape.hosts()
+                    : ifEveryRank(Math.max(ranksSeen.size(), deviceList.devices().size()), nodes);
+        }
+        ranks = ranks != null ? ranks : shape.ranks() != null ? shape.ranks() : deviceList.ranks();
         boolean oneNode = nodes != null && nodes == 1 || nodes == null && local != null && ranks != null
                 && local.equals(ranks);
         // NET transports between GPUs of one host are intra-node traffic over the network (loopback)

@@ -23,7 +23,7 @@ public final class RunDiagnosis {
         if (doc.lines().isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(summary(Diagnoser.diagnose(doc.name(), doc.lines())));
+        return Optional.of(summary(Diagnoser.diagnose(doc.name(), doc.lines(), RunShape.of(doc))));
     }
 
     /** What a JSON of the document keeps besides its tables: the facts it states, the diagnosis included. */

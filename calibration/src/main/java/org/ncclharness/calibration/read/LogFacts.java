@@ -39,6 +39,13 @@ public record LogFacts(List<String> ncclVersions, String ncclCuda, String driver
     private static final Pattern ENV_ASSIGN = Pattern.compile("(?:^|[\\s\"'])(NCCL_[A-Z0-9_]+)=(\"[^\"]*\"|'[^']*'|[^\\s\"']*)");
     private static final Pattern LAUNCH = Pattern.compile("\\b[a-z_]+_perf(?:_mpi)?\\b");
     private static final Pattern PROMPT = Pattern.compile("^\\s*(?:[\\w@.~:/-]*\\$|[\\w@.~:/-]+#|[+>])\\s+(.*)$");
+    /** A shell's prompt in brackets, {@code [root@host nccl-tests]# }, which {@link #PROMPT} does not take. */
+    private static final Pattern BRACKET_PROMPT = Pattern.compile("^\\s*\\[[^\\]]*\\][#$]\\s+");
+    private static final Pattern WORDS = Pattern.compile("\\s+");
+    private static final Pattern ASSIGNMENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*=.*");
+    /** The launchers nccl-tests runs under ({@link LaunchLine} reads their flags). */
+    private static final java.util.Set<String> LAUNCHERS = java.util.Set.of("mpirun", "mpiexec", "mpiexec.hydra",
+            "orterun", "prterun", "srun", "salloc", "sbatch");
     private static final Pattern ISO_DATE = Pattern.compile("\\b(20\\d\\d-[01]\\d-[0-3]\\d)[T ][0-2]\\d:[0-5]\\d");
     private static final Pattern DATE_OUTPUT = Pattern.compile(
             "^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \\d]\\d .*\\b(20\\d\\d)$");
@@ -60,6 +67,31 @@ public record LogFacts(List<String> ncclVersions, String ncclCuda, String driver
     /** The channels of the tested communicator, of {@code ranks} ranks ({@link ChannelCounts#forRanks}). */
     public Optional<ChannelCounts> channelsFor(int ranks) {
         return ChannelCounts.forRanks(channels, ranks);
+    }
+
+    /**
+     * A line whose NCCL_X=V assignments set the run's environment: a shell line after a prompt, an {@code export},
+     * or a line that starts a launcher or the benchmark. Prose that names {@code mpirun} or {@code NCCL_ALGO=Ring}
+     * (a note above the log, a message) sets nothing, so the reader's forced algorithm of a table and the
+     * diagnosis's FORCED_ALGO are read from the same lines.
+     */
+    public static boolean setsEnvironment(String line) {
+        return line.startsWith("export ") || PROMPT.matcher(line).matches() || startsLauncher(line);
+    }
+
+    /**
+     * The line's first word, past NAME=V assignments and {@code env}, is a launcher or an nccl-tests binary; or the
+     * line is assignments alone (a script's {@code NCCL_ALGO=Ring}, {@code env}'s output).
+     */
+    private static boolean startsLauncher(String line) {
+        String[] words = WORDS.split(BRACKET_PROMPT.matcher(line).replaceFirst("").strip());
+        for (String word : words) {
+            if (!ASSIGNMENT.matcher(word).matches() && !word.equals("env")) {
+                String name = word.substring(word.lastIndexOf('/') + 1);
+                return LAUNCHERS.contains(name) || LAUNCH.matcher(name).matches();
+            }
+        }
+        return !words[0].isEmpty();
     }
 
     public static LogFacts of(List<String> lines) {
@@ -164,11 +196,11 @@ public record LogFacts(List<String> ncclVersions, String ncclCuda, String driver
             if (command == null && line.contains("_perf") && LAUNCH.matcher(line).find() && !line.contains("NCCL INFO")
                     && !line.strip().startsWith("#")) {
                 Matcher p = PROMPT.matcher(line);
-                if (p.matches() || line.contains("mpirun") || line.contains("srun ")) {
+                if (p.matches() || startsLauncher(line)) {
                     command = (p.matches() ? p.group(1) : line).strip();
                 }
             }
-            if ((command != null && line.contains(command) || line.startsWith("export ")) && line.contains("NCCL_")) {
+            if (line.contains("NCCL_") && setsEnvironment(line)) {
                 Matcher a = ENV_ASSIGN.matcher(line);
                 while (a.find()) {
                     env.putIfAbsent(a.group(1), a.group(2).replaceAll("^[\"']|[\"']$", "").replaceFirst("[.,;]$", ""));

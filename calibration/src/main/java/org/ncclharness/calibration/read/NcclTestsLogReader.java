@@ -240,6 +240,9 @@ public final class NcclTestsLogReader {
 
     private void other(State s, LogLine line) {
         String text = line.text().strip();
+        // a launch line's continuation lines (mpirun ... \ then -x NCCL_ALGO=Ring ...) set its environment too
+        boolean setsEnvironment = s.launchGoesOn || LogFacts.setsEnvironment(text);
+        s.launchGoesOn = setsEnvironment && text.endsWith("\\");
         Matcher m;
         if ((m = RCCL_TESTS.matcher(text)).find()) {
             s.library = "rccl-tests";
@@ -268,7 +271,9 @@ public final class NcclTestsLogReader {
             if (!s.rows.isEmpty() && s.textAfterRow == null) {
                 s.textAfterRow = line;
             }
-            forcedAlgo(s, line, ALGO_ASSIGN);
+            if (setsEnvironment) {
+                forcedAlgo(s, line, ALGO_ASSIGN);
+            }
             if (s.inTable && s.afterNccl && measuredHalves(t, s.layout)) {
                 // NCCL prints its INFO lines on the same stream while the row is half written: a row's size,
                 // count and type went before them (or into them), its times after; nothing says which size it was
@@ -548,6 +553,8 @@ public final class NcclTestsLogReader {
         String[] pendingTokens;
         /** The NCCL_ALGO the log last said is forced: it holds for the tables after it. */
         String forcedAlgo;
+        /** The last line set the environment and goes on to the next ({@code \\} at its end). */
+        boolean launchGoesOn;
         String outOfBounds;
         String average;
         String averageStatus;

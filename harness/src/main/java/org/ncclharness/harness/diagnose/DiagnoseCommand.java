@@ -9,6 +9,8 @@ import org.ncclharness.calibration.measure.Severity;
 import org.ncclharness.calibration.diagnose.Diagnoser;
 import org.ncclharness.calibration.diagnose.Diagnosis;
 import org.ncclharness.calibration.diagnose.DiagnosisWriter;
+import org.ncclharness.calibration.diagnose.RunShape;
+import org.ncclharness.calibration.read.RunDocument;
 import org.ncclharness.harness.exit.ExitCode;
 import org.ncclharness.harness.options.HelpOptions;
 import org.ncclharness.harness.options.OutputTarget;
@@ -63,7 +65,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
         }
         List<Diagnosis> all = new ArrayList<>();
         for (String log : logs) {
-            all.add(Diagnoser.diagnose(log, lines(log)));
+            RunDocument doc = RunInputs.document(log, null);
+            all.add(Diagnoser.diagnose(log, doc.lines(), RunShape.of(doc)));
         }
         PrintWriter report = new PrintWriter(OutputTarget.reportStream(json), true, StandardCharsets.UTF_8);
         all.forEach(d -> DiagnosisWriter.text(report, d));
@@ -77,10 +80,5 @@ public final class DiagnoseCommand implements Callable<Integer> {
         report.flush();
         boolean failed = all.stream().flatMap(d -> d.findings().stream()).anyMatch(i -> i.severity() == Severity.FAIL);
         return failed ? ExitCode.FAIL : ExitCode.OK;
-    }
-
-    /** The log's lines: a file's (or stdin's), a bundled dataset's raw source. */
-    private static List<String> lines(String log) {
-        return RunInputs.document(log, null).lines();
     }
 }
