@@ -5,8 +5,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import org.ncclharness.calibration.advice.Advice;
 import org.ncclharness.calibration.advice.Setting;
+import org.ncclharness.calibration.accuracy.Clusters;
 import org.ncclharness.calibration.datasets.Dataset;
 import org.ncclharness.calibration.hardware.GpuFabrics;
 import org.ncclharness.calibration.hardware.HardwareFacts;
@@ -126,12 +128,17 @@ public final class ExpectedCurves {
                     + me.gpuFamily() + " over " + fabric + (bundledItself ? " (besides this one)" : ""));
         }
         String why = null;
+        // the checked run's own cluster where it is itself bundled: a peer of that cluster is no other cluster's
+        Optional<String> myCluster = bundled.stream().filter(d -> d.id().equals(runId) || d.rows().containsAll(
+                run.rows())).map(d -> Clusters.bundled().of(d.id())).flatMap(Optional::stream).findFirst();
         for (Dataset d : peers) {
+            ReferenceKind kind = myCluster.isPresent() && myCluster.equals(Clusters.bundled().of(d.id()))
+                    ? ReferenceKind.SAME_CLUSTER : ReferenceKind.OTHER_CLUSTER;
             String label = "bundled dataset " + d.id() + " (" + Comparability.Side.of(d.sweep()).describe() + ", "
                     + fabric + ")";
             boolean sameScale = Objects.equals(d.hardware().ranks(), ranks) && hostsOf(d.hardware()) == hosts;
             if (sameScale) {
-                Reference r = Reference.measured(label, ReferenceKind.OTHER_CLUSTER, d.sweep());
+                Reference r = Reference.measured(label, kind, d.sweep());
                 long common = run.rows().stream().filter(x -> r.busBwGBps().containsKey(x.sizeBytes())).count();
                 if (common >= MIN_COMMON_SIZES) {
                     return new Outcome(r, null, d, null, false);
@@ -161,9 +168,9 @@ public final class ExpectedCurves {
                     continue;
                 }
                 Reference r = Reference.model(label, inRange, run.collective(), ranks, m::timeUs)
-                        .as(ReferenceKind.OTHER_CLUSTER, label)
-                        .withNotes(List.of(String.format(Locale.ROOT, "reference (another cluster's run): %s's %s model, moved from %s to"
-                                + " this run's %d GPUs on %d host%s", d.id(), m.name(),
+                        .as(kind, label)
+                        .withNotes(List.of(String.format(Locale.ROOT, "reference (%s): %s's %s model, moved from %s to"
+                                + " this run's %d GPUs on %d host%s", kind.noun(), d.id(), m.name(),
                                 Comparability.Side.of(d.sweep()).describe(), ranks, hosts, hosts == 1 ? "" : "s")));
                 return new Outcome(r, null, d, m, false);
             } catch (IllegalArgumentException | InputException e) {

@@ -6,17 +6,21 @@ import org.ncclharness.calibration.measure.Sweep;
 import org.ncclharness.calibration.resolve.Comparability;
 
 /**
- * The hardware a run's healthy range is learned for and looked up by ({@link HealthyRanges}): GPU family, the
- * fabric inside a host, the network between hosts, NICs per host and a scale band. A fact not stated is
- * {@value #UNKNOWN}: runs that do not state it share a class only with each other.
+ * The collective and hardware a run's healthy range is learned for and looked up by ({@link HealthyRanges}): the
+ * collective, GPU family, the fabric inside a host, the network between hosts, NICs per host and a scale band. The
+ * collective is part of the class because its busbw and small-size time mean different things per collective (an
+ * AllToAll's busbw factor and its N-1 sends per rank are not an AllReduce's ring or tree), so one collective's runs
+ * never set another's floor or ceiling. A fact not stated is {@value #UNKNOWN}: runs that do not state it share a
+ * class only with each other.
  *
+ * @param collective  NCCL's name of the collective (AllReduce, AllToAll, ...); {@value #UNKNOWN} where undecided
  * @param family      the chip family ({@link Comparability#gpuFamily}: H100, GH200, MI300X, ...)
  * @param intra       the fabric inside a host (NVLink4, PCIe4, ...)
  * @param network     the network between hosts; {@value #NONE} on one host
  * @param nicsPerHost the network's NICs per host; {@value #NONE} on one host
  * @param band        how many hosts
  */
-public record HardwareClass(String family, String intra, String network, String nicsPerHost, Band band) {
+public record HardwareClass(String collective, String family, String intra, String network, String nicsPerHost, Band band) {
 
     public static final String UNKNOWN = "?";
     public static final String NONE = "-";
@@ -56,15 +60,25 @@ public record HardwareClass(String family, String intra, String network, String 
         Band band = Band.of(hw.hosts());
         boolean oneHost = band == Band.ONE_HOST;
         Integer perHost = nics == null ? null : nics.perHost();
-        return new HardwareClass(Comparability.gpuFamily(hw.gpuModel()).orElse(UNKNOWN), or(hw.intra()),
+        String collective = run.collective() == null || !run.collective().known() ? UNKNOWN
+                : run.collective().ncclName();
+        return new HardwareClass(collective, Comparability.gpuFamily(hw.gpuModel()).orElse(UNKNOWN), or(hw.intra()),
                 oneHost ? NONE : or(hw.inter()), oneHost ? NONE : perHost == null ? UNKNOWN : perHost.toString(),
                 band);
     }
 
-    /** {@code H100 / NVLink4 / IB-NDR x8 / 2 hosts}: the class as the data file and the reports name it. */
+    /** {@code AllReduce / H100 / NVLink4 / IB-NDR x8 / 2 hosts}: the class as the data file and the reports name it. */
     public String key() {
-        return family + " / " + intra + " / " + (network.equals(NONE) ? "no network" : network + " x" + nicsPerHost)
+        return collective + " / " + family + " / " + intra + " / " + (network.equals(NONE) ? "no network" : network + " x" + nicsPerHost)
                 + " / " + band.label();
+    }
+
+    /**
+     * {@code AllReduce / H100}: every class of this collective on this GPU family, the range a class of too few
+     * runs gives way to; null where the collective or the family is not known (nothing to share a range with).
+     */
+    public String familyKey() {
+        return collective.equals(UNKNOWN) || family.equals(UNKNOWN) ? null : collective + " / " + family;
     }
 
     private static String or(String s) {

@@ -140,6 +140,8 @@ public final class HealthCheck {
         if (line != null && atBandwidthEnd(run, curve)) {
             levels = healthyFloor(hardwareClass, largest, line, findings).map(f -> new CheckReport.Levels(line,
                     f.range().busBwMinShare() * (1 - f.margin().share()) * line, f.range().key())).orElse(levels);
+        } else if (line != null && curve != null && run.collective().known()) {
+            floorNotJudged(run, curve, hardwareClass, findings);
         }
         latencyCeiling(run, hardwareClass, findings);
         wrong(run, findings);
@@ -276,8 +278,7 @@ public final class HealthCheck {
         double warnPct = rules.lineRateWarnPct() != null ? rules.lineRateWarnPct() : HEALTHY_SHARE_OF_LINE_RATE_PCT;
         // the default only where the sweep reached its bandwidth-bound end (a sweep that stops small is slow by
         // latency); a threshold the user stated holds at the largest size, as against a baseline
-        boolean broken = pct < failPct && (stated || network && run.collective().known()
-                && TailBandwidth.of(curve.points(), run.collective().busFactor(curve.ranks())).isPresent());
+        boolean broken = pct < failPct && (stated || network && atBandwidthEnd(run, curve));
         boolean low = isReference && pct < warnPct;
         String text = String.format(Locale.ROOT, "%s = %.1f %% of %s%s", at, pct, of, above)
                 + (broken && stated ? String.format(Locale.ROOT, "; below %s %s %% of the line rate",
@@ -321,10 +322,35 @@ public final class HealthCheck {
                 .min(Double::compare);
     }
 
-    /** The sweep reached the sizes where its busbw holds ({@link TailBandwidth}): the line rate bounds it there. */
+    /**
+     * The sweep reached the sizes where its busbw holds ({@link TailBandwidth}) and has levelled off there
+     * ({@link TailBandwidth#levelledOff}): only then is its largest-size busbw what the hardware reaches, to be
+     * set against the line rate or the saturated runs of its class. A sweep stopped while busbw still climbs is
+     * compared at its own sizes (a reference's), not against saturated runs.
+     */
     private static boolean atBandwidthEnd(Sweep run, Curve curve) {
         return run.collective().known() && !curve.latencyOnly()
-                && TailBandwidth.of(curve.points(), run.collective().busFactor(curve.ranks())).isPresent();
+                && TailBandwidth.of(curve.points(), run.collective().busFactor(curve.ranks())).isPresent()
+                && TailBandwidth.levelledOff(curve.points());
+    }
+
+    /**
+     * Says why a run with a class floor was not judged by it: its sweep ends while busbw still climbs, so the
+     * floor (learned from saturated runs) does not apply at its largest size.
+     */
+    private void floorNotJudged(Sweep run, Curve curve, HardwareClass hardwareClass, List<Finding> out) {
+        Optional<HealthyRanges.Found> found = ranges.busBw(hardwareClass);
+        if (found.isEmpty() || curve.latencyOnly()) {
+            return;
+        }
+        FitPoints p = curve.points();
+        double largest = p.bytes()[p.largest()];
+        out.add(Finding.info("class-floor", String.format(Locale.ROOT, "NOT-JUDGED: the sweep ends at %s while its"
+                + " busbw still climbs (a size within %s octaves below it is under %.0f %% of the largest's busbw), so"
+                + " the healthy floor of %s, learned from saturated runs, does not apply there; compare with a run"
+                + " at the same sizes (%s) or sweep further (%s)", SizeText.exact((long) largest),
+                num(TailBandwidth.OCTAVES), 100 * TailBandwidth.PLATEAU_SHARE, found.get().describe(),
+                Advice.name(Setting.BASELINE), Advice.with(Setting.MAX_BYTES, "8G"))));
     }
 
     /**
@@ -739,11 +765,11 @@ public final class HealthCheck {
             if (pct < rules.failBelowPct()) {
                 // Another cluster's run of the same hardware differs by its NCCL version, settings and NICs (up to
                 // 3x among the bundled runs): it can warn, and only a reference the user vouches for can fail.
-                boolean peer = ref.role() == ReferenceKind.OTHER_CLUSTER;
+                boolean peer = ref.role().bundledPeer();
                 out.add(new Finding(peer ? Severity.WARN : Severity.FAIL, "largest-below-reference", last.sizeBytes(),
                         String.format(Locale.ROOT, "largest common size %s: busbw %s GB/s is %.1f %% of the reference"
                                 + " (%s: %s GB/s), below %s %%%s", SizeText.exact(last.sizeBytes()), num(SizeBusBw.of(last)),
-                                pct, ref.role().noun(), num(refLast), num(rules.failBelowPct()), peer ? " (another cluster's run:"
+                                pct, ref.role().noun(), num(refLast), num(rules.failBelowPct()), peer ? " (" + ref.role().noun() + ":"
                                         + " WARN; " + references + " can FAIL)" : "")));
             }
         }

@@ -16,7 +16,7 @@ import java.util.Optional;
  * ({@link HealthyRangesLearner}; {@code datasets --healthy-ranges FILE} writes it, the bundled copy is
  * {@code hardware/healthy-ranges.json}): per class the busbw at the bandwidth-bound end as a share of the line
  * rate, and the shortest time at the small sizes. A class of fewer than {@value #MIN_RUNS} runs gives way to its
- * GPU family's range, and that to the line rate alone.
+ * collective's range on its GPU family ({@link HardwareClass#familyKey()}), and that to the line rate alone.
  *
  * @param schema         {@value #SCHEMA}
  * @param busBwClass      how far below a class's floor a run may fall before it FAILs: the least share that keeps
@@ -50,13 +50,13 @@ public record HealthyRanges(String schema, Margin busBwClass, Margin busBwFamily
     public static final HealthyRanges NONE = new HealthyRanges(SCHEMA, Margin.NONE, Margin.NONE, Margin.NONE,
             Margin.NONE, List.of());
 
-    /** What a range is of: one hardware class, or every class of a GPU family. */
+    /** What a range is of: one class, or every class of one collective on one GPU family. */
     public enum Level { CLASS, FAMILY }
 
     /**
      * One class's (or family's) healthy figures; a figure no run gives is null.
      *
-     * @param key                {@link HardwareClass#key()} or the family's name
+     * @param key                {@link HardwareClass#key()} or {@link HardwareClass#familyKey()}
      * @param busBwRuns          runs with a share of the line rate at their bandwidth-bound end
      * @param halfBandwidthTold  whether its best run at half its busbw falls below the floor less the margin
      * @param tripleLatencyTold  whether its fastest run at three times its small-size time exceeds the ceiling
@@ -74,10 +74,10 @@ public record HealthyRanges(String schema, Margin busBwClass, Margin busBwFamily
     /** The range a run was judged by, and the margin of its level. */
     public record Found(Range range, Margin margin) {
 
-        /** {@code the class H100 / ... (5 runs)} or {@code the H100 family (its class has 2 runs)}. */
+        /** {@code its class AllReduce / H100 / ...} or {@code its family AllReduce / H100 (its class has ...)}. */
         String describe() {
             return range.level() == Level.CLASS ? "its class " + range.key()
-                    : "the " + range.key() + " family (its class has fewer than " + MIN_RUNS + " bundled runs)";
+                    : "its family " + range.key() + " (its class has fewer than " + MIN_RUNS + " bundled runs)";
         }
     }
 
@@ -139,10 +139,10 @@ public record HealthyRanges(String schema, Margin busBwClass, Margin busBwFamily
 
     private Optional<Found> find(HardwareClass c, boolean busBw) {
         for (Level level : Level.values()) {
-            if (level == Level.FAMILY && c.family().equals(HardwareClass.UNKNOWN)) {
+            String key = level == Level.CLASS ? c.key() : c.familyKey();
+            if (key == null) {
                 break;
             }
-            String key = level == Level.CLASS ? c.key() : c.family();
             Optional<Range> r = ranges.stream().filter(x -> x.level() == level && x.key().equals(key))
                     .filter(x -> (busBw ? x.busBwRuns() : x.latencyRuns()) >= MIN_RUNS).findFirst();
             if (r.isPresent()) {

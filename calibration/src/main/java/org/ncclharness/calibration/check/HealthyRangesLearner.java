@@ -23,7 +23,8 @@ import org.ncclharness.calibration.resolve.RunResolver;
  * Learns {@link HealthyRanges} from bundled real runs: each run resolved as {@code check} resolves it
  * ({@link RunResolver}), its busbw at the bandwidth-bound end as a share of its line rate and its shortest time
  * at the small sizes ({@link HealthCheck#bandwidthBoundShare}, {@link HealthCheck#smallSizeTimeUs}), grouped by
- * {@link HardwareClass} and by GPU family. A run below {@value HealthCheck#BROKEN_SHARE_OF_LINE_RATE_PCT} % of its
+ * {@link HardwareClass} and by collective and GPU family ({@link HardwareClass#familyKey()}). A run below
+ * {@value HealthCheck#BROKEN_SHARE_OF_LINE_RATE_PCT} % of its
  * line rate is a fault (its source reports it so, docs/sweep-and-check.md), not a healthy run: it is left out.
  */
 public final class HealthyRangesLearner {
@@ -66,7 +67,10 @@ public final class HealthyRangesLearner {
             if (share != null && share < HealthCheck.BROKEN_SHARE_OF_LINE_RATE_PCT / 100) {
                 continue;
             }
-            Double latency = HealthCheck.smallSizeTimeUs(run.sweep()).orElse(null);
+            // the catalogue's sweep: its times, where the source gives busbw only, derived at the run's N as
+            // check derives them for a bundled run, so that run's ceiling counts it
+            Double latency = HealthCheck.smallSizeTimeUs(run.sweep()).or(() -> HealthCheck.smallSizeTimeUs(
+                    d.sweep())).orElse(null);
             if (share != null || latency != null) {
                 out.add(new RunFigures(d.id(), HardwareClass.of(run.sweep(), run.nics()), share, latency));
             }
@@ -76,10 +80,12 @@ public final class HealthyRangesLearner {
 
     public HealthyRanges learn(List<Dataset> bundled) {
         List<RunFigures> runs = figures(bundled);
-        HealthyRanges.Margin bwClass = margin(runs, RunFigures::share, true, HealthyRanges.Level.CLASS);
         HealthyRanges.Margin bwFamily = margin(runs, RunFigures::share, true, HealthyRanges.Level.FAMILY);
-        HealthyRanges.Margin latClass = margin(runs, RunFigures::latencyUs, false, HealthyRanges.Level.CLASS);
+        HealthyRanges.Margin bwClass = orFamily(margin(runs, RunFigures::share, true, HealthyRanges.Level.CLASS),
+                bwFamily);
         HealthyRanges.Margin latFamily = margin(runs, RunFigures::latencyUs, false, HealthyRanges.Level.FAMILY);
+        HealthyRanges.Margin latClass = orFamily(margin(runs, RunFigures::latencyUs, false,
+                HealthyRanges.Level.CLASS), latFamily);
         List<HealthyRanges.Range> ranges = new ArrayList<>();
         for (HealthyRanges.Level level : HealthyRanges.Level.values()) {
             Map<String, List<RunFigures>> groups = new TreeMap<>();
@@ -96,11 +102,20 @@ public final class HealthyRangesLearner {
         return new HealthyRanges(HealthyRanges.SCHEMA, bwClass, bwFamily, latClass, latFamily, ranges);
     }
 
+    /**
+     * A class margin no run was judged by (no class has more than {@value HealthyRanges#MIN_RUNS} runs, so each
+     * run's class without it is too small) was never learned: 0 would put a class's floor at its lowest run and
+     * FAIL a healthy run just below it. The family's margin, learned from the same kind of spread, stands in.
+     */
+    private static HealthyRanges.Margin orFamily(HealthyRanges.Margin cls, HealthyRanges.Margin family) {
+        return cls.closest() != null ? cls : new HealthyRanges.Margin(family.share(), null);
+    }
+
     private static String key(HealthyRanges.Level level, HardwareClass c) {
         if (level == HealthyRanges.Level.CLASS) {
             return c.key();
         }
-        return c.family().equals(HardwareClass.UNKNOWN) ? null : c.family();
+        return c.familyKey();
     }
 
     private static HealthyRanges.Range range(HealthyRanges.Level level, String key, List<RunFigures> members,

@@ -10,6 +10,11 @@ public enum ReferenceKind {
     BASELINE("baseline"),
     /** A bundled run of the same hardware on another cluster (or a model of it moved to this run's scale). */
     OTHER_CLUSTER("another cluster's run"),
+    /**
+     * A bundled run of the cluster the checked run is itself a bundled run of (clusters.json names both), at
+     * another scale or date: the same machines and software, so not "another cluster's".
+     */
+    SAME_CLUSTER("the same cluster's run"),
     /** A calibrated model's prediction at the run's sizes ({@code --calibration}). */
     CALIBRATION("calibration");
 
@@ -17,6 +22,11 @@ public enum ReferenceKind {
 
     ReferenceKind(String noun) {
         this.noun = noun;
+    }
+
+    /** A bundled run the user did not vouch for (either cluster's): it can warn, not FAIL. */
+    public boolean bundledPeer() {
+        return this == OTHER_CLUSTER || this == SAME_CLUSTER;
     }
 
     /** The kind alone: {@code baseline}, {@code another cluster's run}, {@code calibration}. */

@@ -32,6 +32,14 @@ public record TailBandwidth(double busBwGBps, double alphaUs, double fromBytes, 
     public static final double OCTAVES = 2;
     /** A size whose busbw is below this share of the largest size's is still latency-bound, not the end. */
     public static final double BUSBW_SHARE = 0.8;
+    /**
+     * A sweep has levelled off where every size within {@value #OCTAVES} octaves below its largest reaches at least
+     * this share of the largest size's busbw. Of the bundled runs that sweep to 128 MiB or more nearly all reach
+     * 0.9 or more two octaves down (most 0.95-1.0); a sweep stopped while busbw still climbs does not (ABCI's
+     * 16-host run, 32 MiB at most: 81 % at 8 MiB). Runs below it are either unfinished or uneven at their end
+     * (a dip), and neither says what the hardware reaches.
+     */
+    public static final double PLATEAU_SHARE = 0.9;
     private static final double BYTES_PER_US_PER_GBPS = 1e3;
     /** Relative agreement taken as the same bandwidth (a pinned value carried through τ·β or η·β). */
     private static final double SAME = 1e-9;
@@ -91,6 +99,31 @@ public record TailBandwidth(double busBwGBps, double alphaUs, double fromBytes, 
             return Optional.empty();
         }
         return Optional.of(new TailBandwidth(1 / x, alpha, bytes[first], largest, m));
+    }
+
+    /**
+     * Whether the sweep's busbw has levelled off at its largest size ({@link #PLATEAU_SHARE}): at least one other
+     * size within {@value #OCTAVES} octaves below it, and each such size at {@link #PLATEAU_SHARE} of the
+     * largest's busbw or more. Only such a run's largest-size busbw is what its hardware reaches.
+     */
+    public static boolean levelledOff(FitPoints p) {
+        int n = p.size();
+        if (n < 2) {
+            return false;
+        }
+        double[] bytes = p.bytes();
+        double[] bus = p.busBwGBps();
+        double largest = bytes[n - 1];
+        boolean any = false;
+        for (int i = n - 2; i >= 0 && bytes[i] >= largest / Math.pow(2, OCTAVES); i--) {
+            if (bytes[i] < largest) {
+                if (bus[i] < PLATEAU_SHARE * bus[n - 1]) {
+                    return false;
+                }
+                any = true;
+            }
+        }
+        return any;
     }
 
     /**

@@ -29,24 +29,28 @@ import org.ncclharness.calibration.measure.Severity;
  * {@code check} as an unattended gate, on every bundled real run and on degraded copies of each (times × 1/0.55
  * above 16 MiB, × 3 below 64 KiB): a healthy run never FAILs, a degraded one never PASSes, with its healthy self as
  * the baseline and with no baseline at all (the expected curve of the other bundled runs, or the line rate). The
- * bundled runs whose source reports them as faults ({@link #FAULTS}) are not healthy: alone they FAIL, on the
- * line rate and on nothing else.
+ * bundled runs whose source reports them as faults, or whose own series shows one ({@link #FAULTS}), are not
+ * healthy: alone they FAIL, on the line rate and on nothing else.
  */
 class CheckGateTest {
 
     static final long MIB = 1 << 20;
 
     /**
-     * Bundled runs published as under-performing, at less than 25 % of their NICs' line rate: the line-rate rule
-     * FAILs them whatever the reference. (Before it held with a bundled curve as the reference, a curve of the
-     * same GPU turned this FAIL into a WARN.)
+     * Bundled runs published as under-performing (or, one, plainly slower than the rest of its own published
+     * series), at less than 25 % of their NICs' line rate: the line-rate rule FAILs them whatever the reference.
+     * (Before it held with a bundled curve as the reference, a curve of the same GPU turned this FAIL into a WARN.)
      */
     static final java.util.Map<String, String> FAULTS = java.util.Map.of(
             // nccl-tests#290: Ring with the reporter's IB settings, 89.9 GB/s busbw at 8 GiB on 2 x 8 H100 with
             // 8 x 400 Gb/s NDR per host (22.5 %); the maintainer in the thread: 46-48 GB/s per NIC is expected
             "h100_allreduce_16gpu_2node_ib_ndr_ring_ncclTests290_partial", "22.5 % of the line rate",
             // the Azure NC48 post: the shipped graph file limits all-reduce to ~57 GB/s, ~225 GB/s without it
-            "a100pcie_allreduce_2gpu_1node_nvlinkbridge_azure_nc48v4_graphfile", "19.2 % of the line rate");
+            "a100pcie_allreduce_2gpu_1node_nvlinkbridge_azure_nc48v4_graphfile", "19.2 % of the line rate",
+            // not called a fault by its source (aistabci/abci2.0benchmark): the same script's 8-node run stays at
+            // 12-16 GB/s from 2 to 32 MiB, where its 2-, 4- and 16-node runs reach 26-33 GB/s, and it is slower
+            // than the 16-node run from 1 MiB up, as no healthy smaller run of one system at one setting is
+            "a100_allreduce_64gpu_8node_ib_hdr_abci_anode_nccl284", "15.2 % of the line rate");
     private static final HardwareFacts FACTS = HardwareFacts.bundled();
     private static final HealthCheck CHECK = new HealthCheck(FACTS, CheckRules.defaults());
 

@@ -73,19 +73,26 @@ class HealthyRangesTest {
         HealthyRanges r = HealthyRanges.bundled();
         HealthyRanges.Range small = r.ranges().stream().filter(x -> x.level() == HealthyRanges.Level.CLASS
                 && x.busBwRuns() > 0 && x.busBwRuns() < HealthyRanges.MIN_RUNS
-                && !x.key().startsWith(HardwareClass.UNKNOWN)).findFirst().orElseThrow();
-        String family = small.key().substring(0, small.key().indexOf(' '));
+                && !x.key().split(" / ")[1].equals(HardwareClass.UNKNOWN)
+                // a family (one collective on one GPU family) with enough runs to give way to
+                && r.ranges().stream().anyMatch(f -> f.level() == HealthyRanges.Level.FAMILY
+                        && f.busBwRuns() >= HealthyRanges.MIN_RUNS && x.key().startsWith(f.key() + " / ")))
+                .findFirst().orElseThrow();
         String[] parts = small.key().split(" / ");
+        String family = parts[0] + " / " + parts[1];
         HardwareClass c = classOf(r, small.key());
         assertThat(r.busBw(c)).hasValueSatisfying(f -> {
             assertThat(f.range().level()).isEqualTo(HealthyRanges.Level.FAMILY);
             assertThat(f.range().key()).isEqualTo(family);
             assertThat(f.margin()).isEqualTo(r.busBwFamily());
         });
-        assertThat(parts).hasSize(4);
-        HardwareClass unknown = new HardwareClass(HardwareClass.UNKNOWN, "NVLink4", HardwareClass.NONE,
+        assertThat(parts).hasSize(5);
+        HardwareClass unknown = new HardwareClass("AllReduce", HardwareClass.UNKNOWN, "NVLink4", HardwareClass.NONE,
                 HardwareClass.NONE, HardwareClass.Band.ONE_HOST);
         assertThat(r.busBw(unknown)).as("no class range of 3 and no family").isEmpty();
+        HardwareClass otherCollective = new HardwareClass("NoSuchCollective", c.family(), c.intra(), c.network(),
+                c.nicsPerHost(), c.band());
+        assertThat(r.busBw(otherCollective)).as("another collective's ranges never judge this one").isEmpty();
     }
 
     @Test
@@ -108,14 +115,14 @@ class HealthyRangesTest {
     private static HardwareClass classOf(HealthyRanges r, String key) {
         String[] p = key.split(" / ");
         HardwareClass.Band band = java.util.Arrays.stream(HardwareClass.Band.values())
-                .filter(b -> b.label().equals(p[3])).findFirst().orElseThrow();
+                .filter(b -> b.label().equals(p[4])).findFirst().orElseThrow();
         String network = HardwareClass.NONE;
         String nics = HardwareClass.NONE;
-        if (!p[2].equals("no network")) {
-            network = p[2].substring(0, p[2].lastIndexOf(" x"));
-            nics = p[2].substring(p[2].lastIndexOf(" x") + 2);
+        if (!p[3].equals("no network")) {
+            network = p[3].substring(0, p[3].lastIndexOf(" x"));
+            nics = p[3].substring(p[3].lastIndexOf(" x") + 2);
         }
-        HardwareClass c = new HardwareClass(p[0], p[1], network, nics, band);
+        HardwareClass c = new HardwareClass(p[0], p[1], p[2], network, nics, band);
         assertThat(c.key()).isEqualTo(key);
         return c;
     }

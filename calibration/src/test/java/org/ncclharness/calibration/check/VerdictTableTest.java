@@ -44,14 +44,16 @@ class VerdictTableTest {
     /**
      * The bundled runs whose source reports them as faults: they FAIL alone, on these rules only. nccl-tests#290
      * Ring: 89.9 GB/s on 8 x 400 Gb/s NDR per host, 46-48 GB/s per NIC expected by the maintainer; the Azure
-     * NC48 post: "the shipped graph file limits all-reduce to ~57 GB/s; without it ~225 GB/s"; and a DGX-2 log
-     * whose own data check failed.
+     * NC48 post: "the shipped graph file limits all-reduce to ~57 GB/s; without it ~225 GB/s"; a DGX-2 log
+     * whose own data check failed; and ABCI's 8-node run, slower than its own series' 16-node run from 1 MiB up
+     * (CheckGateTest.FAULTS).
      */
     static final Map<String, List<String>> FAULTS = Map.of(
             "h100_allreduce_16gpu_2node_ib_ndr_ring_ncclTests290_partial", List.of("peak", "class-floor"),
             "a100pcie_allreduce_2gpu_1node_nvlinkbridge_azure_nc48v4_graphfile", List.of("class-floor"),
             // its log: '# Out of bounds values : 4 FAILED'
-            "v100_allgather_12gpu_1node_nvlink2_dgx2_wohlbier", List.of("wrong"));
+            "v100_allgather_12gpu_1node_nvlink2_dgx2_wohlbier", List.of("wrong"),
+            "a100_allreduce_64gpu_8node_ib_hdr_abci_anode_nccl284", List.of("peak", "class-floor"));
 
     /** nccl-tests' own failure line, as a rank prints it (a fixture of nccl-tests#322). */
     static final String FAILURE_LINE = "node-x: Test NCCL failure common.cu:1204 'unhandled cuda error (run with"
